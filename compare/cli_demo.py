@@ -1,0 +1,60 @@
+"""``knightcert demo``: every seed problem, heuristic against exact."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from problems.errors import InvalidInstance
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "demo",
+        help="run every seed problem, heuristics against exact methods, and print a summary",
+        description="Run every seed problem with heuristics and exact methods; print one summary table.",
+    )
+    parser.add_argument(
+        "--data",
+        metavar="DIR",
+        help="folder with lost-knight/ and jump-game/ instances (default: ../shared/data if present)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from compare.demo import find_shared_data, run_demo
+    from compare.summary import rows_table
+
+    data = find_shared_data(args.data)
+    if args.data and data is None:
+        raise InvalidInstance("not a folder", args.data)
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=args.json or not console.is_terminal,
+    ) as bar:
+        task = bar.add_task("demo", total=None)
+        rows = run_demo(
+            data,
+            on_row=lambda row: bar.update(task, description=f"{row.problem} {row.instance} {row.method}"),
+        )
+    if args.json:
+        json.dump([row.as_dict() for row in rows], sys.stdout)
+        print()
+    else:
+        Console().print(rows_table(rows, title="knightcert demo: heuristics vs exact methods"))
+        print(
+            f"{sum(r.verified for r in rows)} of {len(rows)} answers verified by the independent checkers"
+            f"{'' if data else ' (no ../shared/data found: generated instances used)'}"
+        )
+    return 0 if all(row.verified for row in rows) else 1

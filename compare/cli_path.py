@@ -1,0 +1,63 @@
+"""``knightcert path``: the lost knight."""
+
+from __future__ import annotations
+
+import argparse
+
+from compare.arguments import positive_float
+from compare.output import check_suffix, exit_code, print_json
+from compare.registry import default_method, get_method, method_names
+from compare.render import numbered_board
+from problems.lost_knight import read_lost_knight
+from problems.result import Result, Status
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "path",
+        help="fewest knight moves from C to S on a toroidal board",
+        description="Fewest knight moves from C to S on toroidal boards read from FILEs.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="board files ('.', 'x', 'C', 'S')")
+    parser.add_argument(
+        "--method",
+        default=default_method("path"),
+        choices=method_names("path"),
+        help="solving method (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--time-limit", type=positive_float, metavar="S", help="seconds per instance for exact models"
+    )
+    parser.add_argument("--seed", type=int, help="random seed for solvers that use one")
+    parser.add_argument(
+        "--json", action="store_true", help="JSON output: one object, or a list for several files"
+    )
+    parser.add_argument("--show", action="store_true", help="draw each board with the path numbered")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    instances = [read_lost_knight(path) for path in args.files]  # all errors before any output
+    solve = get_method("path", args.method)
+    results = [solve(inst, time_limit=args.time_limit, seed=args.seed) for inst in instances]
+    if args.json:
+        print_json(results)
+    else:
+        for inst, result in zip(instances, results, strict=False):
+            print(f"{inst.name}: {describe(result)}{check_suffix(result)}")
+            if args.show and result.solution is not None:
+                print(numbered_board(inst.board, result.solution))
+    return exit_code(results)
+
+
+def describe(result: Result) -> str:
+    """``68 moves``, ``unreachable``, or what is known short of that."""
+    if result.status is Status.INFEASIBLE:
+        return "unreachable"
+    if result.status is Status.UNKNOWN:
+        bound = f", at least {result.bound} moves" if result.bound is not None else ""
+        return f"no answer ({result.method}: UNKNOWN{bound})"
+    text = f"{result.objective} moves"
+    if result.status is Status.FEASIBLE:
+        text += f" ({result.method}: FEASIBLE, not proven shortest)"
+    return text

@@ -1,0 +1,106 @@
+"""The demo: every seed problem, heuristic against exact, in one table."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from compare.harness import Row, fill_gaps, run_matrix
+
+
+@dataclass
+class DemoPart:
+    """One group of instances run with the same methods."""
+
+    problem: str
+    label: str
+    instances: list[Any]
+    methods: list[str]
+    time_limit: float | None = None
+    known_optima: dict[str, float | int] = field(default_factory=dict)
+
+
+def find_shared_data(explicit: str | None = None) -> Path | None:
+    """The ``shared/data`` folder: ``explicit``, else ``../shared/data`` from the
+    working directory or from the source checkout."""
+    candidates = (
+        [Path(explicit)]
+        if explicit
+        else [
+            Path.cwd().parent / "shared" / "data",
+            Path(__file__).resolve().parents[2] / "shared" / "data",
+        ]
+    )
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def lost_knight_parts(data: Path | None) -> list[DemoPart]:
+    from problems.lost_knight import read_lost_knight
+
+    folder = data / "lost-knight" if data else None
+    if folder is not None and folder.is_dir() and sorted(folder.glob("caso*.txt")):
+        files = sorted(folder.glob("caso*.txt"), key=lambda p: int(p.stem[4:] or 0))
+        instances = [read_lost_knight(f) for f in files]
+        expected_file = folder / "expected.json"
+        known = (
+            {k: v for k, v in json.loads(expected_file.read_text()).items() if not k.startswith("_")}
+            if expected_file.exists()
+            else {}
+        )
+    else:
+        instances = [generated_lost_knight(30, 40, seed=2021)]
+        known = {}
+    small = [i for i in instances if i.board.size <= 25_000]
+    return [
+        DemoPart("path", "lost knight", instances, ["bfs", "astar", "greedy"], known_optima=known),
+        DemoPart("path", "lost knight (CP-SAT)", small, ["cpsat"], time_limit=30, known_optima=known),
+    ]
+
+
+def generated_lost_knight(rows: int, cols: int, seed: int, density: float = 0.2):
+    """A random toroidal lost-knight board with C and S on free squares."""
+    from problems.board import Board
+    from problems.lost_knight import LostKnightInstance
+
+    rng = np.random.default_rng(seed)
+    blocked = rng.random((rows, cols)) < density
+    start, goal = (int(x) for x in rng.choice(rows * cols, 2, replace=False))
+    blocked.flat[start] = blocked.flat[goal] = False
+    return LostKnightInstance(
+        Board(rows, cols, blocked, torus=True),
+        divmod(start, cols),
+        divmod(goal, cols),
+        f"random-{rows}x{cols}-s{seed}",
+    )
+
+
+PART_BUILDERS: list[Callable[[Path | None], list[DemoPart]]] = [lost_knight_parts]
+
+
+def run_demo(data: Path | None, on_row: Callable[[Row], None] | None = None) -> list[Row]:
+    """Run every demo part; rows of one problem share their gaps."""
+    rows: list[Row] = []
+    for build in PART_BUILDERS:
+        problem_rows: list[Row] = []
+        known: dict[str, float | int] = {}
+        for part in build(data):
+            problem_rows += run_matrix(
+                part.problem,
+                part.instances,
+                part.methods,
+                time_limit=part.time_limit,
+                known_optima=part.known_optima,
+                on_row=on_row,
+            )
+            known.update(part.known_optima)
+        fill_gaps(problem_rows, known)
+        rows += problem_rows
+    return rows

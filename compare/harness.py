@@ -1,0 +1,153 @@
+"""Run several methods on several instances, check every answer, report gaps.
+
+The gap of a heuristic answer is ``|value - best| / best`` where ``best`` is
+the best proven value of the instance (an ``OPTIMAL`` answer of an exact
+method in the same comparison, or the instance's known optimum). The gap of
+an exact method is its own relative distance to its proven bound.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from compare.registry import get_method
+from problems.errors import KnightcertError
+from problems.result import Result, Status
+
+COLUMNS = (
+    "problem",
+    "instance",
+    "method",
+    "status",
+    "objective",
+    "bound",
+    "gap",
+    "time_s",
+    "peak_mb",
+    "nodes",
+    "verified",
+    "error",
+)
+
+
+@dataclass
+class Row:
+    """One (instance, method) run as reported."""
+
+    problem: str
+    instance: str
+    method: str
+    status: str
+    objective: float | int | None
+    bound: float | int | None
+    gap: float | None
+    time_s: float
+    peak_mb: float | None
+    nodes: int | None
+    verified: bool
+    error: str = ""
+    known_optimum: float | int | None = field(default=None, repr=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("known_optimum")
+        return data
+
+
+def row_from_result(
+    result: Result, known_optimum: float | int | None = None, peak_mb: float | None = None
+) -> Row:
+    return Row(
+        result.problem,
+        result.instance,
+        result.method,
+        result.status.value,
+        result.objective,
+        result.bound,
+        None,
+        result.time,
+        peak_mb,
+        result.nodes,
+        result.verified,
+        result.info.get("check_error", ""),
+        known_optimum,
+    )
+
+
+def failed_row(problem: str, instance: str, method: str, error: str, elapsed: float) -> Row:
+    return Row(
+        problem, instance, method, Status.UNKNOWN.value, None, None, None, elapsed, None, None, False, error
+    )
+
+
+def run_matrix(
+    problem: str,
+    instances: Sequence[Any],
+    methods: Sequence[str],
+    *,
+    time_limit: float | None = None,
+    seed: int | None = 0,
+    known_optima: dict[str, float | int] | None = None,
+    on_row: Callable[[Row], None] | None = None,
+) -> list[Row]:
+    """Run every method on every instance in this process; gaps filled in.
+
+    A method that refuses an instance (size limit) or fails gives a row with
+    status ``UNKNOWN`` and the reason in ``error``; no run is lost.
+    """
+    rows = []
+    for instance in instances:
+        name = getattr(instance, "name", str(instance))
+        for method in methods:
+            began = time.perf_counter()
+            try:
+                result = get_method(problem, method)(instance, time_limit=time_limit, seed=seed)
+                row = row_from_result(result, (known_optima or {}).get(name))
+            except KnightcertError as exc:
+                row = failed_row(problem, name, method, str(exc), time.perf_counter() - began)
+            rows.append(row)
+            if on_row is not None:
+                on_row(row)
+    fill_gaps(rows, known_optima)
+    return rows
+
+
+def fill_gaps(rows: Iterable[Row], known_optima: dict[str, float | int] | None = None) -> None:
+    """Set ``gap`` on every row from the best proven value of its instance.
+
+    Raises
+    ------
+    KnightcertError
+        When two verified proofs of optimality disagree (a bug somewhere).
+    """
+    rows = list(rows)
+    best: dict[str, float | int] = dict(known_optima or {})
+    for row in rows:
+        if row.status == Status.OPTIMAL.value and row.verified and row.objective is not None:
+            if row.instance in best and best[row.instance] != row.objective:
+                raise KnightcertError(
+                    f"{row.instance}: proven optima disagree ({best[row.instance]} vs "
+                    f"{row.objective} from {row.method})"
+                )
+            best[row.instance] = row.objective
+    infeasible = {row.instance for row in rows if row.status == Status.INFEASIBLE.value and row.verified}
+    for row in rows:
+        row.gap = _gap(row, best.get(row.instance), row.instance in infeasible)
+
+
+def _gap(row: Row, best: float | int | None, infeasible: bool) -> float | None:
+    if row.status == Status.INFEASIBLE.value:
+        return 0.0
+    if row.objective is None or not row.verified:
+        return None
+    if best is None:
+        if row.bound is None:
+            return None
+        best = row.bound
+    if best == 0:
+        return 0.0 if row.objective == 0 else math.inf
+    return abs(row.objective - best) / abs(best)

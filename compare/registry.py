@@ -1,0 +1,68 @@
+"""Which methods solve which problem: one ordered registry per problem.
+
+The first method of a problem is its default. Methods are resolved lazily
+(``"module:function"``) so that the command line starts fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from problems.errors import UnknownMethod
+from problems.method import Method
+
+#: problem -> {method name: "module:function"}; the first entry is the default.
+REGISTRY: dict[str, dict[str, str]] = {
+    "path": {
+        "bfs": "heuristics.knight_path_search:bfs",
+        "astar": "heuristics.knight_path_search:astar",
+        "greedy": "heuristics.knight_path_search:greedy",
+        "cpsat": "models.path_cpsat:cpsat",
+        "csp": "models.path_csp:csp",
+    },
+}
+
+#: Methods whose answers are proven optimal (or infeasible) when they finish.
+EXACT: dict[str, set[str]] = {
+    "path": {"bfs", "astar", "cpsat", "csp"},
+}
+
+
+def problems() -> list[str]:
+    """Names of the registered problems."""
+    return list(REGISTRY)
+
+
+def method_names(problem: str) -> list[str]:
+    """Method names of ``problem``, the default first."""
+    return list(_problem(problem))
+
+
+def default_method(problem: str) -> str:
+    return method_names(problem)[0]
+
+
+def get_method(problem: str, name: str | None = None) -> Method:
+    """The solving function registered as ``name`` (default method when None).
+
+    Raises
+    ------
+    UnknownMethod
+        Unknown problem or method; the message lists the valid names.
+    """
+    methods = _problem(problem)
+    name = name or next(iter(methods))
+    if name not in methods:
+        raise UnknownMethod(f"unknown method {name!r} for {problem}: choose one of {', '.join(methods)}")
+    module, function = methods[name].split(":")
+    return getattr(importlib.import_module(module), function)
+
+
+def is_exact(problem: str, name: str) -> bool:
+    return name in EXACT.get(problem, set())
+
+
+def _problem(problem: str) -> dict[str, str]:
+    if problem not in REGISTRY:
+        raise UnknownMethod(f"unknown problem {problem!r}: choose one of {', '.join(REGISTRY)}")
+    return REGISTRY[problem]

@@ -1,0 +1,1 @@
+"""Fast methods: breadth-first and best-first search, Warnsdorff variants, greedy, matching."""

@@ -1,0 +1,195 @@
+"""Shortest knight paths on toroidal boards: BFS, A* and greedy best-first.
+
+All three search the implicit knight graph of a :class:`LostKnightInstance`
+with compiled (numba) loops; the first call of each compiles it once and
+caches the machine code next to the module.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from problems.errors import SizeLimitExceeded
+from problems.lost_knight import LostKnightInstance
+from problems.method import method
+from problems.moves import KNIGHT_OFFSETS
+from problems.result import Result, Status
+
+#: Largest board A* and greedy accept: their priority keys are packed in 63 bits.
+MAX_BEST_FIRST_BITS = 62
+
+
+@method("path", "bfs")
+def bfs(instance: LostKnightInstance, *, time_limit: float | None = None, seed: int | None = None) -> Result:
+    """Fewest knight moves from C to S by breadth-first search (exact).
+
+    Parameters
+    ----------
+    instance : LostKnightInstance
+    time_limit, seed : ignored
+        Accepted for the common call shape; the search is linear-time.
+
+    Returns
+    -------
+    Result
+        ``OPTIMAL`` with the path (``[row, col]`` squares from C to S) and a
+        distance labelling as certificate, or ``INFEASIBLE`` with the set of
+        reachable squares (closed under moves) as certificate.
+
+    Examples
+    --------
+    >>> from problems.lost_knight import parse_lost_knight
+    >>> result = bfs(parse_lost_knight("C....\\n.....\\n....S\\n"))
+    >>> result.objective, result.solution  # one jump: (+2, -1) wraps to column 4
+    (1, [[0, 0], [2, 4]])
+
+    Notes
+    -----
+    O(8 * rows * cols) time and O(rows * cols) memory; stops as soon as S is
+    labelled. Exact: BFS labels squares in order of distance.
+    """
+    from heuristics.path_kernels import bfs_torus
+
+    board = instance.board
+    began = time.perf_counter()
+    blocked = board.blocked.reshape(-1).view(np.uint8)
+    dist = np.full(board.size, -1, dtype=np.int32)
+    expanded = bfs_torus(blocked, board.rows, board.cols, instance.start_index, instance.exit_index, dist)
+    goal_dist = int(dist[instance.exit_index])
+    if goal_dist < 0:
+        elapsed = time.perf_counter() - began
+        return Result(
+            "path",
+            "bfs",
+            Status.INFEASIBLE,
+            None,
+            None,
+            None,
+            elapsed,
+            nodes=int(expanded),
+            certificate={"closed": dist >= 0},
+        )
+    path = _walk_back(instance, dist)
+    labels = np.where((dist < 0) | (dist > goal_dist), goal_dist, dist)
+    elapsed = time.perf_counter() - began
+    return Result(
+        "path",
+        "bfs",
+        Status.OPTIMAL,
+        goal_dist,
+        goal_dist,
+        path,
+        elapsed,
+        nodes=int(expanded),
+        certificate={"labels": labels},
+    )
+
+
+@method("path", "astar")
+def astar(
+    instance: LostKnightInstance, *, time_limit: float | None = None, seed: int | None = None
+) -> Result:
+    """Fewest knight moves by A* with an admissible toroidal bound (exact).
+
+    The bound is ``max(ceil(tr/2), ceil(tc/2), ceil((tr+tc)/3))`` with
+    ``tr``, ``tc`` the toroidal row and column distances to S: a jump moves at
+    most two rows, two columns and three squares in all, so it is admissible
+    and consistent, and A* returns a shortest path.
+
+    Returns
+    -------
+    Result
+        ``OPTIMAL`` with the path, or ``INFEASIBLE`` with the explored (closed)
+        set; ``nodes`` is the number of squares expanded.
+
+    Raises
+    ------
+    SizeLimitExceeded
+        Boards too large for the packed 63-bit priority keys (about 10^7 squares).
+
+    Notes
+    -----
+    O(N log N) time for N squares in the worst case; usually expands far
+    fewer squares than BFS when S is close.
+    """
+    return _best_first(instance, weight_g=1, name="astar")
+
+
+@method("path", "greedy")
+def greedy(
+    instance: LostKnightInstance, *, time_limit: float | None = None, seed: int | None = None
+) -> Result:
+    """Greedy best-first search on the same bound as A* (heuristic).
+
+    Always expands the square that looks closest to S and stops at the first
+    path found, so the path may be longer than the optimum: status
+    ``FEASIBLE``. When the search exhausts the reachable squares without
+    meeting S, that is a proof: status ``INFEASIBLE``.
+    """
+    return _best_first(instance, weight_g=0, name="greedy")
+
+
+def _best_first(instance: LostKnightInstance, weight_g: int, name: str) -> Result:
+    from heuristics.path_kernels import best_first_torus
+
+    board = instance.board
+    bits = (
+        (board.size + 1).bit_length()
+        + (2 * board.size + 2).bit_length()
+        + (board.rows + board.cols + 1).bit_length()
+    )
+    if bits > MAX_BEST_FIRST_BITS:
+        raise SizeLimitExceeded(
+            f"{name} handles boards up to about 10^7 squares; this one has {board.size} (use bfs)"
+        )
+    began = time.perf_counter()
+    blocked = board.blocked.reshape(-1).view(np.uint8)
+    parent = np.full(board.size, -1, dtype=np.int64)
+    g = np.full(board.size, -1, dtype=np.int64)
+    expanded, found = best_first_torus(
+        blocked, board.rows, board.cols, instance.start_index, instance.exit_index, weight_g, parent, g
+    )
+    if not found:
+        elapsed = time.perf_counter() - began
+        return Result(
+            "path",
+            name,
+            Status.INFEASIBLE,
+            None,
+            None,
+            None,
+            elapsed,
+            nodes=int(expanded),
+            certificate={"closed": g >= 0},
+        )
+    squares = [instance.exit_index]
+    while squares[-1] != instance.start_index:
+        squares.append(int(parent[squares[-1]]))
+    path = [list(board.square(i)) for i in reversed(squares)]
+    length = len(path) - 1
+    elapsed = time.perf_counter() - began
+    if weight_g:
+        return Result("path", name, Status.OPTIMAL, length, length, path, elapsed, nodes=int(expanded))
+    return Result("path", name, Status.FEASIBLE, length, None, path, elapsed, nodes=int(expanded))
+
+
+def _walk_back(instance: LostKnightInstance, dist: np.ndarray) -> list[list[int]]:
+    """Shortest path read off exact distance labels, from S back to C."""
+    board = instance.board
+    rows, cols = board.rows, board.cols
+    r, c = instance.exit
+    path = [[r, c]]
+    d = int(dist[r * cols + c])
+    while d > 0:
+        for dr, dc in KNIGHT_OFFSETS:  # moves are symmetric: predecessors are neighbours
+            pr, pc = (r - dr) % rows, (c - dc) % cols
+            if dist[pr * cols + pc] == d - 1:
+                r, c, d = pr, pc, d - 1
+                path.append([r, c])
+                break
+        else:  # pragma: no cover - impossible with exact labels
+            raise AssertionError("distance labels have no predecessor")
+    path.reverse()
+    return path

@@ -1,0 +1,1 @@
+"""Exact methods: CP-SAT models (OR-Tools) and python-constraint models for small instances."""

@@ -1,0 +1,30 @@
+"""What a problem *is*: instance types, parsers, move generation and checkers.
+
+This package imports nothing from ``models``, ``heuristics`` or ``compare``;
+every solving method depends on it, never the other way round.
+"""
+
+from problems.board import Board
+from problems.errors import (
+    InstanceTooLarge,
+    InvalidArgument,
+    InvalidInstance,
+    KnightcertError,
+    SizeLimitExceeded,
+    SolverError,
+    UnknownMethod,
+)
+from problems.result import Result, Status
+
+__all__ = [
+    "Board",
+    "InstanceTooLarge",
+    "InvalidArgument",
+    "InvalidInstance",
+    "KnightcertError",
+    "Result",
+    "SizeLimitExceeded",
+    "SolverError",
+    "Status",
+    "UnknownMethod",
+]

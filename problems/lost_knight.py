@@ -1,0 +1,151 @@
+"""The lost-knight problem (seed 000): instance type and text parser.
+
+A board of ``.`` (free), ``x`` (blocked), one ``C`` (the knight) and one
+``S`` (the exit); the board wraps on both axes. The question is the fewest
+knight moves from ``C`` to ``S``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from problems.board import Board
+from problems.errors import InvalidInstance
+
+_ALLOWED = b".xCS"
+_CODE = np.full(256, -1, dtype=np.int8)
+for _code, _byte in enumerate(_ALLOWED):
+    _CODE[_byte] = _code
+
+
+@dataclass(frozen=True, eq=False)
+class LostKnightInstance:
+    """A toroidal board with a start square ``C`` and an exit square ``S``."""
+
+    board: Board
+    start: tuple[int, int]
+    exit: tuple[int, int]
+    name: str = ""
+
+    @property
+    def start_index(self) -> int:
+        return self.board.index(*self.start)
+
+    @property
+    def exit_index(self) -> int:
+        return self.board.index(*self.exit)
+
+
+def parse_lost_knight(
+    text: str | bytes, source: str = "<string>", name: str | None = None
+) -> LostKnightInstance:
+    """Parse a lost-knight board.
+
+    Parameters
+    ----------
+    text : str or bytes
+        The file contents. CRLF line ends, a missing final newline and
+        trailing blank lines are accepted.
+    source : str
+        Name used in error messages.
+    name : str, optional
+        Instance name; defaults to ``source``.
+
+    Returns
+    -------
+    LostKnightInstance
+
+    Raises
+    ------
+    InvalidInstance
+        Empty input, rows of different lengths, a character other than
+        ``. x C S``, or not exactly one ``C`` and one ``S``; the message gives
+        the source, line and column.
+
+    Examples
+    --------
+    >>> inst = parse_lost_knight("C..\\n...\\n..S\\n")
+    >>> inst.start, inst.exit, inst.board.torus
+    ((0, 0), (2, 2), True)
+    """
+    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    lines = data.replace(b"\r\n", b"\n").split(b"\n")
+    while lines and lines[-1].strip(b"\r") == b"":
+        lines.pop()
+    lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
+    _reject_non_ascii(lines, source)
+    if not lines:
+        raise InvalidInstance("empty board: expected rows of '.', 'x', 'C' and 'S'", source, 1, 1)
+    cols = len(lines[0])
+    if cols == 0:
+        raise InvalidInstance("empty row: expected '.', 'x', 'C' or 'S'", source, 1, 1)
+    for lineno, line in enumerate(lines, start=1):
+        if len(line) != cols:
+            column = min(len(line), cols) + 1
+            raise InvalidInstance(
+                f"row has {len(line)} squares, expected {cols} like row 1", source, lineno, column
+            )
+    grid = np.frombuffer(b"".join(lines), dtype=np.uint8).reshape(len(lines), cols)
+    codes = _CODE[grid]
+    bad = np.flatnonzero(codes < 0)
+    if bad.size:
+        r, c = divmod(int(bad[0]), cols)
+        char = _describe_char(lines[r], c)
+        raise InvalidInstance(
+            f"unexpected character {char}: expected '.', 'x', 'C' or 'S'", source, r + 1, c + 1
+        )
+    start = _single(codes, 2, "C", "the knight", source, cols)
+    exit_ = _single(codes, 3, "S", "the exit", source, cols)
+    board = Board(len(lines), cols, blocked=codes == 1, torus=True)
+    return LostKnightInstance(board, start, exit_, name if name is not None else source)
+
+
+def read_lost_knight(path: str | os.PathLike[str]) -> LostKnightInstance:
+    """Read and parse a lost-knight file; see :func:`parse_lost_knight`."""
+    source = os.fspath(path)
+    try:
+        with open(source, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise InvalidInstance(f"cannot read file: {exc.strerror or exc}", source) from None
+    return parse_lost_knight(data, source=source, name=os.path.basename(source))
+
+
+def format_lost_knight(instance: LostKnightInstance) -> str:
+    """Write an instance back in the text format (inverse of the parser)."""
+    chars = np.where(instance.board.blocked, "x", ".").astype("<U1")
+    chars[instance.start] = "C"
+    chars[instance.exit] = "S"
+    return "".join("".join(row) + "\n" for row in chars)
+
+
+def _single(codes: np.ndarray, code: int, char: str, what: str, source: str, cols: int) -> tuple[int, int]:
+    where = np.flatnonzero(codes.ravel() == code)
+    if where.size == 0:
+        raise InvalidInstance(f"no '{char}' ({what}) on the board: expected exactly one", source)
+    if where.size > 1:
+        r, c = divmod(int(where[1]), cols)
+        raise InvalidInstance(f"second '{char}' ({what}): expected exactly one", source, r + 1, c + 1)
+    r, c = divmod(int(where[0]), cols)
+    return (r, c)
+
+
+def _reject_non_ascii(lines: list[bytes], source: str) -> None:
+    """Report the first non-ASCII character with its character (not byte) column."""
+    for lineno, line in enumerate(lines, start=1):
+        if not line.isascii():
+            text = line.decode("utf-8", errors="replace")
+            column = next(i for i, ch in enumerate(text) if not ch.isascii())
+            raise InvalidInstance(
+                f"unexpected character {text[column]!r}: expected '.', 'x', 'C' or 'S'",
+                source,
+                lineno,
+                column + 1,
+            )
+
+
+def _describe_char(line: bytes, column: int) -> str:
+    return repr(chr(line[column]))

@@ -1,0 +1,102 @@
+"""Knight-move generation, vectorised with numpy, for plain and toroidal boards."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from problems.board import Board
+
+#: The eight knight displacements ``(drow, dcol)`` in the library's fixed order.
+KNIGHT_OFFSETS: tuple[tuple[int, int], ...] = (
+    (-2, -1),
+    (-2, 1),
+    (-1, -2),
+    (-1, 2),
+    (1, -2),
+    (1, 2),
+    (2, -1),
+    (2, 1),
+)
+KNIGHT_DR = np.array([d[0] for d in KNIGHT_OFFSETS], dtype=np.int64)
+KNIGHT_DC = np.array([d[1] for d in KNIGHT_OFFSETS], dtype=np.int64)
+
+
+def is_knight_move(board: Board, a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """True when one knight jump takes square ``a`` to square ``b`` on ``board``.
+
+    On a torus the displacement is taken modulo the board size, so on boards
+    with one or two rows (or columns) several jumps may land on the same square,
+    and a jump may even land where it started.
+    """
+    dr, dc = b[0] - a[0], b[1] - a[1]
+    if board.torus:
+        return any(
+            (dr - odr) % board.rows == 0 and (dc - odc) % board.cols == 0 for odr, odc in KNIGHT_OFFSETS
+        )
+    return (abs(dr), abs(dc)) in ((1, 2), (2, 1))
+
+
+def knight_targets(board: Board, *, only_free: bool = True) -> np.ndarray:
+    """Target square of every knight jump from every square.
+
+    Parameters
+    ----------
+    board : Board
+    only_free : bool
+        When True (default) a jump that lands on a blocked square, or that
+        starts on one, is reported as ``-1``.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (rows * cols, 8)
+        ``targets[i, k]`` is the flat index reached from square ``i`` with
+        ``KNIGHT_OFFSETS[k]``, or ``-1`` when the jump leaves a plain board
+        (or touches a blocked square, with ``only_free``).
+
+    Notes
+    -----
+    O(8 * rows * cols) time and memory.
+    """
+    r = np.arange(board.rows, dtype=np.int64)[:, None, None]
+    c = np.arange(board.cols, dtype=np.int64)[None, :, None]
+    nr = r + KNIGHT_DR[None, None, :]
+    nc = c + KNIGHT_DC[None, None, :]
+    if board.torus:
+        nr %= board.rows
+        nc %= board.cols
+        targets = nr * board.cols + nc
+    else:
+        inside = (nr >= 0) & (nr < board.rows) & (nc >= 0) & (nc < board.cols)
+        targets = np.where(inside, nr * board.cols + nc, -1)
+    targets = targets.reshape(board.size, 8)
+    if only_free:
+        free = board.free.ravel()
+        valid = targets >= 0
+        valid[valid] = free[targets[valid]]
+        valid &= free[:, None]
+        targets = np.where(valid, targets, -1)
+    return targets
+
+
+def knight_arcs(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct directed jumps between distinct free squares.
+
+    Returns
+    -------
+    tails, heads : numpy.ndarray of int64
+        Arc ``k`` goes from square ``tails[k]`` to square ``heads[k]``; the list
+        is sorted, contains each ordered pair once and no self-loop.
+    """
+    targets = knight_targets(board)
+    tails = np.repeat(np.arange(board.size, dtype=np.int64), 8)
+    heads = targets.ravel()
+    keep = (heads >= 0) & (heads != tails)
+    pairs = np.unique(np.stack([tails[keep], heads[keep]], axis=1), axis=0)
+    return pairs[:, 0], pairs[:, 1]
+
+
+def knight_edges(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct undirected knight edges ``u < v`` between free squares."""
+    tails, heads = knight_arcs(board)
+    keep = tails < heads
+    return tails[keep], heads[keep]

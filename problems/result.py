@@ -1,0 +1,96 @@
+"""The one result shape every method returns."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+
+class Status(enum.Enum):
+    """Outcome of a method run.
+
+    ``OPTIMAL``
+        The objective is proven optimal (by a solver proof or a checked certificate).
+    ``FEASIBLE``
+        A valid answer whose optimality is not proven.
+    ``INFEASIBLE``
+        Proven that no answer exists.
+    ``UNKNOWN``
+        Nothing proven and no answer found (time limit, interruption, crash).
+    """
+
+    OPTIMAL = "OPTIMAL"
+    FEASIBLE = "FEASIBLE"
+    INFEASIBLE = "INFEASIBLE"
+    UNKNOWN = "UNKNOWN"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a method found, how sure it is, and how long it took.
+
+    Attributes
+    ----------
+    problem : str
+        Problem name (``"path"``, ``"jump"``, ``"knights"``, ``"tour"``).
+    method : str
+        Registry name of the method that produced it.
+    status : Status
+        See :class:`Status`.
+    objective : int or float or None
+        Value of the answer (moves, knights, rounds, ...); ``None`` without one.
+    bound : int or float or None
+        Best proven bound on the optimum (equal to ``objective`` when optimal).
+    solution : object
+        The answer itself in plain JSON-able form (lists of ``[row, col]``).
+    time : float
+        Wall-clock seconds spent by the method (solver time for CP-SAT).
+    verified : bool
+        True when the problem's independent checker accepted the answer
+        (and its certificate, if one is attached).
+    instance : str
+        Name of the instance, for reports.
+    nodes : int or None
+        Search nodes / expansions, where the method counts them.
+    certificate : object
+        Optional proof object checked by the checker (not serialised).
+    info : dict
+        Method-specific extras (serialised).
+    """
+
+    problem: str
+    method: str
+    status: Status
+    objective: int | float | None
+    bound: int | float | None
+    solution: Any
+    time: float
+    verified: bool = False
+    instance: str = ""
+    nodes: int | None = None
+    certificate: Any = field(default=None, repr=False, compare=False)
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def with_(self, **changes: Any) -> Result:
+        """Return a copy with some fields replaced."""
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able dictionary with the fields the CLI and harness report."""
+        return {
+            "problem": self.problem,
+            "instance": self.instance,
+            "method": self.method,
+            "status": self.status.value,
+            "objective": self.objective,
+            "bound": self.bound,
+            "solution": self.solution,
+            "time_s": round(self.time, 6),
+            "verified": self.verified,
+            "nodes": self.nodes,
+            **({"info": self.info} if self.info else {}),
+        }

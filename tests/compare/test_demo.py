@@ -1,0 +1,24 @@
+from __future__ import annotations
+
+import json
+
+from compare.cli import main
+from compare.demo import run_demo
+
+
+def test_demo_on_a_small_data_folder(tmp_path, capsys):
+    folder = tmp_path / "lost-knight"
+    folder.mkdir()
+    (folder / "caso1.txt").write_text("C.....\n......\n....S.\n......\n......\n......\n")
+    (folder / "expected.json").write_text(json.dumps({"caso1.txt": 2}))
+    assert main(["demo", "--data", str(tmp_path), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {row["method"] for row in rows} >= {"bfs", "astar", "greedy", "cpsat"}
+    assert all(row["verified"] for row in rows)
+    assert all(row["gap"] == 0 for row in rows)
+
+
+def test_demo_without_data_uses_a_generated_board():
+    rows = run_demo(None)
+    assert rows and all(row.verified for row in rows)
+    assert any(row.instance.startswith("random-") for row in rows)

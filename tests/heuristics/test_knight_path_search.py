@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from heuristics.knight_path_search import astar, bfs, greedy
+from problems.board import Board
+from problems.errors import SizeLimitExceeded
+from problems.lost_knight import LostKnightInstance, parse_lost_knight, read_lost_knight
+from problems.result import Status
+from tests.conftest import random_lost_knight
+
+
+@pytest.mark.parametrize("solve", [bfs, astar, greedy])
+def test_shared_instances(solve, shared_data, lost_knight_expected):
+    for name, expected in lost_knight_expected.items():
+        result = solve(read_lost_knight(shared_data / "lost-knight" / name))
+        assert result.verified, result.info
+        assert len(result.solution) - 1 == result.objective
+        if solve is greedy:
+            assert result.status is Status.FEASIBLE and result.objective >= expected
+        else:
+            assert result.status is Status.OPTIMAL and result.objective == expected == result.bound
+
+
+def test_bfs_proves_unreachable_with_a_closed_set():
+    boxed = parse_lost_knight(".x.x.\nx...x\n..C..\nx...x\n.xSx.\n")
+    for solve in (bfs, astar, greedy):
+        result = solve(boxed)
+        assert result.status is Status.INFEASIBLE and result.verified and result.solution is None
+
+
+def test_bfs_on_one_row_and_one_column_tori():
+    # on a 1 x n torus the knight moves 1 or 2 columns along the row
+    row = parse_lost_knight("C......S\n")
+    col = parse_lost_knight("C\n.\n.\n.\n.\n.\n.\nS\n")
+    assert bfs(row).objective == 1  # 7 columns right is 1 column left
+    assert bfs(col).objective == 1
+    far = parse_lost_knight("C....S....\n")
+    assert bfs(far).objective == 3 and bfs(far).verified
+
+
+def test_best_first_refuses_huge_boards():
+    huge = LostKnightInstance(Board(6000, 6000, torus=True), (0, 0), (1, 1), "huge")
+    with pytest.raises(SizeLimitExceeded, match="use bfs"):
+        astar(huge)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 25), st.integers(1, 25), st.floats(0, 0.5), st.integers(0, 2**32 - 1))
+def test_search_methods_agree_and_are_verified(rows, cols, density, seed):
+    if rows * cols < 2:
+        return
+    inst = random_lost_knight(np.random.default_rng(seed), rows, cols, density)
+    exact, star, quick = bfs(inst), astar(inst), greedy(inst)
+    assert exact.verified and star.verified and quick.verified
+    assert exact.status == star.status
+    assert exact.objective == star.objective
+    if exact.status is Status.INFEASIBLE:
+        assert quick.status is Status.INFEASIBLE
+    else:
+        assert quick.objective >= exact.objective
