@@ -52,7 +52,10 @@ def run(args: argparse.Namespace) -> int:
         json.dump([row.as_dict() for row in rows], sys.stdout)
         print()
     else:
-        Console().print(rows_table(rows, title="knightcert demo: heuristics vs exact methods"))
+        out = Console(width=None if Console().is_terminal else 120)
+        for problem in dict.fromkeys(row.problem for row in rows):
+            title = f"knightcert demo: {problem} (heuristics vs exact methods)"
+            out.print(rows_table([row for row in rows if row.problem == problem], title=title))
         print(
             f"{sum(r.verified for r in rows)} of {len(rows)} answers verified by the independent checkers"
             f"{'' if data else ' (no ../shared/data found: generated instances used)'}"

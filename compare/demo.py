@@ -102,5 +102,6 @@ def run_demo(data: Path | None, on_row: Callable[[Row], None] | None = None) -> 
             )
             known.update(part.known_optima)
         fill_gaps(problem_rows, known)
-        rows += problem_rows
+        order = {name: i for i, name in enumerate(dict.fromkeys(row.instance for row in problem_rows))}
+        rows += sorted(problem_rows, key=lambda row: order[row.instance])
     return rows

@@ -8,12 +8,11 @@ from compare.harness import Row
 
 
 def rows_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
-    """Build a rich Table (instance, method, status, objective, bound, gap, time, verified)."""
+    """A rich Table of one problem's rows: instance, method, status, objective, bound, gap, time."""
     from rich.table import Table
 
     table = Table(title=title or None, title_justify="left")
     for name, justify in (
-        ("problem", "left"),
         ("instance", "left"),
         ("method", "left"),
         ("status", "left"),
@@ -26,7 +25,6 @@ def rows_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for row in rows:
         table.add_row(
-            row.problem,
             row.instance,
             row.method,
             row.status if not row.error or row.verified else f"{row.status} ({row.error[:40]})",

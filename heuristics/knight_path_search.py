@@ -72,7 +72,7 @@ def bfs(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
             certificate={"closed": dist >= 0},
         )
     path = _walk_back(instance, dist)
-    labels = np.where((dist < 0) | (dist > goal_dist), goal_dist, dist)
+    labels = np.where((dist < 0) | (dist > goal_dist), np.int32(goal_dist), dist)
     elapsed = time.perf_counter() - began
     return Result(
         "path",

@@ -18,7 +18,7 @@ import numpy as np
 
 from problems.checkers.common import CheckFailed
 from problems.lost_knight import LostKnightInstance
-from problems.moves import is_knight_move, knight_targets
+from problems.moves import KNIGHT_OFFSETS, is_knight_move, knight_targets, moved
 from problems.result import Result, Status
 
 
@@ -80,21 +80,23 @@ def check_path_moves(instance: LostKnightInstance, path: Any) -> int:
 def check_distance_labels(instance: LostKnightInstance, labels: np.ndarray, length: int) -> None:
     """Check that ``labels`` proves every C-S path has at least ``length`` moves."""
     board = instance.board
-    labels = labels.reshape(-1).astype(np.int64)
+    labels = labels.reshape(-1)
     if labels.size != board.size:
         raise CheckFailed(f"labelling has {labels.size} entries, the board {board.size} squares")
     if labels[instance.start_index] != 0:
         raise CheckFailed("label of C is not 0")
     if labels[instance.exit_index] != length:
         raise CheckFailed(f"label of S is {labels[instance.exit_index]}, not {length}")
-    targets = knight_targets(board)
-    tails = np.nonzero(targets >= 0)
-    heads = targets[tails]
-    too_far = labels[heads] > labels[tails[0]] + 1
-    if np.any(too_far):
-        k = int(np.flatnonzero(too_far)[0])
-        u, v = board.square(tails[0][k]), board.square(heads[k])
-        raise CheckFailed(f"labelling grows by more than 1 on the move {u} -> {v}")
+    grid = labels.reshape(board.rows, board.cols)
+    for dr, dc in KNIGHT_OFFSETS:
+        free_u, free_v, origin = moved(board, board.free, dr, dc)
+        label_u, label_v, _ = moved(board, grid, dr, dc)
+        too_far = free_u & free_v & (label_v > label_u + 1)
+        if too_far.any():
+            i, j = np.argwhere(too_far)[0]
+            r, c = int(i) + origin[0], int(j) + origin[1]
+            v = ((r + dr) % board.rows, (c + dc) % board.cols)
+            raise CheckFailed(f"labelling grows by more than 1 on the move {(r, c)} -> {v}")
 
 
 def check_closed_set(instance: LostKnightInstance, closed: np.ndarray) -> None:
@@ -107,10 +109,12 @@ def check_closed_set(instance: LostKnightInstance, closed: np.ndarray) -> None:
         raise CheckFailed("closed set does not contain C")
     if closed[instance.exit_index]:
         raise CheckFailed("closed set contains S")
-    targets = knight_targets(board)[closed]
-    heads = targets[targets >= 0]
-    if not np.all(closed[heads]):
-        raise CheckFailed("a knight move leaves the closed set")
+    grid = closed.reshape(board.rows, board.cols)
+    for dr, dc in KNIGHT_OFFSETS:
+        inside_u, inside_v, _ = moved(board, grid, dr, dc)
+        _, free_v, _ = moved(board, board.free, dr, dc)
+        if (inside_u & free_v & ~inside_v).any():
+            raise CheckFailed("a knight move leaves the closed set")
 
 
 def _flood(instance: LostKnightInstance, cap: int | None) -> np.ndarray:
