@@ -82,7 +82,34 @@ def generated_lost_knight(rows: int, cols: int, seed: int, density: float = 0.2)
     )
 
 
-PART_BUILDERS: list[Callable[[Path | None], list[DemoPart]]] = [lost_knight_parts]
+def jump_parts(data: Path | None) -> list[DemoPart]:
+    from problems.jump_game import read_jump
+
+    folder = data / "jump-game" if data else None
+    if folder is not None and folder.is_dir() and sorted(folder.glob("EX*.in")):
+        instances = [read_jump(f) for f in sorted(folder.glob("EX*.in"))]
+    else:
+        instances = [generated_jump(6, 7, 4, seed=4), generated_jump(300, 300, 12, seed=5)]
+    small = [g for g in instances if g.rows * g.cols <= 100]
+    tiny = [g for g in instances if g.rows * g.cols <= 30]
+    return [
+        DemoPart("jump", "jump game", instances, ["bfs", "bfs-player"]),
+        DemoPart("jump", "jump game (CP-SAT)", small, ["cpsat"], time_limit=30),
+        DemoPart("jump", "jump game (CSP)", tiny, ["csp"], time_limit=30),
+    ]
+
+
+def generated_jump(rows: int, cols: int, players: int, seed: int):
+    """A random jump game with values 0..max(rows, cols)//2."""
+    from problems.jump_game import JumpInstance
+
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, max(rows, cols) // 2 + 1, size=(rows, cols)).astype(np.int64)
+    starts = tuple((int(rng.integers(rows)), int(rng.integers(cols))) for _ in range(players))
+    return JumpInstance(values, starts, f"random-{rows}x{cols}-j{players}-s{seed}")
+
+
+PART_BUILDERS: list[Callable[[Path | None], list[DemoPart]]] = [lost_knight_parts, jump_parts]
 
 
 def run_demo(data: Path | None, on_row: Callable[[Row], None] | None = None) -> list[Row]:

@@ -20,11 +20,18 @@ REGISTRY: dict[str, dict[str, str]] = {
         "cpsat": "models.path_cpsat:cpsat",
         "csp": "models.path_csp:csp",
     },
+    "jump": {
+        "bfs": "heuristics.jump_search:bfs",
+        "bfs-player": "heuristics.jump_search:bfs_player",
+        "cpsat": "models.jump_cpsat:cpsat",
+        "csp": "models.jump_csp:csp",
+    },
 }
 
 #: Methods whose answers are proven optimal (or infeasible) when they finish.
 EXACT: dict[str, set[str]] = {
     "path": {"bfs", "astar", "cpsat", "csp"},
+    "jump": {"bfs", "bfs-player", "cpsat", "csp"},
 }
 
 

@@ -39,3 +39,12 @@ def random_lost_knight(rng: np.random.Generator, rows: int, cols: int, density: 
         divmod(goal, cols),
         f"random-{rows}x{cols}",
     )
+
+
+def random_jump(rng: np.random.Generator, rows: int, cols: int, players: int, high: int):
+    """A jump game with values in [0, high] and random start cells."""
+    from problems.jump_game import JumpInstance
+
+    values = rng.integers(0, high + 1, size=(rows, cols)).astype(np.int64)
+    starts = tuple((int(rng.integers(rows)), int(rng.integers(cols))) for _ in range(players))
+    return JumpInstance(values, starts, f"random-{rows}x{cols}-j{players}")

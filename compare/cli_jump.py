@@ -1,0 +1,103 @@
+"""``knightcert jump``: the jump game."""
+
+from __future__ import annotations
+
+import argparse
+
+from compare.arguments import positive_float
+from compare.output import check_suffix, exit_code, print_json
+from compare.registry import default_method, get_method, method_names
+from problems.jump_game import JumpInstance, read_jump
+from problems.result import Result, Status
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "jump",
+        help="who wins the jump game",
+        description="Winner of the jump game (seed 004) for each FILE, in the official output format.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="instance files (N M / J / board / starts)")
+    parser.add_argument(
+        "--method",
+        default=default_method("jump"),
+        choices=method_names("jump"),
+        help="solving method (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--time-limit", type=positive_float, metavar="S", help="seconds per instance (cpsat, csp)"
+    )
+    parser.add_argument("--seed", type=int, help="random seed for solvers that use one")
+    parser.add_argument(
+        "--json", action="store_true", help="JSON output with a per-player table (rounds, tie key, path)"
+    )
+    parser.add_argument(
+        "--explain", action="store_true", help="print every player's best path and the final round's order"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    instances = [read_jump(path) for path in args.files]  # all errors before any output
+    solve = get_method("jump", args.method)
+    results = [solve(inst, time_limit=args.time_limit, seed=args.seed) for inst in instances]
+    if args.json:
+        print_json(results)
+        return exit_code(results)
+    for inst, result in zip(instances, results, strict=True):
+        if len(instances) > 1:
+            print(f"==> {inst.name} <==")
+        if result.solution is None:
+            print(f"no answer ({result.method}: {result.status.value}){check_suffix(result)}")
+            continue
+        print(result.solution["output"], end="")
+        if check_suffix(result) or result.status is Status.FEASIBLE:
+            print(f"# {result.status.value}{check_suffix(result)}")
+        if args.explain:
+            print(explain(inst, result))
+    return exit_code(results)
+
+
+def explain(instance: JumpInstance, result: Result) -> str:
+    """Each player's fastest path and tie key, then the order of the deciding round."""
+    solution = result.solution
+    lines = []
+    players = solution.get("players")
+    if players is None:
+        lines.append(f"({result.method} follows only the winner)")
+        if solution["winner"] is not None:
+            players = [
+                {
+                    "player": solution["winner"],
+                    "rounds": solution["round"],
+                    "key": solution["key"],
+                    "path": solution["path"],
+                }
+            ]
+        else:
+            players = []
+    for row in players:
+        if row["rounds"] is None:
+            lines.append(f"{row['player']}: never reaches the goal")
+            continue
+        key = "" if row["key"] is None else f", jump {row['key']} in round {row['rounds'] - 1}"
+        path = " -> ".join(f"({r},{c})" for r, c in row["path"])
+        lines.append(f"{row['player']}: {row['rounds']} round{'s' * (row['rounds'] != 1)}{key}: {path}")
+    round_ = solution["round"]
+    if round_ is None:
+        lines.append("nobody reaches the goal: SEM VENCEDORES")
+    elif round_ == 0:
+        lines.append("round 0: players already on the goal win in input order")
+    else:
+        finishers = [row for row in players if row["rounds"] == round_]
+        if round_ == 1:
+            order = finishers
+            rule = "round 1 is played in input order"
+        else:
+            order = sorted(finishers, key=lambda row: row["key"])  # stable: input order breaks ties
+            rule = f"shorter jump in round {round_ - 1} moves first, ties in input order"
+        names = ", ".join(
+            row["player"] + ("" if row["key"] is None else f" (jump {row['key']})") for row in order
+        )
+        lines.append(f"round {round_}: players arriving, in move order ({rule}): {names}")
+    return "\n".join(lines)
