@@ -32,91 +32,84 @@ def _target(values, rows, cols, cell, k):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def jump_table(values, rows, cols):  # pragma: no cover - compiled
-    """``table[cell, k]``: the cell one jump away in direction ``k`` (up, down, left, right), or -1."""
-    table = np.full((rows * cols, 4), -1, dtype=np.int32)
+def rounds_and_keys(values, rows, cols, goal, dist, best):  # pragma: no cover - compiled
+    """Backward BFS from ``goal`` over reversed jumps, with the tie keys on the way.
+
+    Fills ``dist`` (pre-set to -1) with the fewest jumps from every cell to
+    the goal, and ``best`` (pre-set to -1), for cells with ``dist >= 2``, with
+    the shortest jump possible in the round before the last over all fastest
+    paths: ``values[c]`` when ``dist[c] == 2``, else the minimum of ``best``
+    over the successors one round closer. BFS pops every cell of distance
+    ``d`` before any of distance ``d + 1``, and a popped cell updates all its
+    predecessors one round further, so ``best[u]`` is final when ``u`` is
+    popped. Returns how many cells reach the goal.
+    """
+    n = rows * cols
+    # reversed jumps in compressed rows: predecessors of t are preds[start[t]:start[t+1]]
+    start = np.zeros(n + 1, dtype=np.int32)
     cell = 0
     for r in range(rows):
         for c in range(cols):
             v = values[cell]
             if v > 0:
                 if r - v >= 0:
-                    table[cell, 0] = cell - v * cols
+                    start[cell - v * cols + 1] += 1
                 if r + v < rows:
-                    table[cell, 1] = cell + v * cols
+                    start[cell + v * cols + 1] += 1
                 if c - v >= 0:
-                    table[cell, 2] = cell - v
+                    start[cell - v + 1] += 1
                 if c + v < cols:
-                    table[cell, 3] = cell + v
+                    start[cell + v + 1] += 1
             cell += 1
-    return table
-
-
-@njit(cache=True, nogil=True)
-def rounds_to_goal(table, goal, dist, order):  # pragma: no cover - compiled
-    """Backward BFS from ``goal`` over reversed jumps.
-
-    Fills ``dist`` (pre-set to -1) with the fewest jumps from every cell to
-    the goal and ``order`` with the cells in BFS order; returns how many cells
-    reach the goal.
-    """
-    n = table.shape[0]
-    start = np.zeros(n + 1, dtype=np.int64)
-    for cell in range(n):
-        for k in range(4):
-            t = table[cell, k]
-            if t >= 0:
-                start[t + 1] += 1
     for i in range(n):
         start[i + 1] += start[i]
     fill = start[:n].copy()
     preds = np.empty(start[n], dtype=np.int32)
-    for cell in range(n):
-        for k in range(4):
-            t = table[cell, k]
-            if t >= 0:
-                preds[fill[t]] = cell
-                fill[t] += 1
+    cell = 0
+    for r in range(rows):
+        for c in range(cols):
+            v = values[cell]
+            if v > 0:
+                if r - v >= 0:
+                    t = cell - v * cols
+                    preds[fill[t]] = cell
+                    fill[t] += 1
+                if r + v < rows:
+                    t = cell + v * cols
+                    preds[fill[t]] = cell
+                    fill[t] += 1
+                if c - v >= 0:
+                    t = cell - v
+                    preds[fill[t]] = cell
+                    fill[t] += 1
+                if c + v < cols:
+                    t = cell + v
+                    preds[fill[t]] = cell
+                    fill[t] += 1
+            cell += 1
+    queue = fill  # reuse: the fill pointers are no longer needed
     dist[goal] = 0
-    order[0] = goal
+    queue[0] = goal
     head = 0
     tail = 1
     while head < tail:
-        u = order[head]
+        u = queue[head]
         head += 1
-        du = dist[u] + 1
+        d = dist[u] + 1
+        bu = best[u]
         for j in range(start[u], start[u + 1]):
             p = preds[j]
             if dist[p] < 0:
-                dist[p] = du
-                order[tail] = p
+                dist[p] = d
+                queue[tail] = p
                 tail += 1
+                if d == 2:
+                    best[p] = values[p]
+                elif d > 2:
+                    best[p] = bu
+            elif dist[p] == d and d > 2 and bu < best[p]:
+                best[p] = bu
     return tail
-
-
-@njit(cache=True, nogil=True)
-def best_previous_jump(values, table, dist, order, reached, best):  # pragma: no cover
-    """For every cell ``c`` with ``dist[c] >= 2``: the shortest possible jump in
-    the round before the last, over all fastest paths from ``c``.
-
-    ``best[c] = values[c]`` when ``dist[c] == 2``, else the minimum of ``best``
-    over the successors one round closer. Cells are taken in BFS order, so
-    every successor is done first. ``best`` is pre-set to -1.
-    """
-    for i in range(reached):
-        cell = order[i]
-        d = dist[cell]
-        if d < 2:
-            continue
-        if d == 2:
-            best[cell] = values[cell]
-            continue
-        lowest = -1
-        for k in range(4):
-            t = table[cell, k]
-            if t >= 0 and dist[t] == d - 1 and (lowest < 0 or best[t] < lowest):
-                lowest = best[t]
-        best[cell] = lowest
 
 
 @njit(cache=True, nogil=True)

@@ -78,7 +78,7 @@ def bfs(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
     write the paths (R = rounds). Exact: BFS distances are shortest, and the
     tie key is a minimum over exactly the fastest paths.
     """
-    from heuristics.jump_kernels import best_previous_jump, jump_table, rounds_to_goal
+    from heuristics.jump_kernels import rounds_and_keys
 
     began = time.perf_counter()
     rows, cols = instance.rows, instance.cols
@@ -87,12 +87,8 @@ def bfs(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
     if rows * cols:
         values = instance.values.reshape(-1)
         dist = np.full(rows * cols, -1, dtype=np.int32)
-        order = np.empty(rows * cols, dtype=np.int32)
-        jumps = jump_table(values, rows, cols)
-        reached = rounds_to_goal(jumps, rows * cols - 1, dist, order)
         best = np.full(rows * cols, -1, dtype=np.int64)
-        best_previous_jump(values, jumps, dist, order, reached, best)
-        del jumps
+        rounds_and_keys(values, rows, cols, rows * cols - 1, dist, best)
         for p, (r, c) in enumerate(instance.starts):
             table.append(_lookup(instance, p, r * cols + c, dist, best))
         certificate = {"rounds": dist.reshape(rows, cols), "keys": best.reshape(rows, cols)}
