@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from problems.board_text import read_bytes
 from problems.errors import InstanceTooLarge, InvalidInstance
 
 #: Largest board the parser accepts (cells), checked before anything is allocated.
@@ -180,12 +181,7 @@ def parse_jump(text: str | bytes, source: str = "<string>", name: str | None = N
 
 def read_jump(path: str | os.PathLike[str]) -> JumpInstance:
     """Read and parse a jump-game file; see :func:`parse_jump`."""
-    source = os.fspath(path)
-    try:
-        with open(source, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise InvalidInstance(f"cannot read file: {exc.strerror or exc}", source) from None
+    data, source = read_bytes(path)
     return parse_jump(data, source=source, name=os.path.basename(source))
 
 

@@ -13,12 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from problems.board import Board
+from problems.board_text import parse_grid, read_bytes
 from problems.errors import InvalidInstance
-
-_ALLOWED = b".xCS"
-_CODE = np.full(256, -1, dtype=np.int8)
-for _code, _byte in enumerate(_ALLOWED):
-    _CODE[_byte] = _code
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,46 +67,17 @@ def parse_lost_knight(
     >>> inst.start, inst.exit, inst.board.torus
     ((0, 0), (2, 2), True)
     """
-    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
-    lines = data.replace(b"\r\n", b"\n").split(b"\n")
-    while lines and lines[-1].strip(b"\r") == b"":
-        lines.pop()
-    lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
-    _reject_non_ascii(lines, source)
-    if not lines:
-        raise InvalidInstance("empty board: expected rows of '.', 'x', 'C' and 'S'", source, 1, 1)
-    cols = len(lines[0])
-    if cols == 0:
-        raise InvalidInstance("empty row: expected '.', 'x', 'C' or 'S'", source, 1, 1)
-    for lineno, line in enumerate(lines, start=1):
-        if len(line) != cols:
-            column = min(len(line), cols) + 1
-            raise InvalidInstance(
-                f"row has {len(line)} squares, expected {cols} like row 1", source, lineno, column
-            )
-    grid = np.frombuffer(b"".join(lines), dtype=np.uint8).reshape(len(lines), cols)
-    codes = _CODE[grid]
-    bad = np.flatnonzero(codes < 0)
-    if bad.size:
-        r, c = divmod(int(bad[0]), cols)
-        char = _describe_char(lines[r], c)
-        raise InvalidInstance(
-            f"unexpected character {char}: expected '.', 'x', 'C' or 'S'", source, r + 1, c + 1
-        )
+    codes = parse_grid(text, source, ".xCS")
+    rows, cols = codes.shape
     start = _single(codes, 2, "C", "the knight", source, cols)
     exit_ = _single(codes, 3, "S", "the exit", source, cols)
-    board = Board(len(lines), cols, blocked=codes == 1, torus=True)
+    board = Board(rows, cols, blocked=codes == 1, torus=True)
     return LostKnightInstance(board, start, exit_, name if name is not None else source)
 
 
 def read_lost_knight(path: str | os.PathLike[str]) -> LostKnightInstance:
     """Read and parse a lost-knight file; see :func:`parse_lost_knight`."""
-    source = os.fspath(path)
-    try:
-        with open(source, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise InvalidInstance(f"cannot read file: {exc.strerror or exc}", source) from None
+    data, source = read_bytes(path)
     return parse_lost_knight(data, source=source, name=os.path.basename(source))
 
 
@@ -131,21 +98,3 @@ def _single(codes: np.ndarray, code: int, char: str, what: str, source: str, col
         raise InvalidInstance(f"second '{char}' ({what}): expected exactly one", source, r + 1, c + 1)
     r, c = divmod(int(where[0]), cols)
     return (r, c)
-
-
-def _reject_non_ascii(lines: list[bytes], source: str) -> None:
-    """Report the first non-ASCII character with its character (not byte) column."""
-    for lineno, line in enumerate(lines, start=1):
-        if not line.isascii():
-            text = line.decode("utf-8", errors="replace")
-            column = next(i for i, ch in enumerate(text) if not ch.isascii())
-            raise InvalidInstance(
-                f"unexpected character {text[column]!r}: expected '.', 'x', 'C' or 'S'",
-                source,
-                lineno,
-                column + 1,
-            )
-
-
-def _describe_char(line: bytes, column: int) -> str:
-    return repr(chr(line[column]))

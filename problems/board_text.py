@@ -1,0 +1,81 @@
+"""Reading boards drawn as text: one line per row, one character per square.
+
+Shared by every problem that takes a board file: the lost knight (``. x C S``),
+independent knights and tours (``.`` usable, ``x`` removed).
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from problems.errors import InvalidInstance
+
+
+def read_bytes(path: str | os.PathLike[str]) -> tuple[bytes, str]:
+    """The file's bytes and its name for messages; unreadable files raise InvalidInstance."""
+    source = os.fspath(path)
+    try:
+        with open(source, "rb") as handle:
+            return handle.read(), source
+    except OSError as exc:
+        raise InvalidInstance(f"cannot read file: {exc.strerror or exc}", source) from None
+
+
+def parse_grid(text: str | bytes, source: str, alphabet: str) -> np.ndarray:
+    """Parse rows of characters from ``alphabet`` into an int8 code grid.
+
+    ``codes[r, c]`` is the position of the character in ``alphabet``. CRLF
+    line ends, a missing final newline and trailing blank lines are accepted.
+
+    Raises
+    ------
+    InvalidInstance
+        Empty input, rows of different lengths, or a character outside the
+        alphabet; the message gives source, line and column (1-based,
+        counted in characters).
+    """
+    expected = ", ".join(f"'{ch}'" for ch in alphabet[:-1]) + f" or '{alphabet[-1]}'"
+    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    lines = data.replace(b"\r\n", b"\n").split(b"\n")
+    while lines and lines[-1].strip(b"\r") == b"":
+        lines.pop()
+    lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
+    for lineno, line in enumerate(lines, start=1):
+        if not line.isascii():
+            decoded = line.decode("utf-8", errors="replace")
+            column = next(i for i, ch in enumerate(decoded) if not ch.isascii())
+            raise InvalidInstance(
+                f"unexpected character {decoded[column]!r}: expected {expected}", source, lineno, column + 1
+            )
+    if not lines:
+        raise InvalidInstance(f"empty board: expected rows of {expected}", source, 1, 1)
+    cols = len(lines[0])
+    if cols == 0:
+        raise InvalidInstance(f"empty row: expected {expected}", source, 1, 1)
+    for lineno, line in enumerate(lines, start=1):
+        if len(line) != cols:
+            column = min(len(line), cols) + 1
+            raise InvalidInstance(
+                f"row has {len(line)} squares, expected {cols} like row 1", source, lineno, column
+            )
+    table = np.full(256, -1, dtype=np.int8)
+    for code, char in enumerate(alphabet.encode("ascii")):
+        table[char] = code
+    codes = table[np.frombuffer(b"".join(lines), dtype=np.uint8).reshape(len(lines), cols)]
+    bad = np.flatnonzero(codes < 0)
+    if bad.size:
+        r, c = divmod(int(bad[0]), cols)
+        raise InvalidInstance(
+            f"unexpected character {chr(lines[r][c])!r}: expected {expected}", source, r + 1, c + 1
+        )
+    return codes
+
+
+def parse_board_mask(text: str | bytes, source: str = "<string>") -> np.ndarray:
+    """Blocked-square mask of a board drawn with ``.`` (usable) and ``x`` (removed).
+
+    ``C`` and ``S`` are accepted as usable squares, so lost-knight files can be reused.
+    """
+    return parse_grid(text, source, ".xCS") == 1
