@@ -109,7 +109,32 @@ def generated_jump(rows: int, cols: int, players: int, seed: int):
     return JumpInstance(values, starts, f"random-{rows}x{cols}-j{players}-s{seed}")
 
 
-PART_BUILDERS: list[Callable[[Path | None], list[DemoPart]]] = [lost_knight_parts, jump_parts]
+def knights_parts(data: Path | None) -> list[DemoPart]:
+    from problems.independent_knights import closed_form, knights_instance
+
+    boards = [knights_instance(n) for n in range(3, 9)]
+    known = {inst.name: closed_form(inst.board.rows, inst.board.cols) for inst in boards}
+    return [
+        DemoPart(
+            "knights",
+            "independent knights",
+            boards,
+            ["greedy", "greedy+", "matching", "cpsat"],
+            time_limit=30,
+            known_optima=known,
+        ),
+        DemoPart(
+            "knights",
+            "independent knights (seed 002 branch and bound)",
+            boards[:4],
+            ["bnb"],
+            time_limit=30,
+            known_optima=known,
+        ),
+    ]
+
+
+PART_BUILDERS: list[Callable[[Path | None], list[DemoPart]]] = [lost_knight_parts, jump_parts, knights_parts]
 
 
 def run_demo(data: Path | None, on_row: Callable[[Row], None] | None = None) -> list[Row]:

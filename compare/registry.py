@@ -26,12 +26,21 @@ REGISTRY: dict[str, dict[str, str]] = {
         "cpsat": "models.jump_cpsat:cpsat",
         "csp": "models.jump_csp:csp",
     },
+    "knights": {
+        "matching": "heuristics.knights_search:matching",
+        "greedy": "heuristics.knights_search:greedy",
+        "greedy+": "heuristics.knights_search:greedy_plus",
+        "cpsat": "models.knights_cpsat:cpsat",
+        "bnb": "models.knights_bnb:bnb",
+        "csp": "models.knights_csp:csp",
+    },
 }
 
 #: Methods whose answers are proven optimal (or infeasible) when they finish.
 EXACT: dict[str, set[str]] = {
     "path": {"bfs", "astar", "cpsat", "csp"},
     "jump": {"bfs", "bfs-player", "cpsat", "csp"},
+    "knights": {"matching", "cpsat", "bnb", "csp"},
 }
 
 

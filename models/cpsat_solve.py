@@ -14,6 +14,14 @@ from ortools.sat.python import cp_model
 from problems.errors import SolverError
 from problems.result import Status
 
+#: Workers when the caller names none. CP-SAT's own default is one per core; with 2
+#: cores that leaves out its LP-based subsolvers, and the flow and independent-set models
+#: then get no useful bound (measured: 100 x 100 knights unproven in 10 s with 2 workers,
+#: proven in 1.1 s with 8; lost-knight caso200 17 s -> 3.2 s). See docs/benchmarks.md.
+DEFAULT_WORKERS = 8
+#: Put every constraint into the LP from the start (pure clauses included).
+DEFAULT_PARAMETERS: dict[str, object] = {"linearization_level": 2, "add_lp_constraints_lazily": False}
+
 _STATUS = {
     cp_model.OPTIMAL: Status.OPTIMAL,
     cp_model.FEASIBLE: Status.FEASIBLE,
@@ -57,6 +65,7 @@ def solve_cpsat(
     time_limit: float | None = None,
     seed: int | None = None,
     workers: int | None = None,
+    parameters: dict[str, object] | None = None,
 ) -> CpSatRun:
     """Solve ``model``; ``began`` is the ``perf_counter`` time model building began.
 
@@ -71,7 +80,9 @@ def solve_cpsat(
     seed : int, optional
         ``random_seed`` of the search.
     workers : int, optional
-        ``num_workers``; default: all cores.
+        ``num_workers``; default ``DEFAULT_WORKERS``.
+    parameters : dict, optional
+        ``SatParameters`` fields set by name; default ``DEFAULT_PARAMETERS``.
 
     Raises
     ------
@@ -84,8 +95,9 @@ def solve_cpsat(
         solver.parameters.max_time_in_seconds = float(time_limit)
     if seed is not None:
         solver.parameters.random_seed = int(seed)
-    if workers is not None:
-        solver.parameters.num_workers = int(workers)
+    solver.parameters.num_workers = DEFAULT_WORKERS if workers is None else int(workers)
+    for name, value in (DEFAULT_PARAMETERS if parameters is None else parameters).items():
+        setattr(solver.parameters, name, value)
     solver.parameters.catch_sigint_signal = True
     native = solver.solve(model)
     if native == cp_model.MODEL_INVALID:

@@ -47,7 +47,7 @@ def cpsat(
     seed : int, optional
         CP-SAT ``random_seed``.
     workers : int, optional
-        CP-SAT ``num_workers`` (default: all cores).
+        CP-SAT ``num_workers`` (default ``models.cpsat_solve.DEFAULT_WORKERS``).
 
     Returns
     -------

@@ -135,3 +135,22 @@ def moved(
     r0, c0 = min(r0, r1), min(c0, c1)
     r1, c1 = max(r0, r1), max(c0, c1)
     return values[r0:r1, c0:c1], values[r0 + dr : r1 + dr, c0 + dc : c1 + dc], (r0, c0)
+
+
+def knight_neighbours(board: Board) -> np.ndarray:
+    """Distinct squares a knight on each free square attacks, as a padded table.
+
+    Returns
+    -------
+    numpy.ndarray of int32, shape (rows * cols, 8)
+        Row ``i`` lists the distinct free squares other than ``i`` one jump
+        from ``i`` (none for a blocked ``i``), padded with ``-1`` at the end.
+        On small tori several jumps may reach the same square or ``i`` itself;
+        those are listed once or not at all.
+    """
+    targets = knight_targets(board)
+    targets[targets == np.arange(board.size)[:, None]] = -1
+    targets.sort(axis=1)
+    targets[:, 1:][targets[:, 1:] == targets[:, :-1]] = -1
+    targets = -np.sort(-targets, axis=1)  # distinct entries first, -1 padding last
+    return targets.astype(np.int32)

@@ -13,9 +13,15 @@ def test_demo_on_a_small_data_folder(tmp_path, capsys):
     (folder / "expected.json").write_text(json.dumps({"caso1.txt": 2}))
     assert main(["demo", "--data", str(tmp_path), "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert {row["method"] for row in rows} >= {"bfs", "astar", "greedy", "cpsat"}
+    assert {row["problem"] for row in rows} == {"path", "jump", "knights"}
     assert all(row["verified"] for row in rows)
-    assert all(row["gap"] == 0 for row in rows)
+    path_rows = [row for row in rows if row["problem"] == "path"]
+    assert {row["method"] for row in path_rows} == {"bfs", "astar", "greedy", "cpsat"}
+    assert all(row["gap"] == 0 and row["objective"] == 2 for row in path_rows)
+    greedy_6x6 = next(
+        r for r in rows if r["problem"] == "knights" and r["instance"] == "6x6" and r["method"] == "greedy"
+    )
+    assert greedy_6x6["objective"] == 15 and abs(greedy_6x6["gap"] - 3 / 18) < 1e-12
 
 
 def test_demo_without_data_uses_a_generated_board():

@@ -1,0 +1,73 @@
+"""``knightcert knights``: independent knights."""
+
+from __future__ import annotations
+
+import argparse
+
+from compare.arguments import positive_float, positive_int
+from compare.output import check_suffix, exit_code, print_json
+from compare.registry import default_method, get_method, method_names
+from problems.independent_knights import KnightsInstance, knights_instance
+from problems.result import Result, Status
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "knights",
+        help="most knights that attack no other",
+        description="Most knights on a board with none attacking another (seed 002).",
+    )
+    parser.add_argument("rows", nargs="?", type=positive_int, metavar="ROWS", help="board rows")
+    parser.add_argument(
+        "cols", nargs="?", type=positive_int, metavar="COLS", help="board columns (default ROWS)"
+    )
+    parser.add_argument("--torus", action="store_true", help="the board wraps on both axes")
+    parser.add_argument("--board", metavar="FILE", help="board file: '.' usable, 'x' removed")
+    parser.add_argument(
+        "--method",
+        choices=method_names("knights"),
+        help=f"solving method (default: {default_method('knights')}, or cpsat on a torus with an odd side)",
+    )
+    parser.add_argument(
+        "--time-limit", type=positive_float, metavar="S", help="seconds for cpsat, bnb, csp, greedy+"
+    )
+    parser.add_argument("--seed", type=int, help="random seed for solvers that use one")
+    parser.add_argument("--json", action="store_true", help="JSON output")
+    parser.add_argument("--show", action="store_true", help="draw the board: K knight, . empty, x removed")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    instance = knights_instance(args.rows, args.cols, torus=args.torus, board_file=args.board)
+    method = args.method
+    if method is None:
+        board = instance.board
+        odd_torus = board.torus and (board.rows % 2 or board.cols % 2)
+        method = "cpsat" if odd_torus else default_method("knights")
+    result = get_method("knights", method)(instance, time_limit=args.time_limit, seed=args.seed)
+    if args.json:
+        print_json([result])
+    else:
+        print(f"{instance.name}: {describe(result)}{check_suffix(result)}")
+        if args.show and result.solution is not None:
+            print(draw(instance, result.solution))
+    return exit_code([result])
+
+
+def describe(result: Result) -> str:
+    if result.solution is None:
+        return f"no answer ({result.method}: {result.status.value})"
+    text = f"{result.objective} knights"
+    if result.status is Status.OPTIMAL:
+        return text + " (optimal)"
+    bound = "" if result.bound is None else f", at most {result.bound}"
+    return text + f" ({result.method}: {result.status.value}{bound})"
+
+
+def draw(instance: KnightsInstance, solution: list[list[int]]) -> str:
+    """The board with K for knights, . for empty usable squares, x for removed ones."""
+    board = instance.board
+    rows = [["x" if board.blocked[r, c] else "." for c in range(board.cols)] for r in range(board.rows)]
+    for r, c in solution:
+        rows[r][c] = "K"
+    return "\n".join("".join(row) for row in rows)

@@ -1,0 +1,72 @@
+"""Independent knights with python-constraint, for small boards (exact).
+
+Variables: one 0/1 per usable square. Constraints: not both ends of a knight
+move; at least ``k`` knights. ``k`` grows from the greedy value + 1 until the
+CSP has no solution; the last feasible ``k`` is the optimum.
+"""
+
+from __future__ import annotations
+
+import time
+
+from constraint import FunctionConstraint, MinSumConstraint, Problem
+
+from problems.errors import SizeLimitExceeded
+from problems.independent_knights import KnightsInstance
+from problems.method import method
+from problems.moves import knight_edges
+from problems.result import Result, Status
+
+#: Usable squares above which the CSP is refused: its search is exponential.
+MAX_CSP_SQUARES = 36
+
+
+@method("knights", "csp")
+def csp(instance: KnightsInstance, *, time_limit: float | None = None, seed: int | None = None) -> Result:
+    """Maximum independent knights by a sequence of CSPs (python-constraint).
+
+    Raises
+    ------
+    SizeLimitExceeded
+        More than ``MAX_CSP_SQUARES`` usable squares.
+    """
+    board = instance.board
+    if board.n_free > MAX_CSP_SQUARES:
+        raise SizeLimitExceeded(
+            f"csp handles up to {MAX_CSP_SQUARES} usable squares; this board has {board.n_free}"
+        )
+    began = time.perf_counter()
+    squares = [i for i in range(board.size) if board.free.reshape(-1)[i]]
+    tails, heads = knight_edges(board)
+    best: list[int] = []
+    target = 1
+    while target <= len(squares):
+        if time_limit is not None and time.perf_counter() - began > time_limit:
+            return Result(
+                "knights",
+                "csp",
+                Status.FEASIBLE,
+                len(best),
+                None,
+                [list(board.square(i)) for i in best],
+                time.perf_counter() - began,
+            )
+        problem = Problem()
+        problem.addVariables(squares, [0, 1])
+        for u, v in zip(tails.tolist(), heads.tolist(), strict=True):
+            problem.addConstraint(FunctionConstraint(lambda a, b: a + b <= 1), (u, v))
+        problem.addConstraint(MinSumConstraint(target), squares)
+        solution = problem.getSolution()
+        if not solution:
+            break
+        best = [i for i in squares if solution[i]]
+        target = len(best) + 1
+    return Result(
+        "knights",
+        "csp",
+        Status.OPTIMAL,
+        len(best),
+        len(best),
+        [list(board.square(i)) for i in best],
+        time.perf_counter() - began,
+    )

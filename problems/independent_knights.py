@@ -1,0 +1,69 @@
+"""Independent knights (seed 002): as many knights as possible, none attacking another.
+
+An instance is a board (plain or toroidal) whose removed squares cannot hold
+a knight. The closed form for full plain boards (m <= n) is
+``n`` for ``1 x n``, ``4*floor(n/4) + 2*min(n mod 4, 2)`` for ``2 x n`` and
+``ceil(m*n/2)`` otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from problems.board import Board
+from problems.board_text import parse_board_mask, read_bytes
+from problems.errors import InvalidInstance
+
+
+@dataclass(frozen=True, eq=False)
+class KnightsInstance:
+    """A board on which to place independent knights."""
+
+    board: Board
+    name: str = ""
+
+
+def knights_instance(
+    rows: int | None = None,
+    cols: int | None = None,
+    *,
+    torus: bool = False,
+    board_file: str | os.PathLike[str] | None = None,
+) -> KnightsInstance:
+    """Build an instance from a size, or from a board file (``.`` usable, ``x`` removed).
+
+    Raises
+    ------
+    InvalidInstance
+        Sizes below 1, both a size and a file, neither, or a malformed file.
+    """
+    if board_file is not None:
+        if rows is not None:
+            raise InvalidInstance("give ROWS [COLS] or --board FILE, not both")
+        data, source = read_bytes(board_file)
+        blocked = parse_board_mask(data, source)
+        board = Board(blocked.shape[0], blocked.shape[1], blocked, torus=torus)
+        return KnightsInstance(board, os.path.basename(source) + (" (torus)" if torus else ""))
+    if rows is None:
+        raise InvalidInstance("give the board size ROWS [COLS] or --board FILE")
+    cols = rows if cols is None else cols
+    if rows < 1 or cols < 1:
+        raise InvalidInstance(f"board size must be at least 1 x 1, got {rows} x {cols}")
+    return KnightsInstance(Board(rows, cols, torus=torus), f"{rows}x{cols}" + (" torus" if torus else ""))
+
+
+def closed_form(rows: int, cols: int) -> int:
+    """Published maximum number of independent knights on a full plain ``rows x cols`` board.
+
+    Examples
+    --------
+    >>> [closed_form(n, n) for n in range(1, 9)]  # OEIS A030978
+    [1, 4, 5, 8, 13, 18, 25, 32]
+    """
+    m, n = sorted((rows, cols))
+    if m == 1:
+        return n
+    if m == 2:
+        return 4 * (n // 4) + 2 * min(n % 4, 2)
+    return (m * n + 1) // 2

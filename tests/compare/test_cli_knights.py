@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from compare.cli import main
+
+
+def test_default_is_the_exact_matching(capsys):
+    assert main(["knights", "6"]) == 0
+    assert capsys.readouterr().out == "6x6: 18 knights (optimal)\n"
+
+
+def test_greedy_with_show(capsys):
+    assert main(["knights", "6", "--method", "greedy", "--show"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "6x6: 15 knights (greedy: FEASIBLE)"
+    assert len(lines) == 7 and sum(line.count("K") for line in lines[1:]) == 15
+
+
+def test_odd_torus_defaults_to_cpsat(capsys):
+    assert main(["knights", "5", "--torus", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["method"] == "cpsat" and record["status"] == "OPTIMAL" and record["verified"]
+
+
+def test_board_file_with_removed_squares(tmp_path, capsys):
+    board = tmp_path / "b.txt"
+    board.write_text("..x\n...\nx..\n")
+    assert main(["knights", "--board", str(board), "--show"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "b.txt: 5 knights (optimal)" and out[1][2] == "x" and out[3][0] == "x"
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["knights", "0"], "expected a whole number >= 1"),
+        (["knights", "3", "x"], "expected a whole number"),
+        (["knights"], "give the board size"),
+        (["knights", "7", "--torus", "--method", "matching"], "not bipartite"),
+        (["knights", "7", "--method", "csp"], "csp handles up to 36"),
+        (["knights", "--board", "missing.txt"], "cannot read file"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(argv, words, capsys):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1 and words in captured.err
+
+
+def test_bad_board_file_names_line_and_column(tmp_path, capsys):
+    board = tmp_path / "b.txt"
+    board.write_text("...\n.#.\n")
+    assert main(["knights", "--board", str(board)]) == 2
+    assert "b.txt:2:2: unexpected character '#'" in capsys.readouterr().err

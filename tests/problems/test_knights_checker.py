@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import pytest
+
+from problems.board import Board
+from problems.checkers.common import CheckFailed
+from problems.checkers.knights import check_knights
+from problems.independent_knights import KnightsInstance, closed_form, knights_instance
+from problems.result import Result, Status
+
+THREE = knights_instance(3)
+CORNERS_AND_CENTRE = [[0, 0], [0, 2], [1, 1], [2, 0], [2, 2]]
+
+
+def answer(solution, status=Status.FEASIBLE, objective=None, bound=None, certificate=None):
+    objective = len(solution) if objective is None else objective
+    return Result("knights", "t", status, objective, bound, solution, 0.0, certificate=certificate)
+
+
+def test_accepts_a_valid_placement_and_matching():
+    matching = [[[0, 0], [1, 2]], [[0, 2], [2, 1]], [[2, 2], [1, 0]], [[2, 0], [0, 1]]]
+    check_knights(THREE, answer(CORNERS_AND_CENTRE, Status.OPTIMAL, 5, 5, {"matching": matching}))
+
+
+@pytest.mark.parametrize(
+    ("solution", "objective", "words"),
+    [
+        ([[0, 0], [1, 2]], 2, "attacked"),
+        ([[0, 0], [0, 0]], 2, "two knights"),
+        ([[0, 0], [3, 3]], 2, "off the board"),
+        ([[0, 0]], 2, "objective 2"),
+        ([[0, 0], "x"], 2, "not a \\[row, col\\]"),
+    ],
+)
+def test_rejects_bad_placements(solution, objective, words):
+    with pytest.raises(CheckFailed, match=words):
+        check_knights(THREE, answer(solution, objective=objective))
+
+
+def test_rejects_knights_on_removed_squares():
+    holed = KnightsInstance(Board(3, 3, [[True, False, False], [False] * 3, [False] * 3]))
+    with pytest.raises(CheckFailed, match="removed"):
+        check_knights(holed, answer([[0, 0]]))
+
+
+def test_rejects_forged_matchings_and_false_optimality():
+    with pytest.raises(CheckFailed, match="not a knight move"):
+        check_knights(THREE, answer(CORNERS_AND_CENTRE, certificate={"matching": [[[0, 0], [0, 1]]]}))
+    with pytest.raises(CheckFailed, match="matched twice"):
+        check_knights(
+            THREE, answer(CORNERS_AND_CENTRE, certificate={"matching": [[[0, 0], [1, 2]], [[0, 0], [2, 1]]]})
+        )
+    with pytest.raises(CheckFailed, match="bounds the optimum by 8"):
+        check_knights(
+            THREE, answer(CORNERS_AND_CENTRE, Status.OPTIMAL, 5, 5, {"matching": [[[0, 0], [1, 2]]]})
+        )
+    with pytest.raises(CheckFailed, match="bound 4 is below"):
+        check_knights(THREE, answer(CORNERS_AND_CENTRE, Status.FEASIBLE, 5, 4))
+
+
+def test_toroidal_attacks_wrap():
+    torus = knights_instance(4, torus=True)
+    with pytest.raises(CheckFailed, match="attacked"):
+        check_knights(torus, answer([[0, 0], [3, 2]]))  # (-1, +2) wraps from row 0 to row 3
+
+
+def test_closed_form_small_values():
+    assert [closed_form(1, n) for n in (1, 5)] == [1, 5]
+    assert [closed_form(2, n) for n in range(1, 9)] == [2, 4, 4, 4, 6, 8, 8, 8]
+    assert closed_form(3, 3) == 5 and closed_form(5, 4) == 10
