@@ -34,6 +34,14 @@ REGISTRY: dict[str, dict[str, str]] = {
         "bnb": "models.knights_bnb:bnb",
         "csp": "models.knights_csp:csp",
     },
+    "tour": {
+        "warnsdorff": "heuristics.tour_warnsdorff:warnsdorff",
+        "marginality": "heuristics.tour_warnsdorff:marginality",
+        "roth": "heuristics.tour_warnsdorff:roth",
+        "cenpl": "heuristics.tour_warnsdorff:cenpl",
+        "cpsat": "models.tour_cpsat:cpsat",
+        "csp": "models.tour_csp:csp",
+    },
 }
 
 #: Methods whose answers are proven optimal (or infeasible) when they finish.
@@ -41,6 +49,7 @@ EXACT: dict[str, set[str]] = {
     "path": {"bfs", "astar", "cpsat", "csp"},
     "jump": {"bfs", "bfs-player", "cpsat", "csp"},
     "knights": {"matching", "cpsat", "bnb", "csp"},
+    "tour": {"cpsat", "csp"},
 }
 
 

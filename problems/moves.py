@@ -36,7 +36,9 @@ def is_knight_move(board: Board, a: tuple[int, int], b: tuple[int, int]) -> bool
     return (abs(dr), abs(dc)) in ((1, 2), (2, 1))
 
 
-def knight_targets(board: Board, *, only_free: bool = True) -> np.ndarray:
+def knight_targets(
+    board: Board, *, only_free: bool = True, offsets: tuple[tuple[int, int], ...] = KNIGHT_OFFSETS
+) -> np.ndarray:
     """Target square of every knight jump from every square.
 
     Parameters
@@ -45,6 +47,8 @@ def knight_targets(board: Board, *, only_free: bool = True) -> np.ndarray:
     only_free : bool
         When True (default) a jump that lands on a blocked square, or that
         starts on one, is reported as ``-1``.
+    offsets : tuple of (int, int)
+        The eight jumps, in the column order wanted (default ``KNIGHT_OFFSETS``).
 
     Returns
     -------
@@ -57,10 +61,12 @@ def knight_targets(board: Board, *, only_free: bool = True) -> np.ndarray:
     -----
     O(8 * rows * cols) time and memory.
     """
+    dr = np.array([d[0] for d in offsets], dtype=np.int64)
+    dc = np.array([d[1] for d in offsets], dtype=np.int64)
     r = np.arange(board.rows, dtype=np.int64)[:, None, None]
     c = np.arange(board.cols, dtype=np.int64)[None, :, None]
-    nr = r + KNIGHT_DR[None, None, :]
-    nc = c + KNIGHT_DC[None, None, :]
+    nr = r + dr[None, None, :]
+    nc = c + dc[None, None, :]
     if board.torus:
         nr %= board.rows
         nc %= board.cols
@@ -68,7 +74,7 @@ def knight_targets(board: Board, *, only_free: bool = True) -> np.ndarray:
     else:
         inside = (nr >= 0) & (nr < board.rows) & (nc >= 0) & (nc < board.cols)
         targets = np.where(inside, nr * board.cols + nc, -1)
-    targets = targets.reshape(board.size, 8)
+    targets = targets.reshape(board.size, len(offsets))
     if only_free:
         free = board.free.ravel()
         valid = targets >= 0

@@ -1,0 +1,199 @@
+"""Knight's tours by Warnsdorff's rule, with four tie-breaks, on one compiled engine.
+
+Warnsdorff (1823): go to the unvisited neighbour with the fewest onward
+moves. The variants differ only in how ties are broken (and, for ``cenpl``,
+in the jump priority and the choice of start):
+
+``warnsdorff``
+    fixed jump order (``problems.moves.KNIGHT_OFFSETS``).
+``marginality`` (seed 001)
+    the square nearest the edges and corners first: largest
+    ``|2r - (R-1)| + |2c - (C-1)|`` (Manhattan distance to the centre).
+``roth``
+    the square farthest from the centre first: largest
+    ``(2r - (R-1))^2 + (2c - (C-1))^2`` (Euclidean).
+``cenpl`` (seed 003, CeNPL'02 ``wm(N)``)
+    the square *closest* to the centre first, jump priority (-1,2), (-2,1),
+    (-2,-1), (-1,-2), (1,-2), (2,-1), (2,1), (1,2) read as (column, row)
+    increments, start at the top-left corner and then every square in
+    row-major order, full backtracking.
+
+All but ``cenpl`` start at the given start, else at the first usable square
+in row-major order. Backtracking is on by default with a node budget.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from problems.errors import InvalidArgument
+from problems.method import method
+from problems.moves import KNIGHT_OFFSETS, knight_targets
+from problems.result import Result, Status
+from problems.tours import TourInstance
+
+#: Default node budget of the backtracking search.
+DEFAULT_BUDGET = 2_000_000
+#: Seed 003's jump priority, as printed: pairs read as (column, row) increments.
+CENPL_PAIRS = ((-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2))
+CENPL_OFFSETS = tuple((row, col) for col, row in CENPL_PAIRS)
+
+
+def centre_distances(rows: int, cols: int, metric: str) -> np.ndarray:
+    """Doubled distance of every square to the board centre (integers), flattened."""
+    r = np.abs(2 * np.arange(rows) - (rows - 1))[:, None]
+    c = np.abs(2 * np.arange(cols) - (cols - 1))[None, :]
+    if metric == "manhattan":
+        return (r + c).astype(np.int64).reshape(-1)
+    return (r * r + c * c).astype(np.int64).reshape(-1)
+
+
+def run_warnsdorff(
+    instance: TourInstance,
+    name: str,
+    key: np.ndarray,
+    *,
+    offsets: tuple[tuple[int, int], ...] = KNIGHT_OFFSETS,
+    starts: list[tuple[int, int]] | None = None,
+    backtracking: bool = True,
+    budget: int = DEFAULT_BUDGET,
+) -> Result:
+    """Run the engine from each start in turn until a tour is found.
+
+    ``INFEASIBLE`` is reported only when backtracking exhausted every start
+    (a complete search); a spent budget or a dead end without backtracking is
+    ``UNKNOWN``.
+    """
+    from heuristics.tour_kernels import EXHAUSTED, FOUND, warnsdorff
+
+    if budget < 1:
+        raise InvalidArgument(f"budget must be at least 1 node, got {budget}")
+    board = instance.board
+    began = time.perf_counter()
+    moves = knight_targets(board, offsets=offsets).astype(np.int32)
+    free = board.free.reshape(-1).view(np.uint8)
+    end = -1 if instance.end is None else board.index(*instance.end)
+    if starts is None:
+        starts = [instance.start if instance.start is not None else board.square(int(np.argmax(free)))]
+    path = np.empty(board.size, dtype=np.int32)
+    nodes = backtracks = 0
+    proven = True
+    for start in starts:
+        status, length, used, back = warnsdorff(
+            moves, free, key, board.index(*start), end, instance.closed, budget if backtracking else 0, path
+        )
+        nodes += int(used)
+        backtracks += int(back)
+        info = {"backtracks": backtracks, "starts_tried": starts.index(start) + 1}
+        if status == FOUND:
+            tour = [list(board.square(i)) for i in path[:length]]
+            return Result(
+                "tour",
+                name,
+                Status.FEASIBLE,
+                length,
+                None,
+                tour,
+                time.perf_counter() - began,
+                nodes=nodes,
+                info=info,
+            )
+        if status != EXHAUSTED or not backtracking:
+            proven = False
+            break
+    status = Status.INFEASIBLE if proven else Status.UNKNOWN
+    info["stopped"] = None if proven else ("node budget spent" if backtracking else "dead end")
+    return Result("tour", name, status, None, None, None, time.perf_counter() - began, nodes=nodes, info=info)
+
+
+@method("tour", "warnsdorff")
+def warnsdorff(
+    instance: TourInstance,
+    *,
+    time_limit: float | None = None,
+    seed: int | None = None,
+    backtracking: bool = True,
+    budget: int = DEFAULT_BUDGET,
+) -> Result:
+    """Warnsdorff's rule with a fixed jump order, backtracking within ``budget`` nodes.
+
+    Returns
+    -------
+    Result
+        ``FEASIBLE`` with the tour (objective = squares visited), ``INFEASIBLE``
+        when backtracking exhausted every continuation from the start,
+        ``UNKNOWN`` when the budget ran out (or at a dead end without
+        backtracking). ``nodes`` and ``info["backtracks"]`` count the work.
+
+    Examples
+    --------
+    >>> from problems.tours import tour_instance
+    >>> warnsdorff(tour_instance(5)).objective
+    25
+
+    Notes
+    -----
+    O(8 n) per square tried; without dead ends the whole tour is O(n).
+    """
+    key = np.zeros(instance.board.size, dtype=np.int64)
+    return run_warnsdorff(instance, "warnsdorff", key, backtracking=backtracking, budget=budget)
+
+
+@method("tour", "marginality")
+def marginality(
+    instance: TourInstance,
+    *,
+    time_limit: float | None = None,
+    seed: int | None = None,
+    backtracking: bool = True,
+    budget: int = DEFAULT_BUDGET,
+) -> Result:
+    """Warnsdorff with ties to the square nearest the edges and corners (seed 001)."""
+    key = -centre_distances(instance.board.rows, instance.board.cols, "manhattan")
+    return run_warnsdorff(instance, "marginality", key, backtracking=backtracking, budget=budget)
+
+
+@method("tour", "roth")
+def roth(
+    instance: TourInstance,
+    *,
+    time_limit: float | None = None,
+    seed: int | None = None,
+    backtracking: bool = True,
+    budget: int = DEFAULT_BUDGET,
+) -> Result:
+    """Warnsdorff with ties to the square farthest from the centre (Roth's rule)."""
+    key = -centre_distances(instance.board.rows, instance.board.cols, "euclidean")
+    return run_warnsdorff(instance, "roth", key, backtracking=backtracking, budget=budget)
+
+
+@method("tour", "cenpl")
+def cenpl(
+    instance: TourInstance,
+    *,
+    time_limit: float | None = None,
+    seed: int | None = None,
+    budget: int = DEFAULT_BUDGET,
+) -> Result:
+    """Seed 003's ``wm(N)``: improved Warnsdorff, fixed priority, start fallback.
+
+    Ties go to the square closest to the centre; starts are tried from the
+    top-left corner in row-major order, each searched with full backtracking.
+    Past ``budget`` nodes (over all starts) it stops with ``UNKNOWN``: it then
+    claims neither a tour nor that none exists. ``INFEASIBLE`` (``No``) means
+    every start was searched to the end.
+
+    Notes
+    -----
+    Reproduces the published 5 x 5 board exactly (see docs/tours.md for the
+    reading of the rules this needs).
+    """
+    board = instance.board
+    key = centre_distances(board.rows, board.cols, "euclidean")
+    if instance.start is not None:
+        starts = [instance.start]
+    else:
+        starts = [board.square(i) for i in np.flatnonzero(board.free.reshape(-1))]
+    return run_warnsdorff(instance, "cenpl", key, offsets=CENPL_OFFSETS, starts=starts, budget=budget)

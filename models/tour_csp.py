@@ -1,0 +1,77 @@
+"""Knight's tours with python-constraint, for tiny boards (exact).
+
+Variables: the square of each step ``0 .. n-1``. Constraints: all different,
+consecutive steps a knight move apart, the closing move for closed tours,
+the fixed start and end.
+"""
+
+from __future__ import annotations
+
+import time
+
+from constraint import AllDifferentConstraint, FunctionConstraint, Problem
+
+from problems.errors import SizeLimitExceeded
+from problems.method import method
+from problems.moves import knight_neighbours
+from problems.result import Result, Status
+from problems.tours import TourInstance
+
+#: Usable squares above which the CSP is refused (5 x 5).
+MAX_CSP_SQUARES = 25
+
+
+@method("tour", "csp")
+def csp(instance: TourInstance, *, time_limit: float | None = None, seed: int | None = None) -> Result:
+    """Find a tour or prove there is none by backtracking (python-constraint).
+
+    Raises
+    ------
+    SizeLimitExceeded
+        More than ``MAX_CSP_SQUARES`` usable squares.
+    """
+    board = instance.board
+    if board.n_free > MAX_CSP_SQUARES:
+        raise SizeLimitExceeded(
+            f"csp handles up to {MAX_CSP_SQUARES} usable squares; this board has {board.n_free}"
+        )
+    began = time.perf_counter()
+    usable = [int(i) for i in range(board.size) if board.free.reshape(-1)[i]]
+    nb = knight_neighbours(board)
+    adjacent = {i: {int(j) for j in nb[i] if j >= 0} for i in usable}
+    n = len(usable)
+    if instance.closed and n < 3:
+        return Result("tour", "csp", Status.INFEASIBLE, None, None, None, time.perf_counter() - began)
+    problem = Problem()
+    for step in range(n):
+        domain = usable
+        if step == 0 and instance.start is not None:
+            domain = [board.index(*instance.start)]
+        if step == n - 1 and instance.end is not None:
+            domain = [board.index(*instance.end)]
+        problem.addVariable(step, list(domain))
+    problem.addConstraint(AllDifferentConstraint(), list(range(n)))
+    for step in range(n - 1):
+        problem.addConstraint(FunctionConstraint(lambda a, b: b in adjacent[a]), (step, step + 1))
+    if instance.closed:
+        problem.addConstraint(FunctionConstraint(lambda a, b: b in adjacent[a]), (n - 1, 0))
+        if instance.start is None:
+            problem.addConstraint(FunctionConstraint(lambda a: a == usable[0]), (0,))  # break rotations
+    try:
+        solution = problem.getSolution()
+    except KeyboardInterrupt:
+        return Result(
+            "tour",
+            "csp",
+            Status.UNKNOWN,
+            None,
+            None,
+            None,
+            time.perf_counter() - began,
+            info={"interrupted": True},
+        )
+    elapsed = time.perf_counter() - began
+    if not solution:
+        return Result("tour", "csp", Status.INFEASIBLE, None, None, None, elapsed)
+    tour = [list(board.square(solution[step])) for step in range(n)]
+    return Result("tour", "csp", Status.FEASIBLE, n, None, tour, elapsed)

@@ -1,0 +1,158 @@
+"""Certificates for knight's tours.
+
+A tour is checked directly: every usable square exactly once, each step a
+knight move, the closing move for a closed tour, the given start and end.
+
+Non-existence (``INFEASIBLE``) is accepted only when the checker can confirm
+it by itself: a colour count that no tour can meet (a knight move always
+changes the square colour), a square with too few neighbours, the published
+existence theorems for full boards without fixed ends (Schwenk 1991 for
+closed tours, Conrad et al. 1994 for open ones), or its own exhaustive search
+on boards of at most ``EXHAUSTIVE_SQUARES`` usable squares.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from problems.checkers.common import CheckFailed
+from problems.moves import is_knight_move, knight_neighbours
+from problems.result import Result, Status
+from problems.tours import TourInstance, closed_tour_exists, open_tour_exists
+
+#: Usable squares up to which the checker searches all tours itself.
+EXHAUSTIVE_SQUARES = 30
+#: Node budget of that search.
+EXHAUSTIVE_NODES = 5_000_000
+
+
+def check_tour(instance: TourInstance, result: Result) -> None:
+    """Check a tour, or a claim that none exists; raise :class:`CheckFailed` if wrong."""
+    if result.status is Status.UNKNOWN and result.solution is None:
+        raise CheckFailed("no answer to check (status UNKNOWN)")
+    if result.status is Status.INFEASIBLE:
+        if result.solution is not None:
+            raise CheckFailed("an INFEASIBLE answer must not carry a tour")
+        reason = nonexistence_reason(instance)
+        if reason is None:
+            raise CheckFailed(
+                "non-existence could not be confirmed independently (board too large to search)"
+            )
+        return
+    check_tour_moves(instance, result.solution)
+    if result.objective != len(result.solution):
+        raise CheckFailed(f"objective {result.objective} but the tour has {len(result.solution)} squares")
+
+
+def check_tour_moves(instance: TourInstance, tour: Any) -> None:
+    """Check that ``tour`` is a tour of ``instance`` (see module docstring)."""
+    board = instance.board
+    if not isinstance(tour, (list, tuple)):
+        raise CheckFailed("the tour must be a list of [row, col] squares")
+    seen = np.zeros(board.size, dtype=bool)
+    squares = []
+    for step, square in enumerate(tour):
+        if not isinstance(square, (list, tuple)) or len(square) != 2:
+            raise CheckFailed(f"step {step}: {square!r} is not a [row, col] pair")
+        r, c = int(square[0]), int(square[1])
+        if not board.is_free(r, c):
+            raise CheckFailed(f"step {step}: ({r}, {c}) is off the board or removed")
+        if seen[board.index(r, c)]:
+            raise CheckFailed(f"step {step}: ({r}, {c}) is visited twice")
+        seen[board.index(r, c)] = True
+        squares.append((r, c))
+    if len(squares) != board.n_free:
+        raise CheckFailed(f"the tour visits {len(squares)} of {board.n_free} usable squares")
+    for step in range(1, len(squares)):
+        if not is_knight_move(board, squares[step - 1], squares[step]):
+            raise CheckFailed(f"step {step}: {squares[step - 1]} -> {squares[step]} is not a knight move")
+    if instance.closed and len(squares) < 3:
+        raise CheckFailed("a closed tour needs at least 3 squares")
+    if instance.closed and not is_knight_move(board, squares[-1], squares[0]):
+        raise CheckFailed(f"the tour is not closed: {squares[-1]} -> {squares[0]} is not a knight move")
+    if instance.start is not None and squares[0] != tuple(instance.start):
+        raise CheckFailed(f"the tour starts at {squares[0]}, not at {tuple(instance.start)}")
+    if instance.end is not None and squares[-1] != tuple(instance.end):
+        raise CheckFailed(f"the tour ends at {squares[-1]}, not at {tuple(instance.end)}")
+
+
+def nonexistence_reason(instance: TourInstance) -> str | None:
+    """Why no tour exists, if the checker can tell on its own; else None."""
+    board = instance.board
+    n = board.n_free
+    colour = (np.add.outer(np.arange(board.rows), np.arange(board.cols)) % 2)[board.free]
+    white, black = int((colour == 0).sum()), int((colour == 1).sum())
+    if instance.closed:
+        if n < 3:
+            return "a closed tour needs at least 3 squares"
+        if white != black:
+            return f"a closed tour alternates colours, but the board has {white} and {black}"
+    else:
+        if abs(white - black) > 1:
+            return f"an open tour alternates colours, but the board has {white} and {black}"
+        for label, square in (("start", instance.start), ("end", instance.end)):
+            if square is not None and n % 2 == 1:
+                majority = 0 if white > black else 1
+                if (square[0] + square[1]) % 2 != majority:
+                    return (
+                        f"with {n} squares a tour starts and ends on the majority colour; the {label} is not"
+                    )
+        if instance.start is not None and instance.end is not None and n % 2 == 0:
+            if (sum(instance.start) + sum(instance.end)) % 2 == 0:
+                return f"with {n} squares a tour starts and ends on different colours"
+    degree = (knight_neighbours(board) >= 0).sum(axis=1)[board.free.reshape(-1)]
+    if n > 1 and (degree == 0).any():
+        return "a usable square has no knight move"
+    if instance.closed and (degree == 1).any():
+        return "a closed tour needs two moves at every square"
+    if not instance.closed and (degree == 1).sum() > 2:
+        return "more than two squares have a single knight move"
+    full = not board.blocked.any()
+    if full and instance.start is None and instance.end is None:
+        exists = closed_tour_exists if instance.closed else open_tour_exists
+        if not exists(board.rows, board.cols):
+            theorem = "Schwenk (1991)" if instance.closed else "Conrad et al. (1994)"
+            return f"{theorem}: no such tour on a full {board.rows} x {board.cols} board"
+    if n <= EXHAUSTIVE_SQUARES and not _exists_by_search(instance):
+        return "the checker's exhaustive search found no tour"
+    return None
+
+
+def _exists_by_search(instance: TourInstance) -> bool:
+    """Plain depth-first search over all tours (small boards only)."""
+    board = instance.board
+    nb = knight_neighbours(board)
+    usable = [int(i) for i in np.flatnonzero(board.free.reshape(-1))]
+    neighbours = {i: [int(j) for j in nb[i] if j >= 0] for i in usable}
+    n = len(usable)
+    starts = [board.index(*instance.start)] if instance.start is not None else usable
+    end = board.index(*instance.end) if instance.end is not None else None
+    nodes = 0
+    for first in starts:
+        visited = {first}
+        stack = [(first, iter(neighbours[first]))]
+        if n == 1:
+            return not instance.closed and (end is None or end == first)
+        while stack:
+            square, options = stack[-1]
+            nodes += 1
+            if nodes > EXHAUSTIVE_NODES:
+                return True  # undecided: do not confirm non-existence
+            nxt = next(options, None)
+            if nxt is None:
+                stack.pop()
+                visited.discard(square)
+                continue
+            if nxt in visited or (nxt == end and len(visited) < n - 1):
+                continue
+            if len(visited) == n - 1:
+                if (end is None or nxt == end) and (not instance.closed or first in neighbours[nxt]):
+                    return True
+                continue
+            visited.add(nxt)
+            stack.append((nxt, iter(neighbours[nxt])))
+        if instance.closed:
+            break  # a closed tour passes through the first square
+    return False
