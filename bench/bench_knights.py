@@ -71,7 +71,8 @@ def main() -> None:
         result, seconds = timed(method, knights_instance(n), **kwargs)
         assert result.verified
         print(
-            f"| {n}x{n} | {method.method_name} | {result.objective} | {result.status.value} | {seconds:.2f} s |"
+            f"| {n}x{n} | {method.method_name} | {result.objective} | {result.status.value} "
+            f"| {seconds:.2f} s |"
         )
 
     print("\n### Matching against networkx (same knight graph, graph build included)\n")

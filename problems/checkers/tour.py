@@ -99,9 +99,9 @@ def nonexistence_reason(instance: TourInstance) -> str | None:
                     return (
                         f"with {n} squares a tour starts and ends on the majority colour; the {label} is not"
                     )
-        if instance.start is not None and instance.end is not None and n % 2 == 0:
-            if (sum(instance.start) + sum(instance.end)) % 2 == 0:
-                return f"with {n} squares a tour starts and ends on different colours"
+        ends = (instance.start, instance.end)
+        if None not in ends and n % 2 == 0 and (sum(ends[0]) + sum(ends[1])) % 2 == 0:
+            return f"with {n} squares a tour starts and ends on different colours"
     degree = (knight_neighbours(board) >= 0).sum(axis=1)[board.free.reshape(-1)]
     if n > 1 and (degree == 0).any():
         return "a usable square has no knight move"
