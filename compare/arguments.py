@@ -25,3 +25,13 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
     return value
+
+
+def square(text: str) -> tuple[int, int]:
+    """``R,C`` (0-indexed row and column)."""
+    parts = text.split(",")
+    try:
+        r, c = (int(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected ROW,COL (two whole numbers), got {text!r}") from None
+    return (r, c)

@@ -134,7 +134,26 @@ def knights_parts(data: Path | None) -> list[DemoPart]:
     ]
 
 
-PART_BUILDERS: list[Callable[[Path | None], list[DemoPart]]] = [lost_knight_parts, jump_parts, knights_parts]
+def tour_parts(data: Path | None) -> list[DemoPart]:
+    from problems.tours import tour_instance
+
+    open_tours = [tour_instance(n, start=(0, 0)) for n in range(5, 9)]
+    closed_tours = [tour_instance(n, closed=True) for n in (6, 8)]
+    return [
+        DemoPart(
+            "tour", "open tours", open_tours, ["warnsdorff", "marginality", "roth", "cpsat"], time_limit=30
+        ),
+        DemoPart("tour", "closed tours", closed_tours, ["warnsdorff", "divide", "cpsat"], time_limit=30),
+        DemoPart("tour", "CeNPL'02 wm(N)", [tour_instance(n) for n in (2, 5, 8)], ["cenpl"]),
+    ]
+
+
+PART_BUILDERS: list[Callable[[Path | None], list[DemoPart]]] = [
+    lost_knight_parts,
+    jump_parts,
+    knights_parts,
+    tour_parts,
+]
 
 
 def run_demo(data: Path | None, on_row: Callable[[Row], None] | None = None) -> list[Row]:

@@ -39,6 +39,7 @@ REGISTRY: dict[str, dict[str, str]] = {
         "marginality": "heuristics.tour_warnsdorff:marginality",
         "roth": "heuristics.tour_warnsdorff:roth",
         "cenpl": "heuristics.tour_warnsdorff:cenpl",
+        "divide": "heuristics.tour_divide:divide",
         "cpsat": "models.tour_cpsat:cpsat",
         "csp": "models.tour_csp:csp",
     },

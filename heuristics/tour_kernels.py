@@ -76,7 +76,11 @@ def warnsdorff(moves, free, key, start, end, closed, budget, path):  # pragma: n
         elif fresh:
             # rank the unvisited neighbours: insertion sort on (degree, key, priority)
             c = 0
+            if closed and degree[start] == 0:
+                c = -1  # every neighbour of the start is used: the tour cannot close
             for k in range(8):
+                if c < 0:
+                    break
                 v = moves[u, k]
                 if v < 0 or visited[v]:
                     continue
@@ -92,7 +96,7 @@ def warnsdorff(moves, free, key, start, end, closed, budget, path):  # pragma: n
                         break
                 candidates[depth, j] = v
                 c += 1
-            count[depth] = c
+            count[depth] = max(c, 0)
             pointer[depth] = 0
         if depth < total - 1 and pointer[depth] < count[depth] and (budget > 0 or pointer[depth] == 0):
             v = candidates[depth, pointer[depth]]
@@ -122,3 +126,20 @@ def warnsdorff(moves, free, key, start, end, closed, budget, path):  # pragma: n
         depth -= 1
         backtracks += 1
         fresh = False
+
+
+@njit(cache=True, nogil=True)
+def walk_cycle(table, first):  # pragma: no cover - compiled
+    """Read a cycle from its neighbour table (two neighbours per square), from ``first``."""
+    n = table.shape[0]
+    order = np.empty(n, dtype=np.int64)
+    previous = -1
+    current = first
+    for i in range(n):
+        order[i] = current
+        following = table[current, 0]
+        if following == previous:
+            following = table[current, 1]
+        previous = current
+        current = following
+    return order

@@ -73,7 +73,10 @@ def tour_instance(
     if start is not None and start == end and board.n_free > 1:
         raise InvalidInstance(f"start and end are the same square {start}")
     kind = "closed" if closed else "open"
-    return TourInstance(board, closed, start, end, f"{name} {kind}")
+    ends = "".join(
+        f" {label} {sq[0]},{sq[1]}" for label, sq in (("from", start), ("to", end)) if sq is not None
+    )
+    return TourInstance(board, closed, start, end, f"{name} {kind}{ends}")
 
 
 def open_tour_exists(m: int, n: int) -> bool:

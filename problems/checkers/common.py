@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from problems.errors import KnightcertError
 from problems.result import Result
 
@@ -24,3 +26,19 @@ def verified(result: Result, check: Callable[[Any, Result], None], instance: Any
     except CheckFailed as exc:
         return result.with_(verified=False, info={**result.info, "check_error": str(exc)})
     return result.with_(verified=True)
+
+
+def as_squares(solution: Any) -> np.ndarray:
+    """A list of ``[row, col]`` pairs as an (n, 2) integer array; CheckFailed if it is not one."""
+    if not isinstance(solution, (list, tuple, np.ndarray)):
+        raise CheckFailed("the answer must be a list of [row, col] squares")
+    try:
+        squares = np.asarray(solution, dtype=np.int64)
+    except (TypeError, ValueError):
+        squares = None
+    if squares is None or squares.ndim != 2 or squares.shape[1] != 2:
+        if len(solution) == 0:
+            return np.zeros((0, 2), dtype=np.int64)
+        bad = next((s for s in solution if not (isinstance(s, (list, tuple)) and len(s) == 2)), solution[0])
+        raise CheckFailed(f"{bad!r} is not a [row, col] pair")
+    return squares

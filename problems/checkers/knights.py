@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from problems.checkers.common import CheckFailed
+from problems.checkers.common import CheckFailed, as_squares
 from problems.independent_knights import KnightsInstance
 from problems.moves import is_knight_move, knight_neighbours
 from problems.result import Result, Status
@@ -40,20 +40,19 @@ def check_knights(instance: KnightsInstance, result: Result) -> None:
 def check_placement(instance: KnightsInstance, solution: Any) -> int:
     """Check that ``solution`` is a list of non-attacking knights on usable squares; return how many."""
     board = instance.board
-    if not isinstance(solution, (list, tuple)):
-        raise CheckFailed("the solution must be a list of [row, col] squares")
-    occupied = np.zeros(board.size, dtype=bool)
-    for square in solution:
-        if not isinstance(square, (list, tuple)) or len(square) != 2:
-            raise CheckFailed(f"{square!r} is not a [row, col] pair")
-        r, c = int(square[0]), int(square[1])
-        if not board.is_free(r, c):
-            raise CheckFailed(f"square ({r}, {c}) is off the board or removed")
-        if occupied[board.index(r, c)]:
-            raise CheckFailed(f"square ({r}, {c}) holds two knights")
-        occupied[board.index(r, c)] = True
-    neighbours = knight_neighbours(board)
-    attacked = neighbours[occupied]
+    squares = as_squares(solution)
+    r, c = squares[:, 0], squares[:, 1]
+    inside = (r >= 0) & (r < board.rows) & (c >= 0) & (c < board.cols)
+    index = np.where(inside, r * board.cols + c, 0)
+    usable = inside & board.free.reshape(-1)[index]
+    if not usable.all():
+        k = int(np.flatnonzero(~usable)[0])
+        raise CheckFailed(f"square ({r[k]}, {c[k]}) is off the board or removed")
+    counts = np.bincount(index, minlength=board.size)
+    if (counts > 1).any():
+        raise CheckFailed(f"square {board.square(int(np.flatnonzero(counts > 1)[0]))} holds two knights")
+    occupied = counts.astype(bool)
+    attacked = knight_neighbours(board)[occupied]
     attacked = attacked[attacked >= 0]
     if occupied[attacked].any():
         victim = int(attacked[occupied[attacked]][0])

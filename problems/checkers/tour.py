@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from problems.checkers.common import CheckFailed
-from problems.moves import is_knight_move, knight_neighbours
+from problems.checkers.common import CheckFailed, as_squares
+from problems.moves import knight_neighbours
 from problems.result import Result, Status
 from problems.tours import TourInstance, closed_tour_exists, open_tour_exists
 
@@ -47,35 +47,52 @@ def check_tour(instance: TourInstance, result: Result) -> None:
 
 
 def check_tour_moves(instance: TourInstance, tour: Any) -> None:
-    """Check that ``tour`` is a tour of ``instance`` (see module docstring)."""
+    """Check that ``tour`` is a tour of ``instance`` (see module docstring); vectorised."""
     board = instance.board
-    if not isinstance(tour, (list, tuple)):
-        raise CheckFailed("the tour must be a list of [row, col] squares")
-    seen = np.zeros(board.size, dtype=bool)
-    squares = []
-    for step, square in enumerate(tour):
-        if not isinstance(square, (list, tuple)) or len(square) != 2:
-            raise CheckFailed(f"step {step}: {square!r} is not a [row, col] pair")
-        r, c = int(square[0]), int(square[1])
-        if not board.is_free(r, c):
-            raise CheckFailed(f"step {step}: ({r}, {c}) is off the board or removed")
-        if seen[board.index(r, c)]:
-            raise CheckFailed(f"step {step}: ({r}, {c}) is visited twice")
-        seen[board.index(r, c)] = True
-        squares.append((r, c))
+    squares = as_squares(tour)
+    r, c = squares[:, 0], squares[:, 1]
+    inside = (r >= 0) & (r < board.rows) & (c >= 0) & (c < board.cols)
+    if not inside.all():
+        step = int(np.flatnonzero(~inside)[0])
+        raise CheckFailed(f"step {step}: ({r[step]}, {c[step]}) is off the board")
+    index = r * board.cols + c
+    removed = board.blocked.reshape(-1)[index]
+    if removed.any():
+        step = int(np.flatnonzero(removed)[0])
+        raise CheckFailed(f"step {step}: ({r[step]}, {c[step]}) is a removed square")
+    counts = np.bincount(index, minlength=board.size)
+    if (counts > 1).any():
+        square = board.square(int(np.flatnonzero(counts > 1)[0]))
+        raise CheckFailed(f"square {square} is visited twice")
     if len(squares) != board.n_free:
         raise CheckFailed(f"the tour visits {len(squares)} of {board.n_free} usable squares")
-    for step in range(1, len(squares)):
-        if not is_knight_move(board, squares[step - 1], squares[step]):
-            raise CheckFailed(f"step {step}: {squares[step - 1]} -> {squares[step]} is not a knight move")
+    bad = ~_knight_steps(board, squares[:-1], squares[1:])
+    if bad.any():
+        step = int(np.flatnonzero(bad)[0]) + 1
+        a, b = tuple(squares[step - 1].tolist()), tuple(squares[step].tolist())
+        raise CheckFailed(f"step {step}: {a} -> {b} is not a knight move")
     if instance.closed and len(squares) < 3:
         raise CheckFailed("a closed tour needs at least 3 squares")
-    if instance.closed and not is_knight_move(board, squares[-1], squares[0]):
-        raise CheckFailed(f"the tour is not closed: {squares[-1]} -> {squares[0]} is not a knight move")
-    if instance.start is not None and squares[0] != tuple(instance.start):
-        raise CheckFailed(f"the tour starts at {squares[0]}, not at {tuple(instance.start)}")
-    if instance.end is not None and squares[-1] != tuple(instance.end):
-        raise CheckFailed(f"the tour ends at {squares[-1]}, not at {tuple(instance.end)}")
+    if instance.closed and not _knight_steps(board, squares[-1:], squares[:1])[0]:
+        a, b = tuple(squares[-1].tolist()), tuple(squares[0].tolist())
+        raise CheckFailed(f"the tour is not closed: {a} -> {b} is not a knight move")
+    if instance.start is not None and tuple(squares[0].tolist()) != tuple(instance.start):
+        raise CheckFailed(f"the tour starts at {tuple(squares[0].tolist())}, not at {tuple(instance.start)}")
+    if instance.end is not None and tuple(squares[-1].tolist()) != tuple(instance.end):
+        raise CheckFailed(f"the tour ends at {tuple(squares[-1].tolist())}, not at {tuple(instance.end)}")
+
+
+def _knight_steps(board, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether each a[i] -> b[i] is a knight move (modulo the size on a torus)."""
+    dr = b[:, 0] - a[:, 0]
+    dc = b[:, 1] - a[:, 1]
+    if board.torus:
+        ok = np.zeros(len(a), dtype=bool)
+        for odr, odc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
+            ok |= ((dr - odr) % board.rows == 0) & ((dc - odc) % board.cols == 0)
+        return ok
+    dr, dc = np.abs(dr), np.abs(dc)
+    return ((dr == 1) & (dc == 2)) | ((dr == 2) & (dc == 1))
 
 
 def nonexistence_reason(instance: TourInstance) -> str | None:

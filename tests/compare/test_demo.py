@@ -13,7 +13,7 @@ def test_demo_on_a_small_data_folder(tmp_path, capsys):
     (folder / "expected.json").write_text(json.dumps({"caso1.txt": 2}))
     assert main(["demo", "--data", str(tmp_path), "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert {row["problem"] for row in rows} == {"path", "jump", "knights"}
+    assert {row["problem"] for row in rows} == {"path", "jump", "knights", "tour"}
     assert all(row["verified"] for row in rows)
     path_rows = [row for row in rows if row["problem"] == "path"]
     assert {row["method"] for row in path_rows} == {"bfs", "astar", "greedy", "cpsat"}

@@ -1,0 +1,95 @@
+"""``knightcert tour``: knight's tours."""
+
+from __future__ import annotations
+
+import argparse
+
+from compare.arguments import positive_float, positive_int, square
+from compare.output import check_suffix, exit_code, print_json
+from compare.registry import default_method, get_method, method_names
+from problems.result import Result, Status
+from problems.tours import TourInstance, format_mostra, format_numbered, numbered, tour_instance
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "tour",
+        help="open or closed knight's tours",
+        description="A knight's tour of the board (seeds 001 and 003): the numbered board, or 'No'.",
+    )
+    parser.add_argument("rows", nargs="?", type=positive_int, metavar="ROWS", help="board rows")
+    parser.add_argument(
+        "cols", nargs="?", type=positive_int, metavar="COLS", help="board columns (default ROWS)"
+    )
+    parser.add_argument("--closed", action="store_true", help="the last square must be a move from the first")
+    parser.add_argument("--start", type=square, metavar="R,C", help="first square (0-indexed)")
+    parser.add_argument("--end", type=square, metavar="R,C", help="last square of an open tour (0-indexed)")
+    parser.add_argument("--board", metavar="FILE", help="board file: '.' usable, 'x' removed")
+    parser.add_argument(
+        "--method",
+        choices=method_names("tour"),
+        help=f"solving method (default: {default_method('tour')}; divide for --closed boards it covers)",
+    )
+    parser.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds for cpsat")
+    parser.add_argument(
+        "--budget",
+        type=positive_int,
+        metavar="NODES",
+        help="node budget of the Warnsdorff backtracking (default 2000000)",
+    )
+    parser.add_argument(
+        "--no-backtracking", action="store_true", help="pure Warnsdorff: stop at the first dead end"
+    )
+    parser.add_argument("--seed", type=int, help="random seed for solvers that use one")
+    parser.add_argument("--json", action="store_true", help="JSON output")
+    parser.add_argument("--show", action="store_true", help="print a summary line above the board")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    instance = tour_instance(
+        args.rows, args.cols, closed=args.closed, start=args.start, end=args.end, board_file=args.board
+    )
+    method = args.method
+    if method is None:
+        from heuristics.tour_divide import supported
+
+        board = instance.board
+        divisible = not board.blocked.any() and supported(board.rows, board.cols)
+        method = "divide" if args.closed and divisible else default_method("tour")
+    args.method = method
+    options = {}
+    if args.method in ("warnsdorff", "marginality", "roth", "cenpl") and args.budget is not None:
+        options["budget"] = args.budget
+    if args.method in ("warnsdorff", "marginality", "roth") and args.no_backtracking:
+        options["backtracking"] = False
+    result = get_method("tour", method)(instance, time_limit=args.time_limit, seed=args.seed, **options)
+    if args.json:
+        print_json([result])
+        return exit_code([result])
+    if args.show:
+        print(summary(instance, result))
+    print(render(instance, result), end="")
+    return exit_code([result])
+
+
+def render(instance: TourInstance, result: Result) -> str:
+    """The numbered board (seed 003's layout for cenpl), ``No``, or why there is no answer."""
+    if result.status is Status.INFEASIBLE:
+        return f"No{check_suffix(result)}\n"
+    if result.solution is None:
+        why = result.info.get("stopped") or "no answer within the time limit"
+        return f"no tour found ({result.method}: {result.status.value}, {why})\n"
+    grid = numbered(instance.board, result.solution)
+    text = format_mostra(grid) if result.method == "cenpl" else format_numbered(grid)
+    return text + (check_suffix(result).strip() + "\n" if check_suffix(result) else "")
+
+
+def summary(instance: TourInstance, result: Result) -> str:
+    nodes = "" if result.nodes is None else f", {result.nodes} nodes"
+    backtracks = result.info.get("backtracks")
+    extra = "" if backtracks is None else f", {backtracks} backtracks"
+    return (
+        f"{instance.name}: {result.method} {result.status.value}, {result.time:.3f} s{nodes}{extra}, "
+        f"verified: {'yes' if result.verified else 'no'}"
+    )

@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from compare.cli import main
+
+
+def test_cenpl_prints_seed_003_layout(capsys):
+    assert main(["tour", "5", "--method", "cenpl"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "  1  10  15  20   3 "
+
+
+def test_no_tour_prints_no(capsys):
+    assert main(["tour", "2", "--method", "cenpl"]) == 0
+    assert capsys.readouterr().out == "No\n"
+    assert main(["tour", "4", "4", "--closed", "--method", "cpsat"]) == 0
+    assert capsys.readouterr().out == "No\n"
+
+
+def test_numbered_board_is_right_aligned(capsys):
+    assert main(["tour", "5", "--start", "0,0"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 5 and all(len(line) == len(lines[0]) for line in lines)
+    assert lines[0].split()[0] == "1"
+
+
+def test_closed_tours_default_to_divide_where_it_applies(capsys):
+    assert main(["tour", "10", "--closed", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["method"] == "divide" and record["verified"] and record["objective"] == 100
+
+
+def test_show_adds_a_summary_line(capsys):
+    assert main(["tour", "6", "--closed", "--method", "warnsdorff", "--show"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("6x6 closed: warnsdorff FEASIBLE") and "backtracks" in first
+
+
+def test_budget_spent_is_reported_not_a_no(capsys):
+    assert main(["tour", "6", "--closed", "--method", "cenpl", "--budget", "5"]) == 0
+    assert capsys.readouterr().out.startswith("no tour found (cenpl: UNKNOWN, node budget spent)")
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["tour", "0"], "expected a whole number >= 1"),
+        (["tour", "5", "--start", "9,9"], "start (9, 9) is off the 5 x 5 board"),
+        (["tour", "5", "--start", "1"], "expected ROW,COL"),
+        (["tour", "5", "--closed", "--end", "1,1"], "closed tour has no separate end"),
+        (["tour", "6", "--method", "csp"], "csp handles up to 25"),
+        (["tour", "7", "--closed", "--method", "divide"], "divide builds closed tours"),
+        (["tour", "--board", "nope.txt"], "cannot read file"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(argv, words, capsys):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1 and words in captured.err
+
+
+def test_removed_start_square_from_a_board_file(tmp_path, capsys):
+    board = tmp_path / "b.txt"
+    board.write_text("x....\n.....\n.....\n.....\n.....\n")
+    assert main(["tour", "--board", str(board), "--start", "0,0"]) == 2
+    assert "start (0, 0) is a removed square" in capsys.readouterr().err

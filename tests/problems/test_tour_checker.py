@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+import pytest
+
+from problems.checkers.common import CheckFailed
+from problems.checkers.tour import check_tour, nonexistence_reason
+from problems.errors import InvalidInstance
+from problems.result import Result, Status
+from problems.tours import closed_tour_exists, format_mostra, numbered, open_tour_exists, tour_instance
+
+# seed 003's published 5 x 5 board
+PUBLISHED_5 = [
+    [1, 10, 15, 20, 3],
+    [16, 21, 2, 9, 14],
+    [11, 8, 23, 4, 19],
+    [22, 17, 6, 13, 24],
+    [7, 12, 25, 18, 5],
+]
+
+
+def as_tour(grid):
+    cells = {value: [r, c] for r, row in enumerate(grid) for c, value in enumerate(row)}
+    return [cells[k] for k in sorted(cells)]
+
+
+def answer(tour, status=Status.FEASIBLE):
+    return Result("tour", "t", status, None if tour is None else len(tour), None, tour, 0.0)
+
+
+def test_accepts_the_published_5x5_and_reprints_it_in_seed_layout():
+    inst = tour_instance(5)
+    tour = as_tour(PUBLISHED_5)
+    check_tour(inst, answer(tour))
+    assert format_mostra(numbered(inst.board, tour)).splitlines()[0] == "  1  10  15  20   3 "
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda t: t[:-1], "visits 24 of 25"),
+        (lambda t: [*t[:-1], t[0]], "visited twice"),
+        (lambda t: [t[1], t[0], *t[2:]], "not a knight move"),
+        (lambda t: [*t[:-1], [5, 5]], "off the board"),
+        (lambda t: [*t[:-1], "x"], "not a \\[row, col\\] pair"),
+    ],
+)
+def test_rejects_broken_tours(change, words):
+    with pytest.raises(CheckFailed, match=words):
+        check_tour(tour_instance(5), answer(change(as_tour(PUBLISHED_5))))
+
+
+def test_rejects_wrong_ends_and_open_tours_claimed_closed():
+    tour = as_tour(PUBLISHED_5)
+    with pytest.raises(CheckFailed, match="not closed"):
+        check_tour(tour_instance(5, closed=True), answer(tour))
+    with pytest.raises(CheckFailed, match="starts at"):
+        check_tour(tour_instance(5, start=(4, 4)), answer(tour))
+    with pytest.raises(CheckFailed, match="ends at"):
+        check_tour(tour_instance(5, end=(0, 0)), answer(tour))
+
+
+def test_nonexistence_is_confirmed_only_with_a_reason():
+    assert "Schwenk" in nonexistence_reason(tour_instance(4, 6, closed=True))
+    assert "colours" in nonexistence_reason(tour_instance(5, closed=True))
+    assert "majority colour" in nonexistence_reason(tour_instance(5, start=(0, 1)))
+    assert "Conrad" in nonexistence_reason(tour_instance(4))
+    assert "exhaustive search" in nonexistence_reason(tour_instance(3, 5, start=(0, 0)))
+    assert nonexistence_reason(tour_instance(5)) is None
+    with pytest.raises(CheckFailed, match="could not be confirmed"):
+        check_tour(tour_instance(8), answer(None, Status.INFEASIBLE))
+    check_tour(tour_instance(4), answer(None, Status.INFEASIBLE))
+
+
+def test_existence_theorems_small_values():
+    assert [n for n in range(1, 11) if closed_tour_exists(3, n)] == [10]
+    assert [n for n in range(1, 9) if open_tour_exists(3, n)] == [4, 7, 8]
+    assert not closed_tour_exists(4, 100) and closed_tour_exists(6, 6) and not closed_tour_exists(5, 5)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"rows": 0}, "at least 1 x 1"),
+        ({"rows": 5, "start": (5, 0)}, "off the 5 x 5 board"),
+        ({"rows": 5, "end": (0, -1)}, "off the"),
+        ({"rows": 5, "closed": True, "end": (0, 0)}, "closed tour has no separate end"),
+        ({"rows": 5, "start": (1, 1), "end": (1, 1)}, "the same square"),
+        ({}, "give the board size"),
+    ],
+)
+def test_bad_instances(kwargs, words):
+    with pytest.raises(InvalidInstance, match=words):
+        tour_instance(**kwargs)
+
+
+def test_start_on_a_removed_square(tmp_path):
+    board = tmp_path / "b.txt"
+    board.write_text("x....\n.....\n.....\n")
+    with pytest.raises(InvalidInstance, match="removed square"):
+        tour_instance(board_file=board, start=(0, 0))
