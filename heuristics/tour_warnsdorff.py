@@ -88,7 +88,8 @@ def run_warnsdorff(
         backtracks += int(back)
         info = {"backtracks": backtracks, "starts_tried": starts.index(start) + 1}
         if status == FOUND:
-            tour = [list(board.square(i)) for i in path[:length]]
+            rows, cols = np.divmod(path[:length], board.cols)
+            tour = np.stack([rows, cols], axis=1).tolist()
             return Result(
                 "tour",
                 name,

@@ -52,7 +52,7 @@ def knight_targets(
 
     Returns
     -------
-    numpy.ndarray of int64, shape (rows * cols, 8)
+    numpy.ndarray of int32 (int64 on boards of 2**31 squares or more), shape (rows * cols, 8)
         ``targets[i, k]`` is the flat index reached from square ``i`` with
         ``KNIGHT_OFFSETS[k]``, or ``-1`` when the jump leaves a plain board
         (or touches a blocked square, with ``only_free``).
@@ -61,10 +61,11 @@ def knight_targets(
     -----
     O(8 * rows * cols) time and memory.
     """
-    dr = np.array([d[0] for d in offsets], dtype=np.int64)
-    dc = np.array([d[1] for d in offsets], dtype=np.int64)
-    r = np.arange(board.rows, dtype=np.int64)[:, None, None]
-    c = np.arange(board.cols, dtype=np.int64)[None, :, None]
+    dtype = np.int32 if board.size < 2**31 - 16 else np.int64
+    dr = np.array([d[0] for d in offsets], dtype=dtype)
+    dc = np.array([d[1] for d in offsets], dtype=dtype)
+    r = np.arange(board.rows, dtype=dtype)[:, None, None]
+    c = np.arange(board.cols, dtype=dtype)[None, :, None]
     nr = r + dr[None, None, :]
     nc = c + dc[None, None, :]
     if board.torus:
@@ -73,7 +74,7 @@ def knight_targets(
         targets = nr * board.cols + nc
     else:
         inside = (nr >= 0) & (nr < board.rows) & (nc >= 0) & (nc < board.cols)
-        targets = np.where(inside, nr * board.cols + nc, -1)
+        targets = np.where(inside, nr * board.cols + nc, dtype(-1))
     targets = targets.reshape(board.size, len(offsets))
     if only_free:
         free = board.free.ravel()
