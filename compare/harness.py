@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from compare.registry import get_method
+from compare.registry import get_method, is_exact
 from problems.errors import KnightcertError
 from problems.result import Result, Status
 
@@ -50,12 +50,19 @@ class Row:
     nodes: int | None
     verified: bool
     error: str = ""
+    size: int | None = None
+    repeat: int = 0
     known_optimum: float | int | None = field(default=None, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data.pop("known_optimum")
         return data
+
+    @property
+    def key(self) -> tuple[str, str, str, int]:
+        """What identifies a run (for resuming)."""
+        return (self.problem, self.instance, self.method, self.repeat)
 
 
 def row_from_result(
@@ -141,13 +148,13 @@ def fill_gaps(rows: Iterable[Row], known_optima: dict[str, float | int] | None =
 
 def _gap(row: Row, best: float | int | None, infeasible: bool) -> float | None:
     if row.status == Status.INFEASIBLE.value:
-        return 0.0
+        return 0.0 if row.verified else None
     if row.objective is None or not row.verified:
         return None
+    if is_exact(row.problem, row.method) and row.bound is not None:
+        best = row.bound  # an exact method: its own distance to its proven bound
     if best is None:
-        if row.bound is None:
-            return None
-        best = row.bound
+        return None
     if best == 0:
         return 0.0 if row.objective == 0 else math.inf
     return abs(row.objective - best) / abs(best)

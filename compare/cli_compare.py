@@ -1,0 +1,140 @@
+"""``knightcert compare``: heuristics against exact methods on suites of instances."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from compare.arguments import positive_float, positive_int
+from compare.registry import method_names, problems
+from compare.suites import SUITES, SuiteItem, build_suite, parse_sizes
+from problems.errors import InvalidInstance
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "compare",
+        help="run methods side by side on a suite; gaps, times, memory, all answers checked",
+        description="Run methods side by side on built-in suites or given instances; every answer is "
+        "checked; gaps are measured against the best proven value.",
+    )
+    parser.add_argument("problem", choices=problems(), help="which problem")
+    parser.add_argument("--suite", choices=SUITES, help="built-in suite (default: seed)")
+    parser.add_argument("--sizes", metavar="A..B", help="size range of the scaling and random suites")
+    parser.add_argument("--instances", nargs="+", metavar="FILE", help="instance files instead of a suite")
+    parser.add_argument("--methods", metavar="M1,M2", help="comma-separated methods (default: all)")
+    parser.add_argument(
+        "--time-limit", type=positive_float, metavar="S", help="seconds per run for the methods"
+    )
+    parser.add_argument("--repeat", type=positive_int, default=1, metavar="K", help="runs of each pair")
+    parser.add_argument("--workers", type=positive_int, default=2, metavar="K", help="local worker processes")
+    parser.add_argument("--dask", metavar="ADDRESS", help="run on a Dask distributed scheduler instead")
+    parser.add_argument("--data", metavar="DIR", help="folder of the seed instances (default ../shared/data)")
+    parser.add_argument("--out", metavar="FILE", help="report .csv, .json or .md (an existing .json resumes)")
+    parser.add_argument("--plot", metavar="FILE.png", help="gap and time against size (needs matplotlib)")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table")
+    parser.set_defaults(run=run)
+
+
+def instances_from_files(problem: str, files: list[str]) -> list[SuiteItem]:
+    from problems.independent_knights import knights_instance
+    from problems.jump_game import read_jump
+    from problems.lost_knight import read_lost_knight
+    from problems.tours import tour_instance
+
+    items = []
+    for name in files:
+        if problem == "path":
+            inst = read_lost_knight(name)
+            items.append(SuiteItem(inst, inst.board.rows))
+        elif problem == "jump":
+            game = read_jump(name)
+            items.append(SuiteItem(game, game.rows * game.cols))
+        elif problem == "knights":
+            inst = knights_instance(board_file=name)
+            items.append(SuiteItem(inst, inst.board.rows))
+        else:
+            inst = tour_instance(board_file=name)
+            items.append(SuiteItem(inst, inst.board.rows))
+    return items
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from compare.comparison import run_comparison
+    from compare.report import FORMATS, plot_rows
+    from compare.summary import rows_table
+
+    if args.instances and (args.suite or args.sizes):
+        raise InvalidInstance("give --instances or --suite/--sizes, not both")
+    if args.out and Path(args.out).suffix.lower() not in FORMATS:
+        raise InvalidInstance(f"--out must end in {', '.join(FORMATS)}", args.out)
+    sizes = parse_sizes(args.sizes) if args.sizes else None
+    if args.instances:
+        items = instances_from_files(args.problem, args.instances)
+    else:
+        items = build_suite(args.problem, args.suite or "seed", sizes, Path(args.data) if args.data else None)
+    methods = args.methods.split(",") if args.methods else method_names(args.problem)
+    executor = None
+    client = None
+    if args.dask:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise InvalidInstance("--dask needs the dask extra: pip install 'knightcert[dask]'") from None
+        client = Client(args.dask)
+        executor = client.get_executor()
+    total = len(items) * len(methods) * args.repeat
+    console = Console(stderr=True)
+    interrupted = False
+    rows = []
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    ) as bar:
+        task = bar.add_task(f"compare {args.problem}", total=total)
+        try:
+            rows = run_comparison(
+                args.problem,
+                items,
+                methods,
+                time_limit=args.time_limit,
+                repeat=args.repeat,
+                workers=args.workers,
+                executor=executor,
+                out=args.out,
+                on_row=lambda row: bar.update(task, advance=1, description=f"{row.instance} {row.method}"),
+            )
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if client is not None:
+                client.close()
+    if interrupted:
+        saved = f"; finished runs are in {args.out}" if args.out else ""
+        print(f"knightcert: interrupted{saved}", file=sys.stderr)
+        return 130
+    if args.plot:
+        plot_rows(rows, args.plot)
+    if args.json:
+        json.dump([row.as_dict() for row in rows], sys.stdout)
+        print()
+    else:
+        out = Console(width=None if Console().is_terminal else 120)
+        out.print(rows_table(rows, title=f"knightcert compare {args.problem}"))
+        failed = sum(1 for r in rows if r.error)
+        print(
+            f"{sum(r.verified for r in rows)} of {len(rows)} answers verified"
+            + (f"; {failed} runs without an answer (see error column)" if failed else "")
+        )
+    return 1 if any(not r.verified and r.status != "UNKNOWN" for r in rows) else 0

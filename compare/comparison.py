@@ -1,0 +1,94 @@
+"""The comparison API: methods x instances x repeats, isolated, checked, with gaps.
+
+>>> from compare.comparison import run_comparison
+>>> from compare.suites import build_suite
+>>> rows = run_comparison("knights", build_suite("knights", "seed"), ["greedy", "matching"])
+>>> [(r.instance, r.method, r.objective, round(r.gap, 3)) for r in rows if r.instance == "6x6"]
+[('6x6', 'greedy', 15, 0.167), ('6x6', 'matching', 18, 0.0)]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from pathlib import Path
+
+from compare.harness import Row, fill_gaps
+from compare.registry import get_method
+from compare.report import read_rows, write_rows
+from compare.runner import Task, run_isolated, run_with_executor
+from compare.suites import SuiteItem
+
+
+def run_comparison(
+    problem: str,
+    items: Sequence[SuiteItem],
+    methods: Sequence[str],
+    *,
+    time_limit: float | None = None,
+    repeat: int = 1,
+    seed: int | None = 0,
+    workers: int = 2,
+    executor: Executor | None = None,
+    out: str | os.PathLike[str] | None = None,
+    on_row: Callable[[Row], None] | None = None,
+    wall_limit: float | None = None,
+) -> list[Row]:
+    """Run every method on every instance ``repeat`` times; return rows with gaps.
+
+    Parameters
+    ----------
+    executor : concurrent.futures.Executor, optional
+        Where to run (a Dask ``Client.get_executor()``, a process pool, ...);
+        default: one fresh local process per run, ``workers`` at a time, each
+        killed at its wall-clock limit.
+    wall_limit : float, optional
+        Seconds after which a local run is killed (default: twice the time
+        limit plus 30 s, or 600 s without a time limit).
+    out : path, optional
+        Report written after every finished run (``.csv``, ``.json``, ``.md``),
+        so an interruption keeps what finished. An existing ``.json`` report
+        is resumed: runs already in it are not redone.
+
+    Raises
+    ------
+    UnknownMethod
+        A method name the problem does not have.
+    """
+    for method in methods:
+        get_method(problem, method)  # validate names before any work
+    done: list[Row] = []
+    if out is not None and Path(out).suffix.lower() == ".json" and Path(out).exists():
+        done = [row for row in read_rows(out) if row.problem == problem]
+    finished = {row.key for row in done}
+    tasks = [
+        Task(problem, item.instance, method, time_limit, seed, k, item.size, item.known_optimum, wall_limit)
+        for item in items
+        for method in methods
+        for k in range(repeat)
+    ]
+    known = {
+        getattr(item.instance, "name", ""): item.known_optimum
+        for item in items
+        if item.known_optimum is not None
+    }
+    todo = [task for task in tasks if task.key not in finished]
+    rows = list(done)
+    source = run_with_executor(todo, executor) if executor is not None else run_isolated(todo, workers)
+    try:
+        for row in source:
+            rows.append(row)
+            if out is not None:
+                write_rows(rows, out)
+            if on_row is not None:
+                on_row(row)
+    finally:
+        if hasattr(source, "close"):
+            source.close()
+        fill_gaps(rows, known)
+        order = {task.key: i for i, task in enumerate(tasks)}
+        rows.sort(key=lambda row: order.get(row.key, len(order)))
+        if out is not None:
+            write_rows(rows, out)
+    return rows

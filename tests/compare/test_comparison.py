@@ -1,0 +1,192 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from compare.cli import main
+from compare.comparison import run_comparison
+from compare.harness import failed_row, fill_gaps
+from compare.report import FIELDS, read_rows, write_rows
+from compare.runner import Task, run_tasks
+from compare.suites import SuiteItem, build_suite, parse_sizes, size_range
+from problems.errors import InvalidInstance, UnknownMethod
+from problems.independent_knights import knights_instance
+from problems.tours import tour_instance
+
+
+@pytest.fixture(scope="module")
+def seed_rows():
+    return run_comparison(
+        "knights", build_suite("knights", "seed"), ["greedy", "greedy+", "matching", "cpsat"]
+    )
+
+
+def test_rows_have_every_column(seed_rows):
+    record = seed_rows[0].as_dict()
+    for column in (
+        "problem",
+        "instance",
+        "method",
+        "status",
+        "objective",
+        "bound",
+        "gap",
+        "time_s",
+        "peak_mb",
+        "nodes",
+        "verified",
+        "error",
+    ):
+        assert column in record
+    assert all(row.verified for row in seed_rows) and all(row.peak_mb > 0 for row in seed_rows)
+
+
+def test_gaps_on_hand_computed_cases(seed_rows):
+    by = {(row.instance, row.method): row for row in seed_rows}
+    assert by["6x6", "greedy"].objective == 15
+    assert by["6x6", "greedy"].gap == pytest.approx(3 / 18)  # |15 - 18| / 18
+    assert by["6x6", "greedy+"].gap == 0 and by["6x6", "matching"].gap == 0
+    assert by["3x3", "greedy"].gap == 0 and by["4x4", "cpsat"].gap == 0
+
+
+def test_exact_methods_gap_is_to_their_own_bound():
+    rows = [failed_row("knights", "a", "greedy", "", 0.0), failed_row("knights", "a", "cpsat", "", 0.0)]
+    rows[0].status, rows[0].objective, rows[0].verified = "FEASIBLE", 90, True
+    rows[1].status, rows[1].objective, rows[1].bound, rows[1].verified = "FEASIBLE", 95, 100, True
+    fill_gaps(rows, {"a": 100})
+    assert rows[0].gap == pytest.approx(0.10) and rows[1].gap == pytest.approx(0.05)
+
+
+def test_timeouts_and_crashes_become_unknown_rows():
+    tasks = [
+        Task("tour", tour_instance(60, closed=True), "cpsat", wall=0.5),  # killed by the wall clock
+        Task("knights", None, "greedy"),  # a crash inside the method
+        Task("knights", knights_instance(7), "csp"),  # refused (size limit)
+        Task("knights", knights_instance(4), "matching"),
+    ]
+    rows = {row.method: row for row in run_tasks(tasks, workers=2)}
+    assert rows["cpsat"].status == "UNKNOWN" and rows["cpsat"].error.startswith("timeout: killed after")
+    assert rows["greedy"].status == "UNKNOWN" and rows["greedy"].error.startswith("crash: AttributeError")
+    assert rows["csp"].status == "UNKNOWN" and rows["csp"].error.startswith("refused: csp handles up to 36")
+    assert rows["matching"].status == "OPTIMAL" and rows["matching"].verified
+
+
+def test_resume_skips_finished_runs(tmp_path):
+    out = tmp_path / "runs.json"
+    items = build_suite("knights", "seed")
+    first = run_comparison("knights", items, ["greedy"], out=out)
+    assert len(first) == 3
+    calls = []
+    second = run_comparison("knights", items, ["greedy", "matching"], out=out, on_row=calls.append)
+    assert len(calls) == 3 and {row.method for row in calls} == {"matching"}
+    assert len(second) == 6 and json.loads(out.read_text())["schema"] == 1
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".json", ".md"])
+def test_reports_round_trip(seed_rows, tmp_path, suffix):
+    path = tmp_path / f"report{suffix}"
+    write_rows(seed_rows, path)
+    again = read_rows(path)
+    assert [r.as_dict() for r in again] == [r.as_dict() for r in seed_rows]
+
+
+def test_json_report_records_the_environment(seed_rows, tmp_path):
+    path = tmp_path / "r.json"
+    write_rows(seed_rows, path)
+    data = json.loads(path.read_text())
+    assert set(data) == {"schema", "environment", "runs"}
+    assert data["environment"]["cores"] >= 1 and "ortools" in data["environment"]["versions"]
+    assert set(data["runs"][0]) == set(FIELDS)
+
+
+def test_plot_is_written(seed_rows, tmp_path):
+    from compare.report import plot_rows
+
+    plot_rows(seed_rows, tmp_path / "p.png")
+    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_unknown_methods_and_bad_sizes_are_rejected():
+    with pytest.raises(UnknownMethod, match="choose one of"):
+        run_comparison("knights", build_suite("knights", "seed"), ["greedy", "nope"])
+    with pytest.raises(InvalidInstance, match="A..B"):
+        parse_sizes("4-10")
+    assert size_range(4, 64) == [4, 7, 12, 21, 37, 64]
+
+
+def test_every_suite_builds(shared_data):
+    for problem in ("path", "jump", "knights", "tour"):
+        for suite in ("seed", "scaling", "random"):
+            items = build_suite(problem, suite, (5, 12))
+            assert items and all(isinstance(item, SuiteItem) for item in items)
+
+
+def test_compare_cli_writes_outputs(tmp_path, capsys):
+    out, plot = tmp_path / "k.csv", tmp_path / "k.png"
+    assert (
+        main(
+            [
+                "compare",
+                "knights",
+                "--suite",
+                "scaling",
+                "--sizes",
+                "4..8",
+                "--methods",
+                "greedy,matching",
+                "--out",
+                str(out),
+                "--plot",
+                str(plot),
+            ]
+        )
+        == 0
+    )
+    text = capsys.readouterr().out
+    assert "knightcert compare knights" in text and "answers verified" in text
+    assert out.read_text().startswith(",".join(FIELDS)) and plot.exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["compare", "knights", "--methods", "greedy,bogus"], "unknown method 'bogus'"),
+        (["compare", "knights", "--sizes", "9..3"], "1 <= A <= B"),
+        (["compare", "knights", "--out", "x.txt"], "--out must end in"),
+        (["compare", "chess"], "invalid choice"),
+    ],
+)
+def test_compare_cli_errors(argv, words, capsys):
+    assert main(argv) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_dask_local_cluster(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        rows = run_comparison(
+            "knights", build_suite("knights", "seed"), ["greedy", "matching"], executor=client.get_executor()
+        )
+        assert len(rows) == 6 and all(row.verified for row in rows)
+        assert (
+            main(
+                [
+                    "compare",
+                    "knights",
+                    "--methods",
+                    "matching",
+                    "--dask",
+                    cluster.scheduler_address,
+                    "--out",
+                    str(tmp_path / "d.json"),
+                ]
+            )
+            == 0
+        )
+        assert len(json.loads((tmp_path / "d.json").read_text())["runs"]) == 3
