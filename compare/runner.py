@@ -14,6 +14,7 @@ own time limit is the only limit, and ``peak_mb`` is the worker's peak.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import os
 import resource
@@ -114,10 +115,8 @@ def warm_up(problem: str, methods: Iterable[str]) -> None:
         "tour": lambda: tour_instance(6, closed=True),
     }[problem]()
     for method in methods:
-        try:
+        with contextlib.suppress(KnightcertError):
             get_method(problem, method)(tiny, time_limit=5)
-        except KnightcertError:
-            pass
 
 
 def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Iterator[Row]:

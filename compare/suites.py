@@ -40,7 +40,7 @@ def parse_sizes(text: str) -> tuple[int, int]:
 
 
 def size_range(low: int, high: int, count: int = 6) -> list[int]:
-    return sorted({int(round(x)) for x in np.geomspace(low, high, count)})
+    return sorted({round(x) for x in np.geomspace(low, high, count)})
 
 
 def build_suite(

@@ -110,7 +110,7 @@ def test_plot_is_written(seed_rows, tmp_path):
 def test_unknown_methods_and_bad_sizes_are_rejected():
     with pytest.raises(UnknownMethod, match="choose one of"):
         run_comparison("knights", build_suite("knights", "seed"), ["greedy", "nope"])
-    with pytest.raises(InvalidInstance, match="A..B"):
+    with pytest.raises(InvalidInstance, match=r"A\.\.B"):
         parse_sizes("4-10")
     assert size_range(4, 64) == [4, 7, 12, 21, 37, 64]
 
