@@ -35,3 +35,36 @@ def square(text: str) -> tuple[int, int]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected ROW,COL (two whole numbers), got {text!r}") from None
     return (r, c)
+
+
+def add_board_arguments(parser: argparse.ArgumentParser) -> None:
+    """``ROWS [COLS]`` and ``--board FILE`` (knights and tours)."""
+    parser.add_argument("rows", nargs="?", type=positive_int, metavar="ROWS", help="board rows")
+    parser.add_argument(
+        "cols", nargs="?", type=positive_int, metavar="COLS", help="board columns (default ROWS)"
+    )
+    parser.add_argument("--board", metavar="FILE", help="board file: '.' usable, 'x' removed")
+
+
+def add_solver_arguments(
+    parser: argparse.ArgumentParser,
+    problem: str,
+    *,
+    fixed_default: bool = True,
+    method_help: str | None = None,
+    time_help: str = "seconds per instance for exact models",
+    json_help: str = "JSON output",
+) -> None:
+    """``--method``, ``--time-limit``, ``--seed`` and ``--json``, shared by the problem subcommands."""
+    from compare.registry import default_method, method_names
+
+    default = default_method(problem)
+    parser.add_argument(
+        "--method",
+        default=default if fixed_default else None,
+        choices=method_names(problem),
+        help=method_help or f"solving method (default: {default})",
+    )
+    parser.add_argument("--time-limit", type=positive_float, metavar="S", help=time_help)
+    parser.add_argument("--seed", type=int, help="random seed for solvers that use one")
+    parser.add_argument("--json", action="store_true", help=json_help)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from compare.arguments import positive_float
+from compare.arguments import add_solver_arguments
 from compare.output import check_suffix, exit_code, print_json
-from compare.registry import default_method, get_method, method_names
+from compare.registry import get_method
 from problems.jump_game import JumpInstance, read_jump
 from problems.result import Result, Status
 
@@ -18,18 +18,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Winner of the jump game (seed 004) for each FILE, in the official output format.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="instance files (N M / J / board / starts)")
-    parser.add_argument(
-        "--method",
-        default=default_method("jump"),
-        choices=method_names("jump"),
-        help="solving method (default: %(default)s)",
-    )
-    parser.add_argument(
-        "--time-limit", type=positive_float, metavar="S", help="seconds per instance (cpsat, csp)"
-    )
-    parser.add_argument("--seed", type=int, help="random seed for solvers that use one")
-    parser.add_argument(
-        "--json", action="store_true", help="JSON output with a per-player table (rounds, tie key, path)"
+    add_solver_arguments(
+        parser,
+        "jump",
+        time_help="seconds per instance (cpsat, csp)",
+        json_help="JSON output with a per-player table (rounds, tie key, path)",
     )
     parser.add_argument(
         "--explain", action="store_true", help="print every player's best path and the final round's order"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from compare.arguments import positive_float, positive_int
+from compare.arguments import add_board_arguments, add_solver_arguments
 from compare.output import check_suffix, exit_code, print_json
-from compare.registry import default_method, get_method, method_names
+from compare.registry import default_method, get_method
 from problems.independent_knights import KnightsInstance, knights_instance
 from problems.result import Result, Status
 
@@ -17,22 +17,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="most knights that attack no other",
         description="Most knights on a board with none attacking another (seed 002).",
     )
-    parser.add_argument("rows", nargs="?", type=positive_int, metavar="ROWS", help="board rows")
-    parser.add_argument(
-        "cols", nargs="?", type=positive_int, metavar="COLS", help="board columns (default ROWS)"
-    )
+    add_board_arguments(parser)
     parser.add_argument("--torus", action="store_true", help="the board wraps on both axes")
-    parser.add_argument("--board", metavar="FILE", help="board file: '.' usable, 'x' removed")
-    parser.add_argument(
-        "--method",
-        choices=method_names("knights"),
-        help=f"solving method (default: {default_method('knights')}, or cpsat on a torus with an odd side)",
+    add_solver_arguments(
+        parser,
+        "knights",
+        fixed_default=False,
+        time_help="seconds for cpsat, bnb, csp, greedy+",
+        method_help=f"solving method (default: {default_method('knights')}, "
+        "or cpsat on a torus with an odd side)",
     )
-    parser.add_argument(
-        "--time-limit", type=positive_float, metavar="S", help="seconds for cpsat, bnb, csp, greedy+"
-    )
-    parser.add_argument("--seed", type=int, help="random seed for solvers that use one")
-    parser.add_argument("--json", action="store_true", help="JSON output")
     parser.add_argument("--show", action="store_true", help="draw the board: K knight, . empty, x removed")
     parser.set_defaults(run=run)
 

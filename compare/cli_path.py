@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from compare.arguments import positive_float
+from compare.arguments import add_solver_arguments
 from compare.output import check_suffix, exit_code, print_json
-from compare.registry import default_method, get_method, method_names
+from compare.registry import get_method
 from compare.render import numbered_board
 from problems.lost_knight import read_lost_knight
 from problems.result import Result, Status
@@ -19,19 +19,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Fewest knight moves from C to S on toroidal boards read from FILEs.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="board files ('.', 'x', 'C', 'S')")
-    parser.add_argument(
-        "--method",
-        default=default_method("path"),
-        choices=method_names("path"),
-        help="solving method (default: %(default)s)",
-    )
-    parser.add_argument(
-        "--time-limit", type=positive_float, metavar="S", help="seconds per instance for exact models"
-    )
-    parser.add_argument("--seed", type=int, help="random seed for solvers that use one")
-    parser.add_argument(
-        "--json", action="store_true", help="JSON output: one object, or a list for several files"
-    )
+    add_solver_arguments(parser, "path", json_help="JSON output: one object, or a list for several files")
     parser.add_argument("--show", action="store_true", help="draw each board with the path numbered")
     parser.set_defaults(run=run)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from compare.arguments import positive_float, positive_int, square
+from compare.arguments import add_board_arguments, add_solver_arguments, positive_int, square
 from compare.output import check_suffix, exit_code, print_json
-from compare.registry import default_method, get_method, method_names
+from compare.registry import default_method, get_method
 from problems.result import Result, Status
 from problems.tours import TourInstance, format_mostra, format_numbered, numbered, tour_instance
 
@@ -17,20 +17,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="open or closed knight's tours",
         description="A knight's tour of the board (seeds 001 and 003): the numbered board, or 'No'.",
     )
-    parser.add_argument("rows", nargs="?", type=positive_int, metavar="ROWS", help="board rows")
-    parser.add_argument(
-        "cols", nargs="?", type=positive_int, metavar="COLS", help="board columns (default ROWS)"
-    )
+    add_board_arguments(parser)
     parser.add_argument("--closed", action="store_true", help="the last square must be a move from the first")
     parser.add_argument("--start", type=square, metavar="R,C", help="first square (0-indexed)")
     parser.add_argument("--end", type=square, metavar="R,C", help="last square of an open tour (0-indexed)")
-    parser.add_argument("--board", metavar="FILE", help="board file: '.' usable, 'x' removed")
-    parser.add_argument(
-        "--method",
-        choices=method_names("tour"),
-        help=f"solving method (default: {default_method('tour')}; divide for --closed boards it covers)",
+    add_solver_arguments(
+        parser,
+        "tour",
+        fixed_default=False,
+        time_help="seconds for cpsat",
+        method_help=f"solving method (default: {default_method('tour')}; "
+        "divide for --closed boards it covers)",
     )
-    parser.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds for cpsat")
     parser.add_argument(
         "--budget",
         type=positive_int,
@@ -40,8 +38,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--no-backtracking", action="store_true", help="pure Warnsdorff: stop at the first dead end"
     )
-    parser.add_argument("--seed", type=int, help="random seed for solvers that use one")
-    parser.add_argument("--json", action="store_true", help="JSON output")
     parser.add_argument("--show", action="store_true", help="print a summary line above the board")
     parser.set_defaults(run=run)
 

@@ -67,18 +67,10 @@ def lost_knight_parts(data: Path | None) -> list[DemoPart]:
 
 def generated_lost_knight(rows: int, cols: int, seed: int, density: float = 0.2):
     """A random toroidal lost-knight board with C and S on free squares."""
-    from problems.board import Board
-    from problems.lost_knight import LostKnightInstance
+    from problems.generators import random_lost_knight
 
-    rng = np.random.default_rng(seed)
-    blocked = rng.random((rows, cols)) < density
-    start, goal = (int(x) for x in rng.choice(rows * cols, 2, replace=False))
-    blocked.flat[start] = blocked.flat[goal] = False
-    return LostKnightInstance(
-        Board(rows, cols, blocked, torus=True),
-        divmod(start, cols),
-        divmod(goal, cols),
-        f"random-{rows}x{cols}-s{seed}",
+    return random_lost_knight(
+        np.random.default_rng(seed), rows, cols, density, f"random-{rows}x{cols}-s{seed}"
     )
 
 
@@ -101,12 +93,16 @@ def jump_parts(data: Path | None) -> list[DemoPart]:
 
 def generated_jump(rows: int, cols: int, players: int, seed: int):
     """A random jump game with values 0..max(rows, cols)//2."""
-    from problems.jump_game import JumpInstance
+    from problems.generators import random_jump
 
-    rng = np.random.default_rng(seed)
-    values = rng.integers(0, max(rows, cols) // 2 + 1, size=(rows, cols)).astype(np.int64)
-    starts = tuple((int(rng.integers(rows)), int(rng.integers(cols))) for _ in range(players))
-    return JumpInstance(values, starts, f"random-{rows}x{cols}-j{players}-s{seed}")
+    return random_jump(
+        np.random.default_rng(seed),
+        rows,
+        cols,
+        players,
+        max(rows, cols) // 2,
+        f"random-{rows}x{cols}-j{players}-s{seed}",
+    )
 
 
 def knights_parts(data: Path | None) -> list[DemoPart]:

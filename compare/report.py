@@ -11,25 +11,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from compare.harness import Row
+from compare.harness import COLUMNS, Row
 
 SCHEMA = 1
-FIELDS = (
-    "problem",
-    "instance",
-    "method",
-    "status",
-    "objective",
-    "bound",
-    "gap",
-    "time_s",
-    "peak_mb",
-    "nodes",
-    "verified",
-    "error",
-    "size",
-    "repeat",
-)
+FIELDS = (*COLUMNS, "size", "repeat")
 FORMATS = (".csv", ".json", ".md")
 
 

@@ -9,41 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-
-@njit(cache=True, nogil=True)
-def _push(heap, size, key):  # pragma: no cover - compiled
-    j = size
-    while j > 0:
-        p = (j - 1) // 2
-        if heap[p] > key:
-            heap[j] = heap[p]
-            j = p
-        else:
-            break
-    heap[j] = key
-    return size + 1
-
-
-@njit(cache=True, nogil=True)
-def _pop(heap, size):  # pragma: no cover - compiled
-    top = heap[0]
-    size -= 1
-    last = heap[size]
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and heap[child + 1] < heap[child]:
-            child += 1
-        if heap[child] < last:
-            heap[i] = heap[child]
-            i = child
-        else:
-            break
-    if size > 0:
-        heap[i] = last
-    return top, size
+from heuristics.heap_kernels import heap_pop as _pop
+from heuristics.heap_kernels import heap_push as _push
 
 
 @njit(cache=True, nogil=True)
@@ -95,6 +62,26 @@ def _adjacent(nb, a, b):  # pragma: no cover - compiled
         if nb[a, k] == b:
             return True
     return False
+
+
+@njit(cache=True, nogil=True)
+def _place(nb, inset, tau, v):  # pragma: no cover - compiled
+    """Put a knight on ``v``: the squares it attacks gain one attacker."""
+    inset[v] = 1
+    for k in range(8):
+        j = nb[v, k]
+        if j >= 0:
+            tau[j] += 1
+
+
+@njit(cache=True, nogil=True)
+def _lift(nb, inset, tau, v):  # pragma: no cover - compiled
+    """Take the knight off ``v``: the squares it attacked lose one attacker."""
+    inset[v] = 0
+    for k in range(8):
+        j = nb[v, k]
+        if j >= 0:
+            tau[j] -= 1
 
 
 @njit(cache=True, nogil=True)
@@ -155,29 +142,16 @@ def swap_local_search(nb, free, chosen, iterations, seed):  # pragma: no cover -
                     if _adjacent(nb, a, b):
                         continue
                     # remove x, add a and b
-                    inset[x] = 0
-                    size -= 1
-                    for k in range(8):
-                        j = nb[x, k]
-                        if j >= 0:
-                            tau[j] -= 1
-                    for y in (a, b):
-                        inset[y] = 1
-                        size += 1
-                        for k in range(8):
-                            j = nb[y, k]
-                            if j >= 0:
-                                tau[j] += 1
+                    _lift(nb, inset, tau, x)
+                    _place(nb, inset, tau, a)
+                    _place(nb, inset, tau, b)
+                    size += 1
                     # keep the placement maximal around x
                     for k in range(8):
                         j = nb[x, k]
                         if j >= 0 and not inset[j] and tau[j] == 0:
-                            inset[j] = 1
+                            _place(nb, inset, tau, j)
                             size += 1
-                            for kk in range(8):
-                                m = nb[j, kk]
-                                if m >= 0:
-                                    tau[m] += 1
                     # re-examine the knights around the change
                     for y in (a, b):
                         for k in range(8):
@@ -218,18 +192,10 @@ def swap_local_search(nb, free, chosen, iterations, seed):  # pragma: no cover -
         for k in range(8):
             j = nb[v, k]
             if j >= 0 and inset[j]:
-                inset[j] = 0
+                _lift(nb, inset, tau, j)
                 size -= 1
-                for kk in range(8):
-                    m = nb[j, kk]
-                    if m >= 0:
-                        tau[m] -= 1
-        inset[v] = 1
+        _place(nb, inset, tau, v)
         size += 1
-        for k in range(8):
-            j = nb[v, k]
-            if j >= 0:
-                tau[j] += 1
         for k in range(8):
             j = nb[v, k]
             if j < 0:
@@ -237,12 +203,8 @@ def swap_local_search(nb, free, chosen, iterations, seed):  # pragma: no cover -
             for kk in range(8):
                 m = nb[j, kk]
                 if m >= 0 and not inset[m] and tau[m] == 0:
-                    inset[m] = 1
+                    _place(nb, inset, tau, m)
                     size += 1
-                    for k3 in range(8):
-                        w = nb[m, k3]
-                        if w >= 0:
-                            tau[w] += 1
                 if m >= 0 and inset[m] and not queued[m]:
                     queue[tail] = m
                     tail = (tail + 1) % queue.size

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from heuristics.heap_kernels import heap_pop, heap_push
+
 DR = np.array([-2, -2, -1, -1, 1, 1, 2, 2], dtype=np.int64)
 DC = np.array([-1, 1, -2, 2, -2, 2, -1, 1], dtype=np.int64)
 
@@ -95,22 +97,7 @@ def best_first_torus(blocked, rows, cols, start, goal, weight_g, parent, g):  # 
     size = 1
     expanded = 0
     while size > 0:
-        key = heap[0]
-        size -= 1
-        last = heap[size]
-        i = 0
-        while True:  # sift down
-            child = 2 * i + 1
-            if child >= size:
-                break
-            if child + 1 < size and heap[child + 1] < heap[child]:
-                child += 1
-            if heap[child] < last:
-                heap[i] = heap[child]
-                i = child
-            else:
-                break
-        heap[i] = last
+        key, size = heap_pop(heap, size)
         u = key % shift
         if closed[u] == 1:
             continue
@@ -137,15 +124,5 @@ def best_first_torus(blocked, rows, cols, start, goal, weight_g, parent, g):  # 
             if weight_g == 0 and v == goal:
                 return expanded, True
             pv = weight_g * gv + hv
-            j = size  # sift up
-            size += 1
-            newkey = (np.int64(pv) * shift_h + hv) * shift + v
-            while j > 0:
-                p = (j - 1) // 2
-                if heap[p] > newkey:
-                    heap[j] = heap[p]
-                    j = p
-                else:
-                    break
-            heap[j] = newkey
+            size = heap_push(heap, size, (np.int64(pv) * shift_h + hv) * shift + v)
     return expanded, False

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from heuristics.jump_search import bfs, bfs_player
 from models.jump_cpsat import MAX_CPSAT_CELLS, cpsat
 from models.jump_csp import MAX_CSP_CELLS, csp
+from problems.generators import random_jump
 from problems.jump_game import JumpInstance, parse_jump, read_jump
 from problems.result import Status
-from tests.conftest import random_jump
 
 ALL = [bfs, bfs_player, cpsat, csp]
 

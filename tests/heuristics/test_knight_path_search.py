@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from heuristics.knight_path_search import astar, bfs, greedy
 from problems.board import Board
 from problems.errors import SizeLimitExceeded
+from problems.generators import random_lost_knight
 from problems.lost_knight import LostKnightInstance, parse_lost_knight, read_lost_knight
 from problems.result import Status
-from tests.conftest import random_lost_knight
 
 
 @pytest.mark.parametrize("solve", [bfs, astar, greedy])

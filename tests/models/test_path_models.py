@@ -7,9 +7,9 @@ from heuristics.knight_path_search import astar, bfs
 from models.path_cpsat import cpsat
 from models.path_csp import MAX_CSP_SQUARES, csp
 from problems.errors import SizeLimitExceeded
+from problems.generators import random_lost_knight
 from problems.lost_knight import parse_lost_knight, read_lost_knight
 from problems.result import Status
-from tests.conftest import random_lost_knight
 
 # (rows, cols) from 1x2 up to 30x30, with 1-row and 1-column boards
 SIZES = [

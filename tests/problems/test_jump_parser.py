@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from problems.errors import InstanceTooLarge, InvalidInstance
+from problems.generators import random_jump
 from problems.jump_game import format_jump, parse_jump, player_name, read_jump
-from tests.conftest import random_jump
 
 
 def test_parses_board_and_starts():
