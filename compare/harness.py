@@ -80,9 +80,15 @@ def row_from_result(
         peak_mb,
         result.nodes,
         result.verified,
-        result.info.get("check_error", ""),
+        result.info.get("check_error") or _no_answer_reason(result),
         known_optimum,
     )
+
+
+def _no_answer_reason(result: Result) -> str:
+    if result.status is not Status.UNKNOWN or result.solution is not None:
+        return ""
+    return "no answer: " + str(result.info.get("stopped") or "time limit reached without a solution")
 
 
 def failed_row(problem: str, instance: str, method: str, error: str, elapsed: float) -> Row:

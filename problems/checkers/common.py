@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from problems.errors import KnightcertError
-from problems.result import Result
+from problems.result import Result, Status
 
 
 class CheckFailed(KnightcertError):
@@ -19,8 +19,11 @@ def verified(result: Result, check: Callable[[Any, Result], None], instance: Any
     """Run ``check(instance, result)`` and return the result with ``verified`` set.
 
     A rejected answer keeps its status but gets ``verified=False`` and the
-    checker's message in ``info["check_error"]``.
+    checker's message in ``info["check_error"]``. An ``UNKNOWN`` result without
+    an answer claims nothing and is returned unverified, unchanged.
     """
+    if result.status is Status.UNKNOWN and result.solution is None:
+        return result.with_(verified=False)  # nothing was claimed, nothing to check
     try:
         check(instance, result)
     except CheckFailed as exc:

@@ -190,3 +190,21 @@ def test_dask_local_cluster(tmp_path):
             == 0
         )
         assert len(json.loads((tmp_path / "d.json").read_text())["runs"]) == 3
+
+
+def test_interruption_keeps_the_finished_runs(tmp_path):
+    out = tmp_path / "partial.json"
+    seen = []
+
+    def stop_after_two(row):
+        seen.append(row)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_comparison("knights", build_suite("knights", "seed"), ["greedy", "matching"], out=out,
+                       on_row=stop_after_two, workers=1)
+    runs = json.loads(out.read_text())["runs"]
+    assert len(runs) == 2 and all(run["verified"] for run in runs)
+    resumed = run_comparison("knights", build_suite("knights", "seed"), ["greedy", "matching"], out=out)
+    assert len(resumed) == 6
