@@ -202,8 +202,14 @@ def test_interruption_keeps_the_finished_runs(tmp_path):
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        run_comparison("knights", build_suite("knights", "seed"), ["greedy", "matching"], out=out,
-                       on_row=stop_after_two, workers=1)
+        run_comparison(
+            "knights",
+            build_suite("knights", "seed"),
+            ["greedy", "matching"],
+            out=out,
+            on_row=stop_after_two,
+            workers=1,
+        )
     runs = json.loads(out.read_text())["runs"]
     assert len(runs) == 2 and all(run["verified"] for run in runs)
     resumed = run_comparison("knights", build_suite("knights", "seed"), ["greedy", "matching"], out=out)
