@@ -21,6 +21,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="folder with lost-knight/ and jump-game/ instances (default: ../shared/data if present)",
     )
     parser.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table")
+    parser.add_argument("--detail", action="store_true", help="also print every run, one table per problem")
     parser.set_defaults(run=run)
 
 
@@ -29,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from compare.demo import find_shared_data, run_demo
-    from compare.summary import rows_table
+    from compare.summary import method_summary_table, rows_table
 
     data = find_shared_data(args.data)
     if args.data and data is None:
@@ -53,9 +54,15 @@ def run(args: argparse.Namespace) -> int:
         print()
     else:
         out = Console(width=None if Console().is_terminal else 120)
-        for problem in dict.fromkeys(row.problem for row in rows):
-            title = f"knightcert demo: {problem} (heuristics vs exact methods)"
-            out.print(rows_table([row for row in rows if row.problem == problem], title=title))
+        if args.detail:
+            for problem in dict.fromkeys(row.problem for row in rows):
+                title = f"knightcert demo: {problem}, every run"
+                out.print(rows_table([row for row in rows if row.problem == problem], title=title))
+        out.print(
+            method_summary_table(
+                rows, title="knightcert demo: heuristics vs exact methods on the seed problems"
+            )
+        )
         print(
             f"{sum(r.verified for r in rows)} of {len(rows)} answers verified by the independent checkers"
             f"{'' if data else ' (no ../shared/data found: generated instances used)'}"

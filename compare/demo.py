@@ -131,16 +131,29 @@ def knights_parts(data: Path | None) -> list[DemoPart]:
 
 
 def tour_parts(data: Path | None) -> list[DemoPart]:
-    from problems.tours import tour_instance
+    from problems.tours import closed_tour_exists, open_tour_exists, tour_instance
 
     open_tours = [tour_instance(n, start=(0, 0)) for n in range(5, 9)]
     closed_tours = [tour_instance(n, closed=True) for n in (6, 8)]
+    cenpl_boards = [tour_instance(n) for n in (2, 5, 8)]
+    # a tour visits every square: where the existence theorems promise one, that is the optimum
+    known = {}
+    for inst in open_tours + cenpl_boards + closed_tours:
+        exists = closed_tour_exists if inst.closed else open_tour_exists
+        if exists(inst.board.rows, inst.board.cols):
+            known[inst.name] = inst.board.n_free
+    open_methods = ["warnsdorff", "marginality", "roth", "cpsat"]
     return [
+        DemoPart("tour", "open tours", open_tours, open_methods, time_limit=30, known_optima=known),
         DemoPart(
-            "tour", "open tours", open_tours, ["warnsdorff", "marginality", "roth", "cpsat"], time_limit=30
+            "tour",
+            "closed tours",
+            closed_tours,
+            ["warnsdorff", "divide", "cpsat"],
+            time_limit=30,
+            known_optima=known,
         ),
-        DemoPart("tour", "closed tours", closed_tours, ["warnsdorff", "divide", "cpsat"], time_limit=30),
-        DemoPart("tour", "CeNPL'02 wm(N)", [tour_instance(n) for n in (2, 5, 8)], ["cenpl"]),
+        DemoPart("tour", "CeNPL'02 wm(N)", cenpl_boards, ["cenpl"], known_optima=known),
     ]
 
 

@@ -28,3 +28,15 @@ def test_demo_without_data_uses_a_generated_board():
     rows = run_demo(None)
     assert rows and all(row.verified for row in rows)
     assert any(row.instance.startswith("random-") for row in rows)
+
+
+def test_demo_prints_one_summary_table_and_details_on_request(tmp_path, capsys):
+    folder = tmp_path / "lost-knight"
+    folder.mkdir()
+    (folder / "caso1.txt").write_text("C.....\n......\n....S.\n......\n......\n......\n")
+    assert main(["demo", "--data", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("knightcert demo:") == 1 and "heuristic" in out and "exact" in out
+    assert "answers verified by the independent checkers" in out
+    assert main(["demo", "--data", str(tmp_path), "--detail"]) == 0
+    assert capsys.readouterr().out.count("every run") == 4
