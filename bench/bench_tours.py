@@ -85,7 +85,7 @@ def main() -> None:
     parser.add_argument("--cpsat-limit", type=float, default=60.0)
     parser.add_argument("--corner-max", type=int, default=1000)
     parser.add_argument("--divide-max", type=int, default=2000)
-    parser.add_argument("--only", choices=["starts"], help="run one section only")
+    parser.add_argument("--only", choices=["starts", "big"], help="run one section only")
     args = parser.parse_args()
     if args.only == "starts":
         every_start()
@@ -106,6 +106,9 @@ def main() -> None:
         result, total = timed(method, inst, **kwargs)
         name = method.method_name + ("" if kwargs.get("backtracking", True) else " (no backtracking)")
         print(f"| {label} | {name} | {result.status.value} | {result.time:.2f} s | {total:.2f} s |")
+
+    if args.only == "big":
+        return
 
     print("\n### Warnsdorff engine against pure Python (from (0,0), no backtracking, same rule)\n")
     print("| board | knightcert (numba) | pure Python | ratio |")
