@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name
+from problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name, player_row
 from problems.method import method
 from problems.result import Result, Status
 
@@ -98,13 +98,7 @@ def bfs(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
 def _lookup(instance: JumpInstance, p: int, cell: int, dist: np.ndarray, best: np.ndarray) -> dict[str, Any]:
     cols = instance.cols
     rounds = int(dist[cell])
-    row = {
-        "player": player_name(p),
-        "start": list(instance.starts[p]),
-        "rounds": None,
-        "key": None,
-        "path": None,
-    }
+    row = player_row(instance, p)
     if rounds < 0:
         return row
     key = int(best[cell]) if rounds >= 2 else None
@@ -145,13 +139,7 @@ def bfs_player(instance: JumpInstance, *, time_limit: float | None = None, seed:
     for p, (r, c) in enumerate(instance.starts):
         dist = np.full(n, -1, dtype=np.int32)
         rounds, key, witness = forward_player(values, rows, cols, r * cols + c, n - 1, dist, parent, queue)
-        row: dict[str, Any] = {
-            "player": player_name(p),
-            "start": [r, c],
-            "rounds": None,
-            "key": None,
-            "path": None,
-        }
+        row = player_row(instance, p)
         if rounds >= 0:
             if rounds == 0:
                 cells = [r * cols + c]

@@ -10,13 +10,12 @@ candidate value in increasing order until feasible.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from constraint import AllDifferentConstraint, FunctionConstraint, InSetConstraint, Problem
 
 from heuristics.jump_search import game_result
 from problems.errors import SizeLimitExceeded
-from problems.jump_game import JumpInstance, jump_targets, player_name
+from problems.jump_game import JumpInstance, jump_targets, player_row
 from problems.method import method
 from problems.result import Result, Status
 
@@ -72,13 +71,7 @@ def _player(instance: JumpInstance, p: int, start: int, succ: dict[int, set[int]
     n = instance.rows * cols
     goal = n - 1
     values = instance.values.reshape(-1).tolist()
-    row: dict[str, Any] = {
-        "player": player_name(p),
-        "start": list(divmod(start, cols)),
-        "rounds": None,
-        "key": None,
-        "path": None,
-    }
+    row = player_row(instance, p)
     if start == goal:
         row.update(rounds=0, path=[list(divmod(start, cols))])
         return row

@@ -66,6 +66,17 @@ def player_name(index: int) -> str:
     return name
 
 
+def player_row(instance: JumpInstance, player: int) -> dict:
+    """A player's entry in the per-player table, before any search: never arrives."""
+    return {
+        "player": player_name(player),
+        "start": list(instance.starts[player]),
+        "rounds": None,
+        "key": None,
+        "path": None,
+    }
+
+
 def format_jump_answer(winner: int | None, round_: int | None) -> str:
     """The official output: the winner's name and round, or ``SEM VENCEDORES``."""
     if winner is None:
