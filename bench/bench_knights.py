@@ -21,9 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from compare.wiring import knights_bnb as bnb  # noqa: E402  (seed 002: greedy incumbent)
+from compare.wiring import knights_cpsat as cpsat  # noqa: E402  (greedy hint)
 from heuristics.knights_search import greedy, greedy_plus, matching  # noqa: E402
-from models.knights_bnb import bnb  # noqa: E402
-from models.knights_cpsat import cpsat  # noqa: E402
 from problems.independent_knights import closed_form, knights_instance  # noqa: E402
 from problems.moves import knight_edges  # noqa: E402
 
@@ -70,10 +70,7 @@ def main() -> None:
     ):
         result, seconds = timed(method, knights_instance(n), **kwargs)
         assert result.verified
-        print(
-            f"| {n}x{n} | {method.method_name} | {result.objective} | {result.status.value} "
-            f"| {seconds:.2f} s |"
-        )
+        print(f"| {n}x{n} | {result.method} | {result.objective} | {result.status.value} | {seconds:.2f} s |")
 
     print("\n### Matching against networkx (same knight graph, graph build included)\n")
     print("| board | knightcert matching | networkx hopcroft_karp | ratio |")
@@ -91,7 +88,7 @@ def main() -> None:
         runs = [timed(method, knights_instance(6)) for _ in range(5)]
         result = runs[0][0]
         print(
-            f"| {method.method_name} | {result.objective} | {result.status.value} "
+            f"| {result.method} | {result.objective} | {result.status.value} "
             f"| {1000 * statistics.median(t for _, t in runs):.1f} ms | {result.nodes or '-'} |"
         )
 

@@ -30,8 +30,8 @@ REGISTRY: dict[str, dict[str, str]] = {
         "matching": "heuristics.knights_search:matching",
         "greedy": "heuristics.knights_search:greedy",
         "greedy+": "heuristics.knights_search:greedy_plus",
-        "cpsat": "models.knights_cpsat:cpsat",
-        "bnb": "models.knights_bnb:bnb",
+        "cpsat": "compare.wiring:knights_cpsat",
+        "bnb": "compare.wiring:knights_bnb",
         "csp": "models.knights_csp:csp",
     },
     "tour": {

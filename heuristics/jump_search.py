@@ -12,39 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name, player_row
+from problems.jump_game import JumpInstance, game_result, jump_targets, player_row
 from problems.method import method
-from problems.result import Result, Status
-
-
-def player_key(rounds: int | None, jump: int | None, index: int) -> tuple[float, int, int]:
-    """Sort key of a player: fewest rounds, then shortest previous jump, then input order."""
-    if rounds is None:
-        return (float("inf"), 0, index)
-    return (rounds, -1 if jump is None else jump, index)
-
-
-def game_result(
-    instance: JumpInstance,
-    name: str,
-    table: list[dict[str, Any]],
-    elapsed: float,
-    **extra: Any,
-) -> Result:
-    """Pick the winner from the per-player table and build the Result."""
-    ranked = sorted(range(len(table)), key=lambda p: player_key(table[p]["rounds"], table[p]["key"], p))
-    winner = ranked[0] if ranked and table[ranked[0]]["rounds"] is not None else None
-    round_ = None if winner is None else table[winner]["rounds"]
-    solution = {
-        "winner": None if winner is None else player_name(winner),
-        "round": round_,
-        "key": None if winner is None else table[winner]["key"],
-        "path": None if winner is None else table[winner]["path"],
-        "output": format_jump_answer(winner, round_),
-        "players": table,
-    }
-    status = Status.INFEASIBLE if winner is None else Status.OPTIMAL
-    return Result("jump", name, status, round_, round_, solution, elapsed, **extra)
+from problems.result import Result
 
 
 @method("jump", "bfs")

@@ -17,10 +17,9 @@ import time
 
 from ortools.sat.python import cp_model
 
-from heuristics.jump_search import game_result
 from models.cpsat_solve import solve_cpsat
 from problems.errors import SizeLimitExceeded
-from problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name
+from problems.jump_game import JumpInstance, format_jump_answer, game_result, jump_targets, player_name
 from problems.method import method
 from problems.result import Result, Status
 

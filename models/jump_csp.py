@@ -13,9 +13,8 @@ import time
 
 from constraint import AllDifferentConstraint, FunctionConstraint, InSetConstraint, Problem
 
-from heuristics.jump_search import game_result
 from problems.errors import SizeLimitExceeded
-from problems.jump_game import JumpInstance, jump_targets, player_row
+from problems.jump_game import JumpInstance, game_result, jump_targets, player_row
 from problems.method import method
 from problems.result import Result, Status
 

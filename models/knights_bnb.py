@@ -3,7 +3,8 @@
 Squares are decided in row-major order: first *no knight*, then *knight*
 (which removes the squares it attacks). A branch is pruned when the knights
 placed plus the squares still undecided and free cannot beat the best
-placement known; the greedy value is the first incumbent. Depth-first here
+placement known; the seed used its greedy value as first incumbent (passed in by
+``compare.wiring``, since models do not import heuristics). Depth-first here
 (the seed used a queue), with the same branching and pruning.
 """
 
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import time
 
-from heuristics.knights_kernels import greedy_fewest_removed
 from problems.independent_knights import KnightsInstance
 from problems.method import method
 from problems.moves import knight_neighbours
@@ -21,8 +21,21 @@ _CHECK_EVERY = 4096
 
 
 @method("knights", "bnb")
-def bnb(instance: KnightsInstance, *, time_limit: float | None = None, seed: int | None = None) -> Result:
+def bnb(
+    instance: KnightsInstance,
+    *,
+    time_limit: float | None = None,
+    seed: int | None = None,
+    incumbent: list[list[int]] | None = None,
+) -> Result:
     """Maximum independent knights by seed 002's branch and bound (exact, slow).
+
+    Parameters
+    ----------
+    incumbent : list of [row, col], optional
+        A valid placement to start from; its size prunes from the first node.
+        The registered ``bnb`` method passes seed 002's greedy placement, as the
+        seed did (``compare.wiring``).
 
     Returns
     -------
@@ -42,9 +55,8 @@ def bnb(instance: KnightsInstance, *, time_limit: float | None = None, seed: int
     free = board.free.reshape(-1)
     nb = knight_neighbours(board)
     attack = [sum(1 << int(j) for j in nb[i] if j >= 0) for i in range(n)]
-    start = greedy_fewest_removed(nb, free.view("uint8"))
-    best_set = sum(1 << i for i in range(n) if start[i])
-    best = [int(start.sum()), best_set]
+    start = [board.index(int(r), int(c)) for r, c in (incumbent or [])]
+    best = [len(start), sum(1 << i for i in start)]
     all_free = sum(1 << i for i in range(n) if free[i])
     nodes = 0
     interrupted = False
@@ -89,5 +101,5 @@ def bnb(instance: KnightsInstance, *, time_limit: float | None = None, seed: int
         placed_squares,
         time.perf_counter() - began,
         nodes=nodes,
-        info={"greedy": int(start.sum())},
+        info={"incumbent": len(start)},
     )

@@ -3,7 +3,7 @@
 Data: the knight edges between usable squares.
 Variables: one Boolean per usable square (a knight there?).
 Constraints: at most one end of every edge.
-Objective: maximise the number of knights, with the greedy placement as a hint.
+Objective: maximise the number of knights (optionally from a hinted placement).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def cpsat(
     time_limit: float | None = None,
     seed: int | None = None,
     workers: int | None = None,
-    hint: bool = True,
+    hint: list[list[int]] | None = None,
 ) -> Result:
     """Maximum independent knights by CP-SAT.
 
@@ -38,8 +38,9 @@ def cpsat(
         with ``bound`` = CP-SAT's ``best_objective_bound``.
     workers : int, optional
         CP-SAT ``num_workers`` (default ``models.cpsat_solve.DEFAULT_WORKERS``).
-    hint : bool
-        Start from seed 002's greedy placement (default True).
+    hint : list of [row, col], optional
+        A placement to start the search from (``add_hint``); the registered
+        ``cpsat`` method passes seed 002's greedy placement (``compare.wiring``).
 
     Returns
     -------
@@ -65,13 +66,10 @@ def cpsat(
         model.add_bool_or([knight[u].Not(), knight[v].Not()])
     # objective
     model.maximize(sum(knight.values()))
-    if hint and knight:
-        from heuristics.knights_kernels import greedy_fewest_removed
-        from problems.moves import knight_neighbours
-
-        start = greedy_fewest_removed(knight_neighbours(board), board.free.reshape(-1).view(np.uint8))
+    if hint is not None:
+        placed = {board.index(int(r), int(c)) for r, c in hint}
         for i, var in knight.items():
-            model.add_hint(var, bool(start[i]))
+            model.add_hint(var, i in placed)
     # solve
     run = solve_cpsat(model, began=began, time_limit=time_limit, seed=seed, workers=workers)
     # extract

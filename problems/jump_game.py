@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from problems.board_text import read_bytes
 from problems.errors import InstanceTooLarge, InvalidInstance
+from problems.result import Result, Status
 
 #: Largest board the parser accepts (cells), checked before anything is allocated.
 MAX_CELLS = 400_000_000
@@ -202,3 +204,34 @@ def format_jump(instance: JumpInstance) -> str:
     lines += [" ".join(map(str, row)) for row in instance.values.tolist()]
     lines += [f"{r} {c}" for r, c in instance.starts]
     return "\n".join(lines) + "\n"
+
+
+def player_key(rounds: int | None, jump: int | None, index: int) -> tuple[float, int, int]:
+    """Sort key of a player: fewest rounds, then shortest previous jump, then input order."""
+    if rounds is None:
+        return (float("inf"), 0, index)
+    return (rounds, -1 if jump is None else jump, index)
+
+
+def game_result(
+    instance: JumpInstance,
+    name: str,
+    table: list[dict[str, Any]],
+    elapsed: float,
+    **extra: Any,
+) -> Result:
+    """Pick the winner from the per-player table (fewest rounds, then shortest previous
+    jump, then input order) and build the Result."""
+    ranked = sorted(range(len(table)), key=lambda p: player_key(table[p]["rounds"], table[p]["key"], p))
+    winner = ranked[0] if ranked and table[ranked[0]]["rounds"] is not None else None
+    round_ = None if winner is None else table[winner]["rounds"]
+    solution = {
+        "winner": None if winner is None else player_name(winner),
+        "round": round_,
+        "key": None if winner is None else table[winner]["key"],
+        "path": None if winner is None else table[winner]["path"],
+        "output": format_jump_answer(winner, round_),
+        "players": table,
+    }
+    status = Status.INFEASIBLE if winner is None else Status.OPTIMAL
+    return Result("jump", name, status, round_, round_, solution, elapsed, **extra)

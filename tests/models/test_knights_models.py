@@ -71,10 +71,22 @@ def test_cpsat_time_limit_reports_a_bound():
     assert result.verified and result.bound >= result.objective
 
 
-def test_bnb_honours_its_time_limit():
-    result = bnb(knights_instance(12), time_limit=0.05)
-    assert result.status is Status.FEASIBLE and result.verified and result.bound is None
-    assert result.objective >= greedy(knights_instance(12)).objective
+def test_bnb_honours_its_time_limit_and_starts_from_the_greedy_value():
+    from compare.wiring import knights_bnb
+
+    plain = bnb(knights_instance(12), time_limit=0.05)
+    assert plain.status is Status.FEASIBLE and plain.verified and plain.bound is None
+    assert plain.info["incumbent"] == 0
+    seeded = knights_bnb(knights_instance(12), time_limit=0.05)
+    greedy_value = greedy(knights_instance(12)).objective
+    assert seeded.info["incumbent"] == greedy_value and seeded.objective >= greedy_value and seeded.verified
+
+
+def test_cpsat_with_the_greedy_hint():
+    from compare.wiring import knights_cpsat
+
+    result = knights_cpsat(knights_instance(30), seed=0)
+    assert result.status is Status.OPTIMAL and result.verified and result.objective == 450
 
 
 def test_csp_size_limit():

@@ -1,0 +1,39 @@
+"""Methods that combine a heuristic with an exact model, as the seeds describe them.
+
+Models never import heuristics (the dependency rule), so the combinations
+live here, one layer up, and the registry points at them:
+
+``knights cpsat``
+    CP-SAT started from seed 002's greedy placement (a solution hint).
+``knights bnb``
+    seed 002's branch and bound with the greedy value as first incumbent.
+
+The greedy step's time is added to the reported time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from problems.independent_knights import KnightsInstance
+from problems.result import Result
+
+
+def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
+    """``models.knights_cpsat.cpsat`` with the greedy placement as hint."""
+    from heuristics.knights_search import greedy
+    from models.knights_cpsat import cpsat
+
+    start = greedy(instance, check=False)
+    result = cpsat(instance, hint=start.solution, **options)
+    return result.with_(time=result.time + start.time)
+
+
+def knights_bnb(instance: KnightsInstance, **options: Any) -> Result:
+    """``models.knights_bnb.bnb`` starting from the greedy placement."""
+    from heuristics.knights_search import greedy
+    from models.knights_bnb import bnb
+
+    start = greedy(instance, check=False)
+    result = bnb(instance, incumbent=start.solution, **options)
+    return result.with_(time=result.time + start.time)
