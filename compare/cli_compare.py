@@ -67,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from compare.comparison import run_comparison
+    from compare.harness import median_of_repeats
     from compare.report import FORMATS, plot_rows
     from compare.summary import rows_table
 
@@ -131,7 +132,11 @@ def run(args: argparse.Namespace) -> int:
         print()
     else:
         out = Console(width=None if Console().is_terminal else 120)
-        out.print(rows_table(rows, title=f"knightcert compare {args.problem}"))
+        shown = rows if args.repeat == 1 else median_of_repeats(rows)
+        title = f"knightcert compare {args.problem}" + (
+            f" (median time of {args.repeat} runs)" if args.repeat > 1 else ""
+        )
+        out.print(rows_table(shown, title=title))
         failed = sum(1 for r in rows if r.error)
         print(
             f"{sum(r.verified for r in rows)} of {len(rows)} answers verified"

@@ -164,3 +164,27 @@ def _gap(row: Row, best: float | int | None, infeasible: bool) -> float | None:
     if best == 0:
         return 0.0 if row.objective == 0 else math.inf
     return abs(row.objective - best) / abs(best)
+
+
+def median_of_repeats(rows: Sequence[Row]) -> list[Row]:
+    """One row per (problem, instance, method): the first repeat's answer, the median
+    time and the largest peak memory over its repeats; ``verified`` only if all are."""
+    import statistics
+    from dataclasses import replace
+
+    groups: dict[tuple[str, str, str], list[Row]] = {}
+    for row in rows:
+        groups.setdefault((row.problem, row.instance, row.method), []).append(row)
+    merged = []
+    for runs in groups.values():
+        first = min(runs, key=lambda r: r.repeat)
+        peaks = [r.peak_mb for r in runs if r.peak_mb is not None]
+        merged.append(
+            replace(
+                first,
+                time_s=statistics.median(r.time_s for r in runs),
+                peak_mb=max(peaks) if peaks else None,
+                verified=all(r.verified for r in runs),
+            )
+        )
+    return merged

@@ -214,3 +214,14 @@ def test_interruption_keeps_the_finished_runs(tmp_path):
     assert len(runs) == 2 and all(run["verified"] for run in runs)
     resumed = run_comparison("knights", build_suite("knights", "seed"), ["greedy", "matching"], out=out)
     assert len(resumed) == 6
+
+
+def test_repeats_are_rows_and_the_table_shows_their_median(capsys):
+    from compare.harness import median_of_repeats
+
+    rows = run_comparison("knights", build_suite("knights", "seed"), ["greedy"], repeat=3)
+    assert len(rows) == 9 and sorted({row.repeat for row in rows}) == [0, 1, 2]
+    merged = median_of_repeats(rows)
+    assert len(merged) == 3 and all(row.verified for row in merged)
+    assert main(["compare", "knights", "--methods", "greedy", "--repeat", "2"]) == 0
+    assert "median time of 2 runs" in capsys.readouterr().out
