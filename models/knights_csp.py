@@ -40,27 +40,22 @@ def csp(instance: KnightsInstance, *, time_limit: float | None = None, seed: int
     tails, heads = knight_edges(board)
     best: list[int] = []
     target = 1
-    while target <= len(squares):
-        if time_limit is not None and time.perf_counter() - began > time_limit:
-            return Result(
-                "knights",
-                "csp",
-                Status.FEASIBLE,
-                len(best),
-                None,
-                [list(board.square(i)) for i in best],
-                time.perf_counter() - began,
-            )
-        problem = Problem()
-        problem.addVariables(squares, [0, 1])
-        for u, v in zip(tails.tolist(), heads.tolist(), strict=True):
-            problem.addConstraint(FunctionConstraint(lambda a, b: a + b <= 1), (u, v))
-        problem.addConstraint(MinSumConstraint(target), squares)
-        solution = problem.getSolution()
-        if not solution:
-            break
-        best = [i for i in squares if solution[i]]
-        target = len(best) + 1
+    try:
+        while target <= len(squares):
+            if time_limit is not None and time.perf_counter() - began > time_limit:
+                return _best_so_far(board, best, began)
+            problem = Problem()
+            problem.addVariables(squares, [0, 1])
+            for u, v in zip(tails.tolist(), heads.tolist(), strict=True):
+                problem.addConstraint(FunctionConstraint(lambda a, b: a + b <= 1), (u, v))
+            problem.addConstraint(MinSumConstraint(target), squares)
+            solution = problem.getSolution()
+            if not solution:
+                break
+            best = [i for i in squares if solution[i]]
+            target = len(best) + 1
+    except KeyboardInterrupt:  # Ctrl-C: the best placement found so far, unproven
+        return _best_so_far(board, best, began)
     return Result(
         "knights",
         "csp",
@@ -70,3 +65,8 @@ def csp(instance: KnightsInstance, *, time_limit: float | None = None, seed: int
         [list(board.square(i)) for i in best],
         time.perf_counter() - began,
     )
+
+
+def _best_so_far(board, best: list[int], began: float) -> Result:
+    squares = [list(board.square(i)) for i in best]
+    return Result("knights", "csp", Status.FEASIBLE, len(best), None, squares, time.perf_counter() - began)
