@@ -6,6 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# property tests draw the same examples on every run: CI results do not depend on luck
+settings.register_profile("knightcert", derandomize=True, deadline=None, database=None)
+settings.load_profile("knightcert")
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
