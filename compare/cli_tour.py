@@ -7,8 +7,9 @@ import argparse
 from compare.arguments import add_board_arguments, add_solver_arguments, positive_int, square
 from compare.output import check_suffix, exit_code, print_json
 from compare.registry import default_method, get_method
+from compare.render import numbered_board
 from problems.result import Result, Status
-from problems.tours import TourInstance, format_mostra, format_numbered, numbered, tour_instance
+from problems.tours import TourInstance, format_mostra, numbered, tour_instance
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -76,8 +77,10 @@ def render(instance: TourInstance, result: Result) -> str:
     if result.solution is None:
         why = result.info.get("stopped") or "no answer within the time limit"
         return f"no tour found ({result.method}: {result.status.value}, {why})\n"
-    grid = numbered(instance.board, result.solution)
-    text = format_mostra(grid) if result.method == "cenpl" else format_numbered(grid)
+    if result.method == "cenpl":
+        text = format_mostra(numbered(instance.board, result.solution))
+    else:
+        text = numbered_board(instance.board, result.solution, start=1) + "\n"
     return text + (check_suffix(result).strip() + "\n" if check_suffix(result) else "")
 
 

@@ -17,8 +17,6 @@ KNIGHT_OFFSETS: tuple[tuple[int, int], ...] = (
     (2, -1),
     (2, 1),
 )
-KNIGHT_DR = np.array([d[0] for d in KNIGHT_OFFSETS], dtype=np.int64)
-KNIGHT_DC = np.array([d[1] for d in KNIGHT_OFFSETS], dtype=np.int64)
 
 
 def is_knight_move(board: Board, a: tuple[int, int], b: tuple[int, int]) -> bool:

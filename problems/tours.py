@@ -133,11 +133,3 @@ def format_mostra(grid: list[list[int | None]]) -> str:
             cells.append(("  " if x < 10 else " " if x < 100 else "") + f"{x} ")
         lines.append("".join(cells))
     return "\n".join(lines) + "\n"
-
-
-def format_numbered(grid: list[list[int | None]]) -> str:
-    """Numbered board with right-aligned columns (``x`` on removed squares)."""
-    width = max(len(str(x)) for row in grid for x in row if x is not None)
-    return (
-        "\n".join(" ".join(("x" if x is None else str(x)).rjust(width) for x in row) for row in grid) + "\n"
-    )
