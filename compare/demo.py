@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from compare.harness import Row, fill_gaps, run_matrix
+from compare.harness import Row, fill_gaps
+from compare.runner import Task, run_task
 
 
 @dataclass
@@ -172,14 +173,15 @@ def run_demo(data: Path | None, on_row: Callable[[Row], None] | None = None) -> 
         problem_rows: list[Row] = []
         known: dict[str, float | int] = {}
         for part in build(data):
-            problem_rows += run_matrix(
-                part.problem,
-                part.instances,
-                part.methods,
-                time_limit=part.time_limit,
-                known_optima=part.known_optima,
-                on_row=on_row,
-            )
+            for instance in part.instances:
+                for method in part.methods:
+                    optimum = part.known_optima.get(getattr(instance, "name", ""))
+                    row = run_task(
+                        Task(part.problem, instance, method, part.time_limit, 0, known_optimum=optimum)
+                    )
+                    problem_rows.append(row)
+                    if on_row is not None:
+                        on_row(row)
             known.update(part.known_optima)
         fill_gaps(problem_rows, known)
         order = {name: i for i, name in enumerate(dict.fromkeys(row.instance for row in problem_rows))}

@@ -9,12 +9,11 @@ an exact method is its own relative distance to its proven bound.
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from compare.registry import get_method, is_exact
+from compare.registry import is_exact
 from problems.errors import KnightcertError
 from problems.result import Result, Status
 
@@ -95,38 +94,6 @@ def failed_row(problem: str, instance: str, method: str, error: str, elapsed: fl
     return Row(
         problem, instance, method, Status.UNKNOWN.value, None, None, None, elapsed, None, None, False, error
     )
-
-
-def run_matrix(
-    problem: str,
-    instances: Sequence[Any],
-    methods: Sequence[str],
-    *,
-    time_limit: float | None = None,
-    seed: int | None = 0,
-    known_optima: dict[str, float | int] | None = None,
-    on_row: Callable[[Row], None] | None = None,
-) -> list[Row]:
-    """Run every method on every instance in this process; gaps filled in.
-
-    A method that refuses an instance (size limit) or fails gives a row with
-    status ``UNKNOWN`` and the reason in ``error``; no run is lost.
-    """
-    rows = []
-    for instance in instances:
-        name = getattr(instance, "name", str(instance))
-        for method in methods:
-            began = time.perf_counter()
-            try:
-                result = get_method(problem, method)(instance, time_limit=time_limit, seed=seed)
-                row = row_from_result(result, (known_optima or {}).get(name))
-            except KnightcertError as exc:
-                row = failed_row(problem, name, method, str(exc), time.perf_counter() - began)
-            rows.append(row)
-            if on_row is not None:
-                on_row(row)
-    fill_gaps(rows, known_optima)
-    return rows
 
 
 def fill_gaps(rows: Iterable[Row], known_optima: dict[str, float | int] | None = None) -> None:
