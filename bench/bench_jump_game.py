@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from heuristics.jump_search import bfs, bfs_player  # noqa: E402
-from problems.jump_game import format_jump_answer, read_jump  # noqa: E402
+from knightcert.heuristics.jump_search import bfs, bfs_player  # noqa: E402
+from knightcert.problems.jump_game import format_jump_answer, read_jump  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "jump-game"
 
@@ -100,8 +100,8 @@ def median_time(function, argument, repeat: int):
 HUGE = """
 import resource, sys, time, numpy as np
 sys.path.insert(0, {root!r})
-from problems.jump_game import JumpInstance
-from heuristics.jump_search import bfs
+from knightcert.problems.jump_game import JumpInstance
+from knightcert.heuristics.jump_search import bfs
 n, players = {n}, {players}
 rng = np.random.default_rng(4000)
 values = rng.integers(0, {high} + 1, size=(n, n)).astype(np.int64)

@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from heuristics.knight_path_search import bfs  # noqa: E402
-from problems.lost_knight import read_lost_knight  # noqa: E402
-from problems.moves import KNIGHT_OFFSETS  # noqa: E402
+from knightcert.heuristics.knight_path_search import bfs  # noqa: E402
+from knightcert.problems.lost_knight import read_lost_knight  # noqa: E402
+from knightcert.problems.moves import KNIGHT_OFFSETS  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "lost-knight"
 
@@ -84,9 +84,9 @@ def cli_wall(files: list[Path], repeat: int) -> float:
 HUGE = """
 import resource, sys, time, numpy as np
 sys.path.insert(0, {root!r})
-from problems.board import Board
-from problems.lost_knight import LostKnightInstance
-from heuristics.knight_path_search import bfs
+from knightcert.problems.board import Board
+from knightcert.problems.lost_knight import LostKnightInstance
+from knightcert.heuristics.knight_path_search import bfs
 n = {n}
 rng = np.random.default_rng(5000)
 blocked = rng.random((n, n)) < 0.30

@@ -23,14 +23,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from heuristics.tour_divide import closed_tour_table, divide  # noqa: E402
-from heuristics.tour_kernels import FOUND, walk_cycle  # noqa: E402
-from heuristics.tour_kernels import warnsdorff as engine  # noqa: E402
-from heuristics.tour_warnsdorff import centre_distances, roth, warnsdorff  # noqa: E402
-from models.tour_cpsat import cpsat  # noqa: E402
-from problems.board import Board  # noqa: E402
-from problems.moves import KNIGHT_OFFSETS, knight_targets  # noqa: E402
-from problems.tours import tour_instance  # noqa: E402
+from knightcert.heuristics.tour_divide import closed_tour_table, divide  # noqa: E402
+from knightcert.heuristics.tour_kernels import FOUND, walk_cycle  # noqa: E402
+from knightcert.heuristics.tour_kernels import warnsdorff as engine  # noqa: E402
+from knightcert.heuristics.tour_warnsdorff import centre_distances, roth, warnsdorff  # noqa: E402
+from knightcert.models.tour_cpsat import cpsat  # noqa: E402
+from knightcert.problems.board import Board  # noqa: E402
+from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets  # noqa: E402
+from knightcert.problems.tours import tour_instance  # noqa: E402
 
 
 def python_warnsdorff(n: int) -> bool:

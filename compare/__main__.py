@@ -1,6 +1,6 @@
-"""``python -m compare`` starts the knightcert command line."""
+"""``python -m knightcert.compare`` starts the command line (same as ``python -m knightcert``)."""
 
-from compare.cli import main
+from knightcert.compare.cli import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

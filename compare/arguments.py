@@ -56,7 +56,7 @@ def add_solver_arguments(
     json_help: str = "JSON output",
 ) -> None:
     """``--method``, ``--time-limit``, ``--seed`` and ``--json``, shared by the problem subcommands."""
-    from compare.registry import default_method, method_names
+    from knightcert.compare.registry import default_method, method_names
 
     default = default_method(problem)
     parser.add_argument(

@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from problems.errors import KnightcertError
+from knightcert.problems.errors import KnightcertError
 
 EXIT_OK = 0
 EXIT_FAILED_CHECK = 1
@@ -32,7 +32,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from compare import cli_compare, cli_demo, cli_jump, cli_knights, cli_path, cli_tour
+    from knightcert.compare import cli_compare, cli_demo, cli_jump, cli_knights, cli_path, cli_tour
 
     parser = _Parser(
         prog="knightcert",

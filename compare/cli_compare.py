@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from compare.arguments import positive_float, positive_int
-from compare.registry import method_names, problems
-from compare.suites import SUITES, SuiteItem, build_suite, parse_sizes
-from problems.errors import InvalidInstance
+from knightcert.compare.arguments import positive_float, positive_int
+from knightcert.compare.registry import method_names, problems
+from knightcert.compare.suites import SUITES, SuiteItem, build_suite, parse_sizes
+from knightcert.problems.errors import InvalidInstance
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -38,10 +38,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def instances_from_files(problem: str, files: list[str]) -> list[SuiteItem]:
-    from problems.independent_knights import knights_instance
-    from problems.jump_game import read_jump
-    from problems.lost_knight import read_lost_knight
-    from problems.tours import tour_instance
+    from knightcert.problems.independent_knights import knights_instance
+    from knightcert.problems.jump_game import read_jump
+    from knightcert.problems.lost_knight import read_lost_knight
+    from knightcert.problems.tours import tour_instance
 
     items = []
     for name in files:
@@ -63,13 +63,12 @@ def instances_from_files(problem: str, files: list[str]) -> list[SuiteItem]:
 def run(args: argparse.Namespace) -> int:
     import json
 
+    from knightcert.compare.comparison import run_comparison
+    from knightcert.compare.harness import median_of_repeats
+    from knightcert.compare.report import FORMATS, plot_rows
+    from knightcert.compare.summary import rows_table
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from compare.comparison import run_comparison
-    from compare.harness import median_of_repeats
-    from compare.report import FORMATS, plot_rows
-    from compare.summary import rows_table
 
     if args.instances and (args.suite or args.sizes):
         raise InvalidInstance("give --instances or --suite/--sizes, not both")

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from problems.errors import InvalidInstance
+from knightcert.problems.errors import InvalidInstance
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -26,11 +26,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from knightcert.compare.demo import find_shared_data, run_demo
+    from knightcert.compare.summary import method_summary_table, rows_table
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from compare.demo import find_shared_data, run_demo
-    from compare.summary import method_summary_table, rows_table
 
     data = find_shared_data(args.data)
     if args.data and data is None:

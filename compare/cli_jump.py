@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from compare.arguments import add_solver_arguments
-from compare.output import check_suffix, exit_code, print_json
-from compare.registry import get_method
-from problems.jump_game import JumpInstance, read_jump
-from problems.result import Result, Status
+from knightcert.compare.arguments import add_solver_arguments
+from knightcert.compare.output import check_suffix, exit_code, print_json
+from knightcert.compare.registry import get_method
+from knightcert.problems.jump_game import JumpInstance, read_jump
+from knightcert.problems.result import Result, Status
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from compare.arguments import add_solver_arguments
-from compare.output import check_suffix, exit_code, print_json
-from compare.registry import get_method
-from compare.render import numbered_board
-from problems.lost_knight import read_lost_knight
-from problems.result import Result, Status
+from knightcert.compare.arguments import add_solver_arguments
+from knightcert.compare.output import check_suffix, exit_code, print_json
+from knightcert.compare.registry import get_method
+from knightcert.compare.render import numbered_board
+from knightcert.problems.lost_knight import read_lost_knight
+from knightcert.problems.result import Result, Status
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

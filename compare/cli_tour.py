@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from compare.arguments import add_board_arguments, add_solver_arguments, positive_int, square
-from compare.output import check_suffix, exit_code, print_json
-from compare.registry import default_method, get_method
-from compare.render import numbered_board
-from problems.result import Result, Status
-from problems.tours import TourInstance, format_mostra, numbered, tour_instance
+from knightcert.compare.arguments import add_board_arguments, add_solver_arguments, positive_int, square
+from knightcert.compare.output import check_suffix, exit_code, print_json
+from knightcert.compare.registry import default_method, get_method
+from knightcert.compare.render import numbered_board
+from knightcert.problems.result import Result, Status
+from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     )
     method = args.method
     if method is None:
-        from heuristics.tour_divide import supported
+        from knightcert.heuristics.tour_divide import supported
 
         board = instance.board
         divisible = not board.blocked.any() and supported(board.rows, board.cols)

@@ -1,7 +1,7 @@
 """The comparison API: methods x instances x repeats, isolated, checked, with gaps.
 
->>> from compare.comparison import run_comparison
->>> from compare.suites import build_suite
+>>> from knightcert.compare.comparison import run_comparison
+>>> from knightcert.compare.suites import build_suite
 >>> rows = run_comparison("knights", build_suite("knights", "seed"), ["greedy", "matching"])
 >>> [(r.instance, r.method, r.objective, round(r.gap, 3)) for r in rows if r.instance == "6x6"]
 [('6x6', 'greedy', 15, 0.167), ('6x6', 'matching', 18, 0.0)]
@@ -14,11 +14,11 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from pathlib import Path
 
-from compare.harness import Row, fill_gaps
-from compare.registry import get_method
-from compare.report import read_rows, write_rows
-from compare.runner import Task, run_isolated, run_with_executor
-from compare.suites import SuiteItem
+from knightcert.compare.harness import Row, fill_gaps
+from knightcert.compare.registry import get_method
+from knightcert.compare.report import read_rows, write_rows
+from knightcert.compare.runner import Task, run_isolated, run_with_executor
+from knightcert.compare.suites import SuiteItem
 
 
 def run_comparison(

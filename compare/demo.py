@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from compare.harness import Row, fill_gaps
-from compare.runner import Task, run_task
+from knightcert.compare.harness import Row, fill_gaps
+from knightcert.compare.runner import Task, run_task
 
 
 @dataclass
@@ -44,7 +43,7 @@ def find_shared_data(explicit: str | None = None) -> Path | None:
 
 
 def lost_knight_parts(data: Path | None) -> list[DemoPart]:
-    from problems.lost_knight import read_lost_knight
+    from knightcert.problems.lost_knight import read_lost_knight
 
     folder = data / "lost-knight" if data else None
     if folder is not None and folder.is_dir() and sorted(folder.glob("caso*.txt")):
@@ -68,7 +67,7 @@ def lost_knight_parts(data: Path | None) -> list[DemoPart]:
 
 def generated_lost_knight(rows: int, cols: int, seed: int, density: float = 0.2):
     """A random toroidal lost-knight board with C and S on free squares."""
-    from problems.generators import random_lost_knight
+    from knightcert.problems.generators import random_lost_knight
 
     return random_lost_knight(
         np.random.default_rng(seed), rows, cols, density, f"random-{rows}x{cols}-s{seed}"
@@ -76,7 +75,7 @@ def generated_lost_knight(rows: int, cols: int, seed: int, density: float = 0.2)
 
 
 def jump_parts(data: Path | None) -> list[DemoPart]:
-    from problems.jump_game import read_jump
+    from knightcert.problems.jump_game import read_jump
 
     folder = data / "jump-game" if data else None
     if folder is not None and folder.is_dir() and sorted(folder.glob("EX*.in")):
@@ -94,7 +93,7 @@ def jump_parts(data: Path | None) -> list[DemoPart]:
 
 def generated_jump(rows: int, cols: int, players: int, seed: int):
     """A random jump game with values 0..max(rows, cols)//2."""
-    from problems.generators import random_jump
+    from knightcert.problems.generators import random_jump
 
     return random_jump(
         np.random.default_rng(seed),
@@ -107,7 +106,7 @@ def generated_jump(rows: int, cols: int, players: int, seed: int):
 
 
 def knights_parts(data: Path | None) -> list[DemoPart]:
-    from problems.independent_knights import closed_form, knights_instance
+    from knightcert.problems.independent_knights import closed_form, knights_instance
 
     boards = [knights_instance(n) for n in range(3, 9)]
     known = {inst.name: closed_form(inst.board.rows, inst.board.cols) for inst in boards}
@@ -132,7 +131,7 @@ def knights_parts(data: Path | None) -> list[DemoPart]:
 
 
 def tour_parts(data: Path | None) -> list[DemoPart]:
-    from problems.tours import closed_tour_exists, open_tour_exists, tour_instance
+    from knightcert.problems.tours import closed_tour_exists, open_tour_exists, tour_instance
 
     open_tours = [tour_instance(n, start=(0, 0)) for n in range(5, 9)]
     closed_tours = [tour_instance(n, closed=True) for n in (6, 8)]

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from compare.registry import is_exact
-from problems.errors import KnightcertError
-from problems.result import Result, Status
+from knightcert.compare.registry import is_exact
+from knightcert.problems.errors import KnightcertError
+from knightcert.problems.result import Result, Status
 
 COLUMNS = (
     "problem",

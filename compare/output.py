@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from problems.result import Result
+from knightcert.problems.result import Result
 
 
 def print_json(results: Sequence[Result], stream: TextIO | None = None) -> None:

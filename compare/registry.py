@@ -8,40 +8,40 @@ from __future__ import annotations
 
 import importlib
 
-from problems.errors import UnknownMethod
-from problems.method import Method
+from knightcert.problems.errors import UnknownMethod
+from knightcert.problems.method import Method
 
 #: problem -> {method name: "module:function"}; the first entry is the default.
 REGISTRY: dict[str, dict[str, str]] = {
     "path": {
-        "bfs": "heuristics.knight_path_search:bfs",
-        "astar": "heuristics.knight_path_search:astar",
-        "greedy": "heuristics.knight_path_search:greedy",
-        "cpsat": "models.path_cpsat:cpsat",
-        "csp": "models.path_csp:csp",
+        "bfs": "knightcert.heuristics.knight_path_search:bfs",
+        "astar": "knightcert.heuristics.knight_path_search:astar",
+        "greedy": "knightcert.heuristics.knight_path_search:greedy",
+        "cpsat": "knightcert.models.path_cpsat:cpsat",
+        "csp": "knightcert.models.path_csp:csp",
     },
     "jump": {
-        "bfs": "heuristics.jump_search:bfs",
-        "bfs-player": "heuristics.jump_search:bfs_player",
-        "cpsat": "models.jump_cpsat:cpsat",
-        "csp": "models.jump_csp:csp",
+        "bfs": "knightcert.heuristics.jump_search:bfs",
+        "bfs-player": "knightcert.heuristics.jump_search:bfs_player",
+        "cpsat": "knightcert.models.jump_cpsat:cpsat",
+        "csp": "knightcert.models.jump_csp:csp",
     },
     "knights": {
-        "matching": "heuristics.knights_search:matching",
-        "greedy": "heuristics.knights_search:greedy",
-        "greedy+": "heuristics.knights_search:greedy_plus",
-        "cpsat": "compare.wiring:knights_cpsat",
-        "bnb": "compare.wiring:knights_bnb",
-        "csp": "models.knights_csp:csp",
+        "matching": "knightcert.heuristics.knights_search:matching",
+        "greedy": "knightcert.heuristics.knights_search:greedy",
+        "greedy+": "knightcert.heuristics.knights_search:greedy_plus",
+        "cpsat": "knightcert.compare.wiring:knights_cpsat",
+        "bnb": "knightcert.compare.wiring:knights_bnb",
+        "csp": "knightcert.models.knights_csp:csp",
     },
     "tour": {
-        "warnsdorff": "heuristics.tour_warnsdorff:warnsdorff",
-        "marginality": "heuristics.tour_warnsdorff:marginality",
-        "roth": "heuristics.tour_warnsdorff:roth",
-        "cenpl": "heuristics.tour_warnsdorff:cenpl",
-        "divide": "heuristics.tour_divide:divide",
-        "cpsat": "models.tour_cpsat:cpsat",
-        "csp": "models.tour_csp:csp",
+        "warnsdorff": "knightcert.heuristics.tour_warnsdorff:warnsdorff",
+        "marginality": "knightcert.heuristics.tour_warnsdorff:marginality",
+        "roth": "knightcert.heuristics.tour_warnsdorff:roth",
+        "cenpl": "knightcert.heuristics.tour_warnsdorff:cenpl",
+        "divide": "knightcert.heuristics.tour_divide:divide",
+        "cpsat": "knightcert.models.tour_cpsat:cpsat",
+        "csp": "knightcert.models.tour_csp:csp",
     },
 }
 

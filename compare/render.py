@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-
-from problems.board import Board
+from knightcert.problems.board import Board
 
 
 def numbered_board(board: Board, squares: Sequence[Sequence[int]], start: int = 0) -> str:

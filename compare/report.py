@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from compare.harness import COLUMNS, Row
+from knightcert.compare.harness import COLUMNS, Row
 
 SCHEMA = 1
 FIELDS = (*COLUMNS, "size", "repeat")
@@ -53,7 +53,7 @@ def write_rows(rows: Sequence[Row], path: str | os.PathLike[str]) -> None:
     elif suffix == ".md":
         text = to_markdown(rows)
     else:
-        from problems.errors import InvalidInstance
+        from knightcert.problems.errors import InvalidInstance
 
         raise InvalidInstance(f"unknown output format {suffix!r}: use .csv, .json or .md", str(path))
     temporary = target.with_name(target.name + ".part")
@@ -96,7 +96,7 @@ def read_rows(path: str | os.PathLike[str]) -> list[Row]:
         lines = [line for line in text.splitlines() if line.startswith("|")][2:]
         records = [dict(zip(FIELDS, _split_md(line), strict=True)) for line in lines]
     else:
-        from problems.errors import InvalidInstance
+        from knightcert.problems.errors import InvalidInstance
 
         raise InvalidInstance(f"unknown report format {suffix!r}", str(path))
     return [_row(record) for record in records]
@@ -159,7 +159,7 @@ def plot_rows(rows: Sequence[Row], path: str | os.PathLike[str]) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        from problems.errors import KnightcertError
+        from knightcert.problems.errors import KnightcertError
 
         raise KnightcertError("--plot needs matplotlib: pip install 'knightcert[plot]'") from None
     figure, (gap_axis, time_axis) = plt.subplots(1, 2, figsize=(11, 4.2))

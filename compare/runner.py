@@ -25,9 +25,9 @@ from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from compare.harness import Row, failed_row, row_from_result
-from compare.registry import get_method
-from problems.errors import KnightcertError
+from knightcert.compare.harness import Row, failed_row, row_from_result
+from knightcert.compare.registry import get_method
+from knightcert.problems.errors import KnightcertError
 
 #: Seconds a run may take beyond its method time limit before it is killed.
 GRACE_SECONDS = 30.0
@@ -103,10 +103,10 @@ def _child(task: Task, connection) -> None:  # pragma: no cover - runs in the wo
 def warm_up(problem: str, methods: Iterable[str]) -> None:
     """Run each method once on a tiny instance in this process, so that forked
     workers inherit loaded compiled code and do not time its loading."""
-    from problems.independent_knights import knights_instance
-    from problems.jump_game import parse_jump
-    from problems.lost_knight import parse_lost_knight
-    from problems.tours import tour_instance
+    from knightcert.problems.independent_knights import knights_instance
+    from knightcert.problems.jump_game import parse_jump
+    from knightcert.problems.lost_knight import parse_lost_knight
+    from knightcert.problems.tours import tour_instance
 
     tiny = {
         "path": lambda: parse_lost_knight("C.S\n...\n.x.\n"),

@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from problems.errors import InvalidInstance
+from knightcert.problems.errors import InvalidInstance
 
 SUITES = ("seed", "scaling", "random")
 DEFAULT_SIZES = {"path": (10, 200), "jump": (10, 500), "knights": (4, 64), "tour": (5, 60)}
@@ -64,8 +63,8 @@ def build_suite(
 def _path(suite: str, sizes: Sequence[int], data: Path | None) -> list[SuiteItem]:
     import json
 
-    from compare.demo import generated_lost_knight
-    from problems.lost_knight import read_lost_knight
+    from knightcert.compare.demo import generated_lost_knight
+    from knightcert.problems.lost_knight import read_lost_knight
 
     if suite == "seed":
         folder = _shared(data, "lost-knight")
@@ -81,8 +80,8 @@ def _path(suite: str, sizes: Sequence[int], data: Path | None) -> list[SuiteItem
 
 
 def _jump(suite: str, sizes: Sequence[int], data: Path | None) -> list[SuiteItem]:
-    from compare.demo import generated_jump
-    from problems.jump_game import read_jump
+    from knightcert.compare.demo import generated_jump
+    from knightcert.problems.jump_game import read_jump
 
     if suite == "seed":
         folder = _shared(data, "jump-game")
@@ -93,8 +92,8 @@ def _jump(suite: str, sizes: Sequence[int], data: Path | None) -> list[SuiteItem
 
 
 def _knights(suite: str, sizes: Sequence[int], data: Path | None) -> list[SuiteItem]:
-    from problems.board import Board
-    from problems.independent_knights import KnightsInstance, closed_form, knights_instance
+    from knightcert.problems.board import Board
+    from knightcert.problems.independent_knights import KnightsInstance, closed_form, knights_instance
 
     if suite == "seed":  # seed 002's boards
         return [SuiteItem(knights_instance(n), n, closed_form(n, n)) for n in (3, 4, 6)]
@@ -109,8 +108,8 @@ def _knights(suite: str, sizes: Sequence[int], data: Path | None) -> list[SuiteI
 
 
 def _tour(suite: str, sizes: Sequence[int], data: Path | None) -> list[SuiteItem]:
-    from problems.board import Board
-    from problems.tours import TourInstance, open_tour_exists, tour_instance
+    from knightcert.problems.board import Board
+    from knightcert.problems.tours import TourInstance, open_tour_exists, tour_instance
 
     if suite == "seed":  # seed 003's boards and seed 001's failures
         boards = [tour_instance(n) for n in (2, 5, 8)] + [
@@ -137,7 +136,7 @@ def _tour(suite: str, sizes: Sequence[int], data: Path | None) -> list[SuiteItem
 
 
 def _shared(data: Path | None, folder: str) -> Path:
-    from compare.demo import find_shared_data
+    from knightcert.compare.demo import find_shared_data
 
     root = find_shared_data(str(data) if data else None)
     if root is None or not (root / folder).is_dir():

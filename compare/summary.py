@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from compare.harness import Row
+from knightcert.compare.harness import Row
 
 
 def rows_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
@@ -47,9 +47,8 @@ def _seconds(value: float) -> str:
 
 def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
     """One row per (problem, method): how many answers, proven, verified, gap, time."""
+    from knightcert.compare.registry import is_exact
     from rich.table import Table
-
-    from compare.registry import is_exact
 
     table = Table(title=title or None, title_justify="left")
     for name, justify in (

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from problems.independent_knights import KnightsInstance
-from problems.result import Result
+from knightcert.problems.independent_knights import KnightsInstance
+from knightcert.problems.result import Result
 
 
 def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
-    """``models.knights_cpsat.cpsat`` with the greedy placement as hint."""
-    from heuristics.knights_search import greedy
-    from models.knights_cpsat import cpsat
+    """``knightcert.models.knights_cpsat.cpsat`` with the greedy placement as hint."""
+    from knightcert.heuristics.knights_search import greedy
+    from knightcert.models.knights_cpsat import cpsat
 
     start = greedy(instance, check=False)
     result = cpsat(instance, hint=start.solution, **options)
@@ -30,9 +30,9 @@ def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
 
 
 def knights_bnb(instance: KnightsInstance, **options: Any) -> Result:
-    """``models.knights_bnb.bnb`` starting from the greedy placement."""
-    from heuristics.knights_search import greedy
-    from models.knights_bnb import bnb
+    """``knightcert.models.knights_bnb.bnb`` starting from the greedy placement."""
+    from knightcert.heuristics.knights_search import greedy
+    from knightcert.models.knights_bnb import bnb
 
     start = greedy(instance, check=False)
     result = bnb(instance, incumbent=start.solution, **options)

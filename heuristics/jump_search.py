@@ -11,10 +11,9 @@ import time
 from typing import Any
 
 import numpy as np
-
-from problems.jump_game import JumpInstance, game_result, jump_targets, player_row
-from problems.method import method
-from problems.result import Result
+from knightcert.problems.jump_game import JumpInstance, game_result, jump_targets, player_row
+from knightcert.problems.method import method
+from knightcert.problems.result import Result
 
 
 @method("jump", "bfs")
@@ -36,7 +35,7 @@ def bfs(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
 
     Examples
     --------
-    >>> from problems.jump_game import parse_jump
+    >>> from knightcert.problems.jump_game import parse_jump
     >>> game = parse_jump("1 9\\n3\\n4 1 3 2 2 1 2 1 0\\n0 0\\n0 1\\n0 2\\n")
     >>> print(bfs(game).solution["output"], end="")
     C
@@ -48,7 +47,7 @@ def bfs(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
     write the paths (R = rounds). Exact: BFS distances are shortest, and the
     tie key is a minimum over exactly the fastest paths.
     """
-    from heuristics.jump_kernels import rounds_and_keys
+    from knightcert.heuristics.jump_kernels import rounds_and_keys
 
     began = time.perf_counter()
     rows, cols = instance.rows, instance.cols
@@ -97,7 +96,7 @@ def bfs_player(instance: JumpInstance, *, time_limit: float | None = None, seed:
     -----
     O(J·N·M) time, O(N·M) memory.
     """
-    from heuristics.jump_kernels import forward_player
+    from knightcert.heuristics.jump_kernels import forward_player
 
     began = time.perf_counter()
     rows, cols = instance.rows, instance.cols

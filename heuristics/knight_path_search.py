@@ -10,12 +10,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-
-from problems.errors import SizeLimitExceeded
-from problems.lost_knight import LostKnightInstance
-from problems.method import method
-from problems.moves import KNIGHT_OFFSETS
-from problems.result import Result, Status
+from knightcert.problems.errors import SizeLimitExceeded
+from knightcert.problems.lost_knight import LostKnightInstance
+from knightcert.problems.method import method
+from knightcert.problems.moves import KNIGHT_OFFSETS
+from knightcert.problems.result import Result, Status
 
 #: Largest board A* and greedy accept: their priority keys are packed in 63 bits.
 MAX_BEST_FIRST_BITS = 62
@@ -40,7 +39,7 @@ def bfs(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
 
     Examples
     --------
-    >>> from problems.lost_knight import parse_lost_knight
+    >>> from knightcert.problems.lost_knight import parse_lost_knight
     >>> result = bfs(parse_lost_knight("C....\\n.....\\n....S\\n"))
     >>> result.objective, result.solution  # one jump: (+2, -1) wraps to column 4
     (1, [[0, 0], [2, 4]])
@@ -50,7 +49,7 @@ def bfs(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
     O(8 * rows * cols) time and O(rows * cols) memory; stops as soon as S is
     labelled. Exact: BFS labels squares in order of distance.
     """
-    from heuristics.path_kernels import bfs_torus
+    from knightcert.heuristics.path_kernels import bfs_torus
 
     board = instance.board
     began = time.perf_counter()
@@ -132,7 +131,7 @@ def greedy(
 
 
 def _best_first(instance: LostKnightInstance, weight_g: int, name: str) -> Result:
-    from heuristics.path_kernels import best_first_torus
+    from knightcert.heuristics.path_kernels import best_first_torus
 
     board = instance.board
     bits = (

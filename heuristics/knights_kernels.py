@@ -1,16 +1,15 @@
 """Compiled loops (numba) of the independent-knights heuristics.
 
-``nb`` is the padded neighbour table of :func:`problems.moves.knight_neighbours`
+``nb`` is the padded neighbour table of :func:`knightcert.problems.moves.knight_neighbours`
 (distinct attacked squares, ``-1`` padding at the end of each row).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from knightcert.heuristics.heap_kernels import heap_pop as _pop
+from knightcert.heuristics.heap_kernels import heap_push as _push
 from numba import njit
-
-from heuristics.heap_kernels import heap_pop as _pop
-from heuristics.heap_kernels import heap_push as _push
 
 
 @njit(cache=True, nogil=True)

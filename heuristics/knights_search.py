@@ -10,12 +10,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-
-from problems.errors import InvalidInstance
-from problems.independent_knights import KnightsInstance
-from problems.method import method
-from problems.moves import knight_neighbours
-from problems.result import Result, Status
+from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.independent_knights import KnightsInstance
+from knightcert.problems.method import method
+from knightcert.problems.moves import knight_neighbours
+from knightcert.problems.result import Result, Status
 
 
 def _squares(board, mask: np.ndarray) -> list[list[int]]:
@@ -38,7 +37,7 @@ def greedy(instance: KnightsInstance, *, time_limit: float | None = None, seed: 
 
     Examples
     --------
-    >>> from problems.independent_knights import knights_instance
+    >>> from knightcert.problems.independent_knights import knights_instance
     >>> greedy(knights_instance(3)).objective
     5
 
@@ -46,7 +45,7 @@ def greedy(instance: KnightsInstance, *, time_limit: float | None = None, seed: 
     -----
     O(n log n) for n squares (a heap with lazy deletion; costs only drop).
     """
-    from heuristics.knights_kernels import greedy_fewest_removed
+    from knightcert.heuristics.knights_kernels import greedy_fewest_removed
 
     board = instance.board
     began = time.perf_counter()
@@ -80,7 +79,7 @@ def greedy_plus(
     attacked and that do not attack each other. Never worse than ``greedy``:
     the search starts from its placement and keeps the best one seen.
     """
-    from heuristics.knights_kernels import greedy_fewest_removed, swap_local_search
+    from knightcert.heuristics.knights_kernels import greedy_fewest_removed, swap_local_search
 
     board = instance.board
     began = time.perf_counter()

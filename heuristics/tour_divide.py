@@ -3,7 +3,7 @@
 A board whose sides are both at least 12 is cut into four quadrants with
 even sides of at least 6, each toured recursively; boards with a side of at
 most 10 are base boards with a stored *structured* closed tour (see
-:mod:`models.structured_tours`). Four quadrant tours are joined into one at
+:mod:`knightcert.models.structured_tours`). Four quadrant tours are joined into one at
 the centre point: one move is cut in each quadrant's inner corner and four
 moves across the cut lines reconnect the four paths into a single cycle.
 
@@ -22,11 +22,10 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-
-from problems.errors import InvalidInstance
-from problems.method import method
-from problems.result import Result, Status
-from problems.tours import TourInstance
+from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.method import method
+from knightcert.problems.result import Result, Status
+from knightcert.problems.tours import TourInstance
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "structured_tours.json"
 
@@ -147,7 +146,7 @@ def divide(instance: TourInstance, *, time_limit: float | None = None, seed: int
     -----
     O(rows * cols) time and memory, vectorised; deterministic.
     """
-    from heuristics.tour_kernels import walk_cycle
+    from knightcert.heuristics.tour_kernels import walk_cycle
 
     board = instance.board
     if board.blocked.any() or instance.end is not None or not supported(board.rows, board.cols):

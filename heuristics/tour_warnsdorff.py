@@ -5,7 +5,7 @@ moves. The variants differ only in how ties are broken (and, for ``cenpl``,
 in the jump priority and the choice of start):
 
 ``warnsdorff``
-    fixed jump order (``problems.moves.KNIGHT_OFFSETS``).
+    fixed jump order (``knightcert.problems.moves.KNIGHT_OFFSETS``).
 ``marginality`` (seed 001)
     the square nearest the edges and corners first: largest
     ``|2r - (R-1)| + |2c - (C-1)|`` (Manhattan distance to the centre).
@@ -27,12 +27,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-
-from problems.errors import InvalidArgument
-from problems.method import method
-from problems.moves import KNIGHT_OFFSETS, knight_targets
-from problems.result import Result, Status
-from problems.tours import TourInstance
+from knightcert.problems.errors import InvalidArgument
+from knightcert.problems.method import method
+from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets
+from knightcert.problems.result import Result, Status
+from knightcert.problems.tours import TourInstance
 
 #: Default node budget of the backtracking search.
 DEFAULT_BUDGET = 2_000_000
@@ -66,7 +65,7 @@ def run_warnsdorff(
     (a complete search); a spent budget or a dead end without backtracking is
     ``UNKNOWN``.
     """
-    from heuristics.tour_kernels import EXHAUSTED, FOUND, warnsdorff
+    from knightcert.heuristics.tour_kernels import EXHAUSTED, FOUND, warnsdorff
 
     if budget < 1:
         raise InvalidArgument(f"budget must be at least 1 node, got {budget}")
@@ -130,7 +129,7 @@ def warnsdorff(
 
     Examples
     --------
-    >>> from problems.tours import tour_instance
+    >>> from knightcert.problems.tours import tour_instance
     >>> warnsdorff(tour_instance(5)).objective
     25
 

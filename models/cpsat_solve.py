@@ -9,10 +9,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from knightcert.problems.errors import SolverError
+from knightcert.problems.result import Status
 from ortools.sat.python import cp_model
-
-from problems.errors import SolverError
-from problems.result import Status
 
 #: Workers when the caller names none. CP-SAT's own default is one per core; with 2
 #: cores that leaves out its LP-based subsolvers, and the flow and independent-set models

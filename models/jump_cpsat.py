@@ -15,13 +15,18 @@ from __future__ import annotations
 
 import time
 
+from knightcert.models.cpsat_solve import solve_cpsat
+from knightcert.problems.errors import SizeLimitExceeded
+from knightcert.problems.jump_game import (
+    JumpInstance,
+    format_jump_answer,
+    game_result,
+    jump_targets,
+    player_name,
+)
+from knightcert.problems.method import method
+from knightcert.problems.result import Result, Status
 from ortools.sat.python import cp_model
-
-from models.cpsat_solve import solve_cpsat
-from problems.errors import SizeLimitExceeded
-from problems.jump_game import JumpInstance, format_jump_answer, game_result, jump_targets, player_name
-from problems.method import method
-from problems.result import Result, Status
 
 #: Cells above which the model is refused (it has about 2·(N·M)² Booleans).
 MAX_CPSAT_CELLS = 144

@@ -12,11 +12,10 @@ from __future__ import annotations
 import time
 
 from constraint import AllDifferentConstraint, FunctionConstraint, InSetConstraint, Problem
-
-from problems.errors import SizeLimitExceeded
-from problems.jump_game import JumpInstance, game_result, jump_targets, player_row
-from problems.method import method
-from problems.result import Result, Status
+from knightcert.problems.errors import SizeLimitExceeded
+from knightcert.problems.jump_game import JumpInstance, game_result, jump_targets, player_row
+from knightcert.problems.method import method
+from knightcert.problems.result import Result, Status
 
 #: Cells above which the CSP is refused: its search is exponential.
 MAX_CSP_CELLS = 30

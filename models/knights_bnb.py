@@ -4,7 +4,7 @@ Squares are decided in row-major order: first *no knight*, then *knight*
 (which removes the squares it attacks). A branch is pruned when the knights
 placed plus the squares still undecided and free cannot beat the best
 placement known; the seed used its greedy value as first incumbent (passed in by
-``compare.wiring``, since models do not import heuristics). Depth-first here
+``knightcert.compare.wiring``, since models do not import heuristics). Depth-first here
 (the seed used a queue), with the same branching and pruning.
 """
 
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import time
 
-from problems.independent_knights import KnightsInstance
-from problems.method import method
-from problems.moves import knight_neighbours
-from problems.result import Result, Status
+from knightcert.problems.independent_knights import KnightsInstance
+from knightcert.problems.method import method
+from knightcert.problems.moves import knight_neighbours
+from knightcert.problems.result import Result, Status
 
 _CHECK_EVERY = 4096
 
@@ -35,7 +35,7 @@ def bnb(
     incumbent : list of [row, col], optional
         A valid placement to start from; its size prunes from the first node.
         The registered ``bnb`` method passes seed 002's greedy placement, as the
-        seed did (``compare.wiring``).
+        seed did (``knightcert.compare.wiring``).
 
     Returns
     -------

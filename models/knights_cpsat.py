@@ -11,13 +11,12 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from knightcert.models.cpsat_solve import solve_cpsat
+from knightcert.problems.independent_knights import KnightsInstance
+from knightcert.problems.method import method
+from knightcert.problems.moves import knight_edges
+from knightcert.problems.result import Result, Status
 from ortools.sat.python import cp_model
-
-from models.cpsat_solve import solve_cpsat
-from problems.independent_knights import KnightsInstance
-from problems.method import method
-from problems.moves import knight_edges
-from problems.result import Result, Status
 
 
 @method("knights", "cpsat")
@@ -37,10 +36,10 @@ def cpsat(
         Seconds for the search; without a proof the result is ``FEASIBLE``
         with ``bound`` = CP-SAT's ``best_objective_bound``.
     workers : int, optional
-        CP-SAT ``num_workers`` (default ``models.cpsat_solve.DEFAULT_WORKERS``).
+        CP-SAT ``num_workers`` (default ``knightcert.models.cpsat_solve.DEFAULT_WORKERS``).
     hint : list of [row, col], optional
         A placement to start the search from (``add_hint``); the registered
-        ``cpsat`` method passes seed 002's greedy placement (``compare.wiring``).
+        ``cpsat`` method passes seed 002's greedy placement (``knightcert.compare.wiring``).
 
     Returns
     -------

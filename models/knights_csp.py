@@ -10,12 +10,11 @@ from __future__ import annotations
 import time
 
 from constraint import FunctionConstraint, MinSumConstraint, Problem
-
-from problems.errors import SizeLimitExceeded
-from problems.independent_knights import KnightsInstance
-from problems.method import method
-from problems.moves import knight_edges
-from problems.result import Result, Status
+from knightcert.problems.errors import SizeLimitExceeded
+from knightcert.problems.independent_knights import KnightsInstance
+from knightcert.problems.method import method
+from knightcert.problems.moves import knight_edges
+from knightcert.problems.result import Result, Status
 
 #: Usable squares above which the CSP is refused: its search is exponential.
 MAX_CSP_SQUARES = 36

@@ -16,14 +16,13 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from knightcert.models.cpsat_solve import solve_cpsat
+from knightcert.problems.errors import SizeLimitExceeded
+from knightcert.problems.lost_knight import LostKnightInstance
+from knightcert.problems.method import method
+from knightcert.problems.moves import knight_arcs
+from knightcert.problems.result import Result, Status
 from ortools.sat.python import cp_model
-
-from models.cpsat_solve import solve_cpsat
-from problems.errors import SizeLimitExceeded
-from problems.lost_knight import LostKnightInstance
-from problems.method import method
-from problems.moves import knight_arcs
-from problems.result import Result, Status
 
 #: Free squares above which the model is refused (about 8 Booleans per square).
 MAX_CPSAT_SQUARES = 250_000
@@ -47,7 +46,7 @@ def cpsat(
     seed : int, optional
         CP-SAT ``random_seed``.
     workers : int, optional
-        CP-SAT ``num_workers`` (default ``models.cpsat_solve.DEFAULT_WORKERS``).
+        CP-SAT ``num_workers`` (default ``knightcert.models.cpsat_solve.DEFAULT_WORKERS``).
 
     Returns
     -------

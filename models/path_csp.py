@@ -14,12 +14,11 @@ from __future__ import annotations
 import time
 
 from constraint import AllDifferentConstraint, FunctionConstraint, Problem
-
-from problems.errors import SizeLimitExceeded
-from problems.lost_knight import LostKnightInstance
-from problems.method import method
-from problems.moves import knight_targets
-from problems.result import Result, Status
+from knightcert.problems.errors import SizeLimitExceeded
+from knightcert.problems.lost_knight import LostKnightInstance
+from knightcert.problems.method import method
+from knightcert.problems.moves import knight_targets
+from knightcert.problems.result import Result, Status
 
 #: Free squares above which the CSP is refused: its search is exponential.
 MAX_CSP_SQUARES = 30

@@ -1,4 +1,4 @@
-"""Generate the structured closed tours that ``heuristics.tour_divide`` starts from.
+"""Generate the structured closed tours that ``knightcert.heuristics.tour_divide`` starts from.
 
 A closed tour is *structured* here when, at each of its four corners, it uses
 the move between the squares at corner-relative positions (0, 1) and (2, 0)
@@ -9,7 +9,7 @@ divide-and-conquer construction cuts and reconnects when it joins four tours.
 The tours are found by the CP-SAT circuit model with the four moves forced,
 then stored in ``heuristics/data/structured_tours.json``. Regenerate with::
 
-    python -m models.structured_tours
+    python -m knightcert.models.structured_tours
 """
 
 from __future__ import annotations
@@ -17,13 +17,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from knightcert.models.cpsat_solve import solve_cpsat
+from knightcert.problems.board import Board
+from knightcert.problems.errors import KnightcertError
+from knightcert.problems.moves import knight_arcs
+from knightcert.problems.result import Status
 from ortools.sat.python import cp_model
-
-from models.cpsat_solve import solve_cpsat
-from problems.board import Board
-from problems.errors import KnightcertError
-from problems.moves import knight_arcs
-from problems.result import Status
 
 #: Base boards. Transposes are generated too: transposing a tour turns the
 #: structured move (0, 1)-(2, 0) into (1, 0)-(0, 2), which is not the same move.

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import time
 
+from knightcert.models.cpsat_solve import solve_cpsat
+from knightcert.problems.method import method
+from knightcert.problems.moves import knight_arcs
+from knightcert.problems.result import Result, Status
+from knightcert.problems.tours import TourInstance
 from ortools.sat.python import cp_model
-
-from models.cpsat_solve import solve_cpsat
-from problems.method import method
-from problems.moves import knight_arcs
-from problems.result import Result, Status
-from problems.tours import TourInstance
 
 
 @method("tour", "cpsat")

@@ -10,12 +10,11 @@ from __future__ import annotations
 import time
 
 from constraint import AllDifferentConstraint, FunctionConstraint, Problem
-
-from problems.errors import SizeLimitExceeded
-from problems.method import method
-from problems.moves import knight_neighbours
-from problems.result import Result, Status
-from problems.tours import TourInstance
+from knightcert.problems.errors import SizeLimitExceeded
+from knightcert.problems.method import method
+from knightcert.problems.moves import knight_neighbours
+from knightcert.problems.result import Result, Status
+from knightcert.problems.tours import TourInstance
 
 #: Usable squares above which the CSP is refused (5 x 5).
 MAX_CSP_SQUARES = 25

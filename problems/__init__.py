@@ -4,8 +4,8 @@ This package imports nothing from ``models``, ``heuristics`` or ``compare``;
 every solving method depends on it, never the other way round.
 """
 
-from problems.board import Board
-from problems.errors import (
+from knightcert.problems.board import Board
+from knightcert.problems.errors import (
     InstanceTooLarge,
     InvalidArgument,
     InvalidInstance,
@@ -14,7 +14,7 @@ from problems.errors import (
     SolverError,
     UnknownMethod,
 )
-from problems.result import Result, Status
+from knightcert.problems.result import Result, Status
 
 __all__ = [
     "Board",

@@ -9,8 +9,7 @@ from __future__ import annotations
 import os
 
 import numpy as np
-
-from problems.errors import InvalidInstance
+from knightcert.problems.errors import InvalidInstance
 
 
 def read_bytes(path: str | os.PathLike[str]) -> tuple[bytes, str]:

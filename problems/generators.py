@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-
-from problems.board import Board
-from problems.jump_game import JumpInstance
-from problems.lost_knight import LostKnightInstance
+from knightcert.problems.board import Board
+from knightcert.problems.jump_game import JumpInstance
+from knightcert.problems.lost_knight import LostKnightInstance
 
 
 def random_lost_knight(

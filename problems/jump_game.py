@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
-from problems.board_text import read_bytes
-from problems.errors import InstanceTooLarge, InvalidInstance
-from problems.result import Result, Status
+from knightcert.problems.board_text import read_bytes
+from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
+from knightcert.problems.result import Result, Status
 
 #: Largest board the parser accepts (cells), checked before anything is allocated.
 MAX_CELLS = 400_000_000
@@ -120,7 +119,7 @@ def parse_jump(text: str | bytes, source: str = "<string>", name: str | None = N
     >>> game.values.tolist(), game.starts
     ([[2, 1, 0]], ((0, 0),))
     """
-    from problems.jump_tokens import tokenize
+    from knightcert.problems.jump_tokens import tokenize
 
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     values, lines = tokenize(data, source)

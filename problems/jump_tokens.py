@@ -8,9 +8,8 @@ positions without a Python loop over millions of tokens.
 from __future__ import annotations
 
 import numpy as np
+from knightcert.problems.errors import InvalidInstance
 from numba import njit
-
-from problems.errors import InvalidInstance
 
 _MAX_DIGITS = 18
 

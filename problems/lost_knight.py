@@ -11,10 +11,9 @@ import os
 from dataclasses import dataclass
 
 import numpy as np
-
-from problems.board import Board
-from problems.board_text import parse_grid, read_bytes
-from problems.errors import InvalidInstance
+from knightcert.problems.board import Board
+from knightcert.problems.board_text import parse_grid, read_bytes
+from knightcert.problems.errors import InvalidInstance
 
 
 @dataclass(frozen=True, eq=False)

@@ -6,9 +6,9 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from problems.checkers.common import verified
-from problems.errors import InvalidArgument
-from problems.result import Result
+from knightcert.problems.checkers.common import verified
+from knightcert.problems.errors import InvalidArgument
+from knightcert.problems.result import Result
 
 Method = Callable[..., Result]
 
@@ -16,19 +16,19 @@ Method = Callable[..., Result]
 def _checker(problem: str) -> Callable[[Any, Result], None]:
     # imported lazily: each checker module pulls in its problem's types
     if problem == "path":
-        from problems.checkers.path import check_path
+        from knightcert.problems.checkers.path import check_path
 
         return check_path
     if problem == "jump":
-        from problems.checkers.jump import check_jump
+        from knightcert.problems.checkers.jump import check_jump
 
         return check_jump
     if problem == "knights":
-        from problems.checkers.knights import check_knights
+        from knightcert.problems.checkers.knights import check_knights
 
         return check_knights
     if problem == "tour":
-        from problems.checkers.tour import check_tour
+        from knightcert.problems.checkers.tour import check_tour
 
         return check_tour
     raise ValueError(f"no checker for problem {problem!r}")

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-
-from problems.board import Board
+from knightcert.problems.board import Board
 
 #: The eight knight displacements ``(drow, dcol)`` in the library's fixed order.
 KNIGHT_OFFSETS: tuple[tuple[int, int], ...] = (

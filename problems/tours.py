@@ -9,9 +9,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from problems.board import Board
-from problems.board_text import parse_board_mask, read_bytes
-from problems.errors import InvalidInstance
+from knightcert.problems.board import Board
+from knightcert.problems.board_text import parse_board_mask, read_bytes
+from knightcert.problems.errors import InvalidInstance
 
 
 @dataclass(frozen=True, eq=False)

@@ -4,6 +4,6 @@ A checker never calls a solving method: it re-derives what it needs with its
 own small code, so a bug in a method cannot hide itself.
 """
 
-from problems.checkers.common import CheckFailed
+from knightcert.problems.checkers.common import CheckFailed
 
 __all__ = ["CheckFailed"]

@@ -6,9 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
-from problems.errors import KnightcertError
-from problems.result import Result, Status
+from knightcert.problems.errors import KnightcertError
+from knightcert.problems.result import Result, Status
 
 
 class CheckFailed(KnightcertError):

@@ -23,10 +23,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from problems.checkers.common import CheckFailed
-from problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name
-from problems.result import Result, Status
+from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name
+from knightcert.problems.result import Result, Status
 
 
 def check_jump(instance: JumpInstance, result: Result) -> None:

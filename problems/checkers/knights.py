@@ -12,11 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from problems.checkers.common import CheckFailed, as_squares
-from problems.independent_knights import KnightsInstance
-from problems.moves import is_knight_move, knight_neighbours
-from problems.result import Result, Status
+from knightcert.problems.checkers.common import CheckFailed, as_squares
+from knightcert.problems.independent_knights import KnightsInstance
+from knightcert.problems.moves import is_knight_move, knight_neighbours
+from knightcert.problems.result import Result, Status
 
 
 def check_knights(instance: KnightsInstance, result: Result) -> None:

@@ -15,11 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from problems.checkers.common import CheckFailed
-from problems.lost_knight import LostKnightInstance
-from problems.moves import KNIGHT_OFFSETS, is_knight_move, knight_targets, moved
-from problems.result import Result, Status
+from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.lost_knight import LostKnightInstance
+from knightcert.problems.moves import KNIGHT_OFFSETS, is_knight_move, knight_targets, moved
+from knightcert.problems.result import Result, Status
 
 
 def check_path(instance: LostKnightInstance, result: Result) -> None:

@@ -16,11 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from problems.checkers.common import CheckFailed, as_squares
-from problems.moves import knight_neighbours
-from problems.result import Result, Status
-from problems.tours import TourInstance, closed_tour_exists, open_tour_exists
+from knightcert.problems.checkers.common import CheckFailed, as_squares
+from knightcert.problems.moves import knight_neighbours
+from knightcert.problems.result import Result, Status
+from knightcert.problems.tours import TourInstance, closed_tour_exists, open_tour_exists
 
 #: Usable squares up to which the checker searches all tours itself.
 EXHAUSTIVE_SQUARES = 30

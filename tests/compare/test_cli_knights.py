@@ -3,8 +3,7 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from compare.cli import main
+from knightcert.compare.cli import main
 
 
 def test_default_is_the_exact_matching(capsys):

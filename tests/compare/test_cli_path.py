@@ -6,8 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from compare.cli import main
+from knightcert.compare.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 

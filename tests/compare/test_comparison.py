@@ -3,16 +3,15 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from compare.cli import main
-from compare.comparison import run_comparison
-from compare.harness import failed_row, fill_gaps
-from compare.report import FIELDS, read_rows, write_rows
-from compare.runner import Task, run_tasks
-from compare.suites import SuiteItem, build_suite, parse_sizes, size_range
-from problems.errors import InvalidInstance, UnknownMethod
-from problems.independent_knights import knights_instance
-from problems.tours import tour_instance
+from knightcert.compare.cli import main
+from knightcert.compare.comparison import run_comparison
+from knightcert.compare.harness import failed_row, fill_gaps
+from knightcert.compare.report import FIELDS, read_rows, write_rows
+from knightcert.compare.runner import Task, run_tasks
+from knightcert.compare.suites import SuiteItem, build_suite, parse_sizes, size_range
+from knightcert.problems.errors import InvalidInstance, UnknownMethod
+from knightcert.problems.independent_knights import knights_instance
+from knightcert.problems.tours import tour_instance
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +100,7 @@ def test_json_report_records_the_environment(seed_rows, tmp_path):
 
 
 def test_plot_is_written(seed_rows, tmp_path):
-    from compare.report import plot_rows
+    from knightcert.compare.report import plot_rows
 
     plot_rows(seed_rows, tmp_path / "p.png")
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
@@ -217,7 +216,7 @@ def test_interruption_keeps_the_finished_runs(tmp_path):
 
 
 def test_repeats_are_rows_and_the_table_shows_their_median(capsys):
-    from compare.harness import median_of_repeats
+    from knightcert.compare.harness import median_of_repeats
 
     rows = run_comparison("knights", build_suite("knights", "seed"), ["greedy"], repeat=3)
     assert len(rows) == 9 and sorted({row.repeat for row in rows}) == [0, 1, 2]

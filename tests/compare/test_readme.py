@@ -8,8 +8,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-
-from compare.cli import main
+from knightcert.compare.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()

@@ -4,13 +4,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from heuristics.jump_search import bfs, bfs_player
-from models.jump_cpsat import MAX_CPSAT_CELLS, cpsat
-from models.jump_csp import MAX_CSP_CELLS, csp
-from problems.generators import random_jump
-from problems.jump_game import JumpInstance, parse_jump, read_jump
-from problems.result import Status
+from knightcert.heuristics.jump_search import bfs, bfs_player
+from knightcert.models.jump_cpsat import MAX_CPSAT_CELLS, cpsat
+from knightcert.models.jump_csp import MAX_CSP_CELLS, csp
+from knightcert.problems.generators import random_jump
+from knightcert.problems.jump_game import JumpInstance, parse_jump, read_jump
+from knightcert.problems.result import Status
 
 ALL = [bfs, bfs_player, cpsat, csp]
 

@@ -4,13 +4,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from heuristics.knight_path_search import astar, bfs, greedy
-from problems.board import Board
-from problems.errors import SizeLimitExceeded
-from problems.generators import random_lost_knight
-from problems.lost_knight import LostKnightInstance, parse_lost_knight, read_lost_knight
-from problems.result import Status
+from knightcert.heuristics.knight_path_search import astar, bfs, greedy
+from knightcert.problems.board import Board
+from knightcert.problems.errors import SizeLimitExceeded
+from knightcert.problems.generators import random_lost_knight
+from knightcert.problems.lost_knight import LostKnightInstance, parse_lost_knight, read_lost_knight
+from knightcert.problems.result import Status
 
 
 @pytest.mark.parametrize("solve", [bfs, astar, greedy])

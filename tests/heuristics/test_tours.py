@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from knightcert.heuristics.tour_divide import base_tours, divide, supported
+from knightcert.heuristics.tour_warnsdorff import cenpl, marginality, roth, warnsdorff
+from knightcert.models.structured_tours import BASE_SIZES, corner_moves
+from knightcert.problems.board import Board
+from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.result import Status
+from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
 
-from heuristics.tour_divide import base_tours, divide, supported
-from heuristics.tour_warnsdorff import cenpl, marginality, roth, warnsdorff
-from models.structured_tours import BASE_SIZES, corner_moves
-from problems.board import Board
-from problems.errors import InvalidInstance
-from problems.result import Status
-from problems.tours import TourInstance, format_mostra, numbered, tour_instance
 from tests.problems.test_tour_checker import PUBLISHED_5, as_tour
 
 PUBLISHED_8 = [
@@ -41,7 +41,7 @@ def test_cenpl_says_no_where_no_tour_exists(n):
 
 
 def test_cenpl_8x8_is_a_valid_tour_and_the_published_one_is_valid_too():
-    from problems.checkers.tour import check_tour
+    from knightcert.problems.checkers.tour import check_tour
 
     result = cenpl(tour_instance(8))
     assert result.verified and result.objective == 64
@@ -113,8 +113,8 @@ def test_base_tours_are_structured():
 
 
 def test_structured_tour_generator_still_works():
-    from models.structured_tours import structured_tour
-    from problems.checkers.tour import check_tour_moves
+    from knightcert.models.structured_tours import structured_tour
+    from knightcert.problems.checkers.tour import check_tour_moves
 
     order = structured_tour(6, 8, seed=1)
     tour = [list(divmod(i, 8)) for i in order]

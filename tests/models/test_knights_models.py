@@ -4,15 +4,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from heuristics.knights_search import greedy, greedy_plus, matching
-from models.knights_bnb import bnb
-from models.knights_cpsat import cpsat
-from models.knights_csp import MAX_CSP_SQUARES, csp
-from problems.board import Board
-from problems.errors import InvalidInstance, SizeLimitExceeded
-from problems.independent_knights import KnightsInstance, closed_form, knights_instance
-from problems.result import Status
+from knightcert.heuristics.knights_search import greedy, greedy_plus, matching
+from knightcert.models.knights_bnb import bnb
+from knightcert.models.knights_cpsat import cpsat
+from knightcert.models.knights_csp import MAX_CSP_SQUARES, csp
+from knightcert.problems.board import Board
+from knightcert.problems.errors import InvalidInstance, SizeLimitExceeded
+from knightcert.problems.independent_knights import KnightsInstance, closed_form, knights_instance
+from knightcert.problems.result import Status
 
 SIZES = [(m, n) for m in range(1, 11) for n in range(m, 11)]
 
@@ -72,7 +71,7 @@ def test_cpsat_time_limit_reports_a_bound():
 
 
 def test_bnb_honours_its_time_limit_and_starts_from_the_greedy_value():
-    from compare.wiring import knights_bnb
+    from knightcert.compare.wiring import knights_bnb
 
     plain = bnb(knights_instance(12), time_limit=0.05)
     assert plain.status is Status.FEASIBLE and plain.verified and plain.bound is None
@@ -83,7 +82,7 @@ def test_bnb_honours_its_time_limit_and_starts_from_the_greedy_value():
 
 
 def test_cpsat_with_the_greedy_hint():
-    from compare.wiring import knights_cpsat
+    from knightcert.compare.wiring import knights_cpsat
 
     result = knights_cpsat(knights_instance(30), seed=0)
     assert result.status is Status.OPTIMAL and result.verified and result.objective == 450

@@ -2,14 +2,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from heuristics.knight_path_search import astar, bfs
-from models.path_cpsat import cpsat
-from models.path_csp import MAX_CSP_SQUARES, csp
-from problems.errors import SizeLimitExceeded
-from problems.generators import random_lost_knight
-from problems.lost_knight import parse_lost_knight, read_lost_knight
-from problems.result import Status
+from knightcert.heuristics.knight_path_search import astar, bfs
+from knightcert.models.path_cpsat import cpsat
+from knightcert.models.path_csp import MAX_CSP_SQUARES, csp
+from knightcert.problems.errors import SizeLimitExceeded
+from knightcert.problems.generators import random_lost_knight
+from knightcert.problems.lost_knight import parse_lost_knight, read_lost_knight
+from knightcert.problems.result import Status
 
 # (rows, cols) from 1x2 up to 30x30, with 1-row and 1-column boards
 SIZES = [

@@ -1,12 +1,11 @@
 from __future__ import annotations
 
 import pytest
-
-from models.tour_cpsat import cpsat
-from models.tour_csp import MAX_CSP_SQUARES, csp
-from problems.errors import SizeLimitExceeded
-from problems.result import Status
-from problems.tours import closed_tour_exists, open_tour_exists, tour_instance
+from knightcert.models.tour_cpsat import cpsat
+from knightcert.models.tour_csp import MAX_CSP_SQUARES, csp
+from knightcert.problems.errors import SizeLimitExceeded
+from knightcert.problems.result import Status
+from knightcert.problems.tours import closed_tour_exists, open_tour_exists, tour_instance
 
 BOARDS = [(m, n) for m in range(1, 7) for n in range(m, 8)]
 

@@ -4,11 +4,10 @@ import copy
 
 import numpy as np
 import pytest
-
-from heuristics.jump_search import bfs
-from problems.checkers.common import CheckFailed
-from problems.checkers.jump import check_jump, labels
-from problems.jump_game import parse_jump
+from knightcert.heuristics.jump_search import bfs
+from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.checkers.jump import check_jump, labels
+from knightcert.problems.jump_game import parse_jump
 
 GAME = parse_jump("1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n")  # EX1: C wins in round 3
 

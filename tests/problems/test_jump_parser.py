@@ -4,10 +4,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from problems.errors import InstanceTooLarge, InvalidInstance
-from problems.generators import random_jump
-from problems.jump_game import format_jump, parse_jump, player_name, read_jump
+from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
+from knightcert.problems.generators import random_jump
+from knightcert.problems.jump_game import format_jump, parse_jump, player_name, read_jump
 
 
 def test_parses_board_and_starts():

@@ -1,12 +1,11 @@
 from __future__ import annotations
 
 import pytest
-
-from problems.board import Board
-from problems.checkers.common import CheckFailed
-from problems.checkers.knights import check_knights
-from problems.independent_knights import KnightsInstance, closed_form, knights_instance
-from problems.result import Result, Status
+from knightcert.problems.board import Board
+from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.checkers.knights import check_knights
+from knightcert.problems.independent_knights import KnightsInstance, closed_form, knights_instance
+from knightcert.problems.result import Result, Status
 
 THREE = knights_instance(3)
 CORNERS_AND_CENTRE = [[0, 0], [0, 2], [1, 1], [2, 0], [2, 2]]

@@ -4,9 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from problems.errors import InvalidInstance
-from problems.lost_knight import format_lost_knight, parse_lost_knight, read_lost_knight
+from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.lost_knight import format_lost_knight, parse_lost_knight, read_lost_knight
 
 
 def test_parses_squares_and_positions():

@@ -3,9 +3,15 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from problems.board import Board
-from problems.moves import KNIGHT_OFFSETS, is_knight_move, knight_arcs, knight_edges, knight_targets, moved
+from knightcert.problems.board import Board
+from knightcert.problems.moves import (
+    KNIGHT_OFFSETS,
+    is_knight_move,
+    knight_arcs,
+    knight_edges,
+    knight_targets,
+    moved,
+)
 
 
 def naive_targets(board: Board) -> list[set[int]]:

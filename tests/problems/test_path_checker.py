@@ -2,11 +2,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from problems.checkers.common import CheckFailed
-from problems.checkers.path import check_path, distance_labels, reachable_set
-from problems.lost_knight import parse_lost_knight
-from problems.result import Result, Status
+from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.checkers.path import check_path, distance_labels, reachable_set
+from knightcert.problems.lost_knight import parse_lost_knight
+from knightcert.problems.result import Result, Status
 
 BOARD = parse_lost_knight("C.....\n......\n....S.\n......\n......\n......\n")  # 6x6 torus: 2 moves
 

@@ -1,12 +1,17 @@
 from __future__ import annotations
 
 import pytest
-
-from problems.checkers.common import CheckFailed
-from problems.checkers.tour import check_tour, nonexistence_reason
-from problems.errors import InvalidInstance
-from problems.result import Result, Status
-from problems.tours import closed_tour_exists, format_mostra, numbered, open_tour_exists, tour_instance
+from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.checkers.tour import check_tour, nonexistence_reason
+from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.result import Result, Status
+from knightcert.problems.tours import (
+    closed_tour_exists,
+    format_mostra,
+    numbered,
+    open_tour_exists,
+    tour_instance,
+)
 
 # seed 003's published 5 x 5 board
 PUBLISHED_5 = [
