@@ -29,6 +29,8 @@ COLUMNS = (
     "peak_mb",
     "nodes",
     "verified",
+    "certified",
+    "evidence",
     "error",
 )
 
@@ -49,6 +51,8 @@ class Row:
     nodes: int | None
     verified: bool
     error: str = ""
+    certified: bool = False
+    evidence: str = ""
     size: int | None = None
     repeat: int = 0
     known_optimum: float | int | None = field(default=None, repr=False)
@@ -80,8 +84,15 @@ def row_from_result(
         result.nodes,
         result.verified,
         result.info.get("check_error") or _no_answer_reason(result),
-        known_optimum,
+        certified=result.certified,
+        evidence=describe_evidence(result.evidence),
+        known_optimum=known_optimum,
     )
+
+
+def describe_evidence(evidence) -> str:
+    """``optimal: certificate (matching (Kőnig)); ...``: one readable cell for reports."""
+    return "; ".join(f"{e.claim}: {e.backing.value}" + (f" ({e.how})" if e.how else "") for e in evidence)
 
 
 def _no_answer_reason(result: Result) -> str:

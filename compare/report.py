@@ -145,6 +145,8 @@ def _row(record: dict[str, Any]) -> Row:
         peak_mb=value("peak_mb", float),
         nodes=value("nodes", int),
         verified=bool(value("verified", bool)),
+        certified=bool(value("certified", bool)),
+        evidence=str(record.get("evidence") or ""),
         error=str(record.get("error") or ""),
         size=value("size", int),
         repeat=value("repeat", int) or 0,

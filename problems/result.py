@@ -29,6 +29,65 @@ class Status(enum.Enum):
         return self.value
 
 
+class Backing(enum.Enum):
+    """What backs a claim of an answer (see :class:`Evidence`).
+
+    Only the first three are *certified*: checked by the project's own checker,
+    independently of the method that produced the answer.
+
+    ``CERTIFICATE``
+        A certificate (distance labelling, matching, closed set, ...) that the checker verified.
+    ``THEOREM``
+        A named published theorem whose hypotheses the checker verified.
+    ``SEARCH``
+        The checker's own exhaustive search.
+    ``SOLVER``
+        Only the method's own proof (CP-SAT, branch and bound): reported, never certified.
+    ``NONE``
+        Nothing backs the claim.
+    """
+
+    CERTIFICATE = "certificate"
+    THEOREM = "theorem"
+    SEARCH = "search"
+    SOLVER = "solver"
+    NONE = "none"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def certified(self) -> bool:
+        return self in (Backing.CERTIFICATE, Backing.THEOREM, Backing.SEARCH)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What backs one claim of an answer.
+
+    Attributes
+    ----------
+    claim : str
+        ``"answer"`` (the solution is valid), ``"optimal"``, ``"infeasible"`` or ``"bound"``.
+    backing : Backing
+        What kind of proof backs it.
+    how : str
+        Which one, in words: ``"distance labelling"``, ``"matching (Kőnig)"``,
+        ``"Schwenk 1991"``, ``"CP-SAT"``, ...
+    """
+
+    claim: str
+    backing: Backing
+    how: str = ""
+
+    @property
+    def certified(self) -> bool:
+        return self.backing.certified
+
+    def to_dict(self) -> dict[str, str]:
+        return {"claim": self.claim, "backing": self.backing.value, "how": self.how}
+
+
 @dataclass(frozen=True)
 class Result:
     """What a method found, how sure it is, and how long it took.
@@ -60,6 +119,8 @@ class Result:
         Optional proof object checked by the checker (not serialised).
     info : dict
         Method-specific extras (serialised).
+    evidence : tuple of Evidence
+        What backs each claim, one entry per claim; set by the checker.
     """
 
     problem: str
@@ -74,6 +135,12 @@ class Result:
     nodes: int | None = None
     certificate: Any = field(default=None, repr=False, compare=False)
     info: dict[str, Any] = field(default_factory=dict)
+    evidence: tuple[Evidence, ...] = ()
+
+    @property
+    def certified(self) -> bool:
+        """True when the checker accepted the answer and every claim is certified."""
+        return self.verified and bool(self.evidence) and all(e.certified for e in self.evidence)
 
     def with_(self, **changes: Any) -> Result:
         """Return a copy with some fields replaced."""
@@ -91,6 +158,8 @@ class Result:
             "solution": self.solution,
             "time_s": round(self.time, 6),
             "verified": self.verified,
+            "certified": self.certified,
+            "evidence": [e.to_dict() for e in self.evidence],
             "nodes": self.nodes,
             **({"info": self.info} if self.info else {}),
         }
