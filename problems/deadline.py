@@ -1,0 +1,67 @@
+"""One clock per method call, so that ``time_limit`` bounds the whole call.
+
+Every method starts a :class:`Deadline` when it is called, asks it how much
+time is left before each costly step (building a model, a matching phase, a
+search chunk) and gives CP-SAT only what remains after building. When the
+budget is spent before an answer exists the method returns ``UNKNOWN`` with
+the reason in ``info["stopped"]``.
+
+Examples
+--------
+>>> clock = Deadline(None)
+>>> clock.expired(), clock.remaining() is None
+(False, True)
+>>> Deadline(1e-9).expired()  # a budget of a nanosecond is spent at once
+True
+"""
+
+from __future__ import annotations
+
+import time
+
+#: Seconds CP-SAT is given when building used the whole budget but has not passed it
+#: (``max_time_in_seconds`` must be positive; the solve then stops at once).
+MIN_SOLVE_TIME = 1e-3
+
+
+class Deadline:
+    """The time budget of one method call.
+
+    Parameters
+    ----------
+    time_limit : float or None
+        Seconds for the whole call; None for no limit.
+
+    Notes
+    -----
+    Reads ``time.perf_counter``; O(1) per question. ``elapsed`` is the wall
+    time since the call began, which is what ``Result.time`` reports.
+    """
+
+    __slots__ = ("began", "time_limit")
+
+    def __init__(self, time_limit: float | None) -> None:
+        self.began = time.perf_counter()
+        self.time_limit = None if time_limit is None else float(time_limit)
+
+    def elapsed(self) -> float:
+        """Seconds since the call began."""
+        return time.perf_counter() - self.began
+
+    def remaining(self) -> float | None:
+        """Seconds left (may be negative), or None without a limit."""
+        return None if self.time_limit is None else self.time_limit - self.elapsed()
+
+    def expired(self) -> bool:
+        """True once the budget is spent."""
+        left = self.remaining()
+        return left is not None and left <= 0
+
+    def solver_limit(self) -> float | None:
+        """What to give a solver as its own time limit: the time left, at least ``MIN_SOLVE_TIME``."""
+        left = self.remaining()
+        return None if left is None else max(left, MIN_SOLVE_TIME)
+
+    def stopped(self, step: str) -> dict[str, object]:
+        """The ``info`` of an answer cut short while ``step`` was running."""
+        return {"stopped": f"time limit of {self.time_limit:g} s reached during {step}"}
