@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 from knightcert.models.cpsat_solve import solve_cpsat
 from knightcert.problems.method import method
 from knightcert.problems.moves import knight_arcs
@@ -45,7 +46,7 @@ def cpsat(
     board = instance.board
     began = time.perf_counter()
     # data
-    usable = [int(i) for i in range(board.size) if board.free.reshape(-1)[i]]
+    usable = np.flatnonzero(board.free.reshape(-1)).tolist()
     node = {square: k for k, square in enumerate(usable)}
     n = len(usable)
     if n == 1 or (instance.closed and n < 3):
@@ -62,6 +63,11 @@ def cpsat(
     arcs = []
     step = {}
     for u, v in zip(tails.tolist(), heads.tolist(), strict=True):
+        if len(arcs) % 50_000 == 0 and time_limit is not None and time.perf_counter() - began > time_limit:
+            info = {"stopped": f"time limit of {time_limit:g} s reached during model building"}
+            return Result(
+                "tour", "cpsat", Status.UNKNOWN, None, None, None, time.perf_counter() - began, info=info
+            )
         var = model.new_bool_var(f"step{u}_{v}")
         step[u, v] = var
         arcs.append((node[u], node[v], var))
@@ -89,7 +95,9 @@ def cpsat(
     run = solve_cpsat(model, began=began, time_limit=time_limit, seed=seed, workers=workers)
     # extract
     if not run.has_solution:
-        return Result("tour", "cpsat", run.status, None, None, None, run.time, info=run.info())
+        return Result(
+            "tour", "cpsat", run.status, None, None, None, time.perf_counter() - began, info=run.info()
+        )
     successor = {u: v for (u, v), var in step.items() if run.solver.boolean_value(var)}
     if instance.closed:
         first = board.index(*instance.start) if instance.start is not None else usable[0]
@@ -99,4 +107,5 @@ def cpsat(
     while len(tour) < n:
         tour.append(successor[tour[-1]])
     squares = [list(board.square(i)) for i in tour]
-    return Result("tour", "cpsat", Status.FEASIBLE, n, None, squares, run.time, info=run.info())
+    elapsed = time.perf_counter() - began
+    return Result("tour", "cpsat", Status.FEASIBLE, n, None, squares, elapsed, info=run.info())
