@@ -127,6 +127,8 @@ def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Iterator[Row]:
     Closing the generator (or Ctrl-C) kills the runs still going.
     """
     context = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    # runs x solver threads <= cores: each run's CP-SAT reads this (knightcert.models.cpsat_solve)
+    os.environ.setdefault("KNIGHTCERT_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, workers))))
     pending = list(tasks)
     for problem in dict.fromkeys(task.problem for task in pending):
         warm_up(problem, dict.fromkeys(task.method for task in pending if task.problem == problem))

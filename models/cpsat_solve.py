@@ -6,6 +6,7 @@ Ctrl-C stops the search and returns the best solution found so far.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 
@@ -13,13 +14,26 @@ from knightcert.problems.errors import SolverError
 from knightcert.problems.result import Status
 from ortools.sat.python import cp_model
 
-#: Workers when the caller names none. CP-SAT's own default is one per core; with 2
-#: cores that leaves out its LP-based subsolvers, and the flow and independent-set models
-#: then get no useful bound (measured: 100 x 100 knights unproven in 10 s with 2 workers,
-#: proven in 1.1 s with 8; lost-knight caso200 17 s -> 3.2 s). See docs/benchmarks.md.
-DEFAULT_WORKERS = 8
+#: Environment variable that tells a solve how many threads it may use (the harness sets it
+#: to cores // parallel runs, so that runs x threads never exceed the cores).
+THREADS_ENV = "KNIGHTCERT_THREADS"
+#: Workers when neither the caller nor ``THREADS_ENV`` names a number: CP-SAT's own
+#: default of one per core. ``linearization_level`` 2 below keeps the LP relaxation in
+#: the workers that remain (see docs/benchmarks.md, "CP-SAT workers").
+DEFAULT_WORKERS = os.cpu_count() or 1
+
+
+def default_workers() -> int:
+    """Workers for a solve whose caller names none: ``$KNIGHTCERT_THREADS``, else ``DEFAULT_WORKERS``."""
+    text = os.environ.get(THREADS_ENV, "")
+    return max(1, int(text)) if text.strip().isdigit() else DEFAULT_WORKERS
+
+
 #: Put every constraint into the LP from the start (pure clauses included).
 DEFAULT_PARAMETERS: dict[str, object] = {"linearization_level": 2, "add_lp_constraints_lazily": False}
+
+#: ``native_status`` of a model whose building used the whole time limit.
+_NOT_SOLVED = "NOT_SOLVED (time limit spent building the model)"
 
 _STATUS = {
     cp_model.OPTIMAL: Status.OPTIMAL,
@@ -48,6 +62,12 @@ class CpSatRun:
         return self.status in (Status.OPTIMAL, Status.FEASIBLE)
 
     def info(self) -> dict[str, object]:
+        if self.native_status == _NOT_SOLVED:
+            return {
+                "native_status": self.native_status,
+                "build_time_s": round(self.build_time, 6),
+                "stopped": "time limit reached while building the model",
+            }
         return {
             "native_status": self.native_status,
             "build_time_s": round(self.build_time, 6),
@@ -75,11 +95,14 @@ def solve_cpsat(
         ``time.perf_counter()`` taken before the model was built, so that the
         reported time covers building as well as solving.
     time_limit : float, optional
-        Seconds for the search (``max_time_in_seconds``).
+        Seconds for the whole method call, building included: the search gets
+        what is left after building (``max_time_in_seconds``). When building
+        used it all, nothing is solved and the status is ``UNKNOWN`` with
+        ``native_status`` "NOT_SOLVED" (time limit spent building the model).
     seed : int, optional
         ``random_seed`` of the search.
     workers : int, optional
-        ``num_workers``; default ``DEFAULT_WORKERS``.
+        ``num_workers``; default :func:`default_workers`.
     parameters : dict, optional
         ``SatParameters`` fields set by name; default ``DEFAULT_PARAMETERS``.
 
@@ -91,10 +114,13 @@ def solve_cpsat(
     build_time = time.perf_counter() - began
     solver = cp_model.CpSolver()
     if time_limit is not None:
-        solver.parameters.max_time_in_seconds = float(time_limit)
+        left = float(time_limit) - build_time
+        if left <= 0:
+            return CpSatRun(solver, Status.UNKNOWN, _NOT_SOLVED, build_time, 0.0)
+        solver.parameters.max_time_in_seconds = left
     if seed is not None:
         solver.parameters.random_seed = int(seed)
-    solver.parameters.num_workers = DEFAULT_WORKERS if workers is None else int(workers)
+    solver.parameters.num_workers = default_workers() if workers is None else int(workers)
     for name, value in (DEFAULT_PARAMETERS if parameters is None else parameters).items():
         setattr(solver.parameters, name, value)
     solver.parameters.catch_sigint_signal = True

@@ -8,10 +8,9 @@ Objective: maximise the number of knights (optionally from a hinted placement).
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from knightcert.models.cpsat_solve import solve_cpsat
+from knightcert.problems.deadline import Deadline
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.method import method
 from knightcert.problems.moves import knight_edges
@@ -33,10 +32,11 @@ def cpsat(
     Parameters
     ----------
     time_limit : float, optional
-        Seconds for the search; without a proof the result is ``FEASIBLE``
-        with ``bound`` = CP-SAT's ``best_objective_bound``.
+        Seconds for the whole call, building included; without a proof the
+        result is ``FEASIBLE`` with ``bound`` = CP-SAT's ``best_objective_bound``,
+        and ``UNKNOWN`` (reason in ``info["stopped"]``) when building used it all.
     workers : int, optional
-        CP-SAT ``num_workers`` (default ``knightcert.models.cpsat_solve.DEFAULT_WORKERS``).
+        CP-SAT ``num_workers`` (default ``knightcert.models.cpsat_solve.default_workers()``).
     hint : list of [row, col], optional
         A placement to start the search from (``add_hint``); the registered
         ``cpsat`` method passes seed 002's greedy placement (``knightcert.compare.wiring``).
@@ -48,35 +48,55 @@ def cpsat(
 
     Notes
     -----
-    One Boolean per square and one clause per attacking pair (at most 4 per
+    One Boolean per square and one at-most-one per attacking pair (at most 4 per
     square). On bipartite boards the LP bound meets the optimum, so proofs
     are quick; odd tori are hard (the LP bound n/2 is far off).
     """
     board = instance.board
-    began = time.perf_counter()
+    clock = Deadline(time_limit)
     # data
     tails, heads = knight_edges(board)
     usable = np.flatnonzero(board.free.reshape(-1))
     # variables
     model = cp_model.CpModel()
-    knight = {int(i): model.new_bool_var(f"k{i}") for i in usable}
-    # constraints
-    for u, v in zip(tails.tolist(), heads.tolist(), strict=True):
-        model.add_bool_or([knight[u].Not(), knight[v].Not()])
+    knight = {i: model.new_bool_var(f"k{i}") for i in usable.tolist()}
+    # constraints, in chunks so that building stops when the time limit is spent
+    pairs = list(zip(tails.tolist(), heads.tolist(), strict=True))
+    for start in range(0, len(pairs), BUILD_CHUNK):
+        if clock.expired():
+            return _unknown(clock, "model building")
+        for u, v in pairs[start : start + BUILD_CHUNK]:
+            model.add_at_most_one(knight[u], knight[v])
     # objective
-    model.maximize(sum(knight.values()))
+    model.maximize(cp_model.LinearExpr.sum(list(knight.values())))
     if hint is not None:
         placed = {board.index(int(r), int(c)) for r, c in hint}
         for i, var in knight.items():
             model.add_hint(var, i in placed)
     # solve
-    run = solve_cpsat(model, began=began, time_limit=time_limit, seed=seed, workers=workers)
+    run = solve_cpsat(model, began=clock.began, time_limit=time_limit, seed=seed, workers=workers)
     # extract
     if not run.has_solution:
-        return Result("knights", "cpsat", run.status, None, None, None, run.time, info=run.info())
+        return Result("knights", "cpsat", run.status, None, None, None, clock.elapsed(), info=run.info())
     placed = [list(board.square(i)) for i, var in knight.items() if run.solver.boolean_value(var)]
     bound = int(np.floor(run.solver.best_objective_bound + 1e-9))
     status = Status.OPTIMAL if run.status is Status.OPTIMAL or bound == len(placed) else Status.FEASIBLE
     return Result(
-        "knights", "cpsat", status, len(placed), max(bound, len(placed)), placed, run.time, info=run.info()
+        "knights",
+        "cpsat",
+        status,
+        len(placed),
+        max(bound, len(placed)),
+        placed,
+        clock.elapsed(),
+        info=run.info(),
     )
+
+
+#: Constraints added between two looks at the clock while building.
+BUILD_CHUNK = 50_000
+
+
+def _unknown(clock: Deadline, step: str) -> Result:
+    info = {**clock.stopped(step), "build_time_s": round(clock.elapsed(), 6)}
+    return Result("knights", "cpsat", Status.UNKNOWN, None, None, None, clock.elapsed(), info=info)

@@ -46,7 +46,7 @@ def cpsat(
     seed : int, optional
         CP-SAT ``random_seed``.
     workers : int, optional
-        CP-SAT ``num_workers`` (default ``knightcert.models.cpsat_solve.DEFAULT_WORKERS``).
+        CP-SAT ``num_workers`` (default ``knightcert.models.cpsat_solve.default_workers()``).
 
     Returns
     -------
@@ -93,13 +93,24 @@ def cpsat(
     run = solve_cpsat(model, began=began, time_limit=time_limit, seed=seed, workers=workers)
     # extract
     if not run.has_solution:
-        return Result("path", "cpsat", run.status, None, None, None, run.time, info=run.info())
+        return Result(
+            "path", "cpsat", run.status, None, None, None, time.perf_counter() - began, info=run.info()
+        )
     active = [k for k in range(len(used)) if run.solver.boolean_value(used[k])]
     path = _path_from_flow(board.cols, tails[active], heads[active], start, goal)
     length = len(path) - 1
     bound = int(np.ceil(run.solver.best_objective_bound - 1e-9))
     status = run.status if length > bound else Status.OPTIMAL
-    return Result("path", "cpsat", status, length, min(bound, length), path, run.time, info=run.info())
+    return Result(
+        "path",
+        "cpsat",
+        status,
+        length,
+        min(bound, length),
+        path,
+        time.perf_counter() - began,
+        info=run.info(),
+    )
 
 
 def _path_from_flow(

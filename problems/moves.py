@@ -95,8 +95,9 @@ def knight_arcs(board: Board) -> tuple[np.ndarray, np.ndarray]:
     tails = np.repeat(np.arange(board.size, dtype=np.int64), 8)
     heads = targets.ravel()
     keep = (heads >= 0) & (heads != tails)
-    pairs = np.unique(np.stack([tails[keep], heads[keep]], axis=1), axis=0)
-    return pairs[:, 0], pairs[:, 1]
+    # one sorted key per arc: np.unique on int64 keys, far quicker than on rows
+    keys = np.unique(tails[keep] * np.int64(board.size) + heads[keep].astype(np.int64))
+    return keys // board.size, keys % board.size
 
 
 def knight_edges(board: Board) -> tuple[np.ndarray, np.ndarray]:
