@@ -8,7 +8,8 @@ live here, one layer up, and the registry points at them:
 ``knights bnb``
     seed 002's branch and bound with the greedy value as first incumbent.
 
-The greedy step's time is added to the reported time.
+The greedy step's time is added to the reported time, and counts against
+``time_limit``: the exact method gets what is left of it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
     from knightcert.models.knights_cpsat import cpsat
 
     start = greedy(instance, check=False)
-    result = cpsat(instance, hint=start.solution, **options)
+    result = cpsat(instance, hint=start.solution, **_time_left(options, start.time))
     return result.with_(time=result.time + start.time)
 
 
@@ -35,5 +36,12 @@ def knights_bnb(instance: KnightsInstance, **options: Any) -> Result:
     from knightcert.models.knights_bnb import bnb
 
     start = greedy(instance, check=False)
-    result = bnb(instance, incumbent=start.solution, **options)
+    result = bnb(instance, incumbent=start.solution, **_time_left(options, start.time))
     return result.with_(time=result.time + start.time)
+
+
+def _time_left(options: dict[str, Any], spent: float) -> dict[str, Any]:
+    """``options`` with ``time_limit`` reduced by the ``spent`` seconds (kept positive)."""
+    if options.get("time_limit") is None:
+        return options
+    return {**options, "time_limit": max(options["time_limit"] - spent, 1e-3)}

@@ -17,16 +17,22 @@ from ortools.sat.python import cp_model
 #: Environment variable that tells a solve how many threads it may use (the harness sets it
 #: to cores // parallel runs, so that runs x threads never exceed the cores).
 THREADS_ENV = "KNIGHTCERT_THREADS"
-#: Workers when neither the caller nor ``THREADS_ENV`` names a number: CP-SAT's own
-#: default of one per core. ``linearization_level`` 2 below keeps the LP relaxation in
-#: the workers that remain (see docs/benchmarks.md, "CP-SAT workers").
-DEFAULT_WORKERS = os.cpu_count() or 1
+#: Fewest threads at which CP-SAT's parallel portfolio beats one worker: with 2 (or 3)
+#: workers it runs no full LP worker, and on 2 cores it proved 10 x 10 knights in 5.6 s and
+#: left 100 x 100 unproven in 10 s, where 1 worker took 0.01 s and 1.6 s (docs/benchmarks.md).
+MIN_PORTFOLIO = 4
 
 
 def default_workers() -> int:
-    """Workers for a solve whose caller names none: ``$KNIGHTCERT_THREADS``, else ``DEFAULT_WORKERS``."""
-    text = os.environ.get(THREADS_ENV, "")
-    return max(1, int(text)) if text.strip().isdigit() else DEFAULT_WORKERS
+    """CP-SAT workers for a solve whose caller names none.
+
+    The threads it may use are ``$KNIGHTCERT_THREADS`` (set by the harness to
+    cores // parallel runs) or else the cores; below ``MIN_PORTFOLIO`` threads
+    one worker is used, which measured stronger than a small portfolio.
+    """
+    text = os.environ.get(THREADS_ENV, "").strip()
+    threads = max(1, int(text)) if text.isdigit() else os.cpu_count() or 1
+    return threads if threads >= MIN_PORTFOLIO else 1
 
 
 #: Put every constraint into the LP from the start (pure clauses included).

@@ -2,7 +2,8 @@
 
 Every method starts a :class:`Deadline` when it is called, asks it how much
 time is left before each costly step (building a model, a matching phase, a
-search chunk) and gives CP-SAT only what remains after building. When the
+search chunk); CP-SAT gets only what remains after building
+(``knightcert.models.cpsat_solve``). When the
 budget is spent before an answer exists the method returns ``UNKNOWN`` with
 the reason in ``info["stopped"]``.
 
@@ -18,10 +19,6 @@ True
 from __future__ import annotations
 
 import time
-
-#: Seconds CP-SAT is given when building used the whole budget but has not passed it
-#: (``max_time_in_seconds`` must be positive; the solve then stops at once).
-MIN_SOLVE_TIME = 1e-3
 
 
 class Deadline:
@@ -56,11 +53,6 @@ class Deadline:
         """True once the budget is spent."""
         left = self.remaining()
         return left is not None and left <= 0
-
-    def solver_limit(self) -> float | None:
-        """What to give a solver as its own time limit: the time left, at least ``MIN_SOLVE_TIME``."""
-        left = self.remaining()
-        return None if left is None else max(left, MIN_SOLVE_TIME)
 
     def stopped(self, step: str) -> dict[str, object]:
         """The ``info`` of an answer cut short while ``step`` was running."""
