@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.method import method
 from knightcert.problems.moves import knight_neighbours
@@ -57,7 +58,7 @@ def bnb(
     attack = [sum(1 << int(j) for j in nb[i] if j >= 0) for i in range(n)]
     start = [board.index(int(r), int(c)) for r, c in (incumbent or [])]
     best = [len(start), sum(1 << i for i in start)]
-    all_free = sum(1 << i for i in range(n) if free[i])
+    all_free = int.from_bytes(np.packbits(free, bitorder="little").tobytes(), "little")
     nodes = 0
     interrupted = False
     # stack of (next square, still-available squares, placed knights bitset, count)
@@ -89,7 +90,8 @@ def bnb(
             stack.append(without)
     except KeyboardInterrupt:
         interrupted = True
-    placed_squares = [list(board.square(i)) for i in range(n) if best[1] >> i & 1]
+    bits = np.unpackbits(np.frombuffer(best[1].to_bytes(n // 8 + 1, "little"), np.uint8), bitorder="little")
+    placed_squares = np.stack(np.divmod(np.flatnonzero(bits[:n]), board.cols), axis=1).tolist()
     status = Status.FEASIBLE if interrupted else Status.OPTIMAL
     bound = None if interrupted else best[0]
     return Result(
