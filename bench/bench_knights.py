@@ -3,6 +3,7 @@
 Run from the repository root:
 
     python bench/bench_knights.py [--torus-limit 60]
+    python bench/bench_knights.py --matching [--old-timeout 20]   # issue 9's matching table only
 
 Prints Markdown for docs/benchmarks.md. Peer for the matching: networkx's
 Hopcroft-Karp on the same knight graph, in the same run.
@@ -49,12 +50,93 @@ def networkx_mis(n: int) -> tuple[int, float]:
     return n * n - size, time.perf_counter() - began
 
 
+def _scipy_matching(board, out) -> None:  # pragma: no cover - runs in a child process
+    """The replaced call, ``scipy.sparse.csgraph.maximum_bipartite_matching``, on the knight graph."""
+    import numpy as np
+    from knightcert.problems.moves import knight_edges
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    tails, heads = knight_edges(board)
+    white = (np.add(*np.divmod(tails, board.cols)) % 2) == 0
+    left, right = np.where(white, tails, heads), np.where(white, heads, tails)
+    graph = coo_matrix((np.ones(left.size, np.int8), (left, right)), shape=(board.size, board.size)).tocsr()
+    began = time.perf_counter()
+    size = int((maximum_bipartite_matching(graph, perm_type="column") >= 0).sum())
+    out.put((board.n_free - size, time.perf_counter() - began))
+
+
+def _networkx_on(board) -> tuple[int, float]:
+    import networkx as nx
+    from networkx.algorithms import bipartite
+
+    tails, heads = knight_edges(board)
+    began = time.perf_counter()
+    graph = nx.Graph()
+    graph.add_nodes_from(range(board.size))
+    graph.add_edges_from(zip(tails.tolist(), heads.tolist(), strict=True))
+    top = [int(i) for i in range(board.size) if sum(board.square(i)) % 2 == 0]
+    size = len(bipartite.hopcroft_karp_matching(graph, top_nodes=top)) // 2
+    return board.n_free - size, time.perf_counter() - began
+
+
+def matching_table(old_timeout: float) -> None:
+    """Issue 9: the old scipy call vs the compiled Hopcroft-Karp vs networkx, same boards, same run."""
+    import multiprocessing as mp
+
+    import numpy as np
+    from knightcert.problems.board import Board
+    from knightcert.problems.independent_knights import KnightsInstance
+
+    print("### Independent knights matching: old scipy call vs Hopcroft-Karp vs networkx\n")
+    print(f"(old call stopped after {old_timeout:.0f} s; networkx on boards up to 200 x 200)\n")
+    print(
+        "| board | holes | knights | Hopcroft-Karp (method call) | phases | µs per square "
+        "| old scipy call | networkx |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    matching(knights_instance(8))  # load the compiled kernels
+    per_square = []
+    for n, holes in [(n, h) for n in (100, 200, 500, 1000) for h in (0, 0.05, 0.2, 0.4)] + [(2000, 0)]:
+        blocked = np.random.default_rng(n).random((n, n)) < holes if holes else None
+        board = Board(n, n, blocked)
+        result, ours = timed(matching, KnightsInstance(board, f"{n}x{n}"), check=False)
+        per_square.append(ours / board.n_free * 1e6)
+        queue = mp.get_context("fork").Queue()
+        child = mp.get_context("fork").Process(target=_scipy_matching, args=(board, queue))
+        child.start()
+        child.join(old_timeout)
+        if child.is_alive():
+            child.kill()
+            old = f"> {old_timeout:.0f} s"
+        else:
+            value, seconds = queue.get()
+            assert value == result.objective
+            old = f"{seconds:.3f} s"
+        peer = "-"
+        if n <= 200 and holes in (0, 0.2):
+            value, seconds = _networkx_on(board)
+            assert value == result.objective
+            peer = f"{seconds:.2f} s"
+        print(
+            f"| {n}x{n} | {holes:.0%} | {result.objective} | {ours:.3f} s | {result.info['phases']} "
+            f"| {per_square[-1]:.2f} | {old} | {peer} |",
+            flush=True,
+        )
+    print(f"\nmedian µs per square {statistics.median(per_square):.2f}, max {max(per_square):.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--torus-limit", type=float, default=60.0, help="CP-SAT seconds per odd torus")
     parser.add_argument("--torus-max", type=int, default=25)
+    parser.add_argument("--matching", action="store_true", help="only issue 9's matching table")
+    parser.add_argument("--old-timeout", type=float, default=20.0, help="seconds for the old scipy call")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}\n")
+    if args.matching:
+        matching_table(args.old_timeout)
+        return
     greedy(knights_instance(4))
     greedy_plus(knights_instance(4))  # compile / load kernels
 
