@@ -68,29 +68,28 @@ def cpsat(
         for u, v in pairs[start : start + BUILD_CHUNK]:
             model.add_at_most_one(knight[u], knight[v])
     # objective
+    if clock.expired():
+        return _unknown(clock, "model building")
     model.maximize(cp_model.LinearExpr.sum(list(knight.values())))
-    if hint is not None:
+    if hint is not None and not clock.expired():
         placed = {board.index(int(r), int(c)) for r, c in hint}
         for i, var in knight.items():
             model.add_hint(var, i in placed)
     # solve
     run = solve_cpsat(model, began=clock.began, time_limit=time_limit, seed=seed, workers=workers)
     # extract
-    if not run.has_solution:
-        return Result("knights", "cpsat", run.status, None, None, None, clock.elapsed(), info=run.info())
-    placed = [list(board.square(i)) for i, var in knight.items() if run.solver.boolean_value(var)]
-    bound = int(np.floor(run.solver.best_objective_bound + 1e-9))
-    status = Status.OPTIMAL if run.status is Status.OPTIMAL or bound == len(placed) else Status.FEASIBLE
-    return Result(
-        "knights",
-        "cpsat",
-        status,
-        len(placed),
-        max(bound, len(placed)),
-        placed,
-        clock.elapsed(),
-        info=run.info(),
-    )
+    info = run.info()
+    info_status = run.status.value
+    placed, bound = None, None
+    if run.has_solution:
+        placed = [list(board.square(i)) for i, var in knight.items() if run.solver.boolean_value(var)]
+        bound = max(int(np.floor(run.solver.best_objective_bound + 1e-9)), len(placed))
+    del model, knight, pairs, run  # freeing a large model takes a while: Result.time counts it
+    if placed is None:
+        return Result("knights", "cpsat", Status(info_status), None, None, None, clock.elapsed(), info=info)
+    proven = info_status == Status.OPTIMAL.value or bound == len(placed)
+    status = Status.OPTIMAL if proven else Status.FEASIBLE
+    return Result("knights", "cpsat", status, len(placed), bound, placed, clock.elapsed(), info=info)
 
 
 #: Constraints added between two looks at the clock while building.
