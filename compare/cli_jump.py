@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 
 from knightcert.compare.arguments import add_solver_arguments
-from knightcert.compare.output import check_suffix, exit_code, print_json
+from knightcert.compare.output import check_suffix, claim_text, exit_code, print_json, save_answer
 from knightcert.compare.registry import get_method
+from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.jump_game import JumpInstance, read_jump
-from knightcert.problems.result import Result, Status
+from knightcert.problems.result import Result
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -31,9 +32,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.save and len(args.files) > 1:
+        raise InvalidArgument("--save writes one answer: give one FILE")
     instances = [read_jump(path) for path in args.files]  # all errors before any output
     solve = get_method("jump", args.method)
     results = [solve(inst, time_limit=args.time_limit, seed=args.seed) for inst in instances]
+    save_answer(
+        args.save,
+        results[0],
+        instances[0],
+        instance_path=args.files[0],
+        time_limit=args.time_limit,
+        seed=args.seed,
+    )
     if args.json:
         print_json(results)
         return exit_code(results)
@@ -44,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"no answer ({result.method}: {result.status.value}){check_suffix(result)}")
             continue
         print(result.solution["output"], end="")
-        if check_suffix(result) or result.status is Status.FEASIBLE:
-            print(f"# {result.status.value}{check_suffix(result)}")
+        if check_suffix(result) or not result.certified:
+            print(f"# {claim_text(result)}{check_suffix(result)}")
         if args.explain:
             print(explain(inst, result))
     return exit_code(results)
@@ -54,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
 def explain(instance: JumpInstance, result: Result) -> str:
     """Each player's fastest path and tie key, then the order of the deciding round."""
     solution = result.solution
-    lines = []
+    lines = [f"# {claim_text(result)}"]
     players = solution.get("players")
     if players is None:
         lines.append(f"({result.method} follows only the winner)")

@@ -5,7 +5,7 @@ An answer file is one JSON object (schema ``knightcert-answer/1``)::
     {
       "schema": "knightcert-answer/1",
       "problem": "knights",
-      "instance": {"name": "8x8", "sha256": "...", "data": {...}}   # or "path" instead of "data"
+      "instance": {"name": "8x8", "sha256": "...", "fields": {"rows": 8, ...}, "data": {...}},
       "method": "matching",
       "status": "OPTIMAL",
       "objective": 32, "bound": 32,
@@ -20,9 +20,10 @@ An answer file is one JSON object (schema ``knightcert-answer/1``)::
 
 ``instance.sha256`` fingerprints the instance's canonical form (sizes, flags,
 ends and the raw little-endian bytes of its arrays), so an answer can only be
-checked against the instance it was made for. The instance itself is embedded
-(``data``) when its canonical form is small (at most ``EMBED_BYTES``), else
-the file's ``path`` is recorded. Large arrays (certificates, long solutions)
+checked against the instance it was made for; ``fields`` holds its sizes and
+flags (torus, closed, fixed ends). The instance itself is embedded (``data``)
+when its canonical form is small (at most ``EMBED_BYTES``); the file's
+``path`` is recorded when it is known. Large arrays (certificates, long solutions)
 are stored compactly: the smallest little-endian integer type that holds
 them, zlib-compressed, base64 (``{"array": dtype, "shape": [...], "zlib": text}``;
 booleans bit-packed). The top-level ``sha256`` seals the file: it is the
@@ -263,12 +264,13 @@ def answer_to_dict(
     instance_path : path, optional
         The instance file, recorded when the instance is too large to embed.
     """
-    problem, _, _ = canonical_instance(instance)
+    problem, fields, _ = canonical_instance(instance)
     if result.problem and result.problem != problem:
         raise InvalidAnswer(f"problem: the result is for {result.problem!r}, the instance for {problem!r}")
     described: dict[str, Any] = {
         "name": getattr(instance, "name", "") or "",
         "sha256": instance_sha256(instance),
+        "fields": fields,
     }
     data = instance_to_data(instance)
     if len(json.dumps(data)) <= EMBED_BYTES:
