@@ -314,7 +314,7 @@ def write_answer(
     temporary = f"{path}.tmp{os.getpid()}"
     try:
         with open(temporary, "w", encoding="utf-8") as stream:
-            json.dump(answer, stream, separators=(",", ":"), allow_nan=False)
+            json.dump(answer, stream, separators=(",", ":"))  # a NaN a method wrote is kept, then rejected
             stream.write("\n")
         os.replace(temporary, path)
     finally:
@@ -574,7 +574,7 @@ def _certificate_out(certificate: Any) -> Any:
 
 
 def _jsonable(value: Any) -> Any:
-    """Plain JSON values (numpy scalars and arrays turned into Python ones); non-finite floats as text."""
+    """Plain JSON values (numpy scalars and arrays turned into Python ones; floats kept as they are)."""
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -583,8 +583,6 @@ def _jsonable(value: Any) -> Any:
         return _jsonable(value.tolist())
     if isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
     if value is None or isinstance(value, bool | int | float | str):
         return value
     return str(value)

@@ -13,7 +13,9 @@ optimum itself. So when no matching is attached, or the attached one does
 not prove the claim, the checker computes its own maximum matching
 (Hopcroft–Karp, ``scipy.sparse.csgraph.maximum_bipartite_matching``) and
 either certifies the claim or refutes it. On other boards (tori with an odd
-side) the claim rests on the solver: reported, never certified.
+side) the checker finds the optimum itself by branch and bound on boards of
+at most ``SEARCH_SQUARES`` usable squares (within ``SEARCH_NODES`` nodes);
+beyond that the claim rests on the solver: reported, never certified.
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ from knightcert.problems.moves import knight_edges, knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 MATCHING = "matching (Kőnig)"
+#: Usable squares up to which the checker finds the optimum of a non-bipartite board itself.
+SEARCH_SQUARES = 100
+#: Node budget of that search.
+SEARCH_NODES = 200_000
 
 
 def certify_knights(instance: KnightsInstance, result: Result) -> tuple[list[Evidence], dict | None]:
@@ -67,7 +73,19 @@ def certify_knights(instance: KnightsInstance, result: Result) -> tuple[list[Evi
         evidence.append(Evidence(claim, Backing.CERTIFICATE, MATCHING))
         return evidence, {"matching": int_array(matching, "certificate 'matching'")}
     if not bipartite(board):
-        evidence.append(solver_evidence(claim, result.method))  # no certificate off bipartite boards
+        if board.n_free > SEARCH_SQUARES:
+            evidence.append(solver_evidence(claim, result.method))  # no certificate off bipartite boards
+            return evidence, None
+        optimum, nodes = search_optimum(board)
+        if optimum is None:
+            evidence.append(
+                solver_evidence(claim, result.method, f"the checker's search spent {nodes} nodes")
+            )
+            return evidence, None
+        if optimum > upper:
+            what = f"bound {upper} is below the optimum: " if claim == "bound" else ""
+            raise CheckFailed(f"{what}the checker's exhaustive search places {optimum} knights", claim)
+        evidence.append(Evidence(claim, Backing.SEARCH, f"the checker's exhaustive search ({nodes} nodes)"))
         return evidence, None
     pairs = maximum_matching(board)
     optimum = board.n_free - len(pairs)
@@ -166,3 +184,74 @@ def check_knights(instance, result: Result) -> Result:
     from knightcert.problems.checkers import check
 
     return check(instance, result.with_(problem="knights"))
+
+
+class _Spent(Exception):
+    pass
+
+
+def search_optimum(board, budget: int = SEARCH_NODES) -> tuple[int | None, int]:
+    """The most independent knights on ``board`` by the checker's own branch and bound.
+
+    Sets of squares are Python integers used as bit sets. A square with at
+    most one free neighbour is always taken (some optimum contains it);
+    otherwise the search branches on a square of most neighbours (taken, or
+    not). A branch is cut when the knights placed plus the free squares
+    minus a greedy matching among them cannot beat the best found.
+
+    Returns
+    -------
+    (optimum, nodes)
+        ``optimum`` is ``None`` when the budget ran out first.
+    """
+    usable = [int(i) for i in np.flatnonzero(board.free.reshape(-1))]
+    position = {square: k for k, square in enumerate(usable)}
+    table = knight_neighbours(board)
+    neighbours = [sum(1 << position[int(j)] for j in table[i] if j >= 0) for i in usable]
+    best = [0]
+    nodes = [0]
+
+    def bound(free: int) -> int:
+        left, matched = free, 0
+        while left:
+            v = (left & -left).bit_length() - 1
+            left &= ~(1 << v)
+            partner = neighbours[v] & left
+            if partner:
+                left &= ~(partner & -partner)
+                matched += 1
+        return free.bit_count() - matched
+
+    def solve(free: int, size: int) -> None:
+        nodes[0] += 1
+        if nodes[0] > budget:
+            raise _Spent
+        while True:  # take every square with at most one free neighbour
+            if not free:
+                best[0] = max(best[0], size)
+                return
+            pick, most, most_degree = -1, -1, -1
+            rest = free
+            while rest:
+                v = (rest & -rest).bit_length() - 1
+                rest &= rest - 1
+                degree = (neighbours[v] & free).bit_count()
+                if degree <= 1:
+                    pick = v
+                    break
+                if degree > most_degree:
+                    most, most_degree = v, degree
+            if pick < 0:
+                break
+            free &= ~(neighbours[pick] | (1 << pick))
+            size += 1
+        if size + bound(free) <= best[0]:
+            return
+        solve(free & ~(neighbours[most] | (1 << most)), size + 1)
+        solve(free & ~(1 << most), size)
+
+    try:
+        solve((1 << len(usable)) - 1, 0)
+    except _Spent:
+        return None, nodes[0]
+    return best[0], nodes[0]
