@@ -89,7 +89,8 @@ def certify(instance: Any, result: Result) -> Result:
     problem = result.problem or _problem_of(instance)
     info = {k: v for k, v in result.info.items() if k not in ("check_error", "rejected_claim")}
     clean = result.with_(problem=problem, verified=False, evidence=(), info=info)
-    if clean.status is Status.UNKNOWN and clean.solution is None and clean.bound is None:
+    nothing = clean.solution is None and clean.bound is None and clean.objective is None
+    if clean.status is Status.UNKNOWN and nothing:
         return _remember(clean, instance)  # nothing was claimed, nothing to check
     try:
         clean = check_status_fields(clean, no_winner_solution=problem == "jump")

@@ -10,6 +10,7 @@ is always the answer reported.
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 import numpy as np
@@ -164,7 +165,9 @@ def _from_lists(value: list | tuple, field: str, claim: str) -> np.ndarray:
         flat = list(itertools.chain.from_iterable(flat))
     kinds = set(map(type, flat))
     if not all(issubclass(kind, _INT_TYPES) and not issubclass(kind, bool | np.bool_) for kind in kinds):
-        bad = next(i for i, x in enumerate(flat) if not is_integer(x))
+        wrong = [i for i, x in enumerate(flat) if not is_integer(x)]
+        # name the most telling entry: NaN, inf or a fraction before a float that happens to be whole
+        bad = next((i for i in wrong if not _whole_float(flat[i])), wrong[0])
         raise CheckFailed(
             f"{field}: entry {_position(value, bad)} is {describe_value(flat[bad])}, not an integer",
             claim=claim,
@@ -174,6 +177,10 @@ def _from_lists(value: list | tuple, field: str, claim: str) -> np.ndarray:
     except (ValueError, OverflowError) as exc:
         raise CheckFailed(f"{field}: not a regular array of integers ({exc})", claim=claim) from None
     return array
+
+
+def _whole_float(value: Any) -> bool:
+    return isinstance(value, float | np.floating) and math.isfinite(value) and float(value).is_integer()
 
 
 def _position(value: Any, flat_index: int) -> list[int]:

@@ -166,6 +166,8 @@ def check_labels(
     goal = instance.goal
     if rounds[goal] != 0:
         raise CheckFailed("the goal's round label is not 0", claim)
+    if np.count_nonzero(rounds == 0) != 1:
+        raise CheckFailed("a cell other than the goal has round label 0", claim)
     has_shorter = np.zeros(rounds.shape, dtype=bool)
     for target, valid in _jumps(instance.values):
         t_rounds = np.where(valid, rounds.take(target), -1)
