@@ -207,3 +207,29 @@ def test_result_from_answer_names_the_field():
     ):
         with pytest.raises(InvalidAnswer, match=words):
             result_from_answer({**base, **change}, problem="path")
+
+
+def test_certificates_doc_examples_run(tmp_path, capsys, monkeypatch):
+    import re
+    import shlex
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "certificates.md").read_text()
+    monkeypatch.chdir(tmp_path)
+    ran = 0
+    for block in re.findall(r"```console\n(.*?)```", doc, flags=re.S):
+        lines = block.splitlines()
+        for i, line in enumerate(lines):
+            if not line.startswith("$ knightcert "):
+                continue
+            expected = []
+            for following in lines[i + 1 :]:
+                if following.startswith("$ "):
+                    break
+                expected.append(following)
+            assert main(shlex.split(line[2:].split("  #")[0])[1:]) == 0, line
+            out = capsys.readouterr().out.splitlines()
+            if expected:
+                assert out == expected, line
+            ran += 1
+    assert ran >= 4
