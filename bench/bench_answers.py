@@ -87,10 +87,8 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=5000, help="side of the random lost-knight board")
     args = parser.parse_args()
     print(f"load average: {os.getloadavg()[0]:.2f}\n")
-    print(
-        "| answer (bfs, certified) | file | write | load (read + fields) | re-check | peer: plain JSON lists |"
-    )
-    print("|---|---:|---:|---:|---:|---|")
+    print("| answer (bfs, certified) | file | write | load (read + fields) | re-check | peer: plain JSON lists")
+    print("|---|---:|---:|---:|---:|---")
     print(
         measure(
             "caso550 (550 x 550 labelling)",
