@@ -87,7 +87,7 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=5000, help="side of the random lost-knight board")
     args = parser.parse_args()
     print(f"load average: {os.getloadavg()[0]:.2f}\n")
-    print("| answer (bfs, certified) | file | write | load (read + fields) | re-check | peer: plain JSON lists")
+    print("| answer (bfs, certified) | file | write | load (read + fields) | re-check | peer: JSON lists")
     print("|---|---:|---:|---:|---:|---")
     print(
         measure(
