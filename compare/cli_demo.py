@@ -63,10 +63,11 @@ def run(args: argparse.Namespace) -> int:
             )
         )
         proven = [r for r in rows if r.status in ("OPTIMAL", "INFEASIBLE")]
+        certified = sum(r.certified for r in proven)
         print(
             f"{sum(r.verified for r in rows)} of {len(rows)} answers verified by the independent checkers; "
-            f"{sum(r.certified for r in proven)} of {len(proven)} proven answers certified "
-            "(the others rest on a solver's proof only)"
+            f"{certified} of {len(proven)} proven answers certified"
+            f"{' (the others rest on a solver proof only)' if certified < len(proven) else ''}"
             f"{'' if data else ' (no ../shared/data found: generated instances used)'}"
         )
     return 0 if all(row.verified for row in rows) else 1

@@ -187,8 +187,12 @@ def _degree_argument(instance: TourInstance) -> str | None:
     return None
 
 
-def search_tour(instance: TourInstance, budget: int = EXHAUSTIVE_NODES) -> tuple[int, int, list[int]]:
-    """The checker's exhaustive search: (FOUND / NONE / UNDECIDED, nodes, tour as flat board indices)."""
+def search_tour(instance: TourInstance, budget: int | None = None) -> tuple[int, int, list[int]]:
+    """The checker's exhaustive search: (FOUND / NONE / UNDECIDED, nodes, tour as flat board indices).
+
+    ``budget`` defaults to ``EXHAUSTIVE_NODES``.
+    """
+    budget = EXHAUSTIVE_NODES if budget is None else budget
     board = instance.board
     usable = np.flatnonzero(board.free.reshape(-1))
     compact = np.full(board.size, -1, dtype=np.int64)
