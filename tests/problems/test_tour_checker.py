@@ -104,3 +104,18 @@ def test_start_on_a_removed_square(tmp_path):
     board.write_text("x....\n.....\n.....\n")
     with pytest.raises(InvalidInstance, match="removed square"):
         tour_instance(board_file=board, start=(0, 0))
+
+
+def test_schwenk_holds_with_a_start_and_no_theorem_on_a_torus():
+    from knightcert.problems.board import Board
+    from knightcert.problems.checkers.tour import argument_against
+    from knightcert.problems.tours import TourInstance
+
+    assert "Schwenk" in nonexistence_reason(tour_instance(4, closed=True, start=(1, 1)))
+    assert "Schwenk" in nonexistence_reason(tour_instance(3, 8, closed=True, start=(0, 0)))
+    assert argument_against(TourInstance(Board(4, 4, torus=True), closed=True)) is None
+    assert (
+        argument_against(TourInstance(Board(5, 5, torus=True), closed=True)) is None
+    )  # colours fail on odd tori
+    assert argument_against(TourInstance(Board(3, 4, torus=True))) is None  # Conrad is for plain boards
+    assert "colours" in nonexistence_reason(TourInstance(Board(4, 6, torus=True), start=(0, 0), end=(1, 1)))
