@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 
 from knightcert.compare.arguments import add_solver_arguments
-from knightcert.compare.output import check_suffix, claim_text, exit_code, print_json, save_answer
-from knightcert.compare.registry import get_method
-from knightcert.problems.errors import InvalidArgument
+from knightcert.compare.output import check_suffix, claim_text, exit_code, print_json, solve_files
 from knightcert.problems.jump_game import JumpInstance, read_jump
 from knightcert.problems.result import Result
 
@@ -32,19 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.save and len(args.files) > 1:
-        raise InvalidArgument("--save writes one answer: give one FILE")
-    instances = [read_jump(path) for path in args.files]  # all errors before any output
-    solve = get_method("jump", args.method)
-    results = [solve(inst, time_limit=args.time_limit, seed=args.seed) for inst in instances]
-    save_answer(
-        args.save,
-        results[0],
-        instances[0],
-        instance_path=args.files[0],
-        time_limit=args.time_limit,
-        seed=args.seed,
-    )
+    instances, results = solve_files(args, "jump", read_jump)
     if args.json:
         print_json(results)
         return exit_code(results)

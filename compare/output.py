@@ -85,6 +85,33 @@ def certified_text(result: Result) -> str:
     return "no"
 
 
+def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Result]]:
+    """Read every FILE first (all errors before any output), solve each, ``--save`` the answer.
+
+    Raises
+    ------
+    InvalidArgument
+        ``--save`` with more than one FILE (an answer file holds one answer).
+    """
+    from knightcert.compare.registry import get_method
+    from knightcert.problems.errors import InvalidArgument
+
+    if args.save and len(args.files) > 1:
+        raise InvalidArgument("--save writes one answer: give one FILE")
+    instances = [read(path) for path in args.files]
+    solve = get_method(problem, args.method)
+    results = [solve(inst, time_limit=args.time_limit, seed=args.seed) for inst in instances]
+    save_answer(
+        args.save,
+        results[0],
+        instances[0],
+        instance_path=args.files[0],
+        time_limit=args.time_limit,
+        seed=args.seed,
+    )
+    return instances, results
+
+
 def save_answer(
     path: str | None, result: Result, instance: Any, *, instance_path: str | None = None, **parameters: Any
 ) -> None:

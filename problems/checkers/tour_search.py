@@ -100,11 +100,7 @@ def search(nb, starts, end, closed, budget, path):  # pragma: no cover - numba
             if closed or (end >= 0 and end != s):
                 return NONE, nodes
             return FOUND, nodes
-        visited[s] = True
-        for k in range(nb.shape[1]):
-            w = nb[s, k]
-            if w >= 0:
-                du[w] -= 1
+        _visit(nb, visited, du, s, True)
         path[0] = s
         depth = 0
         ok = _feasible(nb, adjacent, visited, du, s, s, end, closed, queue, seen)
@@ -114,12 +110,7 @@ def search(nb, starts, end, closed, budget, path):  # pragma: no cover - numba
             _fill(nb, visited, du, s, end, 1, n, cand, ncand, 0)
         while depth >= 0:
             if pos[depth] == ncand[depth]:
-                x = path[depth]
-                visited[x] = False
-                for k in range(nb.shape[1]):
-                    w = nb[x, k]
-                    if w >= 0:
-                        du[w] += 1
+                _visit(nb, visited, du, path[depth], False)
                 depth -= 1
                 continue
             x = cand[depth, pos[depth]]
@@ -127,11 +118,7 @@ def search(nb, starts, end, closed, budget, path):  # pragma: no cover - numba
             nodes += 1
             if nodes > budget:
                 return UNDECIDED, nodes
-            visited[x] = True
-            for k in range(nb.shape[1]):
-                w = nb[x, k]
-                if w >= 0:
-                    du[w] -= 1
+            _visit(nb, visited, du, x, True)
             depth += 1
             path[depth] = x
             if depth == n - 1:
@@ -147,6 +134,17 @@ def search(nb, starts, end, closed, budget, path):  # pragma: no cover - numba
         if closed:
             break  # a closed tour passes through the first square
     return NONE, nodes
+
+
+@njit(cache=True, nogil=True)
+def _visit(nb, visited, du, x, entering):  # pragma: no cover - numba
+    """Mark ``x`` visited (or not) and update its neighbours' unvisited-neighbour counts."""
+    visited[x] = entering
+    delta = -1 if entering else 1
+    for k in range(nb.shape[1]):
+        w = nb[x, k]
+        if w >= 0:
+            du[w] += delta
 
 
 @njit(cache=True, nogil=True)
