@@ -86,17 +86,23 @@ def certify(instance: Any, result: Result) -> Result:
     entry = _CERTIFIED.get(id(result))
     if entry is not None and entry[0]() is result and entry[1] == id(instance):
         return result
-    problem = result.problem or _problem_of(instance)
+    problem = _problem_of(instance)
     info = {k: v for k, v in result.info.items() if k not in ("check_error", "rejected_claim")}
     clean = result.with_(problem=problem, verified=False, evidence=(), info=info)
     nothing = clean.solution is None and clean.bound is None and clean.objective is None
     if clean.status is Status.UNKNOWN and nothing:
         return _remember(clean, instance)  # nothing was claimed, nothing to check
     try:
+        if result.problem and result.problem != problem:
+            raise CheckFailed(f"the answer is for problem {result.problem!r}, the instance for {problem!r}")
         clean = check_status_fields(clean, no_winner_solution=problem == "jump")
         evidence, certificate = checker(problem)(instance, clean)
     except CheckFailed as exc:
         out = clean.with_(info={**info, "check_error": exc.describe(), "rejected_claim": exc.claim})
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError) as exc:
+        # a shape of answer no check anticipated: rejected, never accepted
+        reason = f"answer rejected: malformed answer ({type(exc).__name__}: {exc})"
+        out = clean.with_(info={**info, "check_error": reason, "rejected_claim": "answer"})
     else:
         # an UNKNOWN result has no answer to verify, only (at most) a bound with its evidence
         answered = clean.status is not Status.UNKNOWN
