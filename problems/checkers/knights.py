@@ -41,7 +41,7 @@ MATCHING = "matching (Kőnig)"
 #: Usable squares up to which the checker finds the optimum of a non-bipartite board itself.
 SEARCH_SQUARES = 100
 #: Node budget of that search.
-SEARCH_NODES = 200_000
+SEARCH_NODES = 50_000
 
 
 def certify_knights(instance: KnightsInstance, result: Result) -> tuple[list[Evidence], dict | None]:
