@@ -7,6 +7,7 @@ import argparse
 from knightcert.compare.arguments import add_board_arguments, add_solver_arguments
 from knightcert.compare.output import check_suffix, claim_text, exit_code, print_json, save_answer
 from knightcert.compare.registry import default_method, get_method
+from knightcert.problems.checkers import certify
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
 from knightcert.problems.result import Result, Status
 
@@ -38,7 +39,9 @@ def run(args: argparse.Namespace) -> int:
         board = instance.board
         odd_torus = board.torus and (board.rows % 2 or board.cols % 2)
         method = "cpsat" if odd_torus else default_method("knights")
-    result = get_method("knights", method)(instance, time_limit=args.time_limit, seed=args.seed)
+    result = certify(
+        instance, get_method("knights", method)(instance, time_limit=args.time_limit, seed=args.seed)
+    )
     save_answer(
         args.save, result, instance, instance_path=args.board, time_limit=args.time_limit, seed=args.seed
     )

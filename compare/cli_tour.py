@@ -15,6 +15,7 @@ from knightcert.compare.output import (
 )
 from knightcert.compare.registry import default_method, get_method
 from knightcert.compare.render import numbered_board
+from knightcert.problems.checkers import certify
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
 
@@ -68,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     if args.method in ("warnsdorff", "marginality", "roth") and args.no_backtracking:
         options["backtracking"] = False
     result = get_method("tour", method)(instance, time_limit=args.time_limit, seed=args.seed, **options)
+    result = certify(instance, result)  # whatever the method, the answer reported is checked
     save_answer(
         args.save,
         result,

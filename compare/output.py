@@ -94,13 +94,15 @@ def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Res
         ``--save`` with more than one FILE (an answer file holds one answer).
     """
     from knightcert.compare.registry import get_method
+    from knightcert.problems.checkers import certify
     from knightcert.problems.errors import InvalidArgument
 
     if args.save and len(args.files) > 1:
         raise InvalidArgument("--save writes one answer: give one FILE")
     instances = [read(path) for path in args.files]
     solve = get_method(problem, args.method)
-    results = [solve(inst, time_limit=args.time_limit, seed=args.seed) for inst in instances]
+    # checked here too: a method from anywhere (decorated or not) is reported only once checked
+    results = [certify(inst, solve(inst, time_limit=args.time_limit, seed=args.seed)) for inst in instances]
     save_answer(
         args.save,
         results[0],

@@ -124,3 +124,13 @@ def test_tour_nonexistence_beyond_the_checker_is_reported_as_solver_only(monkeyp
     assert main(["tour", "3", "5", "--start", "0,0", "--show"]) == 0
     out = capsys.readouterr().out
     assert "the checker's search spent its budget of 3 nodes without deciding" in out
+
+
+def test_the_command_line_checks_an_undecorated_method(monkeypatch, capsys):
+    from knightcert.compare import cli_knights
+
+    lie = Result("knights", "liar", Status.OPTIMAL, 15, 15, WHITES[:15], 0.0, verified=True)
+    monkeypatch.setattr(cli_knights, "get_method", lambda problem, name: lambda *a, **k: lie)
+    assert main(["knights", "6", "--method", "greedy"]) == 1
+    out = capsys.readouterr().out
+    assert "NOT VERIFIED: optimal claim rejected: the checker's maximum matching proves 18 knights fit" in out
