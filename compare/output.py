@@ -60,6 +60,8 @@ def claim_text(result: Result) -> str:
     independently certified``; ``none exists, certified: Schwenk (1991) ...``;
     ``FEASIBLE, not proven optimal``; ``FEASIBLE, at most 18 (certified: matching (Kőnig))``.
     """
+    if "check_error" in result.info and result.status in (Status.OPTIMAL, Status.INFEASIBLE):
+        return "claimed " + ("optimal" if result.status is Status.OPTIMAL else "none exists")
     if result.status is Status.OPTIMAL:
         text = backing_text(evidence_for(result, "optimal"))
         return "optimal" + (", " + text if text.startswith("certified") else " " + text)
