@@ -127,6 +127,10 @@ def _report(args: argparse.Namespace, data: dict, result: Result | None, failure
     print(f"{name}: {what} on {result.instance}: {verdict}")
     for evidence in result.evidence:
         print(f"  {evidence.claim}: {backing_text(evidence)}")
+    stated = [e for e in data.get("evidence") or [] if isinstance(e, dict)]
+    found = [e.to_dict() for e in result.evidence]
+    if stated and stated != found:
+        print("  (the file stated other evidence; the lines above are the re-check's, the file's is ignored)")
     return code
 
 
@@ -135,6 +139,7 @@ def _dump(
 ) -> None:
     report = {
         "problem": data.get("problem"),
+        "instance": None if result is None else result.instance,
         "method": data.get("method"),
         "status": data.get("status"),
         "objective": data.get("objective") if isinstance(data.get("objective"), int) else None,

@@ -233,3 +233,25 @@ def test_certificates_doc_examples_run(tmp_path, capsys, monkeypatch):
                 assert out == expected, line
             ran += 1
     assert ran >= 4
+
+
+def test_check_ignores_and_flags_evidence_the_file_overstates(tmp_path, capsys):
+    from knightcert.problems.answers import answer_to_dict, seal
+
+    odd = knights_instance(11, torus=True)
+    placement = [[r, c] for r in range(0, 9, 2) for c in range(0, 9, 2)]
+    data = answer_to_dict(
+        knightcert.certify(
+            odd, knightcert.Result("knights", "cpsat", Status.FEASIBLE, 25, 60, placement, 0.0)
+        ),
+        odd,
+    )
+    data["evidence"] = [{"claim": "bound", "backing": "certificate", "how": "trust me"}]
+    data["certified"] = True
+    data["sha256"] = seal(data)
+    path = tmp_path / "overstated.json"
+    path.write_text(json.dumps(data))
+    assert main(["check", "-", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "bound: solver only" in out and "the file's is ignored" in out
+    assert main(["check", "-", str(path), "--strict"]) == 1
