@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from knightcert.compare.registry import get_method
+from knightcert.problems.checkers import certify
 from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.result import Result
 
@@ -67,7 +68,8 @@ def solve(
     Returns
     -------
     Result
-        The answer with ``verified`` set by the problem's independent checker.
+        The answer with ``verified``, ``evidence`` and ``certified`` set by the problem's
+        independent checker (whatever the method itself said).
 
     Raises
     ------
@@ -76,4 +78,5 @@ def solve(
     InvalidArgument
         ``instance`` is not an instance type of the project.
     """
-    return get_method(problem_of(instance), method)(instance, time_limit=time_limit, seed=seed, **options)
+    result = get_method(problem_of(instance), method)(instance, time_limit=time_limit, seed=seed, **options)
+    return certify(instance, result)  # free when the method's decorator already did it

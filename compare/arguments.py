@@ -55,7 +55,7 @@ def add_solver_arguments(
     time_help: str = "seconds per instance for exact models",
     json_help: str = "JSON output",
 ) -> None:
-    """``--method``, ``--time-limit``, ``--seed`` and ``--json``, shared by the problem subcommands."""
+    """``--method``, ``--time-limit``, ``--seed``, ``--json`` and ``--save``, shared by the subcommands."""
     from knightcert.compare.registry import default_method, method_names
 
     default = default_method(problem)
@@ -68,3 +68,8 @@ def add_solver_arguments(
     parser.add_argument("--time-limit", type=positive_float, metavar="S", help=time_help)
     parser.add_argument("--seed", type=int, help="random seed for solvers that use one")
     parser.add_argument("--json", action="store_true", help=json_help)
+    parser.add_argument(
+        "--save",
+        metavar="ANSWER.json",
+        help="save the answer with its evidence and certificate (re-check it with 'knightcert check')",
+    )

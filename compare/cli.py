@@ -32,14 +32,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from knightcert.compare import cli_compare, cli_demo, cli_jump, cli_knights, cli_path, cli_tour
+    from knightcert.compare import cli_check, cli_compare, cli_demo, cli_jump, cli_knights, cli_path, cli_tour
 
     parser = _Parser(
         prog="knightcert",
         description="Exact and heuristic solvers for knight problems, with independent checkers.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (cli_demo, cli_compare, cli_path, cli_jump, cli_knights, cli_tour):
+    for module in (cli_demo, cli_compare, cli_path, cli_jump, cli_knights, cli_tour, cli_check):
         module.add_parser(sub)
     return parser
 

@@ -34,6 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", metavar="FILE", help="report .csv, .json or .md (an existing .json resumes)")
     parser.add_argument("--plot", metavar="FILE.png", help="gap and time against size (needs matplotlib)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table")
+    parser.add_argument("--answers", metavar="DIR", help="save every run's answer file in DIR")
     parser.set_defaults(run=run)
 
 
@@ -113,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
                 workers=args.workers,
                 executor=executor,
                 out=args.out,
+                answers=args.answers,
                 on_row=lambda row: bar.update(task, advance=1, description=f"{row.instance} {row.method}"),
             )
         except KeyboardInterrupt:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 
 from knightcert.compare.arguments import add_solver_arguments
-from knightcert.compare.output import check_suffix, exit_code, print_json
-from knightcert.compare.registry import get_method
+from knightcert.compare.output import check_suffix, claim_text, exit_code, print_json, solve_files
 from knightcert.problems.jump_game import JumpInstance, read_jump
-from knightcert.problems.result import Result, Status
+from knightcert.problems.result import Result
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -31,9 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    instances = [read_jump(path) for path in args.files]  # all errors before any output
-    solve = get_method("jump", args.method)
-    results = [solve(inst, time_limit=args.time_limit, seed=args.seed) for inst in instances]
+    instances, results = solve_files(args, "jump", read_jump)
     if args.json:
         print_json(results)
         return exit_code(results)
@@ -44,8 +41,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"no answer ({result.method}: {result.status.value}){check_suffix(result)}")
             continue
         print(result.solution["output"], end="")
-        if check_suffix(result) or result.status is Status.FEASIBLE:
-            print(f"# {result.status.value}{check_suffix(result)}")
+        if check_suffix(result) or not result.certified:
+            print(f"# {claim_text(result)}{check_suffix(result)}")
         if args.explain:
             print(explain(inst, result))
     return exit_code(results)
@@ -54,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 def explain(instance: JumpInstance, result: Result) -> str:
     """Each player's fastest path and tie key, then the order of the deciding round."""
     solution = result.solution
-    lines = []
+    lines = [f"# {claim_text(result)}"]
     players = solution.get("players")
     if players is None:
         lines.append(f"({result.method} follows only the winner)")

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 
 from knightcert.compare.arguments import add_solver_arguments
-from knightcert.compare.output import check_suffix, exit_code, print_json
-from knightcert.compare.registry import get_method
+from knightcert.compare.output import check_suffix, claim_text, exit_code, print_json, solve_files
 from knightcert.compare.render import numbered_board
 from knightcert.problems.lost_knight import read_lost_knight
 from knightcert.problems.result import Result, Status
@@ -25,9 +24,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    instances = [read_lost_knight(path) for path in args.files]  # all errors before any output
-    solve = get_method("path", args.method)
-    results = [solve(inst, time_limit=args.time_limit, seed=args.seed) for inst in instances]
+    instances, results = solve_files(args, "path", read_lost_knight)
     if args.json:
         print_json(results)
     else:
@@ -39,13 +36,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def describe(result: Result) -> str:
-    """``68 moves``, ``unreachable``, or what is known short of that."""
+    """``68 moves (optimal, certified: distance labelling)``, ``unreachable (...)``, or what is
+    known short of that."""
     if result.status is Status.INFEASIBLE:
-        return "unreachable"
+        return f"unreachable ({claim_text(result).removeprefix('none exists').lstrip(', ')})"
     if result.status is Status.UNKNOWN:
-        bound = f", at least {result.bound} moves" if result.bound is not None else ""
+        bound = f", {claim_text(result)}" if result.bound is not None else ""
         return f"no answer ({result.method}: UNKNOWN{bound})"
     text = f"{result.objective} moves"
     if result.status is Status.FEASIBLE:
-        text += f" ({result.method}: FEASIBLE, not proven shortest)"
-    return text
+        return (
+            text
+            + f" ({result.method}: {claim_text(result).replace('not proven optimal', 'not proven shortest')})"
+        )
+    return text + f" ({claim_text(result)})"

@@ -5,9 +5,17 @@ from __future__ import annotations
 import argparse
 
 from knightcert.compare.arguments import add_board_arguments, add_solver_arguments, positive_int, square
-from knightcert.compare.output import check_suffix, exit_code, print_json
+from knightcert.compare.output import (
+    backing_text,
+    check_suffix,
+    evidence_for,
+    exit_code,
+    print_json,
+    save_answer,
+)
 from knightcert.compare.registry import default_method, get_method
 from knightcert.compare.render import numbered_board
+from knightcert.problems.checkers import certify
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
 
@@ -61,6 +69,16 @@ def run(args: argparse.Namespace) -> int:
     if args.method in ("warnsdorff", "marginality", "roth") and args.no_backtracking:
         options["backtracking"] = False
     result = get_method("tour", method)(instance, time_limit=args.time_limit, seed=args.seed, **options)
+    result = certify(instance, result)  # whatever the method, the answer reported is checked
+    save_answer(
+        args.save,
+        result,
+        instance,
+        instance_path=args.board,
+        time_limit=args.time_limit,
+        seed=args.seed,
+        **options,
+    )
     if args.json:
         print_json([result])
         return exit_code([result])
@@ -73,7 +91,11 @@ def run(args: argparse.Namespace) -> int:
 def render(instance: TourInstance, result: Result) -> str:
     """The numbered board (seed 003's layout for cenpl), ``No``, or why there is no answer."""
     if result.status is Status.INFEASIBLE:
-        return f"No{check_suffix(result)}\n"
+        if check_suffix(result):
+            return f"No{check_suffix(result)}\n"
+        evidence = evidence_for(result, "infeasible")
+        note = "" if evidence is None or evidence.certified else f"# {backing_text(evidence)}\n"
+        return f"No\n{note}"
     if result.solution is None:
         why = result.info.get("stopped") or "no answer within the time limit"
         return f"no tour found ({result.method}: {result.status.value}, {why})\n"
@@ -91,4 +113,5 @@ def summary(instance: TourInstance, result: Result) -> str:
     return (
         f"{instance.name}: {result.method} {result.status.value}, {result.time:.3f} s{nodes}{extra}, "
         f"verified: {'yes' if result.verified else 'no'}"
+        + "".join(f"; {e.claim} {backing_text(e)}" for e in result.evidence if e.claim != "answer")
     )

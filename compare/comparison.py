@@ -34,6 +34,7 @@ def run_comparison(
     out: str | os.PathLike[str] | None = None,
     on_row: Callable[[Row], None] | None = None,
     wall_limit: float | None = None,
+    answers: str | os.PathLike[str] | None = None,
 ) -> list[Row]:
     """Run every method on every instance ``repeat`` times; return rows with gaps.
 
@@ -50,6 +51,8 @@ def run_comparison(
         Report written after every finished run (``.csv``, ``.json``, ``.md``),
         so an interruption keeps what finished. An existing ``.json`` report
         is resumed: runs already in it are not redone.
+    answers : path, optional
+        Folder where every run saves its answer file (``knightcert check`` re-checks them).
 
     Raises
     ------
@@ -63,7 +66,18 @@ def run_comparison(
         done = [row for row in read_rows(out) if row.problem == problem]
     finished = {row.key for row in done}
     tasks = [
-        Task(problem, item.instance, method, time_limit, seed, k, item.size, item.known_optimum, wall_limit)
+        Task(
+            problem,
+            item.instance,
+            method,
+            time_limit,
+            seed,
+            k,
+            item.size,
+            item.known_optimum,
+            wall_limit,
+            None if answers is None else os.fspath(answers),
+        )
         for item in items
         for method in methods
         for k in range(repeat)

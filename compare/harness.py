@@ -1,9 +1,20 @@
 """Run several methods on several instances, check every answer, report gaps.
 
-The gap of a heuristic answer is ``|value - best| / best`` where ``best`` is
-the best proven value of the instance (an ``OPTIMAL`` answer of an exact
-method in the same comparison, or the instance's known optimum). The gap of
-an exact method is its own relative distance to its proven bound.
+Every answer is re-checked by the problem's independent checker
+(:func:`knightcert.problems.checkers.certify`) before it becomes a row,
+whichever method produced it and whatever it says about itself.
+
+The gap of an answer is ``|value - best| / best`` where ``best`` is the
+reference value of the instance, in this order: a *certified* optimum in the
+same comparison; else an optimum proven only by a solver, when the solvers
+agree; else the instance's published optimum. Without a certified optimum
+an exact method's gap is its own distance to its proven bound.
+
+Cross-check conflicts never stop a comparison; the rows that lack a
+certificate are marked in ``error``: ``"conflicts with a certified optimum
+of N"``, ``"two uncertified optima disagree"``, ``"a verified answer of V
+(method) beats this optimum"``; a verified answer better than a published
+optimum is marked ``"beats the published optimum of N"``.
 """
 
 from __future__ import annotations
@@ -14,7 +25,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from knightcert.compare.registry import is_exact
-from knightcert.problems.errors import KnightcertError
+from knightcert.problems.checkers import certify
+from knightcert.problems.checkers.common import MINIMISE
 from knightcert.problems.result import Result, Status
 
 COLUMNS = (
@@ -69,8 +81,16 @@ class Row:
 
 
 def row_from_result(
-    result: Result, known_optimum: float | int | None = None, peak_mb: float | None = None
+    result: Result,
+    known_optimum: float | int | None = None,
+    peak_mb: float | None = None,
+    *,
+    instance: Any = None,
 ) -> Row:
+    """The row of one run; with ``instance`` the answer is (re-)checked first by
+    :func:`~knightcert.problems.checkers.certify` (free when it already was)."""
+    if instance is not None:
+        result = certify(instance, result)
     return Row(
         result.problem,
         result.instance,
@@ -91,7 +111,7 @@ def row_from_result(
 
 
 def describe_evidence(evidence) -> str:
-    """``optimal: certificate (matching (Kőnig)); ...``: one readable cell for reports."""
+    """``answer: certificate (placement checked); optimal: solver (CP-SAT)``: one readable cell."""
     return "; ".join(f"{e.claim}: {e.backing.value}" + (f" ({e.how})" if e.how else "") for e in evidence)
 
 
@@ -108,34 +128,91 @@ def failed_row(problem: str, instance: str, method: str, error: str, elapsed: fl
 
 
 def fill_gaps(rows: Iterable[Row], known_optima: dict[str, float | int] | None = None) -> None:
-    """Set ``gap`` on every row from the best proven value of its instance.
+    """Set ``gap`` on every row and mark cross-check conflicts in ``error`` (never raises).
 
-    Raises
-    ------
-    KnightcertError
-        When two verified proofs of optimality disagree (a bug somewhere).
+    See the module docstring for the reference value and the conflict texts.
     """
-    rows = list(rows)
-    best: dict[str, float | int] = dict(known_optima or {})
+    groups: dict[str, list[Row]] = {}
     for row in rows:
-        if row.status == Status.OPTIMAL.value and row.verified and row.objective is not None:
-            if row.instance in best and best[row.instance] != row.objective:
-                raise KnightcertError(
-                    f"{row.instance}: proven optima disagree ({best[row.instance]} vs "
-                    f"{row.objective} from {row.method})"
-                )
-            best[row.instance] = row.objective
-    infeasible = {row.instance for row in rows if row.status == Status.INFEASIBLE.value and row.verified}
-    for row in rows:
-        row.gap = _gap(row, best.get(row.instance), row.instance in infeasible)
+        groups.setdefault(row.instance, []).append(row)
+    for instance, group in groups.items():
+        best, certified = _reference(group, (known_optima or {}).get(instance))
+        infeasible = _infeasible_conflicts(group)
+        for row in group:
+            row.gap = _gap(row, best, certified, infeasible)
 
 
-def _gap(row: Row, best: float | int | None, infeasible: bool) -> float | None:
+def _mark(row: Row, text: str) -> None:
+    if text not in row.error:
+        row.error = f"{row.error}; {text}" if row.error else text
+
+
+def _better(problem: str, a: float | int, b: float | int) -> bool:
+    return a < b if MINIMISE.get(problem, True) else a > b
+
+
+def _reference(group: list[Row], known: float | int | None) -> tuple[float | int | None, bool]:
+    """The instance's reference value and whether it is certified; marks conflicting rows."""
+    optimal = [
+        r for r in group if r.status == Status.OPTIMAL.value and r.verified and r.objective is not None
+    ]
+    certified = [r for r in optimal if r.certified]
+    uncertified = [r for r in optimal if not r.certified]
+    best: float | int | None = None
+    if len({r.objective for r in certified}) > 1:
+        for row in certified:
+            _mark(row, "two certified optima disagree (a checker bug)")
+    elif certified:
+        best = certified[0].objective
+        for row in uncertified:
+            if row.objective != best:
+                _mark(row, f"conflicts with a certified optimum of {best}")
+    if best is not None:
+        is_certified = True
+    elif len({r.objective for r in uncertified}) > 1:
+        for row in uncertified:
+            _mark(row, "two uncertified optima disagree")
+        is_certified = False
+    else:
+        best = uncertified[0].objective if uncertified else None
+        is_certified = False
+    answers = [r for r in group if r.verified and r.objective is not None and r.status != "INFEASIBLE"]
+    if best is not None and is_certified:
+        for row in answers:
+            if _better(row.problem, row.objective, best):
+                _mark(row, f"beats the certified optimum of {best} (a checker bug)")
+    if best is not None and not is_certified:
+        beaten = [r for r in answers if _better(r.problem, r.objective, best)]
+        if beaten:
+            top = beaten[0]
+            for row in uncertified:
+                _mark(row, f"a verified answer of {top.objective} ({top.method}) beats this optimum")
+            best = None
+    if best is None and known is not None:
+        best = known
+        for row in answers:
+            if _better(row.problem, row.objective, known):
+                _mark(row, f"beats the published optimum of {known}")
+    return best, is_certified
+
+
+def _infeasible_conflicts(group: list[Row]) -> bool:
+    """Whether the instance is (consistently) infeasible; marks infeasibility claims an answer refutes."""
+    claims = [r for r in group if r.status == Status.INFEASIBLE.value and r.verified]
+    answered = [r for r in group if r.verified and r.status in ("OPTIMAL", "FEASIBLE")]
+    if claims and answered:
+        for row in claims:
+            _mark(row, f"conflicts with a verified answer by {answered[0].method}")
+        return False
+    return bool(claims)
+
+
+def _gap(row: Row, best: float | int | None, certified: bool, infeasible: bool) -> float | None:
     if row.status == Status.INFEASIBLE.value:
-        return 0.0 if row.verified else None
+        return 0.0 if row.verified and infeasible else None
     if row.objective is None or not row.verified:
         return None
-    if is_exact(row.problem, row.method) and row.bound is not None:
+    if not certified and is_exact(row.problem, row.method) and row.bound is not None:
         best = row.bound  # an exact method: its own distance to its proven bound
     if best is None:
         return None
@@ -163,6 +240,7 @@ def median_of_repeats(rows: Sequence[Row]) -> list[Row]:
                 time_s=statistics.median(r.time_s for r in runs),
                 peak_mb=max(peaks) if peaks else None,
                 verified=all(r.verified for r in runs),
+                certified=all(r.certified for r in runs),
             )
         )
     return merged

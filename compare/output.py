@@ -1,13 +1,13 @@
-"""Writing results: JSON and the one-line summaries."""
+"""Writing results: JSON, the one-line summaries, what backs each claim, and answer files."""
 
 from __future__ import annotations
 
 import json
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
-from knightcert.problems.result import Result
+from knightcert.problems.result import Backing, Evidence, Result, Status
 
 
 def print_json(results: Sequence[Result], stream: TextIO | None = None) -> None:
@@ -20,12 +20,108 @@ def print_json(results: Sequence[Result], stream: TextIO | None = None) -> None:
 
 def check_suffix(result: Result) -> str:
     """`` [NOT VERIFIED: why]`` for a rejected answer, else nothing."""
-    if result.verified or result.status.value == "UNKNOWN":
+    if result.verified or "check_error" not in result.info:
         return ""
-    return f" [NOT VERIFIED: {result.info.get('check_error', 'checker rejected the answer')}]"
+    return f" [NOT VERIFIED: {result.info['check_error']}]"
 
 
 def exit_code(results: Sequence[Result]) -> int:
     """1 when a checker rejected an answer, else 0."""
-    failed = any(not r.verified and r.status.value != "UNKNOWN" for r in results)
-    return 1 if failed else 0
+    return 1 if any("check_error" in r.info for r in results) else 0
+
+
+def evidence_for(result: Result, claim: str) -> Evidence | None:
+    """The evidence of ``claim`` (``"optimal"``, ``"infeasible"``, ``"bound"``, ``"answer"``), if any."""
+    return next((e for e in result.evidence if e.claim == claim), None)
+
+
+def backing_text(evidence: Evidence | None) -> str:
+    """``certified: matching (Kőnig)`` / ``by CP-SAT; not independently certified`` / ``unproven``.
+
+    Examples
+    --------
+    >>> backing_text(Evidence("optimal", Backing.CERTIFICATE, "distance labelling"))
+    'certified: distance labelling'
+    >>> backing_text(Evidence("optimal", Backing.SOLVER, "CP-SAT"))
+    'by CP-SAT; not independently certified'
+    """
+    if evidence is None or evidence.backing is Backing.NONE:
+        return "unproven"
+    if evidence.certified:
+        return f"certified: {evidence.how}"
+    name, _, detail = evidence.how.partition("; ")
+    return f"by {name}; not independently certified" + (f" ({detail})" if detail else "")
+
+
+def claim_text(result: Result) -> str:
+    """What the status claims and what backs it, in words, for the CLI lines.
+
+    ``optimal, certified: matching (Kőnig)``; ``optimal by CP-SAT; not
+    independently certified``; ``none exists, certified: Schwenk (1991) ...``;
+    ``FEASIBLE, not proven optimal``; ``FEASIBLE, at most 18 (certified: matching (Kőnig))``.
+    """
+    if "check_error" in result.info and result.status in (Status.OPTIMAL, Status.INFEASIBLE):
+        return "claimed " + ("optimal" if result.status is Status.OPTIMAL else "none exists")
+    if result.status is Status.OPTIMAL:
+        text = backing_text(evidence_for(result, "optimal"))
+        return "optimal" + (", " + text if text.startswith("certified") else " " + text)
+    if result.status is Status.INFEASIBLE:
+        text = backing_text(evidence_for(result, "infeasible"))
+        return "none exists" + (", " + text if text.startswith("certified") else " " + text)
+    words = {"path": "at least", "jump": "at least", "knights": "at most", "tour": "at most"}
+    if result.bound is not None:
+        bound = f"{words.get(result.problem, 'bound')} {result.bound}"
+        return f"{result.status.value}, {bound} ({backing_text(evidence_for(result, 'bound'))})"
+    return f"{result.status.value}, not proven optimal" if result.status is Status.FEASIBLE else "UNKNOWN"
+
+
+def certified_text(result: Result) -> str:
+    """One word for tables: ``yes`` (every claim certified), ``solver`` (a claim rests on a
+    solver only), ``no`` (rejected or unproven), ``-`` (nothing claimed)."""
+    if result.status is Status.UNKNOWN and result.solution is None and result.bound is None:
+        return "-"
+    if result.certified:
+        return "yes"
+    if result.verified and any(e.backing is Backing.SOLVER for e in result.evidence):
+        return "solver"
+    return "no"
+
+
+def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Result]]:
+    """Read every FILE first (all errors before any output), solve each, ``--save`` the answer.
+
+    Raises
+    ------
+    InvalidArgument
+        ``--save`` with more than one FILE (an answer file holds one answer).
+    """
+    from knightcert.compare.registry import get_method
+    from knightcert.problems.checkers import certify
+    from knightcert.problems.errors import InvalidArgument
+
+    if args.save and len(args.files) > 1:
+        raise InvalidArgument("--save writes one answer: give one FILE")
+    instances = [read(path) for path in args.files]
+    solve = get_method(problem, args.method)
+    # checked here too: a method from anywhere (decorated or not) is reported only once checked
+    results = [certify(inst, solve(inst, time_limit=args.time_limit, seed=args.seed)) for inst in instances]
+    save_answer(
+        args.save,
+        results[0],
+        instances[0],
+        instance_path=args.files[0],
+        time_limit=args.time_limit,
+        seed=args.seed,
+    )
+    return instances, results
+
+
+def save_answer(
+    path: str | None, result: Result, instance: Any, *, instance_path: str | None = None, **parameters: Any
+) -> None:
+    """``--save``: write ``result``'s answer file to ``path`` (nothing when ``path`` is None)."""
+    if path is None:
+        return
+    from knightcert.problems.answers import write_answer
+
+    write_answer(path, result, instance, parameters=parameters, instance_path=instance_path)

@@ -27,6 +27,7 @@ from typing import Any
 
 from knightcert.compare.harness import Row, failed_row, row_from_result
 from knightcert.compare.registry import get_method
+from knightcert.problems.checkers import certify
 from knightcert.problems.errors import KnightcertError
 
 #: Seconds a run may take beyond its method time limit before it is killed.
@@ -48,6 +49,7 @@ class Task:
     size: int | None = None
     known_optimum: float | int | None = None
     wall: float | None = None  # wall-clock limit; default from the time limit
+    answers: str | None = None  # folder where the run's answer file is saved
 
     @property
     def name(self) -> str:
@@ -70,7 +72,10 @@ def run_task(task: Task) -> Row:
         result = get_method(task.problem, task.method)(
             task.instance, time_limit=task.time_limit, seed=task.seed
         )
-        row = row_from_result(result, task.known_optimum, peak_mb=_peak_mb())
+        result = certify(task.instance, result)  # whatever the method is, its answer is checked here
+        row = row_from_result(result, task.known_optimum, peak_mb=_peak_mb(), instance=task.instance)
+        if task.answers is not None:
+            save_run_answer(task, result)
     except KnightcertError as exc:
         row = failed_row(task.problem, task.name, task.method, f"refused: {exc}", time.perf_counter() - began)
     except MemoryError:
@@ -87,6 +92,25 @@ def run_task(task: Task) -> Row:
         )
     row.size, row.repeat, row.known_optimum = task.size, task.repeat, task.known_optimum
     return row
+
+
+def answer_file_name(task: Task) -> str:
+    """``<instance>--<method>--<repeat>.json`` with characters unsafe in file names replaced."""
+    import re
+
+    stem = f"{task.name}--{task.method}--{task.repeat}"
+    return re.sub(r"[^A-Za-z0-9._+-]+", "_", stem) + ".json"
+
+
+def save_run_answer(task: Task, result) -> None:
+    """Write the run's answer file into ``task.answers`` (see knightcert.problems.answers)."""
+    from knightcert.problems.answers import write_answer
+
+    os.makedirs(task.answers, exist_ok=True)
+    parameters = {"time_limit": task.time_limit, "seed": task.seed, "repeat": task.repeat}
+    write_answer(
+        os.path.join(task.answers, answer_file_name(task)), result, task.instance, parameters=parameters
+    )
 
 
 def _peak_mb() -> float:

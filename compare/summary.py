@@ -21,20 +21,41 @@ def rows_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
         ("gap", "right"),
         ("time", "right"),
         ("verified", "center"),
+        ("certified", "left"),
     ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for row in rows:
         table.add_row(
             row.instance,
             row.method,
-            row.status if not row.error or row.verified else f"{row.status} ({row.error[:40]})",
+            row.status if not row.error else f"{row.status} ({row.error[:60]})",
             _value(row.objective),
             _value(row.bound),
             "-" if row.gap is None else f"{100 * row.gap:.1f}%",
             _seconds(row.time_s),
             "yes" if row.verified else "[bold red]NO[/]" if row.status != "UNKNOWN" else "-",
+            row_certified(row),
         )
     return table
+
+
+def row_certified(row: Row) -> str:
+    """``yes: <what>`` when every claim is certified, ``solver: <which>`` when one rests on a
+    solver only, ``no`` when the answer was rejected, ``-`` without an answer."""
+    if not row.evidence:
+        return "-" if row.status == "UNKNOWN" and not row.error else "no"
+    claims = [part.split(": ", 1) for part in row.evidence.split("; ") if ": " in part]
+    if row.certified:
+        proofs = [how for claim, how in claims if claim != "answer"]
+        return "yes" + (f": {_short(proofs[0])}" if proofs else "")
+    solver = [how for claim, how in claims if how.startswith("solver")]
+    return f"solver: {_short(solver[0])}" if solver else "no"
+
+
+def _short(how: str) -> str:
+    """``certificate (matching (Kőnig))`` -> ``matching (Kőnig)``; ``solver (CP-SAT)`` -> ``CP-SAT``."""
+    kind, _, rest = how.partition(" (")
+    return rest[:-1] if rest.endswith(")") else kind
 
 
 def _value(value: object) -> str:
@@ -46,7 +67,9 @@ def _seconds(value: float) -> str:
 
 
 def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
-    """One row per (problem, method): how many answers, proven, verified, gap, time."""
+    """One row per (problem, method): how many answers, proven (OPTIMAL or INFEASIBLE), of those
+    certified (every claim backed by a checked certificate, a theorem or the checker's search),
+    verified, gap, time."""
     from knightcert.compare.registry import is_exact
     from rich.table import Table
 
@@ -58,6 +81,7 @@ def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table
         ("instances", "right"),
         ("answered", "right"),
         ("proven", "right"),
+        ("certified", "right"),
         ("verified", "right"),
         ("mean gap", "right"),
         ("worst gap", "right"),
@@ -78,6 +102,7 @@ def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table
             str(len(mine)),
             str(len(answered)),
             str(len(proven)),
+            str(sum(r.certified for r in proven)),
             f"{sum(r.verified for r in answered)}/{len(answered)}",
             "-" if not gaps else f"{100 * sum(gaps) / len(gaps):.1f}%",
             "-" if not gaps else f"{100 * max(gaps):.1f}%",

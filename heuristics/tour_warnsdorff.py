@@ -62,8 +62,10 @@ def run_warnsdorff(
     """Run the engine from each start in turn until a tour is found.
 
     ``INFEASIBLE`` is reported only when backtracking exhausted every start
-    (a complete search); a spent budget or a dead end without backtracking is
-    ``UNKNOWN``.
+    the instance allows (any one square for a closed tour, the given start,
+    else every usable square): a complete search. Fewer starts exhausted, a
+    spent budget or a dead end without backtracking is ``UNKNOWN`` with the
+    reason in ``info["stopped"]``.
     """
     from knightcert.heuristics.tour_kernels import EXHAUSTED, FOUND, warnsdorff
 
@@ -103,8 +105,15 @@ def run_warnsdorff(
         if status != EXHAUSTED or not backtracking:
             proven = False
             break
-    status = Status.INFEASIBLE if proven else Status.UNKNOWN
-    info["stopped"] = None if proven else ("node budget spent" if backtracking else "dead end")
+    # a closed tour passes through any start; an open one may begin anywhere allowed
+    every_start = instance.closed or instance.start is not None or len(starts) >= board.n_free
+    if proven and not every_start:
+        info["stopped"] = (
+            f"no tour from {len(starts)} of the {board.n_free} allowed starts (search incomplete)"
+        )
+    else:
+        info["stopped"] = None if proven else ("node budget spent" if backtracking else "dead end")
+    status = Status.INFEASIBLE if proven and every_start else Status.UNKNOWN
     return Result("tour", name, status, None, None, None, time.perf_counter() - began, nodes=nodes, info=info)
 
 

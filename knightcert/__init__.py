@@ -51,18 +51,24 @@ _LAZY = {
     "InvalidArgument": "knightcert.problems.errors:InvalidArgument",
     "UnknownMethod": "knightcert.problems.errors:UnknownMethod",
     "solve": "knightcert.compare.api:solve",
+    "check": "knightcert.problems.answers:check_answer",
+    "certify": "knightcert.problems.checkers:certify",
+    "CheckFailed": "knightcert.problems.checkers.common:CheckFailed",
     "get_method": "knightcert.compare.registry:get_method",
     "method_names": "knightcert.compare.registry:method_names",
     "problems": "knightcert.compare.registry:problems",
 }
 
 __all__ = [
+    "CheckFailed",
     "InvalidArgument",
     "InvalidInstance",
     "KnightcertError",
     "Result",
     "Status",
     "UnknownMethod",
+    "certify",
+    "check",
     "get_method",
     "method_names",
     "problems",
@@ -72,6 +78,9 @@ __all__ = [
 if TYPE_CHECKING:  # pragma: no cover
     from knightcert.compare.api import solve
     from knightcert.compare.registry import get_method, method_names, problems
+    from knightcert.problems.answers import check_answer as check
+    from knightcert.problems.checkers import certify
+    from knightcert.problems.checkers.common import CheckFailed
     from knightcert.problems.errors import InvalidArgument, InvalidInstance, KnightcertError, UnknownMethod
     from knightcert.problems.result import Result, Status
 

@@ -109,14 +109,18 @@ class Result:
     time : float
         Wall-clock seconds spent by the method (solver time for CP-SAT).
     verified : bool
-        True when the problem's independent checker accepted the answer
-        (and its certificate, if one is attached).
+        True when the problem's independent checker
+        (:func:`knightcert.problems.checkers.certify`) accepted the answer and
+        found no claim wrong. Whether each claim is *proven* independently is
+        in ``evidence`` / :attr:`certified`.
     instance : str
         Name of the instance, for reports.
     nodes : int or None
         Search nodes / expansions, where the method counts them.
     certificate : object
-        Optional proof object checked by the checker (not serialised).
+        Proof object (labelling, closed set, matching, ...): the method's, or,
+        after the checker ran, the one it checked (possibly its own). Not in
+        :meth:`to_dict`; saved in answer files (:mod:`knightcert.problems.answers`).
     info : dict
         Method-specific extras (serialised).
     evidence : tuple of Evidence

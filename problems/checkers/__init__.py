@@ -1,9 +1,143 @@
 """Independent checkers (certificates) for every problem's answers.
 
 A checker never calls a solving method: it re-derives what it needs with its
-own small code, so a bug in a method cannot hide itself.
+own small code, so a bug in a method cannot hide itself. :func:`certify` is
+the one entry point: the method decorator, the harness, the command line and
+``knightcert check`` all call it, on any result from any method.
 """
 
-from knightcert.problems.checkers.common import CheckFailed
+from __future__ import annotations
 
-__all__ = ["CheckFailed"]
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from knightcert.problems.checkers.common import CheckFailed, check_status_fields
+from knightcert.problems.result import Evidence, Result, Status
+
+__all__ = ["CheckFailed", "certify", "check", "checker"]
+
+#: results certify() returned, by id: (weak reference, id of the instance checked against)
+_CERTIFIED: dict[int, tuple[weakref.ref, int]] = {}
+
+Checker = Callable[[Any, Result], tuple[list[Evidence], Any]]
+
+
+def checker(problem: str) -> Checker:
+    """The problem's checker: ``(instance, result) -> (evidence, certificate)``; raises CheckFailed."""
+    # imported lazily: each checker module pulls in its problem's types
+    if problem == "path":
+        from knightcert.problems.checkers.path import certify_path
+
+        return certify_path
+    if problem == "jump":
+        from knightcert.problems.checkers.jump import certify_jump
+
+        return certify_jump
+    if problem == "knights":
+        from knightcert.problems.checkers.knights import certify_knights
+
+        return certify_knights
+    if problem == "tour":
+        from knightcert.problems.checkers.tour import certify_tour
+
+        return certify_tour
+    raise ValueError(f"no checker for problem {problem!r}")
+
+
+def certify(instance: Any, result: Result) -> Result:
+    """Check every claim of ``result`` independently and say what backs each one.
+
+    Parameters
+    ----------
+    instance : LostKnightInstance, JumpInstance, KnightsInstance or TourInstance
+        The instance the answer claims to solve.
+    result : Result
+        Any method's answer. Its ``verified``, ``evidence`` and any
+        ``check_error`` are ignored and recomputed: nothing a method says
+        about itself is trusted.
+
+    Returns
+    -------
+    Result
+        The same answer with ``verified`` (the checker found nothing wrong),
+        ``evidence`` (one :class:`Evidence` per claim: ``answer``, ``optimal``,
+        ``infeasible``, ``bound``) and ``certificate`` (the one that was
+        checked: the method's own, or the checker's when it derived one).
+        A rejected answer has ``verified=False``, no evidence and the
+        reason in ``info["check_error"]`` (``"optimal claim rejected: ..."``).
+        An ``UNKNOWN`` result that claims nothing is returned unverified.
+
+    Notes
+    -----
+    Polynomial wherever a certificate can be derived (path, jump, knights on
+    bipartite boards: O(board) to O(board^1.5)); the tour checker's own
+    exhaustive search is bounded by a node budget. A result that ``certify``
+    itself returned for the same instance is not checked again.
+
+    Examples
+    --------
+    >>> from knightcert.problems.independent_knights import knights_instance
+    >>> from knightcert.problems.result import Result, Status
+    >>> claim = Result("knights", "mine", Status.OPTIMAL, 4, 4, [[0, 0], [0, 1], [1, 0], [1, 1]], 0.0)
+    >>> certify(knights_instance(4), claim).info["check_error"]
+    "optimal claim rejected: the checker's maximum matching proves 8 knights fit (Kőnig)"
+    """
+    entry = _CERTIFIED.get(id(result))
+    if entry is not None and entry[0]() is result and entry[1] == id(instance):
+        return result
+    problem = _problem_of(instance)
+    info = {k: v for k, v in result.info.items() if k not in ("check_error", "rejected_claim")}
+    clean = result.with_(problem=problem, verified=False, evidence=(), info=info)
+    nothing = clean.solution is None and clean.bound is None and clean.objective is None
+    if clean.status is Status.UNKNOWN and nothing:
+        return _remember(clean, instance)  # nothing was claimed, nothing to check
+    try:
+        if result.problem and result.problem != problem:
+            raise CheckFailed(f"the answer is for problem {result.problem!r}, the instance for {problem!r}")
+        clean = check_status_fields(clean, no_winner_solution=problem == "jump")
+        evidence, certificate = checker(problem)(instance, clean)
+    except CheckFailed as exc:
+        out = clean.with_(info={**info, "check_error": exc.describe(), "rejected_claim": exc.claim})
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError) as exc:
+        # a shape of answer no check anticipated: rejected, never accepted
+        reason = f"answer rejected: malformed answer ({type(exc).__name__}: {exc})"
+        out = clean.with_(info={**info, "check_error": reason, "rejected_claim": "answer"})
+    else:
+        # an UNKNOWN result has no answer to verify, only (at most) a bound with its evidence
+        answered = clean.status is not Status.UNKNOWN
+        out = clean.with_(verified=answered, evidence=tuple(evidence), certificate=certificate)
+    return _remember(out, instance)
+
+
+def check(instance: Any, result: Result) -> Result:
+    """:func:`certify`, raising instead of returning a rejected answer.
+
+    Raises
+    ------
+    CheckFailed
+        A claim is rejected; ``claim`` says which, the message why.
+    """
+    out = certify(instance, result)
+    if not out.verified and "check_error" in out.info:
+        raise CheckFailed(out.info["check_error"].split(": ", 1)[1], out.info["rejected_claim"])
+    return out
+
+
+def _remember(result: Result, instance: Any) -> Result:
+    key = id(result)
+    _CERTIFIED[key] = (weakref.ref(result, lambda _ref, key=key: _CERTIFIED.pop(key, None)), id(instance))
+    return result
+
+
+def _problem_of(instance: Any) -> str:
+    name = type(instance).__name__
+    problems = {
+        "LostKnightInstance": "path",
+        "JumpInstance": "jump",
+        "KnightsInstance": "knights",
+        "TourInstance": "tour",
+    }
+    if name not in problems:
+        raise ValueError(f"no checker for instances of type {name}")
+    return problems[name]

@@ -1,46 +1,133 @@
-"""What all checkers share."""
+"""What all checkers share: the rejection, the status rules, the evidence texts."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from knightcert.problems.errors import KnightcertError
-from knightcert.problems.result import Result, Status
+from knightcert.problems.result import Backing, Evidence, Result, Status
+
+#: Claims an answer can make, in the order they are reported.
+CLAIMS = ("answer", "optimal", "infeasible", "bound")
+#: Whether a problem's objective is minimised (its bound is a lower bound) or maximised.
+MINIMISE = {"path": True, "jump": True, "knights": False, "tour": False}
+#: How the evidence names a method whose proof is its own (SOLVER backing).
+SOLVER_NAMES = {"cpsat": "CP-SAT", "bnb": "branch and bound", "csp": "python-constraint"}
 
 
 class CheckFailed(KnightcertError):
-    """An answer (or its certificate) that the checker rejects."""
+    """An answer (or its certificate) that the checker rejects.
 
-
-def verified(result: Result, check: Callable[[Any, Result], None], instance: Any) -> Result:
-    """Run ``check(instance, result)`` and return the result with ``verified`` set.
-
-    A rejected answer keeps its status but gets ``verified=False`` and the
-    checker's message in ``info["check_error"]``. An ``UNKNOWN`` result without
-    an answer claims nothing and is returned unverified, unchanged.
+    Parameters
+    ----------
+    message : str
+        Why, in words (``"step 3: (0, 0) -> (1, 1) is not a knight move"``).
+    claim : str
+        Which claim is rejected: ``"answer"``, ``"optimal"``, ``"infeasible"`` or ``"bound"``.
     """
-    if result.status is Status.UNKNOWN and result.solution is None:
-        return result.with_(verified=False)  # nothing was claimed, nothing to check
-    try:
-        check(instance, result)
-    except CheckFailed as exc:
-        return result.with_(verified=False, info={**result.info, "check_error": str(exc)})
-    return result.with_(verified=True)
+
+    def __init__(self, message: str, claim: str = "answer") -> None:
+        self.claim = claim
+        self.reason = message
+        super().__init__(message)
+
+    def describe(self) -> str:
+        """``answer rejected: ...`` or ``optimal claim rejected: ...`` (one line)."""
+        what = "answer" if self.claim == "answer" else f"{self.claim} claim"
+        return f"{what} rejected: {self.reason}"
 
 
-def as_squares(solution: Any) -> np.ndarray:
+def certificate_of(result: Result, claim: str) -> dict[str, Any]:
+    """The attached certificate as a dict (empty when none); CheckFailed if it is not a dict."""
+    certificate = result.certificate
+    if certificate is None:
+        return {}
+    if not isinstance(certificate, dict):
+        raise CheckFailed(f"certificate: expected a dict, got {type(certificate).__name__}", claim=claim)
+    return certificate
+
+
+def check_status_fields(result: Result, *, no_winner_solution: bool = False) -> Result:
+    """Check the fields every answer shares; return the result with an ``OPTIMAL`` bound filled in.
+
+    ``objective`` and ``bound`` are ``None`` or integers >= 0; ``OPTIMAL``
+    carries a solution and ``bound == objective`` (a missing bound is the
+    objective); ``INFEASIBLE`` carries no objective, no bound and no solution
+    (the jump game's table of a game without a winner excepted, with
+    ``no_winner_solution``); ``FEASIBLE`` carries a solution and an objective;
+    ``UNKNOWN`` carries neither; a bound lies on the right side of the objective.
+    """
+    from knightcert.problems.checkers.fields import optional_integer
+
+    if not isinstance(result.status, Status):
+        raise CheckFailed(f"status: {result.status!r} is not a Status")
+    objective = optional_integer(result.objective, "objective")
+    bound = optional_integer(result.bound, "bound", claim="bound")
+    status = result.status
+    if status is Status.OPTIMAL:
+        if result.solution is None or objective is None:
+            raise CheckFailed("OPTIMAL needs a solution and an objective", claim="optimal")
+        if bound is None:
+            bound = objective
+        if bound != objective:
+            raise CheckFailed(f"OPTIMAL needs bound == objective, got bound {bound}, objective {objective}")
+    elif status is Status.INFEASIBLE:
+        if objective is not None or bound is not None:
+            raise CheckFailed("INFEASIBLE carries no objective and no bound", claim="infeasible")
+        if result.solution is not None and not no_winner_solution:
+            raise CheckFailed("INFEASIBLE carries no solution", claim="infeasible")
+    elif status is Status.FEASIBLE:
+        if result.solution is None or objective is None:
+            raise CheckFailed("FEASIBLE needs a solution and an objective")
+    elif result.solution is not None or objective is not None:
+        raise CheckFailed("UNKNOWN carries no solution and no objective (an answer found is FEASIBLE)")
+    if bound is not None and objective is not None:
+        minimise = MINIMISE.get(result.problem, True)
+        if (bound > objective) if minimise else (bound < objective):
+            side = "exceeds" if minimise else "is below"
+            raise CheckFailed(f"bound {bound} {side} the answer's own value {objective}", claim="bound")
+    return result.with_(objective=objective, bound=bound)
+
+
+def bound_claim(result: Result) -> int | None:
+    """The bound to certify as its own claim: a bound that is not already the optimality claim."""
+    if result.status is Status.OPTIMAL:
+        return None
+    return result.bound
+
+
+def solver_evidence(claim: str, method: str, detail: str = "") -> Evidence:
+    """Evidence of a claim resting only on the method's own proof (never certified)."""
+    how = SOLVER_NAMES.get(method) or (f"{method}'s own search" if method else "the method's own word")
+    return Evidence(claim, Backing.SOLVER, how + (f"; {detail}" if detail else ""))
+
+
+def knight_steps(board, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether each ``a[i] -> b[i]`` is a knight move (modulo the size on a torus); vectorised."""
+    dr = b[:, 0] - a[:, 0]
+    dc = b[:, 1] - a[:, 1]
+    if board.torus:
+        ok = np.zeros(len(a), dtype=bool)
+        for odr, odc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
+            ok |= ((dr - odr) % board.rows == 0) & ((dc - odc) % board.cols == 0)
+        return ok
+    dr, dc = np.abs(dr), np.abs(dc)
+    return ((dr == 1) & (dc == 2)) | ((dr == 2) & (dc == 1))
+
+
+def on_usable(board, squares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(flat indices, mask of squares on the board and not removed) of an (n, 2) array."""
+    r, c = squares[:, 0], squares[:, 1]
+    inside = (r >= 0) & (r < board.rows) & (c >= 0) & (c < board.cols)
+    index = np.where(inside, r * board.cols + c, 0)
+    return index, inside & board.free.reshape(-1)[index]
+
+
+def as_squares(solution: Any, field: str = "solution") -> np.ndarray:
     """A list of ``[row, col]`` pairs as an (n, 2) integer array; CheckFailed if it is not one."""
-    if not isinstance(solution, (list, tuple, np.ndarray)):
-        raise CheckFailed("the answer must be a list of [row, col] squares")
-    try:
-        squares = np.asarray(solution, dtype=np.int64)
-    except (TypeError, ValueError):
-        squares = None
-    if squares is None or squares.ndim != 2 or squares.shape[1] != 2:
-        if len(solution) == 0:
-            return np.zeros((0, 2), dtype=np.int64)
-        bad = next((s for s in solution if not (isinstance(s, (list, tuple)) and len(s) == 2)), solution[0])
-        raise CheckFailed(f"{bad!r} is not a [row, col] pair")
-    return squares
+    from knightcert.problems.checkers.fields import squares
+
+    if not isinstance(solution, list | tuple | np.ndarray):
+        raise CheckFailed(f"{field}: the answer must be a list of [row, col] squares")
+    return squares(solution, field)

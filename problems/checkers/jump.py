@@ -23,70 +23,133 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.checkers.common import CheckFailed, as_squares, bound_claim, certificate_of
+from knightcert.problems.checkers.fields import describe_value, grid, optional_integer
 from knightcert.problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name
-from knightcert.problems.result import Result, Status
+from knightcert.problems.result import Backing, Evidence, Result, Status
+
+LABELS = "round/key labels"
 
 
-def check_jump(instance: JumpInstance, result: Result) -> None:
-    """Check a jump-game answer; raise :class:`CheckFailed` if anything is wrong."""
-    if result.status is Status.UNKNOWN:
-        raise CheckFailed("no answer to check (status UNKNOWN)")
+def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence], dict | None]:
+    """Check a jump-game answer; return the evidence of each claim and the labels checked.
+
+    The answer claim is the winner's path, replayed; the optimality claim
+    (nobody arrives earlier, or as early with a shorter previous jump, or as
+    early and as short but earlier in input order) and the no-winner claim
+    are proven with the labels: the attached ``{"rounds": ..., "keys": ...}``
+    when they hold only integers of the board's shape, else the checker's own.
+
+    Raises
+    ------
+    CheckFailed
+        Naming the claim rejected and why.
+    """
+    claim = "infeasible" if result.status is Status.INFEASIBLE else "optimal"
     solution = result.solution
-    if not isinstance(solution, dict) or "winner" not in solution:
-        raise CheckFailed("the solution must be a dict with the winner")
-    certificate = result.certificate or {}
+    if solution is not None:
+        solution = _solution_fields(solution)
+    shape = (instance.rows, instance.cols)
+    certificate = certificate_of(result, claim)
     if instance.rows * instance.cols == 0:
-        rounds = keys = np.zeros((instance.rows, instance.cols), dtype=np.int64)
-    elif "rounds" in certificate:
-        rounds = np.asarray(certificate["rounds"]).reshape(instance.rows, instance.cols)
-        keys = np.asarray(certificate["keys"]).reshape(instance.rows, instance.cols)
+        rounds = keys = np.zeros(shape, dtype=np.int64)
+    elif "rounds" in certificate or "keys" in certificate:
+        rounds = grid(certificate.get("rounds"), "certificate 'rounds'", shape, minimum=-1, claim=claim)
+        keys = grid(certificate.get("keys"), "certificate 'keys'", shape, minimum=-1, claim=claim)
     else:
         rounds, keys = labels(instance)
-    check_labels(instance, rounds, keys)
+    check_labels(instance, rounds, keys, claim)
     ranking = [_lower_key(instance, rounds, keys, p) for p in range(instance.players)]
+    evidence: list[Evidence] = []
     if result.status is Status.INFEASIBLE:
-        if solution["winner"] is not None or result.objective is not None:
-            raise CheckFailed("an answer without a winner names one")
+        if solution is not None and (solution["winner"] is not None or solution["round"] is not None):
+            raise CheckFailed("an answer without a winner names one", claim="infeasible")
         arrivals = [player_name(p) for p, key in enumerate(ranking) if key[0] != float("inf")]
         if arrivals:
-            raise CheckFailed(f"player {arrivals[0]} can reach the goal")
-    else:
+            raise CheckFailed(f"player {arrivals[0]} can reach the goal", claim="infeasible")
+        evidence.append(Evidence("infeasible", Backing.CERTIFICATE, "round labels"))
+    elif solution is not None:
+        if solution["winner"] is None:
+            raise CheckFailed(f"status {result.status.value} but no winner is named")
         winner = _index(solution["winner"], instance.players)
-        rounds_w, key_w = replay(instance, winner, solution.get("path"))
+        rounds_w, key_w = replay(instance, winner, solution["path"])
         if rounds_w != solution["round"] or rounds_w != result.objective:
             raise CheckFailed(f"the winner's path takes {rounds_w} rounds, not {solution['round']}")
-        if solution.get("key") != key_w:
-            raise CheckFailed(f"the winner's previous jump is {key_w}, not {solution.get('key')}")
+        if solution["key"] != key_w:
+            raise CheckFailed(f"the winner's previous jump is {key_w}, not {solution['key']}")
+        evidence.append(Evidence("answer", Backing.CERTIFICATE, "winner's path replayed"))
         mine = (rounds_w, -1 if key_w is None else key_w, winner)
         if ranking[winner] != mine:
-            raise CheckFailed(f"player {solution['winner']} could do better: {ranking[winner]} < {mine}")
+            raise CheckFailed(
+                f"player {solution['winner']} could do better: {ranking[winner]} < {mine}", claim
+            )
         for p, key in enumerate(ranking):
             if p != winner and key < mine:
-                raise CheckFailed(f"player {player_name(p)} beats the claimed winner ({key} < {mine})")
-    if solution.get("output") is not None:
-        winner = None if solution["winner"] is None else _index(solution["winner"], instance.players)
-        if solution["output"] != format_jump_answer(winner, solution["round"]):
-            raise CheckFailed("the output text does not match the winner and round")
-    for p, row in enumerate(solution.get("players") or []):
-        _check_row(instance, p, row, ranking[p])
+                raise CheckFailed(f"player {player_name(p)} beats the claimed winner ({key} < {mine})", claim)
+        if result.status is Status.OPTIMAL:
+            evidence.append(Evidence("optimal", Backing.CERTIFICATE, LABELS))
+    if solution is not None:
+        if solution["output"] is not None:
+            winner = None if solution["winner"] is None else _index(solution["winner"], instance.players)
+            if solution["output"] != format_jump_answer(winner, solution["round"]):
+                raise CheckFailed("the output text does not match the winner and round")
+        for p, row in enumerate(solution["players"] or []):
+            _check_row(instance, p, row, ranking[p])
+        if solution["players"] is not None and len(solution["players"]) != instance.players:
+            raise CheckFailed(f"the table has {len(solution['players'])} rows for {instance.players} players")
+    bound = bound_claim(result)
+    if bound is not None:
+        best = min(ranking)[0] if ranking else float("inf")
+        if bound > best:
+            raise CheckFailed(f"bound {bound} exceeds the winning round {best} the labels prove", "bound")
+        evidence.append(Evidence("bound", Backing.CERTIFICATE, "round labels"))
+    return evidence, {"rounds": rounds, "keys": keys}
+
+
+def _solution_fields(solution: Any) -> dict[str, Any]:
+    """The solution dict with every field type-checked (integers strict, names strings)."""
+    if not isinstance(solution, dict):
+        raise CheckFailed("solution: expected a dict with the winner, round, key and path")
+    for name in ("winner", "round", "key", "path"):
+        if name not in solution:
+            raise CheckFailed(f"solution: the field {name!r} is missing")
+    winner = solution["winner"]
+    if winner is not None and not isinstance(winner, str):
+        raise CheckFailed(f"solution 'winner': {describe_value(winner)} is not a player name")
+    output = solution.get("output")
+    if output is not None and not isinstance(output, str):
+        raise CheckFailed(f"solution 'output': {describe_value(output)} is not text")
+    players = solution.get("players")
+    if players is not None and not (
+        isinstance(players, list | tuple) and all(isinstance(r, dict) for r in players)
+    ):
+        raise CheckFailed("solution 'players': expected a list of player rows")
+    return {
+        "winner": winner,
+        "round": optional_integer(solution["round"], "solution 'round'"),
+        "key": optional_integer(solution["key"], "solution 'key'"),
+        "path": None if solution["path"] is None else as_squares(solution["path"], "solution 'path'"),
+        "output": output,
+        "players": players,
+    }
 
 
 def replay(instance: JumpInstance, player: int, path: Any) -> tuple[int, int | None]:
     """Replay ``player``'s path jump by jump; return (rounds, jump in the round before the last)."""
-    if not isinstance(path, (list, tuple)) or not path:
-        raise CheckFailed(f"player {player_name(player)} has no path")
-    squares = [tuple(int(x) for x in square) for square in path]
+    name = player_name(player)
+    if path is None or len(path) == 0:
+        raise CheckFailed(f"player {name} has no path")
+    squares = [tuple(square) for square in as_squares(path, f"player {name}'s path").tolist()]
     if squares[0] != tuple(instance.starts[player]):
-        raise CheckFailed(f"player {player_name(player)}'s path does not start at its start cell")
+        raise CheckFailed(f"player {name}'s path does not start at its start cell")
     if squares[-1] != instance.goal:
-        raise CheckFailed(f"player {player_name(player)}'s path does not end at the goal")
+        raise CheckFailed(f"player {name}'s path does not end at the goal")
     if instance.goal in squares[:-1]:
-        raise CheckFailed(f"player {player_name(player)}'s path reaches the goal before its end")
+        raise CheckFailed(f"player {name}'s path reaches the goal before its end")
     for step in range(1, len(squares)):
         if squares[step] not in jump_targets(instance.values, *squares[step - 1]):
             raise CheckFailed(
-                f"player {player_name(player)}, round {step}: {squares[step - 1]} -> {squares[step]} "
+                f"player {name}, round {step}: {squares[step - 1]} -> {squares[step]} "
                 "is not a jump of the cell's value"
             )
     rounds = len(squares) - 1
@@ -94,29 +157,35 @@ def replay(instance: JumpInstance, player: int, path: Any) -> tuple[int, int | N
     return rounds, key
 
 
-def check_labels(instance: JumpInstance, rounds: np.ndarray, keys: np.ndarray) -> None:
+def check_labels(
+    instance: JumpInstance, rounds: np.ndarray, keys: np.ndarray, claim: str = "optimal"
+) -> None:
     """Check that ``rounds`` are exact distances to the goal and ``keys`` lower bounds."""
     if instance.rows * instance.cols == 0:
         return
     goal = instance.goal
     if rounds[goal] != 0:
-        raise CheckFailed("the goal's round label is not 0")
+        raise CheckFailed("the goal's round label is not 0", claim)
+    if np.count_nonzero(rounds == 0) != 1:
+        raise CheckFailed("a cell other than the goal has round label 0", claim)
     has_shorter = np.zeros(rounds.shape, dtype=bool)
     for target, valid in _jumps(instance.values):
         t_rounds = np.where(valid, rounds.take(target), -1)
         t_keys = np.where(valid, keys.take(target), 0)
         reached = t_rounds >= 0
         if np.any(reached & ((rounds < 0) | (rounds > t_rounds + 1))):
-            raise CheckFailed("a round label is larger than a jump allows (labels are not lower bounds)")
+            raise CheckFailed(
+                "a round label is larger than a jump allows (labels are not lower bounds)", claim
+            )
         one_closer = reached & (rounds >= 1) & (t_rounds == rounds - 1)
         has_shorter |= one_closer
         if np.any(one_closer & (rounds > 2) & (keys > t_keys)):
-            raise CheckFailed("a tie key is larger than a successor's (keys are not lower bounds)")
+            raise CheckFailed("a tie key is larger than a successor's (keys are not lower bounds)", claim)
     if np.any((rounds > 0) & ~has_shorter):
-        raise CheckFailed("a round label has no jump one round closer (labels are not exact)")
+        raise CheckFailed("a round label has no jump one round closer (labels are not exact)", claim)
     two = rounds == 2
     if np.any(keys[two] != instance.values[two]):
-        raise CheckFailed("a cell two rounds from the goal does not have its own value as tie key")
+        raise CheckFailed("a cell two rounds from the goal does not have its own value as tie key", claim)
 
 
 def labels(instance: JumpInstance) -> tuple[np.ndarray, np.ndarray]:
@@ -171,7 +240,12 @@ def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple
     name = player_name(p)
     if row.get("player") != name:
         raise CheckFailed(f"row {p} names player {row.get('player')!r}, expected {name}")
-    if row.get("rounds") is None:
+    row = {
+        **row,
+        "rounds": optional_integer(row.get("rounds"), f"solution 'players'[{p}] 'rounds'"),
+        "key": optional_integer(row.get("key"), f"solution 'players'[{p}] 'key'"),
+    }
+    if row["rounds"] is None:
         if lower[0] != float("inf"):
             raise CheckFailed(f"player {name} can arrive in {lower[0]} rounds, reported never")
         return
@@ -192,3 +266,10 @@ def _index(name: Any, players: int) -> int:
         if player_name(p) == name:
             return p
     raise CheckFailed(f"unknown player {name!r}")
+
+
+def check_jump(instance, result: Result) -> Result:
+    """:func:`knightcert.problems.checkers.check` for this problem: the certified result, or CheckFailed."""
+    from knightcert.problems.checkers import check
+
+    return check(instance, result.with_(problem="jump"))

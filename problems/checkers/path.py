@@ -15,77 +15,118 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.checkers.common import (
+    CheckFailed,
+    as_squares,
+    bound_claim,
+    certificate_of,
+    knight_steps,
+    on_usable,
+)
+from knightcert.problems.checkers.fields import bool_array, grid
 from knightcert.problems.lost_knight import LostKnightInstance
-from knightcert.problems.moves import KNIGHT_OFFSETS, is_knight_move, knight_targets, moved
-from knightcert.problems.result import Result, Status
+from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets, moved
+from knightcert.problems.result import Backing, Evidence, Result, Status
+
+LABELLING = "distance labelling"
+CLOSED_SET = "closed set"
 
 
-def check_path(instance: LostKnightInstance, result: Result) -> None:
-    """Check a lost-knight answer; raise :class:`CheckFailed` if it is wrong.
+def certify_path(instance: LostKnightInstance, result: Result) -> tuple[list[Evidence], dict | None]:
+    """Check a lost-knight answer; return the evidence of each claim and the certificate checked.
 
     ``FEASIBLE`` answers must be legal paths of ``objective`` moves;
     ``OPTIMAL`` answers also need a valid distance labelling and
-    ``INFEASIBLE`` ones a closed set. When the result carries no certificate
-    (``result.certificate`` with key ``"labels"`` or ``"closed"``) the checker
-    derives one with its own flood fill and checks that.
+    ``INFEASIBLE`` ones a closed set. An attached certificate
+    (``{"labels": ...}`` or ``{"closed": ...}``) must hold only integers
+    (booleans or 0/1 for the closed set) of the board's shape; without one
+    the checker derives its own with a flood fill from C and checks that.
+    A lower ``bound`` of a non-optimal answer is certified the same way.
+
+    Raises
+    ------
+    CheckFailed
+        Naming the claim rejected and why.
     """
-    if result.status is Status.UNKNOWN:
-        raise CheckFailed("no answer to check (status UNKNOWN)")
-    certificate = result.certificate or {}
+    board = instance.board
+    shape = (board.rows, board.cols)
     if result.status is Status.INFEASIBLE:
-        if result.solution is not None:
-            raise CheckFailed("an INFEASIBLE answer must not carry a path")
-        closed = certificate.get("closed")
+        closed = certificate_of(result, "infeasible").get("closed")
         if closed is None:
-            closed = reachable_set(instance)
-        check_closed_set(instance, np.asarray(closed, dtype=bool))
-        return
-    length = check_path_moves(instance, result.solution)
-    if result.objective != length:
-        raise CheckFailed(f"objective {result.objective} but the path has {length} moves")
-    if result.bound is not None and result.bound > length:
-        raise CheckFailed(f"bound {result.bound} exceeds the length {length} of a legal path")
+            closed = reachable_set(instance).reshape(shape)
+            if closed.reshape(-1)[instance.exit_index]:
+                length = int(_flood(instance, None)[instance.exit_index])
+                raise CheckFailed(f"S is reachable from C in {length} moves", claim="infeasible")
+        closed = bool_array(closed, "certificate 'closed'", shape, claim="infeasible")
+        check_closed_set(instance, closed)
+        return [Evidence("infeasible", Backing.CERTIFICATE, CLOSED_SET)], {"closed": closed}
+    evidence: list[Evidence] = []
+    certificate = None
+    if result.solution is not None:
+        length = check_path_moves(instance, result.solution)
+        if result.objective != length:
+            raise CheckFailed(f"objective {result.objective} but the path has {length} moves")
+        evidence.append(Evidence("answer", Backing.CERTIFICATE, "path replayed"))
     if result.status is Status.OPTIMAL:
-        labels = certificate.get("labels")
+        labels = certificate_of(result, "optimal").get("labels")
         if labels is None:
-            labels = distance_labels(instance, cap=length)
-        check_distance_labels(instance, np.asarray(labels), length)
+            labels = _own_labels(instance, result.objective, "optimal")
+        labels = grid(labels, "certificate 'labels'", shape, claim="optimal")
+        check_distance_labels(instance, labels, result.objective)
+        evidence.append(Evidence("optimal", Backing.CERTIFICATE, LABELLING))
+        certificate = {"labels": labels}
+    bound = bound_claim(result)
+    if bound is not None:
+        check_distance_labels(instance, _own_labels(instance, bound, "bound"), bound, claim="bound")
+        evidence.append(Evidence("bound", Backing.CERTIFICATE, LABELLING))
+    return evidence, certificate
+
+
+def _own_labels(instance: LostKnightInstance, length: int, claim: str) -> np.ndarray:
+    """The checker's labelling ``min(distance from C, length)``; CheckFailed if S is closer."""
+    labels = distance_labels(instance, cap=length)
+    reached = int(labels.reshape(-1)[instance.exit_index])
+    if reached < length:
+        what = "a path" if claim == "optimal" else "the shortest path"
+        raise CheckFailed(f"the checker's flood fill finds {what} of {reached} moves", claim=claim)
+    return labels.reshape(instance.board.rows, instance.board.cols)
 
 
 def check_path_moves(instance: LostKnightInstance, path: Any) -> int:
-    """Check that ``path`` is a legal move sequence from C to S; return its length."""
+    """Check that ``path`` is a legal move sequence from C to S; return its length (vectorised)."""
     board = instance.board
-    if not isinstance(path, (list, tuple)) or len(path) == 0:
-        raise CheckFailed("the path must be a non-empty list of [row, col] squares")
-    squares = []
-    for step, square in enumerate(path):
-        if not isinstance(square, (list, tuple)) or len(square) != 2:
-            raise CheckFailed(f"step {step}: {square!r} is not a [row, col] pair")
-        r, c = int(square[0]), int(square[1])
-        if not board.is_free(r, c):
-            raise CheckFailed(f"step {step}: square ({r}, {c}) is off the board or blocked")
-        squares.append((r, c))
-    if squares[0] != instance.start:
-        raise CheckFailed(f"the path starts at {squares[0]}, not at C {instance.start}")
-    if squares[-1] != instance.exit:
-        raise CheckFailed(f"the path ends at {squares[-1]}, not at S {instance.exit}")
-    for step in range(1, len(squares)):
-        if not is_knight_move(board, squares[step - 1], squares[step]):
-            raise CheckFailed(f"step {step}: {squares[step - 1]} -> {squares[step]} is not a knight move")
+    squares = as_squares(path)
+    if len(squares) == 0:
+        raise CheckFailed("solution: the path must be a non-empty list of [row, col] squares")
+    _, usable = on_usable(board, squares)
+    if not usable.all():
+        step = int(np.flatnonzero(~usable)[0])
+        raise CheckFailed(f"step {step}: square {tuple(squares[step].tolist())} is off the board or blocked")
+    first, last = tuple(squares[0].tolist()), tuple(squares[-1].tolist())
+    if first != instance.start:
+        raise CheckFailed(f"the path starts at {first}, not at C {instance.start}")
+    if last != instance.exit:
+        raise CheckFailed(f"the path ends at {last}, not at S {instance.exit}")
+    bad = ~knight_steps(board, squares[:-1], squares[1:])
+    if bad.any():
+        step = int(np.flatnonzero(bad)[0]) + 1
+        a, b = tuple(squares[step - 1].tolist()), tuple(squares[step].tolist())
+        raise CheckFailed(f"step {step}: {a} -> {b} is not a knight move")
     return len(squares) - 1
 
 
-def check_distance_labels(instance: LostKnightInstance, labels: np.ndarray, length: int) -> None:
-    """Check that ``labels`` proves every C-S path has at least ``length`` moves."""
+def check_distance_labels(
+    instance: LostKnightInstance, labels: np.ndarray, length: int, claim: str = "optimal"
+) -> None:
+    """Check that the integer ``labels`` prove every C-S path has at least ``length`` moves."""
     board = instance.board
     labels = labels.reshape(-1)
     if labels.size != board.size:
-        raise CheckFailed(f"labelling has {labels.size} entries, the board {board.size} squares")
+        raise CheckFailed(f"labelling has {labels.size} entries, the board {board.size} squares", claim)
     if labels[instance.start_index] != 0:
-        raise CheckFailed("label of C is not 0")
+        raise CheckFailed("label of C is not 0", claim)
     if labels[instance.exit_index] != length:
-        raise CheckFailed(f"label of S is {labels[instance.exit_index]}, not {length}")
+        raise CheckFailed(f"label of S is {labels[instance.exit_index]}, not {length}", claim)
     grid = labels.reshape(board.rows, board.cols)
     for dr, dc in KNIGHT_OFFSETS:
         free_u, free_v, origin = moved(board, board.free, dr, dc)
@@ -95,7 +136,7 @@ def check_distance_labels(instance: LostKnightInstance, labels: np.ndarray, leng
             i, j = np.argwhere(too_far)[0]
             r, c = int(i) + origin[0], int(j) + origin[1]
             v = ((r + dr) % board.rows, (c + dc) % board.cols)
-            raise CheckFailed(f"labelling grows by more than 1 on the move {(r, c)} -> {v}")
+            raise CheckFailed(f"labelling grows by more than 1 on the move {(r, c)} -> {v}", claim)
 
 
 def check_closed_set(instance: LostKnightInstance, closed: np.ndarray) -> None:
@@ -103,17 +144,19 @@ def check_closed_set(instance: LostKnightInstance, closed: np.ndarray) -> None:
     board = instance.board
     closed = closed.reshape(-1)
     if closed.size != board.size:
-        raise CheckFailed(f"closed set has {closed.size} entries, the board {board.size} squares")
+        raise CheckFailed(
+            f"closed set has {closed.size} entries, the board {board.size} squares", "infeasible"
+        )
     if not closed[instance.start_index]:
-        raise CheckFailed("closed set does not contain C")
+        raise CheckFailed("closed set does not contain C", "infeasible")
     if closed[instance.exit_index]:
-        raise CheckFailed("closed set contains S")
+        raise CheckFailed("closed set contains S", "infeasible")
     grid = closed.reshape(board.rows, board.cols)
     for dr, dc in KNIGHT_OFFSETS:
         inside_u, inside_v, _ = moved(board, grid, dr, dc)
         _, free_v, _ = moved(board, board.free, dr, dc)
         if (inside_u & free_v & ~inside_v).any():
-            raise CheckFailed("a knight move leaves the closed set")
+            raise CheckFailed("a knight move leaves the closed set", "infeasible")
 
 
 def _flood(instance: LostKnightInstance, cap: int | None) -> np.ndarray:
@@ -135,11 +178,18 @@ def _flood(instance: LostKnightInstance, cap: int | None) -> np.ndarray:
 
 
 def distance_labels(instance: LostKnightInstance, cap: int) -> np.ndarray:
-    """A labelling ``min(distance from C, cap)``, valid by construction."""
+    """A labelling ``min(distance from C, cap)``, valid by construction (int32: half the memory)."""
     dist = _flood(instance, cap)
-    return np.where(dist < 0, cap, dist)
+    return np.where(dist < 0, cap, dist).astype(np.int32)
 
 
 def reachable_set(instance: LostKnightInstance) -> np.ndarray:
     """Squares reachable from C (a closed set when S is not among them)."""
     return _flood(instance, None) >= 0
+
+
+def check_path(instance, result: Result) -> Result:
+    """:func:`knightcert.problems.checkers.check` for this problem: the certified result, or CheckFailed."""
+    from knightcert.problems.checkers import check
+
+    return check(instance, result.with_(problem="path"))

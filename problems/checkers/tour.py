@@ -3,12 +3,28 @@
 A tour is checked directly: every usable square exactly once, each step a
 knight move, the closing move for a closed tour, the given start and end.
 
-Non-existence (``INFEASIBLE``) is accepted only when the checker can confirm
-it by itself: a colour count that no tour can meet (a knight move always
-changes the square colour), a square with too few neighbours, the published
-existence theorems for full boards without fixed ends (Schwenk 1991 for
-closed tours, Conrad et al. 1994 for open ones), or its own exhaustive search
-on boards of at most ``EXHAUSTIVE_SQUARES`` usable squares.
+Non-existence (``INFEASIBLE``) is certified only by arguments the checker
+verifies itself:
+
+* counting: a closed tour needs 3 squares;
+* colours: a knight move changes the colour of its square, so a closed tour
+  needs as many squares of each colour, an open one a difference of at most
+  one, and fixed ends must have the colours that parity forces (on a torus
+  only when both sides are even: with an odd side a wrapping move keeps the
+  colour);
+* degrees: a square with no move, a square with one move on a closed tour,
+  more squares with one move than free ends on an open one (moves counted
+  without repeats, so these hold on tori too);
+* theorems on full plain boards: Schwenk (1991) for closed tours (with or
+  without a start: a cycle can start anywhere), Conrad et al. (1994) for open
+  tours without fixed ends; never on a torus or a board with holes;
+* the checker's own exhaustive search (``knightcert.problems.checkers.tour_search``)
+  on boards of at most ``EXHAUSTIVE_SQUARES`` usable squares, within
+  ``EXHAUSTIVE_NODES`` nodes.
+
+A claim the checker cannot decide (board too large, search budget spent) is
+reported as resting on the method's own search, never as certified; a claim
+the search refutes (it found a tour) is rejected.
 """
 
 from __future__ import annotations
@@ -16,63 +32,239 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from knightcert.problems.checkers.common import CheckFailed, as_squares
+from knightcert.problems.checkers.common import (
+    CheckFailed,
+    as_squares,
+    knight_steps,
+    on_usable,
+    solver_evidence,
+)
+from knightcert.problems.checkers.tour_search import FOUND, NONE, find_tour
 from knightcert.problems.moves import knight_neighbours
-from knightcert.problems.result import Result, Status
+from knightcert.problems.result import Backing, Evidence, Result, Status
 from knightcert.problems.tours import TourInstance, closed_tour_exists, open_tour_exists
 
 #: Usable squares up to which the checker searches all tours itself.
-EXHAUSTIVE_SQUARES = 30
+EXHAUSTIVE_SQUARES = 256
 #: Node budget of that search.
 EXHAUSTIVE_NODES = 5_000_000
 
 
-def check_tour(instance: TourInstance, result: Result) -> None:
-    """Check a tour, or a claim that none exists; raise :class:`CheckFailed` if wrong."""
-    if result.status is Status.UNKNOWN and result.solution is None:
-        raise CheckFailed("no answer to check (status UNKNOWN)")
+def certify_tour(instance: TourInstance, result: Result) -> tuple[list[Evidence], dict | None]:
+    """Check a tour, or a claim that none exists; return the evidence of each claim.
+
+    Raises
+    ------
+    CheckFailed
+        Naming the claim rejected and why.
+    """
+    n = instance.board.n_free
+    if result.bound is not None and result.bound != n:
+        raise CheckFailed(f"bound {result.bound}: a tour has {n} squares, the only possible bound", "bound")
     if result.status is Status.INFEASIBLE:
-        if result.solution is not None:
-            raise CheckFailed("an INFEASIBLE answer must not carry a tour")
-        reason = nonexistence_reason(instance)
-        if reason is None:
-            raise CheckFailed(
-                "non-existence could not be confirmed independently (board too large to search)"
-            )
-        return
+        return [nonexistence_evidence(instance, result.method)], None
     check_tour_moves(instance, result.solution)
     if result.objective != len(result.solution):
         raise CheckFailed(f"objective {result.objective} but the tour has {len(result.solution)} squares")
+    evidence = [Evidence("answer", Backing.CERTIFICATE, "tour replayed")]
+    if result.status is Status.OPTIMAL:
+        evidence.append(Evidence("optimal", Backing.CERTIFICATE, "every usable square visited"))
+    return evidence, None
+
+
+def nonexistence_evidence(instance: TourInstance, method: str = "") -> Evidence:
+    """The evidence that no tour exists; CheckFailed when the checker finds one.
+
+    Returns
+    -------
+    Evidence
+        ``infeasible`` backed by an argument (CERTIFICATE), a theorem (THEOREM),
+        the checker's complete search (SEARCH), or, when the checker cannot
+        decide, by the method alone (SOLVER, with what stopped the checker).
+    """
+    reason = argument_against(instance)
+    if reason is not None:
+        return Evidence("infeasible", reason[0], reason[1])
+    board = instance.board
+    if board.n_free > EXHAUSTIVE_SQUARES:
+        why = (
+            f"the board has {board.n_free} usable squares, beyond the checker's search ({EXHAUSTIVE_SQUARES})"
+        )
+        return solver_evidence("infeasible", method, why)
+    outcome, nodes, tour = search_tour(instance)
+    if outcome == FOUND:
+        first = ", ".join(str(board.square(i)) for i in tour[:3])
+        raise CheckFailed(
+            f"the checker's exhaustive search found a tour ({nodes} nodes; it starts {first}, ...)",
+            "infeasible",
+        )
+    if outcome == NONE:
+        return Evidence("infeasible", Backing.SEARCH, f"the checker's exhaustive search ({nodes} nodes)")
+    why = f"the checker's search spent its budget of {EXHAUSTIVE_NODES} nodes without deciding"
+    return solver_evidence("infeasible", method, why)
+
+
+def nonexistence_reason(instance: TourInstance) -> str | None:
+    """Why no tour exists, if the checker can tell on its own (argument, theorem or search); else None."""
+    try:
+        evidence = nonexistence_evidence(instance)
+    except CheckFailed:
+        return None
+    return evidence.how if evidence.certified else None
+
+
+def argument_against(instance: TourInstance) -> tuple[Backing, str] | None:
+    """A counting, colour, degree or theorem argument that no tour exists, or None."""
+    board = instance.board
+    n = board.n_free
+    if instance.closed and n < 3:
+        return Backing.CERTIFICATE, "count: a closed tour needs at least 3 squares"
+    if not board.torus or (board.rows % 2 == 0 and board.cols % 2 == 0):
+        reason = _colour_argument(instance)
+        if reason is not None:
+            return Backing.CERTIFICATE, reason
+    reason = _degree_argument(instance)
+    if reason is not None:
+        return Backing.CERTIFICATE, reason
+    full = not board.blocked.any() and not board.torus
+    if full and instance.closed and not closed_tour_exists(board.rows, board.cols):
+        return Backing.THEOREM, f"Schwenk (1991): no closed tour on a full {board.rows} x {board.cols} board"
+    free_ends = instance.start is None and instance.end is None
+    if full and not instance.closed and free_ends and not open_tour_exists(board.rows, board.cols):
+        return (
+            Backing.THEOREM,
+            f"Conrad et al. (1994): no open tour on a full {board.rows} x {board.cols} board",
+        )
+    return None
+
+
+def _colour_argument(instance: TourInstance) -> str | None:
+    board = instance.board
+    n = board.n_free
+    colour = (np.add.outer(np.arange(board.rows), np.arange(board.cols)) % 2)[board.free]
+    white, black = int((colour == 0).sum()), int((colour == 1).sum())
+    if instance.closed:
+        if white != black:
+            return f"colours: a closed tour alternates colours, but the board has {white} and {black}"
+        return None
+    if abs(white - black) > 1:
+        return f"colours: an open tour alternates colours, but the board has {white} and {black}"
+    for label, square in (("start", instance.start), ("end", instance.end)):
+        if square is not None and n % 2 == 1:
+            majority = 0 if white > black else 1
+            if (square[0] + square[1]) % 2 != majority:
+                return (
+                    f"colours: {n} squares, so a tour starts and ends on the majority colour; {label} is not"
+                )
+    ends = (instance.start, instance.end)
+    if None not in ends and n % 2 == 0 and (sum(ends[0]) + sum(ends[1])) % 2 == 0:
+        return f"colours: with {n} squares a tour starts and ends on different colours"
+    return None
+
+
+def _degree_argument(instance: TourInstance) -> str | None:
+    board = instance.board
+    n = board.n_free
+    if n == 1:
+        return None
+    free = board.free.reshape(-1)
+    degree = (knight_neighbours(board) >= 0).sum(axis=1)
+    if (degree[free] == 0).any():
+        return (
+            f"degrees: square {board.square(int(np.flatnonzero(free & (degree == 0))[0]))} has no knight move"
+        )
+    ones = np.flatnonzero(free & (degree == 1))
+    if instance.closed and ones.size:
+        return f"degrees: square {board.square(int(ones[0]))} has one move, a closed tour needs two"
+    if not instance.closed and n > 2:
+        fixed = {board.index(*sq) for sq in (instance.start, instance.end) if sq is not None}
+        loose = [int(i) for i in ones if int(i) not in fixed]
+        if len(loose) > 2 - len(fixed):
+            return (
+                f"degrees: {len(loose)} squares with one move must all be ends of the tour, "
+                f"and only {2 - len(fixed)} end{'s' * (len(fixed) != 1)} are free"
+            )
+    return None
+
+
+def search_tour(instance: TourInstance, budget: int | None = None) -> tuple[int, int, list[int]]:
+    """The checker's exhaustive search: (FOUND / NONE / UNDECIDED, nodes, tour as flat board indices).
+
+    ``budget`` defaults to ``EXHAUSTIVE_NODES``.
+    """
+    budget = EXHAUSTIVE_NODES if budget is None else budget
+    board = instance.board
+    usable = np.flatnonzero(board.free.reshape(-1))
+    compact = np.full(board.size, -1, dtype=np.int64)
+    compact[usable] = np.arange(usable.size)
+    neighbours = knight_neighbours(board)[usable]
+    neighbours = np.where(neighbours >= 0, compact[np.maximum(neighbours, 0)], -1)
+    start = None if instance.start is None else int(compact[board.index(*instance.start)])
+    end = -1 if instance.end is None else int(compact[board.index(*instance.end)])
+    if instance.closed:
+        return _search_cycle(usable, neighbours, start, budget)
+    if start is None and end >= 0:
+        start, end = end, -1  # search the path backwards from its fixed end
+    starts = np.array([start]) if start is not None else np.arange(usable.size)
+    outcome, nodes, path = find_tour(neighbours, starts, end, instance.closed, budget)
+    tour = [int(usable[i]) for i in path if i >= 0] if outcome == FOUND else []
+    if outcome == FOUND and instance.start is None and instance.end is not None:
+        tour.reverse()
+    return outcome, nodes, tour
+
+
+def _search_cycle(
+    usable: np.ndarray, neighbours: np.ndarray, start: int | None, budget: int
+) -> tuple[int, int, list[int]]:
+    """A closed tour through square ``s`` (the given start, else one of fewest moves) uses two of
+    its moves, ``a - s - b``: it exists iff some pair has a path ``a -> b`` through all other squares."""
+    degree = (neighbours >= 0).sum(axis=1)
+    s = int(np.argmin(degree)) if start is None else start
+    ends = [int(x) for x in neighbours[s] if x >= 0]
+    keep = np.ones(len(usable), dtype=bool)
+    keep[s] = False
+    compact = np.cumsum(keep) - 1
+    rest = neighbours[keep]
+    rest = np.where((rest >= 0) & (rest != s), compact[np.maximum(rest, 0)], -1)
+    rest = -np.sort(-rest, axis=1)
+    total = 0
+    outcome = NONE
+    for i, a in enumerate(ends):
+        for b in ends[i + 1 :]:
+            outcome, nodes, path = find_tour(
+                rest, np.array([compact[a]]), int(compact[b]), False, budget - total
+            )
+            total += nodes
+            if outcome == FOUND:
+                others = np.flatnonzero(keep)
+                return FOUND, total, [int(usable[s])] + [int(usable[others[i]]) for i in path]
+            if outcome != NONE:
+                return outcome, total, []
+    return outcome if ends else NONE, total, []
 
 
 def check_tour_moves(instance: TourInstance, tour: Any) -> None:
     """Check that ``tour`` is a tour of ``instance`` (see module docstring); vectorised."""
     board = instance.board
     squares = as_squares(tour)
-    r, c = squares[:, 0], squares[:, 1]
-    inside = (r >= 0) & (r < board.rows) & (c >= 0) & (c < board.cols)
-    if not inside.all():
-        step = int(np.flatnonzero(~inside)[0])
-        raise CheckFailed(f"step {step}: ({r[step]}, {c[step]}) is off the board")
-    index = r * board.cols + c
-    removed = board.blocked.reshape(-1)[index]
-    if removed.any():
-        step = int(np.flatnonzero(removed)[0])
-        raise CheckFailed(f"step {step}: ({r[step]}, {c[step]}) is a removed square")
+    index, usable = on_usable(board, squares)
+    if not usable.all():
+        step = int(np.flatnonzero(~usable)[0])
+        raise CheckFailed(f"step {step}: {tuple(squares[step].tolist())} is off the board or removed")
     counts = np.bincount(index, minlength=board.size)
     if (counts > 1).any():
         square = board.square(int(np.flatnonzero(counts > 1)[0]))
         raise CheckFailed(f"square {square} is visited twice")
     if len(squares) != board.n_free:
         raise CheckFailed(f"the tour visits {len(squares)} of {board.n_free} usable squares")
-    bad = ~_knight_steps(board, squares[:-1], squares[1:])
+    bad = ~knight_steps(board, squares[:-1], squares[1:])
     if bad.any():
         step = int(np.flatnonzero(bad)[0]) + 1
         a, b = tuple(squares[step - 1].tolist()), tuple(squares[step].tolist())
         raise CheckFailed(f"step {step}: {a} -> {b} is not a knight move")
     if instance.closed and len(squares) < 3:
         raise CheckFailed("a closed tour needs at least 3 squares")
-    if instance.closed and not _knight_steps(board, squares[-1:], squares[:1])[0]:
+    if instance.closed and not knight_steps(board, squares[-1:], squares[:1])[0]:
         a, b = tuple(squares[-1].tolist()), tuple(squares[0].tolist())
         raise CheckFailed(f"the tour is not closed: {a} -> {b} is not a knight move")
     if instance.start is not None and tuple(squares[0].tolist()) != tuple(instance.start):
@@ -81,94 +273,8 @@ def check_tour_moves(instance: TourInstance, tour: Any) -> None:
         raise CheckFailed(f"the tour ends at {tuple(squares[-1].tolist())}, not at {tuple(instance.end)}")
 
 
-def _knight_steps(board, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Whether each a[i] -> b[i] is a knight move (modulo the size on a torus)."""
-    dr = b[:, 0] - a[:, 0]
-    dc = b[:, 1] - a[:, 1]
-    if board.torus:
-        ok = np.zeros(len(a), dtype=bool)
-        for odr, odc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
-            ok |= ((dr - odr) % board.rows == 0) & ((dc - odc) % board.cols == 0)
-        return ok
-    dr, dc = np.abs(dr), np.abs(dc)
-    return ((dr == 1) & (dc == 2)) | ((dr == 2) & (dc == 1))
+def check_tour(instance, result: Result) -> Result:
+    """:func:`knightcert.problems.checkers.check` for this problem: the certified result, or CheckFailed."""
+    from knightcert.problems.checkers import check
 
-
-def nonexistence_reason(instance: TourInstance) -> str | None:
-    """Why no tour exists, if the checker can tell on its own; else None."""
-    board = instance.board
-    n = board.n_free
-    colour = (np.add.outer(np.arange(board.rows), np.arange(board.cols)) % 2)[board.free]
-    white, black = int((colour == 0).sum()), int((colour == 1).sum())
-    if instance.closed:
-        if n < 3:
-            return "a closed tour needs at least 3 squares"
-        if white != black:
-            return f"a closed tour alternates colours, but the board has {white} and {black}"
-    else:
-        if abs(white - black) > 1:
-            return f"an open tour alternates colours, but the board has {white} and {black}"
-        for label, square in (("start", instance.start), ("end", instance.end)):
-            if square is not None and n % 2 == 1:
-                majority = 0 if white > black else 1
-                if (square[0] + square[1]) % 2 != majority:
-                    return (
-                        f"with {n} squares a tour starts and ends on the majority colour; the {label} is not"
-                    )
-        ends = (instance.start, instance.end)
-        if None not in ends and n % 2 == 0 and (sum(ends[0]) + sum(ends[1])) % 2 == 0:
-            return f"with {n} squares a tour starts and ends on different colours"
-    degree = (knight_neighbours(board) >= 0).sum(axis=1)[board.free.reshape(-1)]
-    if n > 1 and (degree == 0).any():
-        return "a usable square has no knight move"
-    if instance.closed and (degree == 1).any():
-        return "a closed tour needs two moves at every square"
-    if not instance.closed and (degree == 1).sum() > 2:
-        return "more than two squares have a single knight move"
-    full = not board.blocked.any()
-    if full and instance.start is None and instance.end is None:
-        exists = closed_tour_exists if instance.closed else open_tour_exists
-        if not exists(board.rows, board.cols):
-            theorem = "Schwenk (1991)" if instance.closed else "Conrad et al. (1994)"
-            return f"{theorem}: no such tour on a full {board.rows} x {board.cols} board"
-    if n <= EXHAUSTIVE_SQUARES and not _exists_by_search(instance):
-        return "the checker's exhaustive search found no tour"
-    return None
-
-
-def _exists_by_search(instance: TourInstance) -> bool:
-    """Plain depth-first search over all tours (small boards only)."""
-    board = instance.board
-    nb = knight_neighbours(board)
-    usable = [int(i) for i in np.flatnonzero(board.free.reshape(-1))]
-    neighbours = {i: [int(j) for j in nb[i] if j >= 0] for i in usable}
-    n = len(usable)
-    starts = [board.index(*instance.start)] if instance.start is not None else usable
-    end = board.index(*instance.end) if instance.end is not None else None
-    nodes = 0
-    for first in starts:
-        visited = {first}
-        stack = [(first, iter(neighbours[first]))]
-        if n == 1:
-            return not instance.closed and (end is None or end == first)
-        while stack:
-            square, options = stack[-1]
-            nodes += 1
-            if nodes > EXHAUSTIVE_NODES:
-                return True  # undecided: do not confirm non-existence
-            nxt = next(options, None)
-            if nxt is None:
-                stack.pop()
-                visited.discard(square)
-                continue
-            if nxt in visited or (nxt == end and len(visited) < n - 1):
-                continue
-            if len(visited) == n - 1:
-                if (end is None or nxt == end) and (not instance.closed or first in neighbours[nxt]):
-                    return True
-                continue
-            visited.add(nxt)
-            stack.append((nxt, iter(neighbours[nxt])))
-        if instance.closed:
-            break  # a closed tour passes through the first square
-    return False
+    return check(instance, result.with_(problem="tour"))

@@ -8,13 +8,13 @@ from knightcert.compare.cli import main
 
 def test_default_is_the_exact_matching(capsys):
     assert main(["knights", "6"]) == 0
-    assert capsys.readouterr().out == "6x6: 18 knights (optimal)\n"
+    assert capsys.readouterr().out == "6x6: 18 knights (optimal, certified: matching (Kőnig))\n"
 
 
 def test_greedy_with_show(capsys):
     assert main(["knights", "6", "--method", "greedy", "--show"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "6x6: 15 knights (greedy: FEASIBLE)"
+    assert lines[0] == "6x6: 15 knights (greedy: FEASIBLE, not proven optimal)"
     assert len(lines) == 7 and sum(line.count("K") for line in lines[1:]) == 15
 
 
@@ -29,7 +29,11 @@ def test_board_file_with_removed_squares(tmp_path, capsys):
     board.write_text("..x\n...\nx..\n")
     assert main(["knights", "--board", str(board), "--show"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "b.txt: 5 knights (optimal)" and out[1][2] == "x" and out[3][0] == "x"
+    assert (
+        out[0] == "b.txt: 5 knights (optimal, certified: matching (Kőnig))"
+        and out[1][2] == "x"
+        and out[3][0] == "x"
+    )
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,10 @@ def test_plain_output_one_line_per_file(boards, capsys):
     good, boxed = boards
     assert main(["path", str(good), str(boxed)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out == ["good.txt: 2 moves", "boxed.txt: unreachable"]
+    assert out == [
+        "good.txt: 2 moves (optimal, certified: distance labelling)",
+        "boxed.txt: unreachable (certified: closed set)",
+    ]
 
 
 def test_heuristic_output_says_it_is_not_proven(boards, capsys):
@@ -125,4 +128,8 @@ def test_all_shared_instances_in_one_call(shared_data, lost_knight_expected, cap
     files = sorted((shared_data / "lost-knight").glob("caso*.txt"))
     assert main(["path", *map(str, files)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert sorted(lines) == sorted(f"{name}: {moves} moves" for name, moves in lost_knight_expected.items())
+    expected = (
+        f"{name}: {moves} moves (optimal, certified: distance labelling)"
+        for name, moves in lost_knight_expected.items()
+    )
+    assert sorted(lines) == sorted(expected)

@@ -85,7 +85,11 @@ def test_installed_wheel_runs_beside_a_users_own_packages(wheel, tmp_path):
     (work / "board.txt").write_text("C.....\n......\n....S.\n......\n......\n......\n")
     for command in ([str(env_dir / "bin" / "knightcert")], [str(python), "-m", "knightcert"]):
         done = subprocess.run([*command, "path", "board.txt"], cwd=work, capture_output=True, text=True)
-        assert (done.returncode, done.stdout, done.stderr) == (0, "board.txt: 2 moves\n", "")
+        assert (done.returncode, done.stdout, done.stderr) == (
+            0,
+            "board.txt: 2 moves (optimal, certified: distance labelling)\n",
+            "",
+        )
     where = subprocess.run(
         [str(python), "-c", "import knightcert.problems; print(knightcert.problems.__file__)"],
         cwd=work,

@@ -5,8 +5,9 @@ import copy
 import numpy as np
 import pytest
 from knightcert.heuristics.jump_search import bfs
+from knightcert.problems.checkers import check
 from knightcert.problems.checkers.common import CheckFailed
-from knightcert.problems.checkers.jump import check_jump, labels
+from knightcert.problems.checkers.jump import labels
 from knightcert.problems.jump_game import parse_jump
 
 GAME = parse_jump("1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n")  # EX1: C wins in round 3
@@ -21,8 +22,8 @@ def tampered(change):
 
 def test_accepts_the_true_answer_with_and_without_certificate():
     result = bfs(GAME)
-    check_jump(GAME, result)
-    check_jump(GAME, result.with_(certificate=None))
+    check(GAME, result)
+    check(GAME, result.with_(certificate=None))
 
 
 @pytest.mark.parametrize(
@@ -39,7 +40,7 @@ def test_accepts_the_true_answer_with_and_without_certificate():
 )
 def test_rejects_tampered_answers(change, words):
     with pytest.raises(CheckFailed, match=words):
-        check_jump(GAME, tampered(change))
+        check(GAME, tampered(change))
 
 
 def test_rejects_forged_labels():
@@ -47,11 +48,11 @@ def test_rejects_forged_labels():
     forged = rounds.copy()
     forged[0, 1] = 1  # B claims one round: no jump supports it
     with pytest.raises(CheckFailed, match="labels are not"):
-        check_jump(GAME, bfs(GAME).with_(certificate={"rounds": forged, "keys": keys}))
+        check(GAME, bfs(GAME).with_(certificate={"rounds": forged, "keys": keys}))
     low = keys.copy()
     low[0, 0] = 0
     with pytest.raises(CheckFailed):
-        check_jump(GAME, bfs(GAME).with_(certificate={"rounds": rounds, "keys": low}))
+        check(GAME, bfs(GAME).with_(certificate={"rounds": rounds, "keys": low}))
 
 
 def test_labels_match_bfs_certificate_on_ex1():

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from knightcert.problems.checkers import check
 from knightcert.problems.checkers.common import CheckFailed
-from knightcert.problems.checkers.path import check_path, distance_labels, reachable_set
+from knightcert.problems.checkers.path import distance_labels, reachable_set
 from knightcert.problems.lost_knight import parse_lost_knight
 from knightcert.problems.result import Result, Status
 
@@ -16,8 +17,8 @@ def answer(status, path=None, objective=None, bound=None, certificate=None):
 
 def test_accepts_a_shortest_path_with_derived_and_given_labels():
     path = [[0, 0], [1, 2], [2, 4]]
-    check_path(BOARD, answer(Status.OPTIMAL, path, 2, 2))
-    check_path(BOARD, answer(Status.OPTIMAL, path, 2, 2, {"labels": distance_labels(BOARD, 2)}))
+    check(BOARD, answer(Status.OPTIMAL, path, 2, 2))
+    check(BOARD, answer(Status.OPTIMAL, path, 2, 2, {"labels": distance_labels(BOARD, 2)}))
 
 
 @pytest.mark.parametrize(
@@ -34,24 +35,24 @@ def test_accepts_a_shortest_path_with_derived_and_given_labels():
 )
 def test_rejects_illegal_paths(path, objective, words):
     with pytest.raises(CheckFailed, match=words.replace("[", r"\[")):
-        check_path(BOARD, answer(Status.FEASIBLE, path, objective))
+        check(BOARD, answer(Status.FEASIBLE, path, objective))
 
 
 def test_rejects_a_false_optimality_claim():
     # a legal 4-move path claimed optimal: no labelling can prove it
     longer = [[0, 0], [1, 2], [0, 0], [1, 2], [2, 4]]
     with pytest.raises(CheckFailed):
-        check_path(BOARD, answer(Status.OPTIMAL, longer, 4, 4))
+        check(BOARD, answer(Status.OPTIMAL, longer, 4, 4))
     # a forged labelling is caught by the edge condition
     forged = np.full(BOARD.board.size, 4)
     forged[0] = 0
     with pytest.raises(CheckFailed, match="grows by more than 1"):
-        check_path(BOARD, answer(Status.OPTIMAL, longer, 4, 4, {"labels": forged}))
+        check(BOARD, answer(Status.OPTIMAL, longer, 4, 4, {"labels": forged}))
 
 
 def test_rejects_a_bound_above_a_legal_path():
     with pytest.raises(CheckFailed, match="bound"):
-        check_path(BOARD, answer(Status.FEASIBLE, [[0, 0], [1, 2], [2, 4]], 2, 3))
+        check(BOARD, answer(Status.FEASIBLE, [[0, 0], [1, 2], [2, 4]], 2, 3))
 
 
 # 5x5 torus, C in the middle with all eight knight targets blocked
@@ -61,23 +62,23 @@ BOXED = parse_lost_knight(".x.x.\nx...x\n..C..\nx...x\n.xSx.\n")
 def test_unreachability_is_proven_by_a_closed_set():
     closed = reachable_set(BOXED)
     assert closed.sum() == 1 and closed[BOXED.start_index]
-    check_path(BOXED, answer(Status.INFEASIBLE))
-    check_path(BOXED, answer(Status.INFEASIBLE, certificate={"closed": closed}))
+    check(BOXED, answer(Status.INFEASIBLE))
+    check(BOXED, answer(Status.INFEASIBLE, certificate={"closed": closed}))
 
 
 def test_rejects_false_unreachability_and_bad_closed_sets():
-    with pytest.raises(CheckFailed, match="closed set contains S"):
-        check_path(BOARD, answer(Status.INFEASIBLE))
+    with pytest.raises(CheckFailed, match="S is reachable from C in 2 moves"):
+        check(BOARD, answer(Status.INFEASIBLE))
     not_closed = np.zeros(BOARD.board.size, dtype=bool)
     not_closed[BOARD.start_index] = True
     with pytest.raises(CheckFailed, match="leaves the closed set"):
-        check_path(BOARD, answer(Status.INFEASIBLE, certificate={"closed": not_closed}))
+        check(BOARD, answer(Status.INFEASIBLE, certificate={"closed": not_closed}))
     with pytest.raises(CheckFailed, match="does not contain C"):
-        check_path(BOXED, answer(Status.INFEASIBLE, certificate={"closed": np.zeros(25, dtype=bool)}))
-    with pytest.raises(CheckFailed, match="must not carry a path"):
-        check_path(BOXED, answer(Status.INFEASIBLE, [[2, 2]]))
+        check(BOXED, answer(Status.INFEASIBLE, certificate={"closed": np.zeros(25, dtype=bool)}))
+    with pytest.raises(CheckFailed, match="INFEASIBLE carries no solution"):
+        check(BOXED, answer(Status.INFEASIBLE, [[2, 2]]))
 
 
 def test_unknown_has_nothing_to_check():
-    with pytest.raises(CheckFailed, match="no answer"):
-        check_path(BOARD, answer(Status.UNKNOWN))
+    result = check(BOARD, answer(Status.UNKNOWN))
+    assert not result.verified and result.evidence == ()

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 import pytest
+from knightcert.problems.checkers import check
 from knightcert.problems.checkers.common import CheckFailed
-from knightcert.problems.checkers.tour import check_tour, nonexistence_reason
+from knightcert.problems.checkers.tour import nonexistence_reason
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import (
@@ -35,7 +36,7 @@ def answer(tour, status=Status.FEASIBLE):
 def test_accepts_the_published_5x5_and_reprints_it_in_seed_layout():
     inst = tour_instance(5)
     tour = as_tour(PUBLISHED_5)
-    check_tour(inst, answer(tour))
+    check(inst, answer(tour))
     assert format_mostra(numbered(inst.board, tour)).splitlines()[0] == "  1  10  15  20   3 "
 
 
@@ -51,17 +52,17 @@ def test_accepts_the_published_5x5_and_reprints_it_in_seed_layout():
 )
 def test_rejects_broken_tours(change, words):
     with pytest.raises(CheckFailed, match=words):
-        check_tour(tour_instance(5), answer(change(as_tour(PUBLISHED_5))))
+        check(tour_instance(5), answer(change(as_tour(PUBLISHED_5))))
 
 
 def test_rejects_wrong_ends_and_open_tours_claimed_closed():
     tour = as_tour(PUBLISHED_5)
     with pytest.raises(CheckFailed, match="not closed"):
-        check_tour(tour_instance(5, closed=True), answer(tour))
+        check(tour_instance(5, closed=True), answer(tour))
     with pytest.raises(CheckFailed, match="starts at"):
-        check_tour(tour_instance(5, start=(4, 4)), answer(tour))
+        check(tour_instance(5, start=(4, 4)), answer(tour))
     with pytest.raises(CheckFailed, match="ends at"):
-        check_tour(tour_instance(5, end=(0, 0)), answer(tour))
+        check(tour_instance(5, end=(0, 0)), answer(tour))
 
 
 def test_nonexistence_is_confirmed_only_with_a_reason():
@@ -71,9 +72,9 @@ def test_nonexistence_is_confirmed_only_with_a_reason():
     assert "Conrad" in nonexistence_reason(tour_instance(4))
     assert "exhaustive search" in nonexistence_reason(tour_instance(3, 5, start=(0, 0)))
     assert nonexistence_reason(tour_instance(5)) is None
-    with pytest.raises(CheckFailed, match="could not be confirmed"):
-        check_tour(tour_instance(8), answer(None, Status.INFEASIBLE))
-    check_tour(tour_instance(4), answer(None, Status.INFEASIBLE))
+    with pytest.raises(CheckFailed, match="search found a tour"):
+        check(tour_instance(8), answer(None, Status.INFEASIBLE))
+    check(tour_instance(4), answer(None, Status.INFEASIBLE))
 
 
 def test_existence_theorems_small_values():
@@ -103,3 +104,18 @@ def test_start_on_a_removed_square(tmp_path):
     board.write_text("x....\n.....\n.....\n")
     with pytest.raises(InvalidInstance, match="removed square"):
         tour_instance(board_file=board, start=(0, 0))
+
+
+def test_schwenk_holds_with_a_start_and_no_theorem_on_a_torus():
+    from knightcert.problems.board import Board
+    from knightcert.problems.checkers.tour import argument_against
+    from knightcert.problems.tours import TourInstance
+
+    assert "Schwenk" in nonexistence_reason(tour_instance(4, closed=True, start=(1, 1)))
+    assert "Schwenk" in nonexistence_reason(tour_instance(3, 8, closed=True, start=(0, 0)))
+    assert argument_against(TourInstance(Board(4, 4, torus=True), closed=True)) is None
+    assert (
+        argument_against(TourInstance(Board(5, 5, torus=True), closed=True)) is None
+    )  # colours fail on odd tori
+    assert argument_against(TourInstance(Board(3, 4, torus=True))) is None  # Conrad is for plain boards
+    assert "colours" in nonexistence_reason(TourInstance(Board(4, 6, torus=True), start=(0, 0), end=(1, 1)))

@@ -1,0 +1,154 @@
+"""``knightcert check``: re-check a saved answer without solving."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from typing import Any
+
+from knightcert.compare.output import backing_text
+from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.result import Result
+
+EXIT_CERTIFIED = 0
+EXIT_REJECTED = 1
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "check",
+        help="re-check a saved answer (from --save) without solving",
+        description="Re-check every claim of an answer file against an instance, with the independent "
+        "checker only. Exit 0: every claim certified (claims resting only on a solver are listed, "
+        "and fail only with --strict); 1: a claim is rejected; 2: bad input.",
+    )
+    parser.add_argument(
+        "instance",
+        metavar="INSTANCE",
+        help="the instance file (knights, tour: a board file or ROWSxCOLS; their flags come from the "
+        "answer), or '-' for the instance embedded in the answer",
+    )
+    parser.add_argument("answer", metavar="ANSWER.json", help="answer file written by --save or --answers")
+    parser.add_argument("--json", action="store_true", help="JSON report")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a claim rests only on a solver")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from knightcert.problems.answers import check_answer, read_answer
+
+    data = read_answer(args.answer)
+    instance = load_instance(args.instance, data)
+    try:
+        result = check_answer(instance, data)
+    except CheckFailed as exc:
+        return _report(args, data, None, exc)
+    return _report(args, data, result, None)
+
+
+def load_instance(spec: str, data: dict[str, Any]) -> Any:
+    """The instance named on the command line (``None`` for ``-``: the answer's own)."""
+    from knightcert.problems.answers import AnswerFileError
+
+    if spec == "-":
+        return None
+    problem = data.get("problem")
+    described = data.get("instance") if isinstance(data.get("instance"), dict) else {}
+    fields = described.get("fields") if isinstance(described.get("fields"), dict) else {}
+    if problem == "path":
+        from knightcert.problems.lost_knight import read_lost_knight
+
+        return read_lost_knight(spec)
+    if problem == "jump":
+        from knightcert.problems.jump_game import read_jump
+
+        return read_jump(spec)
+    size = re.fullmatch(r"(\d+)(?:x(\d+))?", spec)
+    rows, cols = (int(size[1]), int(size[2] or size[1])) if size else (None, None)
+    board_file = None if size else spec
+    if problem == "knights":
+        from knightcert.problems.independent_knights import knights_instance
+
+        return knights_instance(rows, cols, torus=bool(fields.get("torus")), board_file=board_file)
+    if problem == "tour":
+        from knightcert.problems.board import Board
+        from knightcert.problems.tours import TourInstance, tour_instance
+
+        def square(value: Any) -> tuple[int, int] | None:
+            return None if value is None else (int(value[0]), int(value[1]))
+
+        made = tour_instance(
+            rows,
+            cols,
+            closed=bool(fields.get("closed")),
+            start=square(fields.get("start")),
+            end=square(fields.get("end")),
+            board_file=board_file,
+        )
+        if fields.get("torus"):
+            board = made.board
+            made = TourInstance(
+                Board(board.rows, board.cols, board.blocked, torus=True),
+                made.closed,
+                made.start,
+                made.end,
+                made.name,
+            )
+        return made
+    raise AnswerFileError(f"problem: {problem!r} is not a knightcert problem")
+
+
+def _report(args: argparse.Namespace, data: dict, result: Result | None, failure: CheckFailed | None) -> int:
+    name = args.answer
+    if failure is not None:
+        code = EXIT_REJECTED
+        if args.json:
+            _dump(data, None, {"claim": failure.claim, "reason": failure.reason}, [], code)
+        else:
+            print(f"{name}: {failure.describe()}")
+        return code
+    assert result is not None
+    solver_only = [e.claim for e in result.evidence if not e.certified]
+    code = EXIT_REJECTED if args.strict and solver_only else EXIT_CERTIFIED
+    if args.json:
+        _dump(data, result, None, solver_only, code)
+        return code
+    what = f"{result.method or 'answer'} {result.status.value}" + (
+        "" if result.objective is None else f" {result.objective}"
+    )
+    if not result.evidence:
+        verdict = "nothing claimed (no answer)"
+    elif solver_only:
+        verdict = f"{', '.join(solver_only)}: solver only, not independently certified"
+    else:
+        verdict = "every claim certified"
+    print(f"{name}: {what} on {result.instance}: {verdict}")
+    for evidence in result.evidence:
+        print(f"  {evidence.claim}: {backing_text(evidence)}")
+    stated = [e for e in data.get("evidence") or [] if isinstance(e, dict)]
+    found = [e.to_dict() for e in result.evidence]
+    if stated and stated != found:
+        print("  (the file stated other evidence; the lines above are the re-check's, the file's is ignored)")
+    return code
+
+
+def _dump(
+    data: dict, result: Result | None, rejected: dict | None, solver_only: list[str], code: int
+) -> None:
+    report = {
+        "problem": data.get("problem"),
+        "instance": None if result is None else result.instance,
+        "method": data.get("method"),
+        "status": data.get("status"),
+        "objective": data.get("objective") if isinstance(data.get("objective"), int) else None,
+        "verified": bool(result and result.verified),
+        "certified": bool(result and result.certified),
+        "evidence": [] if result is None else [e.to_dict() for e in result.evidence],
+        "solver_only": solver_only,
+        "rejected": rejected,
+        "exit": code,
+    }
+    json.dump(report, sys.stdout)
+    sys.stdout.write("\n")

@@ -1,0 +1,588 @@
+"""Answer files: an answer with its evidence, saved so anyone can re-check it without solving.
+
+An answer file is one JSON object (schema ``knightcert-answer/1``)::
+
+    {
+      "schema": "knightcert-answer/1",
+      "problem": "knights",
+      "instance": {"name": "8x8", "sha256": "...", "fields": {"rows": 8, ...}, "data": {...}},
+      "method": "matching",
+      "status": "OPTIMAL",
+      "objective": 32, "bound": 32,
+      "solution": [[0, 0], [0, 2], ...],
+      "certificate": {"matching": {"array": "int8", "shape": [32, 2, 2], "zlib": "eJz..."}},
+      "evidence": [{"claim": "answer", "backing": "certificate", "how": "placement checked"}, ...],
+      "time_s": 0.004, "nodes": null,
+      "versions": {"knightcert": "0.2.0", "python": "3.11.9", "numpy": "...", ...},
+      "parameters": {"time_limit": null, "seed": null},
+      "sha256": "..."
+    }
+
+``instance.sha256`` fingerprints the instance's canonical form (sizes, flags,
+ends and the raw little-endian bytes of its arrays), so an answer can only be
+checked against the instance it was made for; ``fields`` holds its sizes and
+flags (torus, closed, fixed ends). The instance itself is embedded (``data``)
+when its canonical form is small (at most ``EMBED_BYTES``); the file's
+``path`` is recorded when it is known. Large arrays (certificates, long solutions)
+are stored compactly: the smallest little-endian integer type that holds
+them, zlib-compressed, base64 (``{"array": dtype, "shape": [...], "zlib": text}``;
+booleans bit-packed). The top-level ``sha256`` seals the file: it is the
+SHA-256 of the canonical JSON of every other field, so any altered byte is
+detected even where the altered answer would still be valid.
+
+Nothing read from a file is trusted: :func:`result_from_answer` checks every
+field strictly (integers only, the right shapes) and the checker then
+re-derives or re-checks every claim (:func:`check_answer`).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import math
+import os
+import platform
+import zlib
+from typing import Any
+
+import numpy as np
+from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.errors import KnightcertError
+from knightcert.problems.result import Backing, Evidence, Result, Status
+
+#: Schema name and version written into every answer file.
+SCHEMA = "knightcert-answer/1"
+#: Canonical instances up to this many bytes of JSON are embedded in the answer.
+EMBED_BYTES = 1_000_000
+#: Solutions with more squares than this are stored as a compact array.
+COMPACT_SQUARES = 4096
+#: Integer types an answer file may use for arrays, smallest first.
+DTYPES = ("int8", "int16", "int32", "int64")
+PROBLEMS = ("path", "jump", "knights", "tour")
+
+
+class InvalidAnswer(CheckFailed):
+    """A field of an answer that is not what the schema allows; the message names the field."""
+
+
+class AnswerFileError(KnightcertError):
+    """An answer file that cannot be read at all (missing, not JSON, another schema, another instance)."""
+
+
+# ----------------------------------------------------------------------------------------- arrays
+
+
+def encode_array(array: Any) -> dict[str, Any]:
+    """A compact JSON form of an integer or boolean array (smallest integer type, zlib, base64).
+
+    Examples
+    --------
+    >>> data = encode_array(np.array([[0, 1], [2, 300]]))
+    >>> data["array"], data["shape"], decode_array(data, "x").tolist()
+    ('int16', [2, 2], [[0, 1], [2, 300]])
+    """
+    array = np.asarray(array)
+    if array.dtype == np.bool_:
+        packed = np.packbits(array.reshape(-1), bitorder="little")
+        return {"array": "bool", "shape": list(array.shape), "zlib": _pack(packed.tobytes())}
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"only integer or boolean arrays are stored, not {array.dtype}")
+    low, high = (int(array.min()), int(array.max())) if array.size else (0, 0)
+    dtype = next(d for d in DTYPES if np.iinfo(d).min <= low and high <= np.iinfo(d).max)
+    raw = np.ascontiguousarray(array, dtype=np.dtype(dtype).newbyteorder("<")).tobytes()
+    return {"array": dtype, "shape": list(array.shape), "zlib": _pack(raw)}
+
+
+def decode_array(data: Any, field: str, claim: str = "answer") -> np.ndarray:
+    """Decode :func:`encode_array`'s form; InvalidAnswer naming ``field`` if anything is off."""
+    if not isinstance(data, dict) or set(data) != {"array", "shape", "zlib"}:
+        raise InvalidAnswer(f"{field}: expected an encoded array with keys array, shape, zlib", claim)
+    dtype, shape, text = data["array"], data["shape"], data["zlib"]
+    if dtype not in (*DTYPES, "bool"):
+        raise InvalidAnswer(f"{field}: array type {dtype!r} is not one of {', '.join(DTYPES)}, bool", claim)
+    if not (isinstance(shape, list) and all(type(s) is int and s >= 0 for s in shape)):
+        raise InvalidAnswer(f"{field}: shape {shape!r} is not a list of sizes", claim)
+    count = math.prod(shape)
+    size = (count + 7) // 8 if dtype == "bool" else count * np.dtype(dtype).itemsize
+    if not isinstance(text, str):
+        raise InvalidAnswer(f"{field}: zlib data is not text", claim)
+    try:
+        packed = base64.b64decode(text.encode("ascii"), validate=True)
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, size + 1)
+        complete = inflater.eof and not inflater.unused_data
+    except (ValueError, UnicodeEncodeError, zlib.error) as exc:
+        raise InvalidAnswer(f"{field}: corrupt array data ({exc})", claim) from None
+    if len(raw) != size or not complete:
+        raise InvalidAnswer(f"{field}: array data holds {len(raw)} bytes, shape {shape} needs {size}", claim)
+    if dtype == "bool":
+        bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), count=count, bitorder="little")
+        return bits.astype(bool).reshape(shape)
+    return np.frombuffer(raw, dtype=np.dtype(dtype).newbyteorder("<")).astype(np.int64).reshape(shape)
+
+
+def _pack(raw: bytes) -> str:
+    return base64.b64encode(zlib.compress(raw, 6)).decode("ascii")
+
+
+def _is_encoded(value: Any) -> bool:
+    return isinstance(value, dict) and "array" in value and "zlib" in value
+
+
+# -------------------------------------------------------------------------------------- instances
+
+
+def canonical_instance(instance: Any) -> tuple[str, dict[str, Any], dict[str, np.ndarray]]:
+    """``(problem, fields, arrays)``: what identifies an instance, arrays kept apart (for hashing)."""
+    from knightcert.problems.independent_knights import KnightsInstance
+    from knightcert.problems.jump_game import JumpInstance
+    from knightcert.problems.lost_knight import LostKnightInstance
+    from knightcert.problems.tours import TourInstance
+
+    if isinstance(instance, JumpInstance):
+        starts = [list(map(int, s)) for s in instance.starts]
+        return (
+            "jump",
+            {"rows": instance.rows, "cols": instance.cols, "starts": starts},
+            {"values": instance.values},
+        )
+    board = instance.board
+    fields: dict[str, Any] = {"rows": board.rows, "cols": board.cols, "torus": bool(board.torus)}
+    if isinstance(instance, LostKnightInstance):
+        problem = "path"
+        fields.update(start=list(instance.start), exit=list(instance.exit))
+    elif isinstance(instance, KnightsInstance):
+        problem = "knights"
+    elif isinstance(instance, TourInstance):
+        problem = "tour"
+        fields.update(
+            closed=bool(instance.closed),
+            start=None if instance.start is None else list(map(int, instance.start)),
+            end=None if instance.end is None else list(map(int, instance.end)),
+        )
+    else:
+        raise InvalidAnswer(f"instance: {type(instance).__name__} is not a knightcert instance")
+    return problem, fields, {"blocked": board.blocked}
+
+
+def instance_sha256(instance: Any) -> str:
+    """SHA-256 of an instance's canonical form: fields as sorted JSON, then each array's
+    raw little-endian int64 (booleans: one byte) values, in name order.
+
+    Notes
+    -----
+    O(size of the instance); independent of compression and of how the file was written.
+    """
+    problem, fields, arrays = canonical_instance(instance)
+    digest = hashlib.sha256(json.dumps([problem, fields], sort_keys=True).encode())
+    for name in sorted(arrays):
+        array = np.asarray(arrays[name])
+        kind = np.uint8 if array.dtype == np.bool_ else np.dtype("<i8")
+        digest.update(name.encode() + b":" + str(array.shape).encode())
+        digest.update(np.ascontiguousarray(array, dtype=kind).tobytes())
+    return digest.hexdigest()
+
+
+def instance_to_data(instance: Any) -> dict[str, Any]:
+    """The canonical form as JSON (arrays encoded), embeddable in an answer file."""
+    problem, fields, arrays = canonical_instance(instance)
+    return {"problem": problem, **fields, **{k: encode_array(v) for k, v in arrays.items()}}
+
+
+def instance_from_data(data: Any, name: str = "") -> Any:
+    """Rebuild an instance from :func:`instance_to_data`'s form (every field checked)."""
+    from knightcert.problems.board import Board
+    from knightcert.problems.errors import InvalidInstance
+    from knightcert.problems.independent_knights import KnightsInstance
+    from knightcert.problems.jump_game import JumpInstance
+    from knightcert.problems.lost_knight import LostKnightInstance
+    from knightcert.problems.tours import TourInstance
+
+    if not isinstance(data, dict) or data.get("problem") not in PROBLEMS:
+        raise AnswerFileError("instance 'data': expected an embedded instance with its problem")
+    problem = data["problem"]
+    try:
+        if problem == "jump":
+            values = decode_array(data.get("values"), "instance 'values'")
+            starts = tuple(tuple(_pair(s, "instance 'starts'")) for s in _list(data.get("starts"), "starts"))
+            return JumpInstance(values, starts, name)
+        blocked = decode_array(data.get("blocked"), "instance 'blocked'")
+        board = Board(
+            _int(data.get("rows"), "rows"), _int(data.get("cols"), "cols"), blocked, bool(data["torus"])
+        )
+        if problem == "path":
+            return LostKnightInstance(board, _pair(data["start"], "start"), _pair(data["exit"], "exit"), name)
+        if problem == "knights":
+            return KnightsInstance(board, name)
+        start = None if data.get("start") is None else _pair(data["start"], "start")
+        end = None if data.get("end") is None else _pair(data["end"], "end")
+        return TourInstance(board, bool(data.get("closed")), start, end, name)
+    except (CheckFailed, InvalidInstance, KeyError, TypeError) as exc:
+        raise AnswerFileError(f"instance 'data': {exc}") from None
+
+
+def _int(value: Any, field: str) -> int:
+    if type(value) is not int:
+        raise AnswerFileError(f"instance '{field}': {value!r} is not an integer")
+    return value
+
+
+def _pair(value: Any, field: str) -> tuple[int, int]:
+    if not (isinstance(value, list) and len(value) == 2 and all(type(x) is int for x in value)):
+        raise AnswerFileError(f"instance '{field}': {value!r} is not a [row, col] pair")
+    return (value[0], value[1])
+
+
+def _list(value: Any, field: str) -> list:
+    if not isinstance(value, list):
+        raise AnswerFileError(f"instance '{field}': expected a list")
+    return value
+
+
+# ---------------------------------------------------------------------------------------- answers
+
+
+def answer_to_dict(
+    result: Result,
+    instance: Any,
+    *,
+    parameters: dict[str, Any] | None = None,
+    instance_path: str | os.PathLike[str] | None = None,
+) -> dict[str, Any]:
+    """The answer file's content for ``result`` on ``instance`` (sealed with ``sha256``).
+
+    Parameters
+    ----------
+    result : Result
+        Any result; save what :func:`knightcert.problems.checkers.certify` returned
+        to include the evidence and the certificate that was checked.
+    instance : instance object
+        What ``result`` answers; embedded when its canonical form is small.
+    parameters : dict, optional
+        How the method was run (time limit, seed, options), JSON-able.
+    instance_path : path, optional
+        The instance file, recorded when the instance is too large to embed.
+    """
+    problem, fields, _ = canonical_instance(instance)
+    if result.problem and result.problem != problem:
+        raise InvalidAnswer(f"problem: the result is for {result.problem!r}, the instance for {problem!r}")
+    described: dict[str, Any] = {
+        "name": getattr(instance, "name", "") or "",
+        "sha256": instance_sha256(instance),
+        "fields": fields,
+    }
+    data = instance_to_data(instance)
+    if len(json.dumps(data)) <= EMBED_BYTES:
+        described["data"] = data
+    if instance_path is not None:
+        described["path"] = os.fspath(instance_path)
+    answer = {
+        "schema": SCHEMA,
+        "problem": problem,
+        "instance": described,
+        "method": result.method,
+        "status": result.status.value,
+        "objective": _plain(result.objective),
+        "bound": _plain(result.bound),
+        "solution": _solution_out(result.solution),
+        "certificate": _certificate_out(result.certificate),
+        "evidence": [e.to_dict() for e in result.evidence],
+        "verified": bool(result.verified),
+        "certified": bool(result.certified),
+        "time_s": round(float(result.time), 6),
+        "nodes": _plain(result.nodes),
+        "info": _jsonable(result.info),
+        "versions": versions(),
+        "parameters": _jsonable(parameters or {}),
+    }
+    answer["sha256"] = seal(answer)
+    return answer
+
+
+def write_answer(
+    path: str | os.PathLike[str],
+    result: Result,
+    instance: Any,
+    *,
+    parameters: dict[str, Any] | None = None,
+    instance_path: str | os.PathLike[str] | None = None,
+) -> None:
+    """Write :func:`answer_to_dict` to ``path`` atomically (a temporary file, then a rename)."""
+    answer = answer_to_dict(result, instance, parameters=parameters, instance_path=instance_path)
+    path = os.fspath(path)
+    temporary = f"{path}.tmp{os.getpid()}"
+    try:
+        with open(temporary, "w", encoding="utf-8") as stream:
+            json.dump(answer, stream, separators=(",", ":"))  # a NaN a method wrote is kept, then rejected
+            stream.write("\n")
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+
+
+def read_answer(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read an answer file: the JSON object, its schema checked.
+
+    Raises
+    ------
+    AnswerFileError
+        Unreadable, not JSON, not an object, or another schema.
+    """
+    try:
+        with open(path, "rb") as stream:
+            text = stream.read()
+        data = json.loads(text)
+    except OSError as exc:
+        raise AnswerFileError(f"{os.fspath(path)}: cannot read the answer ({exc.strerror})") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        where = f":{exc.lineno}:{exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
+        raise AnswerFileError(f"{os.fspath(path)}{where}: not a JSON answer file ({exc})") from None
+    if not isinstance(data, dict):
+        raise AnswerFileError(f"{os.fspath(path)}: an answer file holds one JSON object")
+    if data.get("schema") != SCHEMA:
+        raise AnswerFileError(f"{os.fspath(path)}: schema {data.get('schema')!r}, expected {SCHEMA!r}")
+    return data
+
+
+def seal(answer: dict[str, Any]) -> str:
+    """SHA-256 of the canonical JSON of every field but ``sha256`` itself."""
+    body = {k: v for k, v in answer.items() if k != "sha256"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def result_from_answer(data: dict[str, Any], *, problem: str) -> Result:
+    """The :class:`Result` an answer (file content, or a program's JSON output) states, fields checked.
+
+    ``schema``, ``sha256`` and ``instance`` are optional here (a program's
+    output may omit them); when present they must be right. Evidence read
+    from the answer is kept but not trusted: :func:`~knightcert.problems.checkers.certify`
+    recomputes it.
+
+    Raises
+    ------
+    InvalidAnswer
+        A field that is missing, of the wrong type, not a finite integer, or
+        of the wrong shape; the message names it (``"objective: 2.5 is not an integer"``).
+        The file's seal does not match its content.
+    """
+    from knightcert.problems.checkers.fields import int_array, optional_integer, squares
+
+    if not isinstance(data, dict):
+        raise InvalidAnswer("answer: expected a JSON object")
+    if problem not in PROBLEMS:
+        raise InvalidAnswer(f"problem: {problem!r} is not one of {', '.join(PROBLEMS)}")
+    if "schema" in data and data["schema"] != SCHEMA:
+        raise InvalidAnswer(f"schema: {data['schema']!r}, expected {SCHEMA!r}")
+    if "sha256" in data and data["sha256"] != seal(data):
+        raise InvalidAnswer("sha256: the answer was altered after it was written (its seal does not match)")
+    if data.get("problem", problem) != problem:
+        raise InvalidAnswer(f"problem: the answer is for {data['problem']!r}, not {problem!r}")
+    status = data.get("status")
+    if status not in {s.value for s in Status}:
+        raise InvalidAnswer(f"status: {status!r} is not one of {', '.join(s.value for s in Status)}")
+    status = Status(status)
+    method = data.get("method", "")
+    if not isinstance(method, str):
+        raise InvalidAnswer(f"method: {method!r} is not a name")
+    claim = {"OPTIMAL": "optimal", "INFEASIBLE": "infeasible"}.get(status.value, "bound")
+    try:
+        objective = optional_integer(data.get("objective"), "objective")
+        bound = optional_integer(data.get("bound"), "bound", claim="bound")
+        nodes = optional_integer(data.get("nodes"), "nodes")
+        solution = data.get("solution")
+        if _is_encoded(solution):
+            solution = decode_array(solution, "solution").tolist()
+        if solution is not None and problem != "jump":
+            squares(solution, "solution")
+        if problem == "jump" and solution is not None and not isinstance(solution, dict):
+            raise InvalidAnswer("solution: expected the jump game's dict (winner, round, key, path)")
+        certificate = data.get("certificate")
+        if certificate is not None:
+            if not isinstance(certificate, dict):
+                raise InvalidAnswer("certificate: expected an object", claim)
+            certificate = {
+                k: decode_array(v, f"certificate '{k}'", claim)
+                if _is_encoded(v)
+                else int_array(v, f"certificate '{k}'", claim=claim)
+                for k, v in certificate.items()
+            }
+    except InvalidAnswer:
+        raise
+    except CheckFailed as exc:
+        raise InvalidAnswer(exc.reason, exc.claim) from None
+    elapsed = data.get("time_s", 0.0)
+    if not (isinstance(elapsed, int | float) and not isinstance(elapsed, bool) and math.isfinite(elapsed)):
+        raise InvalidAnswer(f"time_s: {elapsed!r} is not a number of seconds")
+    info = data.get("info") or {}
+    if not isinstance(info, dict):
+        raise InvalidAnswer("info: expected an object")
+    return Result(
+        problem,
+        method,
+        status,
+        objective,
+        bound,
+        solution,
+        float(elapsed),
+        verified=False,
+        instance=str((data.get("instance") or {}).get("name", ""))
+        if isinstance(data.get("instance"), dict)
+        else "",
+        nodes=nodes,
+        certificate=certificate,
+        info=info,
+        evidence=_evidence_in(data.get("evidence")),
+    )
+
+
+def _evidence_in(value: Any) -> tuple[Evidence, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise InvalidAnswer("evidence: expected a list of {claim, backing, how}")
+    out = []
+    for i, item in enumerate(value):
+        if not (
+            isinstance(item, dict)
+            and isinstance(item.get("claim"), str)
+            and isinstance(item.get("how", ""), str)
+        ):
+            raise InvalidAnswer(f"evidence[{i}]: expected {{claim, backing, how}}")
+        try:
+            out.append(Evidence(item["claim"], Backing(item.get("backing")), item.get("how", "")))
+        except ValueError:
+            raise InvalidAnswer(f"evidence[{i}]: backing {item.get('backing')!r} is unknown") from None
+    return tuple(out)
+
+
+def instance_for_answer(data: dict[str, Any], instance: Any = None) -> Any:
+    """The instance to check ``data`` against: ``instance`` (which must match the answer's
+    fingerprint), else the one embedded in the answer.
+
+    Raises
+    ------
+    AnswerFileError
+        The answer is for another instance, or names none and none is given.
+    """
+    described = data.get("instance")
+    if described is not None and not isinstance(described, dict):
+        raise AnswerFileError("instance: expected an object with name and sha256")
+    described = described or {}
+    if instance is None:
+        if "data" not in described:
+            where = f" (it was read from {described['path']})" if "path" in described else ""
+            raise AnswerFileError(f"the answer does not embed its instance{where}: give the instance file")
+        instance = instance_from_data(described["data"], str(described.get("name", "")))
+    expected = described.get("sha256")
+    if expected is not None and expected != instance_sha256(instance):
+        raise AnswerFileError(
+            f"the answer is for another instance (sha256 {str(expected)[:12]}..., "
+            f"this one {instance_sha256(instance)[:12]}...)"
+        )
+    return instance
+
+
+def check_answer(instance: Any, answer: dict[str, Any] | str | os.PathLike[str]) -> Result:
+    """Re-check a saved answer without solving: ``knightcert.check``.
+
+    Parameters
+    ----------
+    instance : instance object or None
+        The instance the answer is for (its fingerprint must match the
+        answer's); ``None`` uses the instance embedded in the answer.
+    answer : dict or path
+        An answer file's content, or its path.
+
+    Returns
+    -------
+    Result
+        The answer with ``verified``, ``evidence`` (what backs each claim, as
+        re-derived by the checker) and ``certified``.
+
+    Raises
+    ------
+    CheckFailed
+        A claim is rejected (``InvalidAnswer`` for a malformed field); ``claim``
+        says which, the message why.
+    AnswerFileError
+        The file cannot be read, or is for another instance.
+
+    Examples
+    --------
+    >>> from knightcert.problems.independent_knights import knights_instance
+    >>> from knightcert.problems.checkers import certify
+    >>> placement = [[r, c] for r in range(3) for c in range(3) if (r + c) % 2 == 0]
+    >>> claim = Result("knights", "mine", Status.OPTIMAL, 5, 5, placement, 0.0)
+    >>> data = answer_to_dict(claim, knights_instance(3))
+    >>> checked = check_answer(None, data)
+    >>> checked.certified, [e.how for e in checked.evidence]
+    (True, ['placement checked', 'matching (Kőnig)'])
+    """
+    from knightcert.problems.checkers import check
+
+    data = answer if isinstance(answer, dict) else read_answer(answer)
+    problem = data.get("problem")
+    if problem not in PROBLEMS:
+        raise AnswerFileError(f"problem: {problem!r} is not one of {', '.join(PROBLEMS)}")
+    instance = instance_for_answer(data, instance)
+    result = result_from_answer(data, problem=problem)
+    return check(instance, result.with_(instance=getattr(instance, "name", "") or result.instance))
+
+
+def versions() -> dict[str, str]:
+    """Versions of knightcert, Python and the libraries that make or check answers."""
+    from importlib import metadata
+
+    found = {"python": platform.python_version()}
+    for name in ("knightcert", "numpy", "scipy", "numba", "ortools"):
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = "not installed"
+    return found
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _solution_out(solution: Any) -> Any:
+    if isinstance(solution, np.ndarray):
+        solution = solution.tolist()
+    if isinstance(solution, list) and len(solution) > COMPACT_SQUARES:
+        try:
+            return encode_array(np.asarray(solution, dtype=np.int64))
+        except (TypeError, ValueError):
+            return _jsonable(solution)
+    return _jsonable(solution)
+
+
+def _certificate_out(certificate: Any) -> Any:
+    if certificate is None:
+        return None
+    if not isinstance(certificate, dict):
+        return _jsonable(certificate)
+    out = {}
+    for key, value in certificate.items():
+        array = np.asarray(value)
+        out[key] = encode_array(array) if array.dtype.kind in "biu" and array.size > 0 else _jsonable(value)
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    """Plain JSON values (numpy scalars and arrays turned into Python ones; floats kept as they are)."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _jsonable(value.tolist())
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)

@@ -1,0 +1,136 @@
+"""The harness re-checks every answer and marks cross-check conflicts instead of aborting."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from knightcert.compare import runner
+from knightcert.compare.cli import main
+from knightcert.compare.harness import Row, fill_gaps, row_from_result
+from knightcert.compare.runner import Task, run_task
+from knightcert.compare.summary import row_certified
+from knightcert.problems.independent_knights import knights_instance
+from knightcert.problems.result import Result, Status
+
+SIX = knights_instance(6)
+WHITES = [[r, c] for r in range(6) for c in range(6) if (r + c) % 2 == 0]
+
+
+def row(
+    method, status, objective, *, certified=False, verified=True, problem="knights", instance="i", bound=None
+):
+    return Row(
+        problem,
+        instance,
+        method,
+        status,
+        objective,
+        bound,
+        None,
+        0.1,
+        None,
+        None,
+        verified,
+        "",
+        certified,
+        "",
+    )
+
+
+def test_a_method_that_claims_verified_is_checked_anyway(monkeypatch):
+    lie = Result("knights", "liar", Status.OPTIMAL, 15, 15, WHITES[:15], 0.0, verified=True)
+    monkeypatch.setattr(runner, "get_method", lambda problem, name: lambda *a, **k: lie)
+    result_row = run_task(Task("knights", SIX, "liar"))
+    assert not result_row.verified and "optimal claim rejected" in result_row.error
+    honest = row_from_result(lie.with_(objective=18, bound=18, solution=WHITES), instance=SIX)
+    assert honest.verified and honest.certified and "matching" in honest.evidence
+
+
+def test_uncertified_optimum_conflicting_with_a_certified_one_is_marked():
+    rows = [
+        row("matching", "OPTIMAL", 18, certified=True),
+        row("cpsat", "OPTIMAL", 17),
+        row("greedy", "FEASIBLE", 15),
+    ]
+    fill_gaps(rows)
+    assert rows[1].error == "conflicts with a certified optimum of 18"
+    assert rows[0].error == "" and rows[0].gap == 0.0
+    assert rows[2].gap == pytest.approx(3 / 18)  # from the certified value
+
+
+def test_two_uncertified_optima_disagree_and_the_run_goes_on():
+    rows = [row("cpsat", "OPTIMAL", 5), row("bnb", "OPTIMAL", 4), row("greedy", "FEASIBLE", 4)]
+    fill_gaps(rows, {"i": 5})
+    assert rows[0].error == rows[1].error == "two uncertified optima disagree"
+    assert rows[2].gap == pytest.approx(1 / 5)  # falls back on the published value
+
+
+def test_a_heuristic_beating_a_proven_optimum_is_flagged():
+    rows = [row("cpsat", "OPTIMAL", 4), row("greedy", "FEASIBLE", 5)]
+    fill_gaps(rows)
+    assert rows[0].error == "a verified answer of 5 (greedy) beats this optimum"
+    published = [row("greedy", "FEASIBLE", 6)]
+    fill_gaps(published, {"i": 5})
+    assert published[0].error == "beats the published optimum of 5"
+    paths = [row("cpsat", "OPTIMAL", 10, problem="path"), row("greedy", "FEASIBLE", 8, problem="path")]
+    fill_gaps(paths)
+    assert "beats this optimum" in paths[0].error  # fewer moves is better for paths
+
+
+def test_an_infeasibility_claim_refuted_by_an_answer_is_marked():
+    rows = [
+        row("cpsat", "INFEASIBLE", None, problem="tour"),
+        row("warnsdorff", "FEASIBLE", 12, problem="tour"),
+    ]
+    fill_gaps(rows)
+    assert rows[0].error == "conflicts with a verified answer by warnsdorff" and rows[0].gap is None
+
+
+def test_certified_column_says_what_backs_the_answer():
+    good = row_from_result(Result("knights", "m", Status.OPTIMAL, 18, 18, WHITES, 0.0), instance=SIX)
+    assert row_certified(good) == "yes: matching (Kőnig)"
+    odd = knights_instance(11, torus=True)
+    placement = [[r, c] for r in range(0, 9, 2) for c in range(0, 9, 2)]  # 25 knights, none attacked
+    claim = row_from_result(Result("knights", "cpsat", Status.FEASIBLE, 25, 60, placement, 0.0), instance=odd)
+    assert claim.verified and row_certified(claim) == "solver: CP-SAT"
+
+
+def test_compare_saves_one_answer_per_run(tmp_path, capsys):
+    folder = tmp_path / "answers"
+    argv = ["compare", "knights", "--suite", "seed", "--methods", "greedy,matching", "--answers", str(folder)]
+    assert main([*argv, "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    files = sorted(folder.iterdir())
+    assert len(files) == len(rows) > 0
+    for answer in files:
+        assert main(["check", "-", str(answer)]) == 0
+    capsys.readouterr()
+
+
+def test_tour_nonexistence_beyond_the_checker_is_reported_as_solver_only(monkeypatch, capsys):
+    from knightcert.problems.checkers import tour as tour_checker
+
+    monkeypatch.setattr(tour_checker, "EXHAUSTIVE_SQUARES", 0)  # as if 3x5 were beyond the search
+    assert main(["tour", "3", "5", "--start", "0,0"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "No"
+    assert out[1] == (
+        "# by warnsdorff's own search; not independently certified "
+        "(the board has 15 usable squares, beyond the checker's search (0))"
+    )
+    monkeypatch.setattr(tour_checker, "EXHAUSTIVE_NODES", 3)
+    monkeypatch.setattr(tour_checker, "EXHAUSTIVE_SQUARES", 256)
+    assert main(["tour", "3", "5", "--start", "0,0", "--show"]) == 0
+    out = capsys.readouterr().out
+    assert "the checker's search spent its budget of 3 nodes without deciding" in out
+
+
+def test_the_command_line_checks_an_undecorated_method(monkeypatch, capsys):
+    from knightcert.compare import cli_knights
+
+    lie = Result("knights", "liar", Status.OPTIMAL, 15, 15, WHITES[:15], 0.0, verified=True)
+    monkeypatch.setattr(cli_knights, "get_method", lambda problem, name: lambda *a, **k: lie)
+    assert main(["knights", "6", "--method", "greedy"]) == 1
+    out = capsys.readouterr().out
+    assert "NOT VERIFIED: optimal claim rejected: the checker's maximum matching proves 18 knights fit" in out

@@ -1,0 +1,79 @@
+"""The tour checker's pruned search agrees with a plain brute force on small boards.
+
+A pruning bug would certify a false non-existence, so the search is
+cross-checked against the simplest possible enumeration on random small
+boards (plain and toroidal, with holes, open and closed, with fixed ends).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from knightcert.problems.board import Board
+from knightcert.problems.checkers.tour import FOUND, NONE, search_tour
+from knightcert.problems.checkers.tour_search import UNDECIDED
+from knightcert.problems.moves import knight_neighbours
+from knightcert.problems.tours import TourInstance
+
+
+def brute_force(instance: TourInstance) -> bool:
+    board = instance.board
+    table = knight_neighbours(board)
+    usable = [int(i) for i in np.flatnonzero(board.free.reshape(-1))]
+    n = len(usable)
+    starts = [board.index(*instance.start)] if instance.start is not None else usable
+    end = None if instance.end is None else board.index(*instance.end)
+
+    def extend(path: list[int], seen: set[int]) -> bool:
+        if len(path) == n:
+            if end is not None and path[-1] != end:
+                return False
+            return not instance.closed or (n >= 3 and path[0] in table[path[-1]])
+        for nxt in table[path[-1]]:
+            if nxt >= 0 and int(nxt) not in seen:
+                seen.add(int(nxt))
+                path.append(int(nxt))
+                if extend(path, seen):
+                    return True
+                path.pop()
+                seen.discard(int(nxt))
+        return False
+
+    return any(extend([s], {s}) for s in starts)
+
+
+def random_instances(count: int, seed: int = 11):
+    rng = np.random.default_rng(seed)
+    for k in range(count):
+        rows, cols = int(rng.integers(2, 5)), int(rng.integers(3, 6))
+        torus = bool(rng.random() < 0.3)
+        blocked = rng.random((rows, cols)) < 0.15
+        board = Board(rows, cols, blocked, torus=torus)
+        free = [board.square(i) for i in np.flatnonzero(board.free.reshape(-1))]
+        if len(free) < 2:
+            continue
+        closed = bool(rng.random() < 0.35)
+        start = free[int(rng.integers(len(free)))] if rng.random() < 0.4 else None
+        end = None
+        if not closed and rng.random() < 0.4:
+            end = free[int(rng.integers(len(free)))]
+            if end == start:
+                end = None
+        yield TourInstance(board, closed, start, end, f"random-{k}")
+
+
+@pytest.mark.parametrize("instance", list(random_instances(160)), ids=lambda i: i.name)
+def test_search_agrees_with_brute_force(instance):
+    outcome, _, tour = search_tour(instance, budget=2_000_000)
+    assert outcome != UNDECIDED
+    assert (outcome == FOUND) == brute_force(instance), instance
+    if outcome == FOUND:
+        board = instance.board
+        squares = [board.square(i) for i in tour]
+        assert len(set(squares)) == board.n_free
+        if instance.start is not None:
+            assert squares[0] == instance.start
+        if instance.end is not None:
+            assert squares[-1] == instance.end
+    else:
+        assert outcome == NONE and tour == []
