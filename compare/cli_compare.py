@@ -121,9 +121,12 @@ def run(args: argparse.Namespace) -> int:
             if client is not None:
                 client.close()
     if interrupted:
+        from knightcert.compare.cli import interruption
+
+        code, word = interruption()
         saved = f"; finished runs are in {args.out}" if args.out else ""
-        print(f"knightcert: interrupted{saved}", file=sys.stderr)
-        return 130
+        print(f"knightcert: {word}{saved}", file=sys.stderr)
+        return code
     if args.plot:
         plot_rows(rows, args.plot)
     if args.json:

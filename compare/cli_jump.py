@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from knightcert.compare.arguments import add_solver_arguments
+from knightcert.compare.cli import solve_each
 from knightcert.compare.output import check_suffix, exit_code, print_json
 from knightcert.compare.registry import get_method
 from knightcert.problems.jump_game import JumpInstance, read_jump
@@ -33,11 +34,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     instances = [read_jump(path) for path in args.files]  # all errors before any output
     solve = get_method("jump", args.method)
-    results = [solve(inst, time_limit=args.time_limit, seed=args.seed) for inst in instances]
+    results, interrupted = solve_each(solve, instances, time_limit=args.time_limit, seed=args.seed)
     if args.json:
-        print_json(results)
-        return exit_code(results)
-    for inst, result in zip(instances, results, strict=True):
+        if results:
+            print_json(results)
+    else:
+        print_answers(args, instances, results)
+    if interrupted:
+        raise KeyboardInterrupt  # after printing the answers found so far
+    return exit_code(results)
+
+
+def print_answers(args: argparse.Namespace, instances: list[JumpInstance], results: list[Result]) -> None:
+    """The official output of each answered instance (``==> name <==`` headers for several)."""
+    for inst, result in zip(instances, results, strict=False):
         if len(instances) > 1:
             print(f"==> {inst.name} <==")
         if result.solution is None:
@@ -48,7 +58,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"# {result.status.value}{check_suffix(result)}")
         if args.explain:
             print(explain(inst, result))
-    return exit_code(results)
 
 
 def explain(instance: JumpInstance, result: Result) -> str:

@@ -7,6 +7,7 @@ import argparse
 from knightcert.compare.arguments import add_board_arguments, add_solver_arguments
 from knightcert.compare.output import check_suffix, exit_code, print_json
 from knightcert.compare.registry import default_method, get_method
+from knightcert.compare.runner import stop_if_interrupted
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
 from knightcert.problems.result import Result, Status
 
@@ -45,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{instance.name}: {describe(result)}{check_suffix(result)}")
         if args.show and result.solution is not None:
             print(draw(instance, result.solution))
+    stop_if_interrupted(result)  # Ctrl-C: the best answer so far is printed, then exit 130
     return exit_code([result])
 
 

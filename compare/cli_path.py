@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from knightcert.compare.arguments import add_solver_arguments
+from knightcert.compare.cli import solve_each
 from knightcert.compare.output import check_suffix, exit_code, print_json
 from knightcert.compare.registry import get_method
 from knightcert.compare.render import numbered_board
@@ -27,14 +28,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     instances = [read_lost_knight(path) for path in args.files]  # all errors before any output
     solve = get_method("path", args.method)
-    results = [solve(inst, time_limit=args.time_limit, seed=args.seed) for inst in instances]
+    results, interrupted = solve_each(solve, instances, time_limit=args.time_limit, seed=args.seed)
     if args.json:
-        print_json(results)
+        if results:
+            print_json(results)
     else:
         for inst, result in zip(instances, results, strict=False):
             print(f"{inst.name}: {describe(result)}{check_suffix(result)}")
             if args.show and result.solution is not None:
                 print(numbered_board(inst.board, result.solution))
+    if interrupted:
+        raise KeyboardInterrupt  # after printing the answers found so far
     return exit_code(results)
 
 

@@ -8,6 +8,7 @@ from knightcert.compare.arguments import add_board_arguments, add_solver_argumen
 from knightcert.compare.output import check_suffix, exit_code, print_json
 from knightcert.compare.registry import default_method, get_method
 from knightcert.compare.render import numbered_board
+from knightcert.compare.runner import stop_if_interrupted
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
 
@@ -63,19 +64,21 @@ def run(args: argparse.Namespace) -> int:
     result = get_method("tour", method)(instance, time_limit=args.time_limit, seed=args.seed, **options)
     if args.json:
         print_json([result])
-        return exit_code([result])
-    if args.show:
-        print(summary(instance, result))
-    print(render(instance, result), end="")
+    else:
+        if args.show:
+            print(summary(instance, result))
+        print(render(instance, result, args.time_limit), end="")
+    stop_if_interrupted(result)  # Ctrl-C: the best answer so far is printed, then exit 130
     return exit_code([result])
 
 
-def render(instance: TourInstance, result: Result) -> str:
+def render(instance: TourInstance, result: Result, time_limit: float | None = None) -> str:
     """The numbered board (seed 003's layout for cenpl), ``No``, or why there is no answer."""
     if result.status is Status.INFEASIBLE:
         return f"No{check_suffix(result)}\n"
     if result.solution is None:
-        why = result.info.get("stopped") or "no answer within the time limit"
+        limit = f"no answer within the time limit of {time_limit:g} s" if time_limit else "no answer"
+        why = result.info.get("stopped") or limit
         return f"no tour found ({result.method}: {result.status.value}, {why})\n"
     if result.method == "cenpl":
         text = format_mostra(numbered(instance.board, result.solution))
