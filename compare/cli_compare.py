@@ -60,20 +60,31 @@ def instances_from_files(problem: str, files: list[str]) -> list[SuiteItem]:
     return items
 
 
+def check_paths(args: argparse.Namespace) -> None:
+    """``--out`` and ``--plot`` writable, an existing ``--out`` a readable report of this problem."""
+    from knightcert.compare.report import FORMATS, resume_rows
+    from knightcert.compare.report_file import check_output_path, check_plot_path
+
+    if args.out:
+        check_output_path(args.out, FORMATS, "--out")
+        resume_rows(args.out, args.problem)
+    if args.plot:
+        check_plot_path(args.plot)
+
+
 def run(args: argparse.Namespace) -> int:
     import json
 
     from knightcert.compare.comparison import run_comparison
     from knightcert.compare.harness import median_of_repeats
-    from knightcert.compare.report import FORMATS, plot_rows
+    from knightcert.compare.report import plot_rows
     from knightcert.compare.summary import rows_table
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     if args.instances and (args.suite or args.sizes):
         raise InvalidInstance("give --instances or --suite/--sizes, not both")
-    if args.out and Path(args.out).suffix.lower() not in FORMATS:
-        raise InvalidInstance(f"--out must end in {', '.join(FORMATS)}", args.out)
+    check_paths(args)  # before any work: a bad --out or --plot must not cost the runs
     sizes = parse_sizes(args.sizes) if args.sizes else None
     if args.instances:
         items = instances_from_files(args.problem, args.instances)
