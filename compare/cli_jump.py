@@ -6,6 +6,7 @@ import argparse
 
 from knightcert.compare.arguments import add_solver_arguments
 from knightcert.compare.cli import solve_each
+from knightcert.compare.memory import check_fits
 from knightcert.compare.output import check_suffix, exit_code, print_json
 from knightcert.compare.registry import get_method
 from knightcert.problems.jump_game import JumpInstance, read_jump
@@ -34,6 +35,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     instances = [read_jump(path) for path in args.files]  # all errors before any output
     solve = get_method("jump", args.method)
+    for inst in instances:
+        check_fits("jump", args.method, inst)
     results, interrupted = solve_each(solve, instances, time_limit=args.time_limit, seed=args.seed)
     if args.json:
         if results:

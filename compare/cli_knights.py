@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from knightcert.compare.arguments import add_board_arguments, add_solver_arguments
+from knightcert.compare.memory import check_fits
 from knightcert.compare.output import check_suffix, exit_code, print_json
 from knightcert.compare.registry import default_method, get_method
 from knightcert.compare.runner import stop_if_interrupted
@@ -39,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
         board = instance.board
         odd_torus = board.torus and (board.rows % 2 or board.cols % 2)
         method = "cpsat" if odd_torus else default_method("knights")
+    check_fits("knights", method, instance)
     result = get_method("knights", method)(instance, time_limit=args.time_limit, seed=args.seed)
     if args.json:
         print_json([result])

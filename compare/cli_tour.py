@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from knightcert.compare.arguments import add_board_arguments, add_solver_arguments, positive_int, square
+from knightcert.compare.memory import check_fits
 from knightcert.compare.output import check_suffix, exit_code, print_json
 from knightcert.compare.registry import default_method, get_method
 from knightcert.compare.render import numbered_board
@@ -61,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
         options["budget"] = args.budget
     if args.method in ("warnsdorff", "marginality", "roth") and args.no_backtracking:
         options["backtracking"] = False
+    check_fits("tour", method, instance)
     result = get_method("tour", method)(instance, time_limit=args.time_limit, seed=args.seed, **options)
     if args.json:
         print_json([result])

@@ -138,10 +138,11 @@ def read_report_text(path: str | os.PathLike[str]) -> str:
         fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise InvalidReport(f"cannot read report: {exc.strerror or exc}", source) from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise InvalidReport("not a regular file: a report must be a .json, .csv or .md file", source)
     with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise InvalidReport("not a regular file: a report must be a .json, .csv or .md file", source)
         if info.st_size > MAX_REPORT_BYTES:
             raise InvalidReport(
                 f"report is {info.st_size} bytes, larger than the {MAX_REPORT_BYTES} bytes read back", source

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from knightcert.compare.harness import Row, failed_row, row_from_result
+from knightcert.compare.memory import check_fits
 from knightcert.compare.registry import get_method
 from knightcert.problems.errors import KnightcertError
 
@@ -84,6 +85,7 @@ def run_task(task: Task) -> Row:
     """Run one task in this process and return its row (never raises for a method's failure)."""
     began = time.perf_counter()
     try:
+        check_fits(task.problem, task.method, task.instance)
         result = get_method(task.problem, task.method)(
             task.instance, time_limit=task.time_limit, seed=task.seed
         )

@@ -14,12 +14,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from knightcert.problems.board_text import read_bytes
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
+from knightcert.problems.input_file import read_input
 from knightcert.problems.result import Result, Status
 
 #: Largest board the parser accepts (cells), checked before anything is allocated.
 MAX_CELLS = 400_000_000
+#: Largest jump-game file read (bytes), checked from the file size before reading.
+MAX_JUMP_FILE_BYTES = 2**31
 #: The line printed when nobody can ever arrive.
 NO_WINNER = "SEM VENCEDORES"
 
@@ -143,6 +145,10 @@ def parse_jump(text: str | bytes, source: str = "<string>", name: str | None = N
         return numbers(k)
 
     rows, cols = (int(x) for x in expect(0, 2, "'N M', the board size"))
+    if rows < 1 or cols < 1:
+        raise InvalidInstance(
+            f"board size {rows} x {cols}: N and M must be at least 1", source, int(line_numbers[0])
+        )
     if rows * cols > MAX_CELLS:
         raise InstanceTooLarge(
             f"board {rows} x {cols} has {rows * cols} cells; at most {MAX_CELLS} fit in memory",
@@ -151,7 +157,7 @@ def parse_jump(text: str | bytes, source: str = "<string>", name: str | None = N
         )
     (players,) = (int(x) for x in expect(1, 1, "'J', the number of players"))
     first_row = 2
-    board_rows = rows if rows * cols > 0 else 0  # an empty board has no row lines
+    board_rows = rows
     if len(line_starts) < first_row + board_rows:
         found = len(line_starts) - first_row
         raise InvalidInstance(f"expected {rows} board rows, found {found}", source, int(lines[-1]) + 1)
@@ -163,11 +169,8 @@ def parse_jump(text: str | bytes, source: str = "<string>", name: str | None = N
             source,
             int(line_numbers[k]),
         )
-    if board_rows:
-        begin = line_starts[first_row]
-        grid = values[begin : begin + rows * cols].reshape(rows, cols).copy()
-    else:
-        grid = np.zeros((rows, cols), dtype=np.int64)
+    begin = line_starts[first_row]
+    grid = values[begin : begin + rows * cols].reshape(rows, cols).copy()
     first_start = first_row + board_rows
     start_lines = len(line_starts) - first_start
     if start_lines != players:
@@ -193,7 +196,7 @@ def parse_jump(text: str | bytes, source: str = "<string>", name: str | None = N
 
 def read_jump(path: str | os.PathLike[str]) -> JumpInstance:
     """Read and parse a jump-game file; see :func:`parse_jump`."""
-    data, source = read_bytes(path)
+    data, source = read_input(path, MAX_JUMP_FILE_BYTES, "jump-game file")
     return parse_jump(data, source=source, name=os.path.basename(source))
 
 

@@ -57,8 +57,6 @@ CASES = [
     ("1 3\n1\n0 1 0\n0 0\n", (None, None)),
     # jumps that would leave the board are not allowed
     ("1 3\n1\n5 1 0\n0 0\n", (None, None)),
-    # the empty game
-    ("0 0\n0\n", (None, None)),
     ("2 2\n0\n1 1\n1 1\n", (None, None)),
     # fewest rounds beat a better tie key
     ("1 6\n2\n5 2 1 1 1 0\n0 1\n0 0\n", ("B", 1)),
