@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from knightcert.compare.arguments import positive_float, positive_int
+from knightcert.compare.arguments import dask_address, positive_float, repeat_count, worker_count
 from knightcert.compare.registry import method_names, problems
 from knightcert.compare.suites import SUITES, SuiteItem, build_suite, parse_sizes
 from knightcert.problems.errors import InvalidInstance
@@ -27,9 +27,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--time-limit", type=positive_float, metavar="S", help="seconds per run for the methods"
     )
-    parser.add_argument("--repeat", type=positive_int, default=1, metavar="K", help="runs of each pair")
-    parser.add_argument("--workers", type=positive_int, default=2, metavar="K", help="local worker processes")
-    parser.add_argument("--dask", metavar="ADDRESS", help="run on a Dask distributed scheduler instead")
+    parser.add_argument("--repeat", type=repeat_count, default=1, metavar="K", help="runs of each pair")
+    parser.add_argument("--workers", type=worker_count, default=2, metavar="K", help="local worker processes")
+    parser.add_argument(
+        "--dask",
+        type=dask_address,
+        metavar="tcp://HOST:PORT",
+        help="run on a Dask distributed scheduler instead",
+    )
     parser.add_argument("--data", metavar="DIR", help="folder of the seed instances (default ../shared/data)")
     parser.add_argument("--out", metavar="FILE", help="report .csv, .json or .md (an existing .json resumes)")
     parser.add_argument("--plot", metavar="FILE.png", help="gap and time against size (needs matplotlib)")
@@ -58,6 +63,21 @@ def instances_from_files(problem: str, files: list[str]) -> list[SuiteItem]:
             inst = tour_instance(board_file=name)
             items.append(SuiteItem(inst, inst.board.rows))
     return items
+
+
+#: Seconds to wait for a Dask scheduler before giving up.
+DASK_CONNECT_SECONDS = 5
+
+
+def connect_dask(client_class: type, address: str):
+    """A Dask client of ``address``; an unreachable scheduler is one line after a short wait."""
+    try:
+        return client_class(address, timeout=DASK_CONNECT_SECONDS)
+    except (OSError, TimeoutError) as exc:
+        why = str(exc).splitlines()[0][:80] if str(exc) else type(exc).__name__
+        raise InvalidInstance(
+            f"--dask: no scheduler answered at {address} within {DASK_CONNECT_SECONDS} s ({why})"
+        ) from None
 
 
 def check_paths(args: argparse.Namespace) -> None:
@@ -98,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
             from distributed import Client
         except ImportError:
             raise InvalidInstance("--dask needs the dask extra: pip install 'knightcert[dask]'") from None
-        client = Client(args.dask)
+        client = connect_dask(Client, args.dask)
         executor = client.get_executor()
     total = len(items) * len(methods) * args.repeat
     console = Console(stderr=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from knightcert.compare.arguments import add_board_arguments, add_solver_arguments, positive_int, square
+from knightcert.compare.arguments import add_board_arguments, add_solver_arguments, node_budget, square
 from knightcert.compare.memory import check_fits
 from knightcert.compare.output import check_suffix, exit_code, print_json
 from knightcert.compare.registry import default_method, get_method
@@ -34,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--budget",
-        type=positive_int,
+        type=node_budget,
         metavar="NODES",
         help="node budget of the Warnsdorff backtracking (default 2000000)",
     )
