@@ -23,6 +23,10 @@ class KnightsInstance:
     board: Board
     name: str = ""
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.board, Board):
+            raise InvalidInstance(f"board must be a Board, got {type(self.board).__name__}")
+
 
 def knights_instance(
     rows: int | None = None,

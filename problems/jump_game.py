@@ -34,6 +34,29 @@ class JumpInstance:
     starts: tuple[tuple[int, int], ...]
     name: str = ""
 
+    def __post_init__(self) -> None:
+        values = self.values
+        if not isinstance(values, np.ndarray) or values.ndim != 2 or values.dtype.kind not in "iu":
+            raise InvalidInstance("values must be a 2-D numpy array of whole numbers")
+        if values.shape[0] < 1 or values.shape[1] < 1:
+            raise InvalidInstance(f"board size {values.shape[0]} x {values.shape[1]}: N and M must be >= 1")
+        if values.min() < 0:
+            raise InvalidInstance("cell values must be >= 0")
+        starts = []
+        for p, square in enumerate(self.starts):
+            try:
+                r, c = square
+                ok = all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in (r, c))
+            except (TypeError, ValueError):
+                ok = False
+            if not ok or not (0 <= r < values.shape[0] and 0 <= c < values.shape[1]):
+                raise InvalidInstance(
+                    f"start {square!r:.40} of player {player_name(p)} is not a square of the "
+                    f"{values.shape[0]} x {values.shape[1]} board"
+                )
+            starts.append((int(r), int(c)))
+        object.__setattr__(self, "starts", tuple(starts))
+
     @property
     def rows(self) -> int:
         return int(self.values.shape[0])

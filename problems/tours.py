@@ -24,6 +24,14 @@ class TourInstance:
     end: tuple[int, int] | None = None
     name: str = ""
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.board, Board):
+            raise InvalidInstance(f"board must be a Board, got {type(self.board).__name__}")
+        for label in ("start", "end"):
+            square = getattr(self, label)
+            if square is not None:
+                object.__setattr__(self, label, self.board.check_square(square, label))
+
 
 def tour_instance(
     rows: int | None = None,
