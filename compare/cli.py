@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _stopped_by = signal.SIGINT
     previous = _install(signal.SIGTERM, _on_sigterm)
     try:
-        parser = build_parser()
+        parser = _build_parser_deferring_signals()
         args = parser.parse_args(argv)
         if args.command is None:
             parser.print_help()
@@ -121,6 +121,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if previous is not None:
             _install(signal.SIGTERM, previous)
+
+
+def _build_parser_deferring_signals() -> argparse.ArgumentParser:
+    """:func:`build_parser`, which imports numpy and the subcommands, with Ctrl-C and SIGTERM held
+    until the imports are done: an interrupt inside a compiled module's import turns into an
+    ``ImportError`` there (numpy: "PyCapsule_Import could not import module"), not an interrupt."""
+    global _stopped_by
+    held: list[int] = []
+    previous = {signum: _install(signum, lambda number, frame: held.append(number)) for signum in _STOPS}
+    try:
+        parser = build_parser()
+    finally:
+        for signum, handler in previous.items():
+            if handler is not None:
+                _install(signum, handler)
+    if held:
+        _stopped_by = signal.SIGTERM if signal.SIGTERM in held else signal.SIGINT
+        raise KeyboardInterrupt
+    return parser
+
+
+_STOPS = (signal.SIGINT, signal.SIGTERM)
 
 
 def _install(signum: int, handler: Any) -> Any:
