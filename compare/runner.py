@@ -132,6 +132,27 @@ def _child(task: Task, connection, parent: int) -> None:  # pragma: no cover - r
         connection.close()
 
 
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _stops_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM (delivered right after) around a fork.
+
+    An interrupt inside ``os.fork``'s after-fork hooks is swallowed half way
+    ("Exception ignored in _releaseLock") and leaves the logging lock taken:
+    the next log call, anywhere, then hangs the process for ever.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def bind_to_parent(parent: int, wall_limit: float | None) -> None:
     """Make this (worker) process die with its parent and at ``wall_limit`` seconds.
 
@@ -143,6 +164,8 @@ def bind_to_parent(parent: int, wall_limit: float | None) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # forked with them held (see _stops_held)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError, TypeError):
             libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
@@ -198,7 +221,8 @@ def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Iterator[Row]:
                 task = pending.pop(0)
                 receiver, sender = context.Pipe(duplex=False)
                 process = context.Process(target=_child, args=(task, sender, os.getpid()), daemon=True)
-                process.start()
+                with _stops_held():
+                    process.start()
                 sender.close()
                 running.append((task, process, receiver, time.perf_counter()))
             time.sleep(0.005)
