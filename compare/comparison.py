@@ -19,6 +19,21 @@ from knightcert.compare.report import resume_rows, write_rows
 from knightcert.compare.report_file import holding_report_lock
 from knightcert.compare.runner import Task, run_isolated, run_with_executor
 from knightcert.compare.suites import SuiteItem
+from knightcert.problems.argument_checks import describe, expect_whole
+from knightcert.problems.errors import InvalidArgument
+
+
+def check_comparison_arguments(items: object, methods: object, repeat: object, workers: object) -> None:
+    """Types of :func:`run_comparison`'s arguments (InvalidArgument naming the parameter)."""
+    if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):
+        raise InvalidArgument(f"items: expected a list of SuiteItem, got {describe(items)}")
+    for item in items:
+        if not isinstance(item, SuiteItem):
+            raise InvalidArgument(f"items: expected SuiteItem entries, got {describe(item)}")
+    if isinstance(methods, str) or not isinstance(methods, Sequence):
+        raise InvalidArgument(f"methods: expected a list of method names, got {describe(methods)}")
+    expect_whole(repeat, "repeat", 1)
+    expect_whole(workers, "workers", 1)
 
 
 @holding_report_lock
@@ -63,6 +78,7 @@ def run_comparison(
     ReportInUse
         Another run is writing ``out``.
     """
+    check_comparison_arguments(items, methods, repeat, workers)
     for method in methods:
         get_method(problem, method)  # validate names before any work
     done = resume_rows(out, problem)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 import numpy as np
+from knightcert.problems.argument_checks import expect_text
 from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
 from knightcert.problems.input_file import check_memory, read_input
@@ -45,6 +46,7 @@ def parse_grid(text: str | bytes, source: str, alphabet: str) -> np.ndarray:
         alphabet; the message gives source, line and column (1-based,
         counted in characters).
     """
+    expect_text(text, "text")
     expected = ", ".join(f"'{ch}'" for ch in alphabet[:-1]) + f" or '{alphabet[-1]}'"
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     check_memory(PARSE_BYTES_PER_BYTE * len(data), f"parsing a board of {len(data)} bytes", source)

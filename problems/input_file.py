@@ -14,6 +14,7 @@ import stat
 import sys
 from typing import Any
 
+from knightcert.problems.argument_checks import expect_path
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
 
 #: Characters of a bad token echoed in an error message.
@@ -47,6 +48,7 @@ def read_input(
     InstanceTooLarge
         Larger than ``max_bytes``; the message names the limit.
     """
+    expect_path(path, "path")
     source = os.fspath(path)
     if source == "-":
         data = sys.stdin.buffer.read(max_bytes + 1)

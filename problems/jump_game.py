@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from knightcert.problems.argument_checks import expect_text
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
 from knightcert.problems.input_file import read_input
 from knightcert.problems.result import Result, Status
@@ -146,6 +147,7 @@ def parse_jump(text: str | bytes, source: str = "<string>", name: str | None = N
     """
     from knightcert.problems.jump_tokens import tokenize
 
+    expect_text(text, "text")
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     values, lines = tokenize(data, source)
     line_starts = np.flatnonzero(np.diff(lines, prepend=-1)) if lines.size else np.zeros(0, np.int64)

@@ -7,6 +7,7 @@ import numbers
 from collections.abc import Callable
 from typing import Any
 
+from knightcert.problems.argument_checks import describe
 from knightcert.problems.checkers.common import verified
 from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.result import Result
@@ -48,22 +49,17 @@ def check_arguments(problem: str, instance: Any, time_limit: Any, seed: Any) -> 
     """
     kind = _instance_type(problem)
     if not isinstance(instance, kind):
-        raise InvalidArgument(f"instance: expected a {kind.__name__}, got {_describe(instance)}")
+        raise InvalidArgument(f"instance: expected a {kind.__name__}, got {describe(instance)}")
     if time_limit is not None:
         if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
-            raise InvalidArgument(f"time_limit: expected a number of seconds, got {_describe(time_limit)}")
+            raise InvalidArgument(f"time_limit: expected a number of seconds, got {describe(time_limit)}")
         if not 0 < time_limit < float("inf"):
             raise InvalidArgument(f"time_limit must be positive and finite, got {time_limit}")
     if seed is not None:
         if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-            raise InvalidArgument(f"seed: expected a whole number, got {_describe(seed)}")
+            raise InvalidArgument(f"seed: expected a whole number, got {describe(seed)}")
         if not 0 <= seed <= MAX_SEED:
             raise InvalidArgument(f"seed must be in 0..{MAX_SEED}, got {seed}")
-
-
-def _describe(value: Any) -> str:
-    text = repr(value)
-    return f"{type(value).__name__} {text[:40] + '...' if len(text) > 40 else text}"
 
 
 def _checker(problem: str) -> Callable[[Any, Result], None]:

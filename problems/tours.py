@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from knightcert.problems.argument_checks import expect_square, expect_whole
 from knightcert.problems.board import Board
 from knightcert.problems.board_text import parse_board_mask, read_bytes
 from knightcert.problems.errors import InvalidInstance
@@ -51,6 +52,11 @@ def tour_instance(
         board or on a removed square, an end for a closed tour, or a start
         equal to the end.
     """
+    for name, value in (("rows", rows), ("cols", cols)):
+        if value is not None:
+            expect_whole(value, name)  # the range is checked below, as a board size
+    expect_square(start, "start")
+    expect_square(end, "end")
     if board_file is not None:
         if rows is not None:
             raise InvalidInstance("give ROWS [COLS] or --board FILE, not both")

@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from knightcert.compare.api import solve
+from knightcert.compare.comparison import run_comparison
 from knightcert.compare.registry import REGISTRY, get_method
 from knightcert.problems.board import Board
 from knightcert.problems.errors import InvalidArgument, InvalidInstance, KnightcertError
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
-from knightcert.problems.jump_game import JumpInstance
-from knightcert.problems.lost_knight import LostKnightInstance, parse_lost_knight
+from knightcert.problems.jump_game import JumpInstance, parse_jump, read_jump
+from knightcert.problems.lost_knight import LostKnightInstance, parse_lost_knight, read_lost_knight
 from knightcert.problems.tours import TourInstance, tour_instance
 
 METHODS = [(problem, name) for problem, methods in REGISTRY.items() for name in methods]
@@ -84,3 +85,29 @@ def test_a_hand_built_instance_off_the_board_never_reaches_a_method():
     for name in ("astar", "bfs"):
         with pytest.raises(KnightcertError):
             get_method("path", name)(LostKnightInstance(Board(4, 4, torus=True), (9, 9), (0, 1)))
+
+
+@pytest.mark.parametrize(
+    ("call", "parameter"),
+    [
+        (lambda: parse_lost_knight(None), "text"),
+        (lambda: parse_lost_knight(np.zeros(3)), "text"),
+        (lambda: parse_jump(None), "text"),
+        (lambda: parse_jump(5), "text"),
+        (lambda: read_lost_knight(None), "path"),
+        (lambda: read_jump(3), "path"),
+        (lambda: knights_instance("8"), "rows"),
+        (lambda: knights_instance(8, 2.5), "cols"),
+        (lambda: tour_instance("8"), "rows"),
+        (lambda: tour_instance(8, start=5), "start"),
+        (lambda: tour_instance(8, end=("a", 1)), "end"),
+        (lambda: run_comparison("knights", None, ["greedy"]), "items"),
+        (lambda: run_comparison("knights", [knights_instance(4)], ["greedy"]), "items"),
+        (lambda: run_comparison("knights", [], "greedy"), "methods"),
+        (lambda: run_comparison("knights", [], ["greedy"], repeat="2"), "repeat"),
+        (lambda: run_comparison("knights", [], ["greedy"], workers=0), "workers"),
+    ],
+)
+def test_public_functions_name_the_wrong_parameter(call, parameter):
+    with pytest.raises(InvalidArgument, match=rf"^{parameter}"):
+        call()
