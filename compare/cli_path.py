@@ -51,7 +51,8 @@ def describe(result: Result) -> str:
         return "unreachable"
     if result.status is Status.UNKNOWN:
         bound = f", at least {result.bound} moves" if result.bound is not None else ""
-        return f"no answer ({result.method}: UNKNOWN{bound})"
+        stopped = ", interrupted" if result.info.get("interrupted") else ""
+        return f"no answer ({result.method}: UNKNOWN{bound}{stopped})"
     text = f"{result.objective} moves"
     if result.status is Status.FEASIBLE:
         text += f" ({result.method}: FEASIBLE, not proven shortest)"

@@ -1,4 +1,4 @@
-"""``python -m knightcert`` starts the command line.
+"""``python -m knightcert`` and the ``knightcert`` console script start the command line.
 
 Ctrl-C and SIGTERM are held while the command line is imported (numpy turns
 an interrupt inside its import into an ``ImportError``) and honoured right
@@ -22,5 +22,11 @@ if _held:
     sys.stderr.write("knightcert: interrupted" + (" (SIGTERM)" if signal.SIGTERM in _held else "") + "\n")
     raise SystemExit(143 if signal.SIGTERM in _held else 130)
 
+
+def run() -> int:
+    """The console script's entry point (this module's import holds the signals, as above)."""
+    return main()
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run())
