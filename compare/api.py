@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from knightcert.compare.registry import get_method
+from knightcert.compare.memory import check_fits
+from knightcert.compare.registry import default_method, get_method
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.result import Result
@@ -77,6 +78,11 @@ def solve(
         ``method`` is not registered for the problem; the message lists the valid ones.
     InvalidArgument
         ``instance`` is not an instance type of the project.
+    InstanceTooLarge
+        The method's memory estimate for this board exceeds the memory available.
     """
-    result = get_method(problem_of(instance), method)(instance, time_limit=time_limit, seed=seed, **options)
+    problem = problem_of(instance)
+    solve_with = get_method(problem, method)
+    check_fits(problem, method or default_method(problem), instance)
+    result = solve_with(instance, time_limit=time_limit, seed=seed, **options)
     return certify(instance, result)  # free when the method's decorator already did it

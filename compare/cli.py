@@ -3,14 +3,22 @@
 Every subcommand takes ``--json``. Bad input never shows a traceback: the
 error is one line on stderr and the exit code is 2; nothing is written to
 stdout before all inputs have been read and checked.
+
+Ctrl-C (SIGINT) and SIGTERM stop the work the same way: the running solve
+returns its best answer so far (CP-SAT) or is abandoned, worker processes are
+killed, a ``--out`` report keeps every finished run, one line
+``knightcert: interrupted`` goes to stderr and the exit code is 130 (SIGINT)
+or 143 (SIGTERM).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from knightcert.problems.errors import KnightcertError
 
@@ -18,6 +26,42 @@ EXIT_OK = 0
 EXIT_FAILED_CHECK = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+
+#: The stopping signal received by this process (SIGINT unless SIGTERM arrived).
+_stopped_by = signal.SIGINT
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    """SIGTERM becomes a ``KeyboardInterrupt``, so every cleanup path of Ctrl-C runs."""
+    global _stopped_by
+    _stopped_by = signal.SIGTERM
+    raise KeyboardInterrupt
+
+
+def interruption() -> tuple[int, str]:
+    """Exit code and the word for the stopping signal: (130, "interrupted") or (143, "terminated")."""
+    if _stopped_by == signal.SIGTERM:
+        return EXIT_TERMINATED, "interrupted (SIGTERM)"
+    return EXIT_INTERRUPTED, "interrupted"
+
+
+def solve_each(solve: Callable[..., Any], instances: Sequence[Any], **options: Any) -> tuple[list[Any], bool]:
+    """Solve the instances in order; stop at an interruption.
+
+    Returns the results finished so far (an interrupted CP-SAT solve gives its
+    best answer, kept as the last result) and whether an interrupt arrived, so
+    that the caller prints what it has before exiting with :func:`interruption`.
+    """
+    results = []
+    try:
+        for instance in instances:
+            results.append(solve(instance, **options))
+            if results[-1].info.get("interrupted"):
+                return results, True
+    except KeyboardInterrupt:
+        return results, True
+    return results, False
 
 
 class UsageError(KnightcertError):
@@ -46,8 +90,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
+    global _stopped_by
+    _stopped_by = signal.SIGINT
+    previous = _install(signal.SIGTERM, _on_sigterm)
     try:
-        parser = build_parser()
+        parser = _build_parser_deferring_signals()
         args = parser.parse_args(argv)
         if args.command is None:
             parser.print_help()
@@ -57,8 +104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"knightcert: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("knightcert: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        code, word = interruption()
+        print(f"knightcert: {word}", file=sys.stderr)
+        return code
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # a bug, not the user's fault: one line unless debugging
@@ -70,3 +118,36 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_FAILED_CHECK
+    finally:
+        if previous is not None:
+            _install(signal.SIGTERM, previous)
+
+
+def _build_parser_deferring_signals() -> argparse.ArgumentParser:
+    """:func:`build_parser`, which imports numpy and the subcommands, with Ctrl-C and SIGTERM held
+    until the imports are done: an interrupt inside a compiled module's import turns into an
+    ``ImportError`` there (numpy: "PyCapsule_Import could not import module"), not an interrupt."""
+    global _stopped_by
+    held: list[int] = []
+    previous = {signum: _install(signum, lambda number, frame: held.append(number)) for signum in _STOPS}
+    try:
+        parser = build_parser()
+    finally:
+        for signum, handler in previous.items():
+            if handler is not None:
+                _install(signum, handler)
+    if held:
+        _stopped_by = signal.SIGTERM if signal.SIGTERM in held else signal.SIGINT
+        raise KeyboardInterrupt
+    return parser
+
+
+_STOPS = (signal.SIGINT, signal.SIGTERM)
+
+
+def _install(signum: int, handler: Any) -> Any:
+    """Set a signal handler from the main thread; the previous one (None off the main thread)."""
+    try:
+        return signal.signal(signum, handler)
+    except ValueError:  # not the main thread (main() called from a library user's thread)
+        return None

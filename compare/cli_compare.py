@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from knightcert.compare.arguments import positive_float, positive_int
+from knightcert.compare.arguments import dask_address, positive_float, repeat_count, worker_count
 from knightcert.compare.registry import method_names, problems
 from knightcert.compare.suites import SUITES, SuiteItem, build_suite, parse_sizes
 from knightcert.problems.errors import InvalidInstance
@@ -27,9 +27,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--time-limit", type=positive_float, metavar="S", help="seconds per run for the methods"
     )
-    parser.add_argument("--repeat", type=positive_int, default=1, metavar="K", help="runs of each pair")
-    parser.add_argument("--workers", type=positive_int, default=2, metavar="K", help="local worker processes")
-    parser.add_argument("--dask", metavar="ADDRESS", help="run on a Dask distributed scheduler instead")
+    parser.add_argument("--repeat", type=repeat_count, default=1, metavar="K", help="runs of each pair")
+    parser.add_argument("--workers", type=worker_count, default=2, metavar="K", help="local worker processes")
+    parser.add_argument(
+        "--dask",
+        type=dask_address,
+        metavar="tcp://HOST:PORT",
+        help="run on a Dask distributed scheduler instead",
+    )
     parser.add_argument("--data", metavar="DIR", help="folder of the seed instances (default ../shared/data)")
     parser.add_argument("--out", metavar="FILE", help="report .csv, .json or .md (an existing .json resumes)")
     parser.add_argument("--plot", metavar="FILE.png", help="gap and time against size (needs matplotlib)")
@@ -61,20 +66,46 @@ def instances_from_files(problem: str, files: list[str]) -> list[SuiteItem]:
     return items
 
 
+#: Seconds to wait for a Dask scheduler before giving up.
+DASK_CONNECT_SECONDS = 5
+
+
+def connect_dask(client_class: type, address: str):
+    """A Dask client of ``address``; an unreachable scheduler is one line after a short wait."""
+    try:
+        return client_class(address, timeout=DASK_CONNECT_SECONDS)
+    except (OSError, TimeoutError) as exc:
+        why = str(exc).splitlines()[0][:80] if str(exc) else type(exc).__name__
+        raise InvalidInstance(
+            f"--dask: no scheduler answered at {address} within {DASK_CONNECT_SECONDS} s ({why})"
+        ) from None
+
+
+def check_paths(args: argparse.Namespace) -> None:
+    """``--out`` and ``--plot`` writable, an existing ``--out`` a readable report of this problem."""
+    from knightcert.compare.report import FORMATS, resume_rows
+    from knightcert.compare.report_file import check_output_path, check_plot_path
+
+    if args.out:
+        check_output_path(args.out, FORMATS, "--out")
+        resume_rows(args.out, args.problem)
+    if args.plot:
+        check_plot_path(args.plot)
+
+
 def run(args: argparse.Namespace) -> int:
     import json
 
     from knightcert.compare.comparison import run_comparison
     from knightcert.compare.harness import median_of_repeats
-    from knightcert.compare.report import FORMATS, plot_rows
+    from knightcert.compare.report import plot_rows
     from knightcert.compare.summary import rows_table
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     if args.instances and (args.suite or args.sizes):
         raise InvalidInstance("give --instances or --suite/--sizes, not both")
-    if args.out and Path(args.out).suffix.lower() not in FORMATS:
-        raise InvalidInstance(f"--out must end in {', '.join(FORMATS)}", args.out)
+    check_paths(args)  # before any work: a bad --out or --plot must not cost the runs
     sizes = parse_sizes(args.sizes) if args.sizes else None
     if args.instances:
         items = instances_from_files(args.problem, args.instances)
@@ -88,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
             from distributed import Client
         except ImportError:
             raise InvalidInstance("--dask needs the dask extra: pip install 'knightcert[dask]'") from None
-        client = Client(args.dask)
+        client = connect_dask(Client, args.dask)
         executor = client.get_executor()
     total = len(items) * len(methods) * args.repeat
     console = Console(stderr=True)
@@ -123,9 +154,12 @@ def run(args: argparse.Namespace) -> int:
             if client is not None:
                 client.close()
     if interrupted:
+        from knightcert.compare.cli import interruption
+
+        code, word = interruption()
         saved = f"; finished runs are in {args.out}" if args.out else ""
-        print(f"knightcert: interrupted{saved}", file=sys.stderr)
-        return 130
+        print(f"knightcert: {word}{saved}", file=sys.stderr)
+        return code
     if args.plot:
         plot_rows(rows, args.plot)
     if args.json:

@@ -30,11 +30,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    instances, results = solve_files(args, "jump", read_jump)
+    instances, results, interrupted = solve_files(args, "jump", read_jump)
     if args.json:
-        print_json(results)
-        return exit_code(results)
-    for inst, result in zip(instances, results, strict=True):
+        if results:
+            print_json(results)
+    else:
+        print_answers(args, instances, results)
+    if interrupted:
+        raise KeyboardInterrupt  # after printing the answers found so far
+    return exit_code(results)
+
+
+def print_answers(args: argparse.Namespace, instances: list[JumpInstance], results: list[Result]) -> None:
+    """The official output of each answered instance (``==> name <==`` headers for several)."""
+    for inst, result in zip(instances, results, strict=False):
         if len(instances) > 1:
             print(f"==> {inst.name} <==")
         if result.solution is None:
@@ -45,7 +54,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"# {claim_text(result)}{check_suffix(result)}")
         if args.explain:
             print(explain(inst, result))
-    return exit_code(results)
 
 
 def explain(instance: JumpInstance, result: Result) -> str:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 
 from knightcert.compare.arguments import add_board_arguments, add_solver_arguments
+from knightcert.compare.memory import check_fits
 from knightcert.compare.output import check_suffix, claim_text, exit_code, print_json, save_answer
 from knightcert.compare.registry import default_method, get_method
+from knightcert.compare.runner import stop_if_interrupted
 from knightcert.problems.checkers import certify
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
 from knightcert.problems.result import Result, Status
@@ -39,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
         board = instance.board
         odd_torus = board.torus and (board.rows % 2 or board.cols % 2)
         method = "cpsat" if odd_torus else default_method("knights")
+    check_fits("knights", method, instance)
     result = certify(
         instance, get_method("knights", method)(instance, time_limit=args.time_limit, seed=args.seed)
     )
@@ -51,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{instance.name}: {describe(result)}{check_suffix(result)}")
         if args.show and result.solution is not None:
             print(draw(instance, result.solution))
+    stop_if_interrupted(result)  # Ctrl-C: the best answer so far is printed, then exit 130
     return exit_code([result])
 
 

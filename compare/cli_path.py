@@ -24,14 +24,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    instances, results = solve_files(args, "path", read_lost_knight)
+    instances, results, interrupted = solve_files(args, "path", read_lost_knight)
     if args.json:
-        print_json(results)
+        if results:
+            print_json(results)
     else:
         for inst, result in zip(instances, results, strict=False):
             print(f"{inst.name}: {describe(result)}{check_suffix(result)}")
             if args.show and result.solution is not None:
                 print(numbered_board(inst.board, result.solution))
+    if interrupted:
+        raise KeyboardInterrupt  # after printing the answers found so far
     return exit_code(results)
 
 
@@ -42,7 +45,8 @@ def describe(result: Result) -> str:
         return f"unreachable ({claim_text(result).removeprefix('none exists').lstrip(', ')})"
     if result.status is Status.UNKNOWN:
         bound = f", {claim_text(result)}" if result.bound is not None else ""
-        return f"no answer ({result.method}: UNKNOWN{bound})"
+        stopped = ", interrupted" if result.info.get("interrupted") else ""
+        return f"no answer ({result.method}: UNKNOWN{bound}{stopped})"
     text = f"{result.objective} moves"
     if result.status is Status.FEASIBLE:
         return (

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from knightcert.compare.arguments import add_board_arguments, add_solver_arguments, positive_int, square
+from knightcert.compare.arguments import add_board_arguments, add_solver_arguments, node_budget, square
+from knightcert.compare.memory import check_fits
 from knightcert.compare.output import (
     backing_text,
     check_suffix,
@@ -15,6 +16,7 @@ from knightcert.compare.output import (
 )
 from knightcert.compare.registry import default_method, get_method
 from knightcert.compare.render import numbered_board
+from knightcert.compare.runner import stop_if_interrupted
 from knightcert.problems.checkers import certify
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
@@ -40,7 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--budget",
-        type=positive_int,
+        type=node_budget,
         metavar="NODES",
         help="node budget of the Warnsdorff backtracking (default 2000000)",
     )
@@ -68,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         options["budget"] = args.budget
     if args.method in ("warnsdorff", "marginality", "roth") and args.no_backtracking:
         options["backtracking"] = False
+    check_fits("tour", method, instance)
     result = get_method("tour", method)(instance, time_limit=args.time_limit, seed=args.seed, **options)
     result = certify(instance, result)  # whatever the method, the answer reported is checked
     save_answer(
@@ -81,14 +84,15 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.json:
         print_json([result])
-        return exit_code([result])
-    if args.show:
-        print(summary(instance, result))
-    print(render(instance, result), end="")
+    else:
+        if args.show:
+            print(summary(instance, result))
+        print(render(instance, result, args.time_limit), end="")
+    stop_if_interrupted(result)  # Ctrl-C: the best answer so far is printed, then exit 130
     return exit_code([result])
 
 
-def render(instance: TourInstance, result: Result) -> str:
+def render(instance: TourInstance, result: Result, time_limit: float | None = None) -> str:
     """The numbered board (seed 003's layout for cenpl), ``No``, or why there is no answer."""
     if result.status is Status.INFEASIBLE:
         if check_suffix(result):
@@ -97,7 +101,8 @@ def render(instance: TourInstance, result: Result) -> str:
         note = "" if evidence is None or evidence.certified else f"# {backing_text(evidence)}\n"
         return f"No\n{note}"
     if result.solution is None:
-        why = result.info.get("stopped") or "no answer within the time limit"
+        limit = f"no answer within the time limit of {time_limit:g} s" if time_limit else "no answer"
+        why = result.info.get("stopped") or limit
         return f"no tour found ({result.method}: {result.status.value}, {why})\n"
     if result.method == "cenpl":
         text = format_mostra(numbered(instance.board, result.solution))

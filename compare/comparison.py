@@ -12,15 +12,31 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from pathlib import Path
 
 from knightcert.compare.harness import Row, fill_gaps
 from knightcert.compare.registry import get_method
-from knightcert.compare.report import read_rows, write_rows
+from knightcert.compare.report import resume_rows, write_rows
+from knightcert.compare.report_file import holding_report_lock
 from knightcert.compare.runner import Task, run_isolated, run_with_executor
 from knightcert.compare.suites import SuiteItem
+from knightcert.problems.argument_checks import describe, expect_whole
+from knightcert.problems.errors import InvalidArgument
 
 
+def check_comparison_arguments(items: object, methods: object, repeat: object, workers: object) -> None:
+    """Types of :func:`run_comparison`'s arguments (InvalidArgument naming the parameter)."""
+    if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):
+        raise InvalidArgument(f"items: expected a list of SuiteItem, got {describe(items)}")
+    for item in items:
+        if not isinstance(item, SuiteItem):
+            raise InvalidArgument(f"items: expected SuiteItem entries, got {describe(item)}")
+    if isinstance(methods, str) or not isinstance(methods, Sequence):
+        raise InvalidArgument(f"methods: expected a list of method names, got {describe(methods)}")
+    expect_whole(repeat, "repeat", 1)
+    expect_whole(workers, "workers", 1)
+
+
+@holding_report_lock
 def run_comparison(
     problem: str,
     items: Sequence[SuiteItem],
@@ -49,8 +65,10 @@ def run_comparison(
         limit plus 30 s, or 600 s without a time limit).
     out : path, optional
         Report written after every finished run (``.csv``, ``.json``, ``.md``),
-        so an interruption keeps what finished. An existing ``.json`` report
-        is resumed: runs already in it are not redone.
+        so an interruption keeps what finished. An existing report is resumed:
+        runs already in it are not redone. One run at a time writes a report
+        (an exclusive lock), each write is atomic, and a report that cannot be
+        read or is of another problem is refused, never overwritten.
     answers : path, optional
         Folder where every run saves its answer file (``knightcert check`` re-checks them).
 
@@ -58,12 +76,15 @@ def run_comparison(
     ------
     UnknownMethod
         A method name the problem does not have.
+    InvalidReport
+        ``out`` exists but is not a report of this problem.
+    ReportInUse
+        Another run is writing ``out``.
     """
+    check_comparison_arguments(items, methods, repeat, workers)
     for method in methods:
         get_method(problem, method)  # validate names before any work
-    done: list[Row] = []
-    if out is not None and Path(out).suffix.lower() == ".json" and Path(out).exists():
-        done = [row for row in read_rows(out) if row.problem == problem]
+    done = resume_rows(out, problem)
     finished = {row.key for row in done}
     tasks = [
         Task(

@@ -87,14 +87,21 @@ def certified_text(result: Result) -> str:
     return "no"
 
 
-def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Result]]:
+def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Result], bool]:
     """Read every FILE first (all errors before any output), solve each, ``--save`` the answer.
+
+    Returns the instances, the results finished so far (each certified) and whether an
+    interrupt stopped the loop (the caller prints what it has, then exits 130).
 
     Raises
     ------
     InvalidArgument
         ``--save`` with more than one FILE (an answer file holds one answer).
+    InstanceTooLarge
+        A board whose memory estimate for the method exceeds the memory available.
     """
+    from knightcert.compare.cli import solve_each
+    from knightcert.compare.memory import check_fits
     from knightcert.compare.registry import get_method
     from knightcert.problems.checkers import certify
     from knightcert.problems.errors import InvalidArgument
@@ -102,18 +109,25 @@ def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Res
     if args.save and len(args.files) > 1:
         raise InvalidArgument("--save writes one answer: give one FILE")
     instances = [read(path) for path in args.files]
-    solve = get_method(problem, args.method)
-    # checked here too: a method from anywhere (decorated or not) is reported only once checked
-    results = [certify(inst, solve(inst, time_limit=args.time_limit, seed=args.seed)) for inst in instances]
-    save_answer(
-        args.save,
-        results[0],
-        instances[0],
-        instance_path=args.files[0],
-        time_limit=args.time_limit,
-        seed=args.seed,
-    )
-    return instances, results
+    for instance in instances:
+        check_fits(problem, args.method, instance)
+    method = get_method(problem, args.method)
+
+    def solve(instance: Any, **options: Any) -> Result:
+        # checked here too: a method from anywhere (decorated or not) is reported only once checked
+        return certify(instance, method(instance, **options))
+
+    results, interrupted = solve_each(solve, instances, time_limit=args.time_limit, seed=args.seed)
+    if results and not interrupted:
+        save_answer(
+            args.save,
+            results[0],
+            instances[0],
+            instance_path=args.files[0],
+            time_limit=args.time_limit,
+            seed=args.seed,
+        )
+    return instances, results, interrupted
 
 
 def save_answer(

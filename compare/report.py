@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from knightcert.compare.harness import COLUMNS, Row
+from knightcert.compare.report_file import read_report_text, resume_mismatch, write_text_atomic
+from knightcert.problems.errors import InvalidReport
 
 SCHEMA = 1
 FIELDS = (*COLUMNS, "size", "repeat")
@@ -38,7 +40,8 @@ def environment() -> dict[str, Any]:
 
 
 def write_rows(rows: Sequence[Row], path: str | os.PathLike[str]) -> None:
-    """Write rows as CSV, JSON or Markdown, chosen by the file ending; atomically."""
+    """Write rows as CSV, JSON or Markdown, chosen by the file ending; atomically
+    (a temporary file unique to this writer, renamed over the report)."""
     target = Path(path)
     suffix = target.suffix.lower()
     if suffix == ".csv":
@@ -56,9 +59,7 @@ def write_rows(rows: Sequence[Row], path: str | os.PathLike[str]) -> None:
         from knightcert.problems.errors import InvalidInstance
 
         raise InvalidInstance(f"unknown output format {suffix!r}: use .csv, .json or .md", str(path))
-    temporary = target.with_name(target.name + ".part")
-    temporary.write_text(text)
-    temporary.replace(target)
+    write_text_atomic(target, text)
 
 
 def _record(row: Row) -> dict[str, Any]:
@@ -84,22 +85,45 @@ def to_markdown(rows: Sequence[Row]) -> str:
 
 
 def read_rows(path: str | os.PathLike[str]) -> list[Row]:
-    """Read rows back from a CSV, JSON or Markdown report written by :func:`write_rows`."""
+    """Read rows back from a CSV, JSON or Markdown report written by :func:`write_rows`.
+
+    Raises
+    ------
+    InvalidReport
+        The file is not a readable report (empty, truncated, binary, another
+        program's file, a folder or device); the message names the file and why.
+    """
     target = Path(path)
-    text = target.read_text()
+    text = read_report_text(target)
     suffix = target.suffix.lower()
+    if suffix not in FORMATS:
+        raise InvalidReport(f"unknown report format {suffix!r}", str(path))
+    try:
+        records = _records(text, suffix)
+        return [_row(record) for record in records]
+    except (ValueError, KeyError, TypeError, AttributeError, OverflowError) as exc:
+        why = f"a run has no {exc.args[0]!r} field" if isinstance(exc, KeyError) and exc.args else exc
+        raise InvalidReport(f"not a knightcert report: {str(why)[:80]}", str(path)) from None
+
+
+def _records(text: str, suffix: str) -> list[dict[str, Any]]:
+    if not text.strip():
+        raise ValueError("the file is empty")
     if suffix == ".json":
-        records = json.loads(text)["runs"]
+        data = json.loads(text)
+        if not isinstance(data, dict) or not isinstance(data.get("runs"), list):
+            raise ValueError("no 'runs' list")
+        records = data["runs"]
     elif suffix == ".csv":
         records = list(csv.DictReader(io.StringIO(text)))
-    elif suffix == ".md":
+        if not records and text.splitlines()[0].split(",")[:1] != ["problem"]:
+            raise ValueError("no header row")
+    else:
         lines = [line for line in text.splitlines() if line.startswith("|")][2:]
         records = [dict(zip(FIELDS, _split_md(line), strict=True)) for line in lines]
-    else:
-        from knightcert.problems.errors import InvalidInstance
-
-        raise InvalidInstance(f"unknown report format {suffix!r}", str(path))
-    return [_row(record) for record in records]
+    if not all(isinstance(record, dict) for record in records):
+        raise ValueError("a run is not a record")
+    return records
 
 
 def _split_md(line: str) -> list[str]:
@@ -151,6 +175,28 @@ def _row(record: dict[str, Any]) -> Row:
         size=value("size", int),
         repeat=value("repeat", int) or 0,
     )
+
+
+def resume_rows(path: str | os.PathLike[str] | None, problem: str) -> list[Row]:
+    """The finished runs of an existing report ``path`` that a run of ``problem`` resumes.
+
+    Returns ``[]`` when there is no report yet.
+
+    Raises
+    ------
+    InvalidReport
+        The file is not a readable report, or it belongs to another
+        experiment (:func:`~knightcert.compare.report_file.resume_mismatch`): it is
+        refused, never overwritten.
+    """
+    if path is None or not os.path.lexists(path):
+        return []
+    rows = read_rows(path)
+    for found in dict.fromkeys(row.problem for row in rows):
+        why = resume_mismatch({"problem": found}, {"problem": problem})
+        if why is not None:
+            raise InvalidReport(f"cannot resume: {why}; choose another --out", os.fspath(path))
+    return rows
 
 
 def plot_rows(rows: Sequence[Row], path: str | os.PathLike[str]) -> None:

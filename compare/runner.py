@@ -10,14 +10,26 @@ becomes a row with status ``UNKNOWN`` and the reason in ``error``.
 Any ``concurrent.futures.Executor`` can run the same tasks instead (a thread
 pool, a process pool, a Dask ``Client.get_executor()``): then the method's
 own time limit is the only limit, and ``peak_mb`` is the worker's peak.
+
+A worker never outlives its parent: on Linux the kernel kills it when the
+parent dies (``PR_SET_PDEATHSIG``); everywhere a watchdog thread exits when
+the parent is gone, and an alarm kills it a little after its wall-clock limit
+even if nobody is left to do so. Workers ignore Ctrl-C: the parent, which the
+terminal interrupts as well, kills them.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
+import math
 import multiprocessing as mp
 import os
 import resource
+import signal
+import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
@@ -26,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from knightcert.compare.harness import Row, failed_row, row_from_result
+from knightcert.compare.memory import check_fits
 from knightcert.compare.registry import get_method
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import KnightcertError
@@ -34,6 +47,11 @@ from knightcert.problems.errors import KnightcertError
 GRACE_SECONDS = 30.0
 #: Wall-clock limit of a run that has no method time limit.
 DEFAULT_WALL_LIMIT = 600.0
+#: Seconds past its wall-clock limit after which a worker kills itself (the parent normally
+#: kills it first, at the limit; this holds when the parent is gone or stuck).
+SELF_KILL_MARGIN = 5.0
+#: How often a worker's watchdog looks for its parent.
+PARENT_POLL_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -69,9 +87,11 @@ def run_task(task: Task) -> Row:
     """Run one task in this process and return its row (never raises for a method's failure)."""
     began = time.perf_counter()
     try:
+        check_fits(task.problem, task.method, task.instance)
         result = get_method(task.problem, task.method)(
             task.instance, time_limit=task.time_limit, seed=task.seed
         )
+        stop_if_interrupted(result)
         result = certify(task.instance, result)  # whatever the method is, its answer is checked here
         row = row_from_result(result, task.known_optimum, peak_mb=_peak_mb(), instance=task.instance)
         if task.answers is not None:
@@ -113,15 +133,79 @@ def save_run_answer(task: Task, result) -> None:
     )
 
 
+def stop_if_interrupted(result: Any) -> None:
+    """Raise ``KeyboardInterrupt`` for a result that an interrupt cut short.
+
+    A CP-SAT solve stopped by Ctrl-C returns its best answer (``info["interrupted"]``)
+    instead of raising; a driver running many tasks must stop there, not go on.
+    """
+    info = getattr(result, "info", None)
+    if isinstance(info, dict) and info.get("interrupted"):
+        raise KeyboardInterrupt
+
+
 def _peak_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
-def _child(task: Task, connection) -> None:  # pragma: no cover - runs in the worker process
+def _child(task: Task, connection, parent: int) -> None:  # pragma: no cover - runs in the worker process
+    bind_to_parent(parent, task.wall_limit() + SELF_KILL_MARGIN)
     try:
         connection.send(run_task(task))
     finally:
         connection.close()
+
+
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _stops_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM (delivered right after) around a fork.
+
+    An interrupt inside ``os.fork``'s after-fork hooks is swallowed half way
+    ("Exception ignored in _releaseLock") and leaves the logging lock taken:
+    the next log call, anywhere, then hangs the process for ever.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def bind_to_parent(parent: int, wall_limit: float | None) -> None:
+    """Make this (worker) process die with its parent and at ``wall_limit`` seconds.
+
+    Three independent guards: the kernel's parent-death signal (Linux), a
+    daemon thread that exits when ``os.getppid()`` is no longer ``parent``,
+    and ``SIGALRM`` at its default action (termination) after ``wall_limit``
+    seconds, which needs neither the parent nor the GIL. Ctrl-C is ignored:
+    the parent stops its workers itself.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # forked with them held (see _stops_held)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError, TypeError):
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+    if os.getppid() != parent:  # the parent died before the guards were in place
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
+    if wall_limit is not None and math.isfinite(wall_limit) and hasattr(signal, "SIGALRM"):
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.alarm(max(1, math.ceil(wall_limit)))
 
 
 def warm_up(problem: str, methods: Iterable[str]) -> None:
@@ -140,7 +224,7 @@ def warm_up(problem: str, methods: Iterable[str]) -> None:
     }[problem]()
     for method in methods:
         with contextlib.suppress(KnightcertError):
-            get_method(problem, method)(tiny, time_limit=5)
+            stop_if_interrupted(get_method(problem, method)(tiny, time_limit=5))
 
 
 def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Iterator[Row]:
@@ -162,8 +246,9 @@ def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Iterator[Row]:
             while pending and len(running) < max(1, workers):
                 task = pending.pop(0)
                 receiver, sender = context.Pipe(duplex=False)
-                process = context.Process(target=_child, args=(task, sender), daemon=True)
-                process.start()
+                process = context.Process(target=_child, args=(task, sender, os.getpid()), daemon=True)
+                with _stops_held():
+                    process.start()
                 sender.close()
                 running.append((task, process, receiver, time.perf_counter()))
             time.sleep(0.005)

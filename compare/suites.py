@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.board import MAX_SQUARES
+from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
 
 SUITES = ("seed", "scaling", "random")
 DEFAULT_SIZES = {"path": (10, 200), "jump": (10, 500), "knights": (4, 64), "tour": (5, 60)}
@@ -56,6 +57,11 @@ def build_suite(
     if suite not in SUITES:
         raise InvalidInstance(f"unknown suite {suite!r}: choose one of {', '.join(SUITES)}")
     low, high = sizes or DEFAULT_SIZES[problem]
+    if high * high > MAX_SQUARES:  # checked before a suite board is generated
+        raise InstanceTooLarge(
+            f"--sizes {low}..{high}: a {high} x {high} board is above the limit of {MAX_SQUARES} "
+            "squares; give a smaller upper size"
+        )
     builder = {"path": _path, "jump": _jump, "knights": _knights, "tour": _tour}[problem]
     return builder(suite, size_range(low, high), data)
 

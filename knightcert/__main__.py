@@ -1,6 +1,32 @@
-"""``python -m knightcert`` starts the command line."""
+"""``python -m knightcert`` and the ``knightcert`` console script start the command line.
 
-from knightcert.compare.cli import main
+Ctrl-C and SIGTERM are held while the command line is imported (numpy turns
+an interrupt inside its import into an ``ImportError``) and honoured right
+after, with the same one line and exit code as later on.
+"""
+
+import signal
+import sys
+
+_held: list[int] = []
+_previous = {
+    number: signal.signal(number, lambda n, frame: _held.append(n))
+    for number in (signal.SIGINT, signal.SIGTERM)
+}
+try:
+    from knightcert.compare.cli import main
+finally:
+    for _number, _handler in _previous.items():
+        signal.signal(_number, _handler)
+if _held:
+    sys.stderr.write("knightcert: interrupted" + (" (SIGTERM)" if signal.SIGTERM in _held else "") + "\n")
+    raise SystemExit(143 if signal.SIGTERM in _held else 130)
+
+
+def run() -> int:
+    """The console script's entry point (this module's import holds the signals, as above)."""
+    return main()
+
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run())

@@ -1,12 +1,16 @@
 """Solving a CP-SAT model with the project's conventions.
 
 Every native status is mapped explicitly; ``MODEL_INVALID`` raises.
-Ctrl-C stops the search and returns the best solution found so far.
+Ctrl-C (or any signal handler that raises ``KeyboardInterrupt``) stops the
+search and returns the best solution found so far, marked ``interrupted``; the
+process's signal handlers are the same after a solve as before it.
 """
 
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import time
 from dataclasses import dataclass
 
@@ -63,6 +67,7 @@ class CpSatRun:
     native_status: str
     build_time: float
     solve_time: float
+    interrupted: bool = False
 
     @property
     def time(self) -> float:
@@ -79,13 +84,17 @@ class CpSatRun:
                 "build_time_s": round(self.build_time, 6),
                 "stopped": "time limit reached while building the model",
             }
-        return {
+        info: dict[str, object] = {
             "native_status": self.native_status,
             "build_time_s": round(self.build_time, 6),
             "solver_wall_time_s": round(self.solve_time, 6),
             "branches": self.solver.num_branches,
             "conflicts": self.solver.num_conflicts,
         }
+        if self.interrupted:
+            info["interrupted"] = True
+            info["stopped"] = "interrupted"
+        return info
 
 
 def solve_cpsat(
@@ -138,10 +147,59 @@ def solve_cpsat(
     solver.parameters.num_workers = default_workers() if workers is None else int(workers)
     for name, value in (DEFAULT_PARAMETERS if parameters is None else parameters).items():
         setattr(solver.parameters, name, value)
-    solver.parameters.catch_sigint_signal = True
-    native = solver.solve(model)
+    native, interrupted = _solve_interruptibly(solver, model)
     if native == cp_model.MODEL_INVALID:
         raise SolverError(f"CP-SAT rejected the model: {model.validate()}")
     if native not in _STATUS:  # pragma: no cover - every documented status is mapped above
         raise SolverError(f"unexpected CP-SAT status {solver.status_name(native)}")
-    return CpSatRun(solver, _STATUS[native], solver.status_name(native), build_time, solver.wall_time)
+    return CpSatRun(
+        solver, _STATUS[native], solver.status_name(native), build_time, solver.wall_time, interrupted
+    )
+
+
+def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> tuple[int, bool]:
+    """``solver.solve(model)`` that a ``KeyboardInterrupt`` stops gracefully.
+
+    CP-SAT's own Ctrl-C handling (``catch_sigint_signal``) replaces the
+    process's SIGINT handler and leaves it at the operating-system default
+    afterwards, so the next Ctrl-C kills the process outright. Instead the
+    search runs in a helper thread (CP-SAT releases the GIL) while this
+    thread waits; an interrupt here calls ``stop_search`` and the solve
+    returns its best solution. Off the main thread no signal can arrive, and
+    the solve runs inline. The SIGINT handler is restored in every case.
+    """
+    solver.parameters.catch_sigint_signal = False
+    if threading.current_thread() is not threading.main_thread():
+        return solver.solve(model), False
+    previous = signal.getsignal(signal.SIGINT)
+    outcome: list[int] = []
+    failure: list[BaseException] = []
+    done = threading.Event()
+
+    def search() -> None:
+        try:
+            outcome.append(solver.solve(model))
+        except BaseException as exc:  # re-raised in the caller's thread
+            failure.append(exc)
+        finally:
+            done.set()
+
+    # waiting on an Event, not Thread.join: an interrupted join can leave is_alive() False too early
+    worker = threading.Thread(target=search, name="cpsat-solve", daemon=True)
+    interrupted = False
+    try:
+        worker.start()
+        while not done.is_set():
+            try:
+                if interrupted:  # repeated: a stop asked before the search started is not kept
+                    solver.stop_search()
+                done.wait(0.05)
+            except KeyboardInterrupt:  # a second Ctrl-C changes nothing: the search is stopping
+                interrupted = True
+    finally:
+        # unconditionally: native code may have changed the C-level handler behind Python's back
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    if failure:
+        raise failure[0]
+    return outcome[0], interrupted

@@ -65,7 +65,11 @@ def cpsat(
     # data
     goal = n - 1
     horizon = n - 1
-    values = instance.values.reshape(-1).tolist()
+    # A value >= max(N, M) leaves the board in every direction: such a cell has no jump, so its
+    # value never becomes a tie key and can be capped there. This keeps every coefficient small
+    # (CP-SAT refuses coefficients that overflow int64; values go up to 10^18).
+    reach = max(rows, cols)
+    values = [min(int(v), reach) for v in instance.values.reshape(-1).tolist()]
     preds: list[list[int]] = [[] for _ in range(n)]
     for cell in range(n):
         for r, c in jump_targets(instance.values, *divmod(cell, cols)):

@@ -35,7 +35,9 @@ class Board:
     torus: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.rows, (int, np.integer)) or not isinstance(self.cols, (int, np.integer)):
+        if not all(
+            isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in (self.rows, self.cols)
+        ):
             raise InvalidInstance(f"board size must be integers, got {self.rows!r} x {self.cols!r}")
         if self.rows < 1 or self.cols < 1:
             raise InvalidInstance(f"board size must be at least 1 x 1, got {self.rows} x {self.cols}")
@@ -77,6 +79,20 @@ class Board:
     def contains(self, r: int, c: int) -> bool:
         """True when ``(r, c)`` lies on the board (blocked or not)."""
         return 0 <= r < self.rows and 0 <= c < self.cols
+
+    def check_square(self, square: object, what: str) -> tuple[int, int]:
+        """``square`` as ``(row, col)`` on a usable square, or InvalidInstance naming ``what``."""
+        try:
+            r, c = square  # type: ignore[misc]
+        except (TypeError, ValueError):
+            raise InvalidInstance(f"{what} must be a (row, col) pair, got {square!r:.40}") from None
+        if not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in (r, c)):
+            raise InvalidInstance(f"{what} must be a pair of whole numbers, got {square!r:.40}")
+        if not self.contains(r, c):
+            raise InvalidInstance(f"{what} ({r}, {c}) is off the {self.rows} x {self.cols} board")
+        if self.blocked[r, c]:
+            raise InvalidInstance(f"{what} ({r}, {c}) is a blocked square")
+        return (int(r), int(c))
 
     def is_free(self, r: int, c: int) -> bool:
         """True when ``(r, c)`` lies on the board and is not blocked."""

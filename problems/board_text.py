@@ -9,17 +9,28 @@ from __future__ import annotations
 import os
 
 import numpy as np
-from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.argument_checks import expect_text
+from knightcert.problems.board import MAX_SQUARES
+from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
+from knightcert.problems.input_file import check_memory, read_input
+
+#: Largest board file read (bytes): a board of ``MAX_SQUARES`` squares with CRLF line ends.
+MAX_BOARD_FILE_BYTES = MAX_SQUARES + MAX_SQUARES // 8
+#: Bytes the parser holds per byte of board text at its peak (lines, joined rows, codes, mask).
+PARSE_BYTES_PER_BYTE = 5
 
 
 def read_bytes(path: str | os.PathLike[str]) -> tuple[bytes, str]:
-    """The file's bytes and its name for messages; unreadable files raise InvalidInstance."""
-    source = os.fspath(path)
-    try:
-        with open(source, "rb") as handle:
-            return handle.read(), source
-    except OSError as exc:
-        raise InvalidInstance(f"cannot read file: {exc.strerror or exc}", source) from None
+    """A board file's bytes and its name for messages (``-`` reads standard input).
+
+    Raises
+    ------
+    InvalidInstance
+        Unreadable, or not a regular file (a FIFO, a device, a folder).
+    InstanceTooLarge
+        Larger than ``MAX_BOARD_FILE_BYTES``, checked from the size before reading.
+    """
+    return read_input(path, MAX_BOARD_FILE_BYTES, "board file")
 
 
 def parse_grid(text: str | bytes, source: str, alphabet: str) -> np.ndarray:
@@ -35,8 +46,10 @@ def parse_grid(text: str | bytes, source: str, alphabet: str) -> np.ndarray:
         alphabet; the message gives source, line and column (1-based,
         counted in characters).
     """
+    expect_text(text, "text")
     expected = ", ".join(f"'{ch}'" for ch in alphabet[:-1]) + f" or '{alphabet[-1]}'"
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    check_memory(PARSE_BYTES_PER_BYTE * len(data), f"parsing a board of {len(data)} bytes", source)
     lines = data.replace(b"\r\n", b"\n").split(b"\n")
     while lines and lines[-1].strip(b"\r") == b"":
         lines.pop()
@@ -59,6 +72,11 @@ def parse_grid(text: str | bytes, source: str, alphabet: str) -> np.ndarray:
             raise InvalidInstance(
                 f"row has {len(line)} squares, expected {cols} like row 1", source, lineno, column
             )
+    if len(lines) * cols > MAX_SQUARES:
+        raise InstanceTooLarge(
+            f"board {len(lines)} x {cols} has more than {MAX_SQUARES} squares, the largest board handled",
+            source,
+        )
     table = np.full(256, -1, dtype=np.int8)
     for code, char in enumerate(alphabet.encode("ascii")):
         table[char] = code

@@ -60,3 +60,15 @@ class UnknownMethod(KnightcertError, ValueError):
 
 class SolverError(KnightcertError):
     """The underlying solver rejected a model (e.g. CP-SAT ``MODEL_INVALID``)."""
+
+
+class InvalidReport(InvalidInstance):
+    """A report file that cannot be read, resumed or written (the message names the file)."""
+
+
+class ReportInUse(KnightcertError):
+    """Another run holds the report's writer lock (the message names the report and the holder's pid)."""
+
+    def __init__(self, message: str, source: str) -> None:
+        self.source = source
+        super().__init__(f"{source}: {message}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from knightcert.problems.argument_checks import expect_whole
 from knightcert.problems.board import Board
 from knightcert.problems.board_text import parse_board_mask, read_bytes
 from knightcert.problems.errors import InvalidInstance
@@ -22,6 +23,10 @@ class KnightsInstance:
 
     board: Board
     name: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.board, Board):
+            raise InvalidInstance(f"board must be a Board, got {type(self.board).__name__}")
 
 
 def knights_instance(
@@ -38,6 +43,9 @@ def knights_instance(
     InvalidInstance
         Sizes below 1, both a size and a file, neither, or a malformed file.
     """
+    for name, value in (("rows", rows), ("cols", cols)):
+        if value is not None:
+            expect_whole(value, name)  # the range is checked below, as a board size
     if board_file is not None:
         if rows is not None:
             raise InvalidInstance("give ROWS [COLS] or --board FILE, not both")

@@ -14,12 +14,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from knightcert.problems.board_text import read_bytes
+from knightcert.problems.argument_checks import expect_text
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
+from knightcert.problems.input_file import read_input
 from knightcert.problems.result import Result, Status
 
 #: Largest board the parser accepts (cells), checked before anything is allocated.
 MAX_CELLS = 400_000_000
+#: Largest jump-game file read (bytes), checked from the file size before reading.
+MAX_JUMP_FILE_BYTES = 2**31
 #: The line printed when nobody can ever arrive.
 NO_WINNER = "SEM VENCEDORES"
 
@@ -31,6 +34,29 @@ class JumpInstance:
     values: np.ndarray  # (N, M) int64, >= 0
     starts: tuple[tuple[int, int], ...]
     name: str = ""
+
+    def __post_init__(self) -> None:
+        values = self.values
+        if not isinstance(values, np.ndarray) or values.ndim != 2 or values.dtype.kind not in "iu":
+            raise InvalidInstance("values must be a 2-D numpy array of whole numbers")
+        if values.shape[0] < 1 or values.shape[1] < 1:
+            raise InvalidInstance(f"board size {values.shape[0]} x {values.shape[1]}: N and M must be >= 1")
+        if values.min() < 0:
+            raise InvalidInstance("cell values must be >= 0")
+        starts = []
+        for p, square in enumerate(self.starts):
+            try:
+                r, c = square
+                ok = all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in (r, c))
+            except (TypeError, ValueError):
+                ok = False
+            if not ok or not (0 <= r < values.shape[0] and 0 <= c < values.shape[1]):
+                raise InvalidInstance(
+                    f"start {square!r:.40} of player {player_name(p)} is not a square of the "
+                    f"{values.shape[0]} x {values.shape[1]} board"
+                )
+            starts.append((int(r), int(c)))
+        object.__setattr__(self, "starts", tuple(starts))
 
     @property
     def rows(self) -> int:
@@ -121,6 +147,7 @@ def parse_jump(text: str | bytes, source: str = "<string>", name: str | None = N
     """
     from knightcert.problems.jump_tokens import tokenize
 
+    expect_text(text, "text")
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     values, lines = tokenize(data, source)
     line_starts = np.flatnonzero(np.diff(lines, prepend=-1)) if lines.size else np.zeros(0, np.int64)
@@ -143,6 +170,10 @@ def parse_jump(text: str | bytes, source: str = "<string>", name: str | None = N
         return numbers(k)
 
     rows, cols = (int(x) for x in expect(0, 2, "'N M', the board size"))
+    if rows < 1 or cols < 1:
+        raise InvalidInstance(
+            f"board size {rows} x {cols}: N and M must be at least 1", source, int(line_numbers[0])
+        )
     if rows * cols > MAX_CELLS:
         raise InstanceTooLarge(
             f"board {rows} x {cols} has {rows * cols} cells; at most {MAX_CELLS} fit in memory",
@@ -151,7 +182,7 @@ def parse_jump(text: str | bytes, source: str = "<string>", name: str | None = N
         )
     (players,) = (int(x) for x in expect(1, 1, "'J', the number of players"))
     first_row = 2
-    board_rows = rows if rows * cols > 0 else 0  # an empty board has no row lines
+    board_rows = rows
     if len(line_starts) < first_row + board_rows:
         found = len(line_starts) - first_row
         raise InvalidInstance(f"expected {rows} board rows, found {found}", source, int(lines[-1]) + 1)
@@ -163,11 +194,8 @@ def parse_jump(text: str | bytes, source: str = "<string>", name: str | None = N
             source,
             int(line_numbers[k]),
         )
-    if board_rows:
-        begin = line_starts[first_row]
-        grid = values[begin : begin + rows * cols].reshape(rows, cols).copy()
-    else:
-        grid = np.zeros((rows, cols), dtype=np.int64)
+    begin = line_starts[first_row]
+    grid = values[begin : begin + rows * cols].reshape(rows, cols).copy()
     first_start = first_row + board_rows
     start_lines = len(line_starts) - first_start
     if start_lines != players:
@@ -193,7 +221,7 @@ def parse_jump(text: str | bytes, source: str = "<string>", name: str | None = N
 
 def read_jump(path: str | os.PathLike[str]) -> JumpInstance:
     """Read and parse a jump-game file; see :func:`parse_jump`."""
-    data, source = read_bytes(path)
+    data, source = read_input(path, MAX_JUMP_FILE_BYTES, "jump-game file")
     return parse_jump(data, source=source, name=os.path.basename(source))
 
 

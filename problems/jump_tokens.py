@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.input_file import check_memory, echo
 from numba import njit
 
 _MAX_DIGITS = 18
+#: Bytes of a bad token looked at for the message (it is echoed cut shorter still).
+ECHO_BYTES = 64
+SEPARATORS = (b" ", b"\t", b"\r", b"\n")
 
 
 @njit(cache=True, nogil=True)
@@ -57,6 +61,7 @@ def tokenize(data: bytes, source: str) -> tuple[np.ndarray, np.ndarray]:
     """
     buf = np.frombuffer(data, dtype=np.uint8)
     capacity = buf.size // 2 + 1
+    check_memory(12 * capacity, f"reading {buf.size} bytes of numbers", source)
     values = np.empty(capacity, dtype=np.int64)
     lines = np.empty(capacity, dtype=np.int32)
     status, n = _scan(buf, values, lines)
@@ -72,14 +77,14 @@ def _raise_at(data: bytes, position: int, source: str) -> None:
     while begin > line_start and data[begin - 1 : begin] not in (b" ", b"\t"):
         begin -= 1
     end = position
-    while end < len(data) and data[end : end + 1] not in (b" ", b"\t", b"\r", b"\n"):
+    while end < len(data) and end - begin <= 4 * ECHO_BYTES and data[end : end + 1] not in SEPARATORS:
         end += 1
     token = data[begin:end].decode("utf-8", errors="replace")
     column = len(data[line_start:begin].decode("utf-8", errors="replace")) + 1
     if token.startswith("-") and token[1:].isdigit():
-        what = f"negative number {token}: values and positions must be >= 0"
+        what = f"negative number {echo(token)}: values and positions must be >= 0"
     elif token.isdigit():
-        what = f"number {token} has more than {_MAX_DIGITS} digits"
+        what = f"number {echo(token)} has more than {_MAX_DIGITS} digits"
     else:
-        what = f"expected a non-negative integer, found {token!r}"
+        what = f"expected a non-negative integer, found {echo(token)!r}"
     raise InvalidInstance(what, source, line, column)

@@ -25,6 +25,14 @@ class LostKnightInstance:
     exit: tuple[int, int]
     name: str = ""
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.board, Board):
+            raise InvalidInstance(f"board must be a Board, got {type(self.board).__name__}")
+        object.__setattr__(self, "start", self.board.check_square(self.start, "start C"))
+        object.__setattr__(self, "exit", self.board.check_square(self.exit, "exit S"))
+        if self.start == self.exit:
+            raise InvalidInstance(f"start C and exit S are the same square {self.start}")
+
     @property
     def start_index(self) -> int:
         return self.board.index(*self.start)

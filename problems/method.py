@@ -3,14 +3,63 @@
 from __future__ import annotations
 
 import functools
+import numbers
 from collections.abc import Callable
 from typing import Any
 
+from knightcert.problems.argument_checks import describe
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.result import Result
 
 Method = Callable[..., Result]
+
+#: Largest seed (CP-SAT's ``random_seed`` is a 32-bit signed integer).
+MAX_SEED = 2**31 - 1
+
+
+def _instance_type(problem: str) -> type:
+    # imported lazily, like the checkers
+    if problem == "path":
+        from knightcert.problems.lost_knight import LostKnightInstance
+
+        return LostKnightInstance
+    if problem == "jump":
+        from knightcert.problems.jump_game import JumpInstance
+
+        return JumpInstance
+    if problem == "knights":
+        from knightcert.problems.independent_knights import KnightsInstance
+
+        return KnightsInstance
+    from knightcert.problems.tours import TourInstance
+
+    return TourInstance
+
+
+def check_arguments(problem: str, instance: Any, time_limit: Any, seed: Any) -> None:
+    """The common arguments of every method, checked before any work.
+
+    Raises
+    ------
+    InvalidArgument
+        ``instance`` not of the problem's instance type, ``time_limit`` not a
+        positive finite number, ``seed`` not a whole number in ``0..MAX_SEED``;
+        the message names the parameter.
+    """
+    kind = _instance_type(problem)
+    if not isinstance(instance, kind):
+        raise InvalidArgument(f"instance: expected a {kind.__name__}, got {describe(instance)}")
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
+            raise InvalidArgument(f"time_limit: expected a number of seconds, got {describe(time_limit)}")
+        if not 0 < time_limit < float("inf"):
+            raise InvalidArgument(f"time_limit must be positive and finite, got {time_limit}")
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise InvalidArgument(f"seed: expected a whole number, got {describe(seed)}")
+        if not 0 <= seed <= MAX_SEED:
+            raise InvalidArgument(f"seed must be in 0..{MAX_SEED}, got {seed}")
 
 
 def method(problem: str, name: str) -> Callable[[Callable[..., Result]], Method]:
@@ -35,8 +84,7 @@ def method(problem: str, name: str) -> Callable[[Callable[..., Result]], Method]
             check: bool = True,
             **options: Any,
         ) -> Result:
-            if time_limit is not None and not time_limit > 0:
-                raise InvalidArgument(f"time_limit must be positive, got {time_limit}")
+            check_arguments(problem, instance, time_limit, seed)
             result = function(instance, time_limit=time_limit, seed=seed, **options)
             result = result.with_(problem=problem, method=name, instance=getattr(instance, "name", "") or "")
             if check:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from knightcert.problems.argument_checks import expect_square, expect_whole
 from knightcert.problems.board import Board
 from knightcert.problems.board_text import parse_board_mask, read_bytes
 from knightcert.problems.errors import InvalidInstance
@@ -23,6 +24,14 @@ class TourInstance:
     start: tuple[int, int] | None = None
     end: tuple[int, int] | None = None
     name: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.board, Board):
+            raise InvalidInstance(f"board must be a Board, got {type(self.board).__name__}")
+        for label in ("start", "end"):
+            square = getattr(self, label)
+            if square is not None:
+                object.__setattr__(self, label, self.board.check_square(square, label))
 
 
 def tour_instance(
@@ -43,6 +52,11 @@ def tour_instance(
         board or on a removed square, an end for a closed tour, or a start
         equal to the end.
     """
+    for name, value in (("rows", rows), ("cols", cols)):
+        if value is not None:
+            expect_whole(value, name)  # the range is checked below, as a board size
+    expect_square(start, "start")
+    expect_square(end, "end")
     if board_file is not None:
         if rows is not None:
             raise InvalidInstance("give ROWS [COLS] or --board FILE, not both")

@@ -10,7 +10,7 @@ from knightcert.compare.report import FIELDS, read_rows, write_rows
 from knightcert.compare.runner import Task, run_tasks
 from knightcert.compare.suites import SuiteItem, build_suite, parse_sizes, size_range
 from knightcert.problems.errors import InvalidInstance, UnknownMethod
-from knightcert.problems.independent_knights import knights_instance
+from knightcert.problems.independent_knights import KnightsInstance, knights_instance
 from knightcert.problems.tours import tour_instance
 
 
@@ -57,16 +57,26 @@ def test_exact_methods_gap_is_to_their_own_bound():
     assert rows[0].gap == pytest.approx(0.10) and rows[1].gap == pytest.approx(0.05)
 
 
+def _unchecked_knights(**fields):
+    """A KnightsInstance built past its constructor's checks (as a buggy caller could)."""
+    instance = KnightsInstance.__new__(KnightsInstance)
+    for name, value in fields.items():
+        object.__setattr__(instance, name, value)
+    return instance
+
+
 def test_timeouts_and_crashes_become_unknown_rows():
     tasks = [
         Task("tour", tour_instance(60, closed=True), "cpsat", wall=0.5),  # killed by the wall clock
-        Task("knights", None, "greedy"),  # a crash inside the method
+        Task("knights", _unchecked_knights(board=None, name="broken"), "greedy"),  # a crash inside
+        Task("knights", None, "greedy+"),  # refused: not an instance
         Task("knights", knights_instance(7), "csp"),  # refused (size limit)
         Task("knights", knights_instance(4), "matching"),
     ]
     rows = {row.method: row for row in run_tasks(tasks, workers=2)}
     assert rows["cpsat"].status == "UNKNOWN" and rows["cpsat"].error.startswith("timeout: killed after")
     assert rows["greedy"].status == "UNKNOWN" and rows["greedy"].error.startswith("crash: AttributeError")
+    assert rows["greedy+"].status == "UNKNOWN" and rows["greedy+"].error.startswith("refused: instance:")
     assert rows["csp"].status == "UNKNOWN" and rows["csp"].error.startswith("refused: csp handles up to 36")
     assert rows["matching"].status == "OPTIMAL" and rows["matching"].verified
 

@@ -57,8 +57,6 @@ CASES = [
     ("1 3\n1\n0 1 0\n0 0\n", (None, None)),
     # jumps that would leave the board are not allowed
     ("1 3\n1\n5 1 0\n0 0\n", (None, None)),
-    # the empty game
-    ("0 0\n0\n", (None, None)),
     ("2 2\n0\n1 1\n1 1\n", (None, None)),
     # fewest rounds beat a better tie key
     ("1 6\n2\n5 2 1 1 1 0\n0 1\n0 0\n", ("B", 1)),
@@ -129,3 +127,14 @@ def test_backward_and_per_player_bfs_agree(rows, cols, players, high, seed):
         for i, row in enumerate(b.solution["players"])
     ]
     assert a.solution["output"] == b.solution["output"]
+
+
+@pytest.mark.parametrize("huge", [2**31 - 1, 2**31, 10**18 - 1])
+def test_values_beyond_any_jump_are_represented_by_the_exact_models(huge):
+    g = game(f"2 3\n2\n{huge} 1 1\n1 1 0\n0 0\n0 1\n")
+    answers = {}
+    for solve in runnable(g):
+        result = solve(g, time_limit=20)
+        assert result.verified, (solve.method_name, result.info)
+        answers[solve.method_name] = winner(result)
+    assert len(set(answers.values())) == 1 and answers["bfs"] == ("B", 2), answers

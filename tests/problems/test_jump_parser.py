@@ -30,9 +30,10 @@ def test_accepts_layout_variants(text):
     assert game.values.tolist() == [[1, 0]] and game.starts == ((0, 0),)
 
 
-def test_empty_game_is_valid():
-    game = parse_jump("0 0\n0\n")
-    assert (game.rows, game.cols, game.players) == (0, 0, 0)
+@pytest.mark.parametrize("text", ["0 0\n0\n", "0 3\n0\n", "2 0\n0\n"])
+def test_a_board_needs_at_least_one_row_and_column(text):
+    with pytest.raises(InvalidInstance, match="N and M must be at least 1"):
+        parse_jump(text, "f.in")
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,70 @@
+"""Memory estimates of the methods, checked before a run starts.
+
+A board that fits the instance types can still be far too large for a
+method (``knights 17000`` with ``matching`` needs about 200 GB). Each method
+has an estimate in bytes per square (cell for the jump game), measured as the
+growth of the peak resident memory between 500 x 500 and 1000 x 1000 boards
+and rounded up with room for the checker (docs/benchmarks.md, "Memory per
+square"). :func:`check_fits` refuses a run whose estimate exceeds the memory
+available, naming the method, the board, the estimate and the limit.
+
+Search methods whose memory grows with the search itself (``bnb``, CP-SAT)
+are bounded by their time limit, not by this table; the table gives them
+their footprint at the start of the search only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from knightcert.problems.input_file import check_memory
+
+#: Interpreter, numpy, numba and a loaded method (bytes).
+BASE_BYTES = 200 * 2**20
+#: Bytes per square of a method with no entry below.
+DEFAULT_BYTES_PER_SQUARE = 1000
+#: problem -> method -> peak bytes per square (measured, rounded up, checker included).
+BYTES_PER_SQUARE: dict[str, dict[str, int]] = {
+    "path": {"bfs": 200, "astar": 200, "greedy": 200, "cpsat": 4000},
+    "jump": {"bfs": 200, "bfs-player": 200},
+    "knights": {"matching": 800, "greedy": 200, "greedy+": 200, "bnb": 800, "cpsat": 4000},
+    "tour": {"warnsdorff": 400, "marginality": 400, "roth": 400, "cenpl": 400, "divide": 400, "cpsat": 4000},
+}
+
+
+def squares_of(instance: Any) -> int | None:
+    """Squares (cells) of an instance's board, or None when it has none."""
+    board = getattr(instance, "board", None)
+    if board is not None:
+        return int(board.rows) * int(board.cols)
+    values = getattr(instance, "values", None)
+    shape = getattr(values, "shape", None)
+    if shape is not None and len(shape) == 2:
+        return int(shape[0]) * int(shape[1])
+    return None
+
+
+def estimate_bytes(problem: str, method: str, instance: Any) -> int | None:
+    """Estimated peak memory of ``method`` on ``instance`` (bytes), or None without a board."""
+    squares = squares_of(instance)
+    if squares is None:
+        return None
+    per_square = BYTES_PER_SQUARE.get(problem, {}).get(method, DEFAULT_BYTES_PER_SQUARE)
+    return BASE_BYTES + per_square * squares
+
+
+def check_fits(problem: str, method: str, instance: Any) -> None:
+    """Refuse ``method`` on ``instance`` when its memory estimate exceeds the memory available.
+
+    Raises
+    ------
+    InstanceTooLarge
+        The message names the method, the board, the estimate and the memory available.
+    """
+    needed = estimate_bytes(problem, method, instance)
+    if needed is None:
+        return
+    board = getattr(instance, "board", None)
+    shape = (board.rows, board.cols) if board is not None else instance.values.shape
+    name = getattr(instance, "name", "") or ""
+    check_memory(needed, f"{problem} {method} on a {shape[0]} x {shape[1]} board", name or None)

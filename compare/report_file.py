@@ -1,0 +1,219 @@
+"""Report files that survive concurrent runs, crashes and corruption.
+
+Three rules, used by :mod:`knightcert.compare.report` and the ``compare`` command:
+
+* **one writer per report**: :func:`report_lock` takes an exclusive ``flock`` on
+  ``<report>.lock``; a second run on the same report is refused with the
+  holder's pid (the lock dies with its process, so a crash never leaves a
+  report locked);
+* **atomic writes**: :func:`write_text_atomic` writes a temporary file unique
+  to the writer in the report's folder and renames it over the report, so a
+  reader sees the old report or the new one, never a mix;
+* **validated reads**: :func:`read_report_text` reads only a regular file of
+  bounded size, and every problem is :class:`~knightcert.problems.errors.InvalidReport`
+  naming the file and why. A report that cannot be read is never overwritten.
+
+Resuming is allowed only into a report of the same experiment:
+:func:`resume_mismatch` is the single rule (today: the same problem; callers
+pass more keys to compare as the experiment metadata grows).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import functools
+import importlib.util
+import os
+import stat
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from knightcert.problems.errors import InvalidReport, ReportInUse
+
+T = TypeVar("T")
+
+#: Largest report file read back (bytes); a bigger file is refused, not loaded.
+MAX_REPORT_BYTES = 256 * 2**20
+#: Endings ``--plot`` accepts (formats matplotlib writes without extra packages).
+PLOT_FORMATS = (".png", ".pdf", ".svg")
+
+
+@contextlib.contextmanager
+def report_lock(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Hold the exclusive writer lock of the report ``path`` for the ``with`` block.
+
+    The lock file ``<path>.lock`` holds the owner's pid and is removed on exit.
+
+    Raises
+    ------
+    ReportInUse
+        Another process holds the lock; the message names the report and its pid.
+    InvalidReport
+        The lock file cannot be created (missing folder, no permission).
+    """
+    target = os.fspath(path)
+    lock = target + ".lock"
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise InvalidReport(f"cannot lock the report: {exc.strerror or exc}", target) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            holder = _read_pid(fd)
+            os.close(fd)
+            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise InvalidReport(f"cannot lock the report: {exc.strerror or exc}", target) from None
+            who = f"pid {holder}" if holder else "another process"
+            raise ReportInUse(
+                f"report in use by another knightcert run ({who}); wait for it or choose another --out",
+                target,
+            ) from None
+        # the previous holder may have removed the lock file between our open and our flock
+        try:
+            same = os.path.samestat(os.fstat(fd), os.stat(lock))
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(lock)  # while still holding the lock: a waiting opener re-checks the inode
+        os.close(fd)
+
+
+def _read_pid(fd: int) -> int | None:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", errors="replace").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Replace the file ``path`` by ``text`` in one step.
+
+    The text goes to a temporary file unique to this writer in the same
+    folder, is flushed to disk, and is renamed over ``path``; on any failure
+    the temporary file is removed and ``path`` is unchanged.
+    """
+    target = Path(path)
+    fd, temporary = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=f".{os.getpid()}.tmp", text=True
+    )
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def read_report_text(path: str | os.PathLike[str]) -> str:
+    """The text of an existing report file, checked to be readable.
+
+    Raises
+    ------
+    InvalidReport
+        Not a regular file (a folder, a FIFO, a device), larger than
+        ``MAX_REPORT_BYTES``, unreadable, or not UTF-8 text; the message names the file.
+    """
+    source = os.fspath(path)
+    try:
+        fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise InvalidReport(f"cannot read report: {exc.strerror or exc}", source) from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise InvalidReport("not a regular file: a report must be a .json, .csv or .md file", source)
+    with os.fdopen(fd, "rb") as handle:
+        if info.st_size > MAX_REPORT_BYTES:
+            raise InvalidReport(
+                f"report is {info.st_size} bytes, larger than the {MAX_REPORT_BYTES} bytes read back", source
+            )
+        data = handle.read(MAX_REPORT_BYTES + 1)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidReport(f"not a knightcert report: binary data at byte {exc.start}", source) from None
+
+
+def resume_mismatch(report: Mapping[str, Any], wanted: Mapping[str, Any]) -> str | None:
+    """Why a run described by ``wanted`` may not resume into ``report``, or None when it may.
+
+    Both are flat descriptions of an experiment (today ``{"problem": ...}``;
+    add keys such as suite, sizes, time limit or seed to tighten "the same
+    experiment"). A key absent from ``report`` does not block resuming.
+
+    Examples
+    --------
+    >>> resume_mismatch({"problem": "path"}, {"problem": "path"}) is None
+    True
+    >>> resume_mismatch({"problem": "path"}, {"problem": "tour"})
+    "the report is of problem 'path', this run is of problem 'tour'"
+    """
+    for key, value in wanted.items():
+        if key in report and report[key] != value:
+            return f"the report is of {key} {report[key]!r}, this run is of {key} {value!r}"
+    return None
+
+
+def check_output_path(path: str | os.PathLike[str], formats: tuple[str, ...], option: str) -> Path:
+    """Check before any work that a report or figure can be written at ``path``.
+
+    Raises
+    ------
+    InvalidReport
+        Wrong ending, a folder or other non-regular file in the way, a missing
+        folder, or a folder this process may not write into.
+    """
+    target = Path(path)
+    if target.suffix.lower() not in formats:
+        raise InvalidReport(f"{option} must end in {', '.join(formats)}", str(path))
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise InvalidReport(f"{option}: folder {str(folder)!r} does not exist", str(path))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InvalidReport(f"{option}: cannot write into folder {str(folder)!r}", str(path))
+    if target.exists() and not target.is_file():
+        raise InvalidReport(f"{option}: exists and is not a regular file", str(path))
+    if target.exists() and not os.access(target, os.W_OK):
+        raise InvalidReport(f"{option}: the file is read-only", str(path))
+    return target
+
+
+def check_plot_path(path: str | os.PathLike[str]) -> Path:
+    """``--plot``: a writable ``.png``, ``.pdf`` or ``.svg`` path, and matplotlib installed."""
+    target = check_output_path(path, PLOT_FORMATS, "--plot")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise InvalidReport("--plot needs matplotlib: pip install 'knightcert[plot]'", str(path))
+    return target
+
+
+def holding_report_lock(function: Callable[..., T]) -> Callable[..., T]:
+    """Decorate a function with an ``out=`` report parameter so that it runs under :func:`report_lock`."""
+
+    @functools.wraps(function)
+    def locked(*args: Any, out: str | os.PathLike[str] | None = None, **kwargs: Any) -> T:
+        if out is None:
+            return function(*args, out=out, **kwargs)
+        with report_lock(out):
+            return function(*args, out=out, **kwargs)
+
+    return locked

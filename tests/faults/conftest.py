@@ -1,0 +1,119 @@
+"""Fault injection: the command line run as a user would, in a subprocess, then hurt.
+
+Each test runs ``python -m knightcert`` from this checkout (PYTHONPATH is the
+worktree root) in a temporary folder, with short timeouts, and checks the
+contract of the command line: the documented exit code, exactly one line on
+stderr, no traceback, no internal error, nothing partial on disk.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def environment() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("KNIGHTCERT_DEBUG", None)
+    env["COLUMNS"] = "120"
+    return env
+
+
+def command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "knightcert", *args]
+
+
+def run_cli(cwd: Path, *args: str, timeout: float = 60, stdin: bytes | None = None):
+    """Run the command line to the end; the CompletedProcess (text)."""
+    done = subprocess.run(
+        command(*args),
+        cwd=cwd,
+        env=environment(),
+        capture_output=True,
+        timeout=timeout,
+        input=stdin,
+    )
+    return subprocess.CompletedProcess(
+        done.args, done.returncode, done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
+    )
+
+
+def start_cli(cwd: Path, *args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        command(*args), cwd=cwd, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def assert_one_line(done, code: int, *words: str) -> str:
+    """Exit ``code``, one stderr line with every word, no traceback, no internal error."""
+    err = done.stderr
+    assert done.returncode == code, (done.returncode, err[-2000:])
+    assert len(err.splitlines()) == 1, err[-2000:]
+    assert "Traceback" not in err and "internal error" not in err, err
+    for word in words:
+        assert word in err, (word, err)
+    return err
+
+
+def children(pid: int) -> list[int]:
+    """Direct children of ``pid`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def wait_until(condition, timeout: float, step: float = 0.05) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(step)
+    return condition()
+
+
+def stop(process: subprocess.Popen, signum: int = signal.SIGINT, timeout: float = 30):
+    """Send ``signum`` and collect the process's output (text CompletedProcess)."""
+    process.send_signal(signum)
+    try:
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate()
+        pytest.fail(f"no exit within {timeout} s of signal {signum}: {err[-2000:]}")
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def leftovers(folder: Path) -> list[str]:
+    """Temporary and lock files left in ``folder`` (there must be none)."""
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith((".tmp", ".lock", ".part")))
+
+
+@pytest.fixture
+def skip_unless_linux():
+    if not sys.platform.startswith("linux"):
+        pytest.skip("uses /proc and Linux process semantics")
