@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from knightcert.problems.independent_knights import KnightsInstance
+from knightcert.problems.method import check_arguments
 from knightcert.problems.result import Result
 
 
@@ -25,6 +26,7 @@ def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
     from knightcert.heuristics.knights_search import greedy
     from knightcert.models.knights_cpsat import cpsat
 
+    check_arguments("knights", instance, options.get("time_limit"), options.get("seed"))
     start = greedy(instance, check=False)
     result = cpsat(instance, hint=start.solution, **_time_left(options, start.time))
     return result.with_(time=result.time + start.time)
@@ -35,6 +37,7 @@ def knights_bnb(instance: KnightsInstance, **options: Any) -> Result:
     from knightcert.heuristics.knights_search import greedy
     from knightcert.models.knights_bnb import bnb
 
+    check_arguments("knights", instance, options.get("time_limit"), options.get("seed"))
     start = greedy(instance, check=False)
     result = bnb(instance, incumbent=start.solution, **_time_left(options, start.time))
     return result.with_(time=result.time + start.time)

@@ -43,7 +43,10 @@ def test_only_regular_files_are_read(tmp_path, fifo, args, kind):
 
 def test_stdin_is_read_with_dash(tmp_path):
     done = run_cli(tmp_path, "path", "-", stdin=SMALL_PATH.encode())
-    assert (done.returncode, done.stdout) == (0, "<stdin>: 2 moves\n"), done.stderr
+    assert (done.returncode, done.stdout) == (
+        0,
+        "<stdin>: 2 moves (optimal, certified: distance labelling)\n",
+    ), done.stderr
 
 
 @pytest.mark.parametrize(
