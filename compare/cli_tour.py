@@ -7,7 +7,7 @@ import argparse
 from knightcert.compare.arguments import add_board_arguments, add_solver_arguments, positive_int, square
 from knightcert.compare.output import check_suffix, exit_code, print_json
 from knightcert.compare.registry import default_method, get_method
-from knightcert.compare.render import numbered_board
+from knightcert.compare.tour_output import numbered_text
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
 
@@ -27,8 +27,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "tour",
         fixed_default=False,
         time_help="seconds for cpsat",
-        method_help=f"solving method (default: {default_method('tour')}; "
-        "divide for --closed boards it covers)",
+        method_help=f"solving method (default: {default_method('tour')}: theorem, construction, then search)",
     )
     parser.add_argument(
         "--budget",
@@ -47,14 +46,7 @@ def run(args: argparse.Namespace) -> int:
     instance = tour_instance(
         args.rows, args.cols, closed=args.closed, start=args.start, end=args.end, board_file=args.board
     )
-    method = args.method
-    if method is None:
-        from knightcert.heuristics.tour_divide import supported
-
-        board = instance.board
-        divisible = not board.blocked.any() and supported(board.rows, board.cols)
-        method = "divide" if args.closed and divisible else default_method("tour")
-    args.method = method
+    method = args.method = args.method or default_method("tour")
     options = {}
     if args.method in ("warnsdorff", "marginality", "roth", "cenpl") and args.budget is not None:
         options["budget"] = args.budget
@@ -80,7 +72,7 @@ def render(instance: TourInstance, result: Result) -> str:
     if result.method == "cenpl":
         text = format_mostra(numbered(instance.board, result.solution))
     else:
-        text = numbered_board(instance.board, result.solution, start=1) + "\n"
+        text = numbered_text(instance.board, result.solution, start=1) + "\n"
     return text + (check_suffix(result).strip() + "\n" if check_suffix(result) else "")
 
 

@@ -129,17 +129,72 @@ def warnsdorff(moves, free, key, start, end, closed, budget, path):  # pragma: n
 
 
 @njit(cache=True, nogil=True)
-def walk_cycle(table, first):  # pragma: no cover - compiled
-    """Read a cycle from its neighbour table (two neighbours per square), from ``first``."""
+def walk_squares(table, first, cols):  # pragma: no cover - compiled
+    """Read a tour (cycle or path) from its neighbour table as (n, 2) int32 [row, col] squares.
+
+    ``table[u]`` holds the two neighbours of ``u`` on the tour, -1 at the ends
+    of a path; ``first`` is where to begin (a path end for a path).
+    """
     n = table.shape[0]
-    order = np.empty(n, dtype=np.int64)
+    out = np.empty((n, 2), dtype=np.int32)
     previous = -1
     current = first
     for i in range(n):
-        order[i] = current
+        out[i, 0] = current // cols
+        out[i, 1] = current % cols
         following = table[current, 0]
         if following == previous:
             following = table[current, 1]
         previous = current
         current = following
-    return order
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _put_int(buffer, pos, value, width):  # pragma: no cover - compiled
+    """Write ``value`` (>= 0) right-aligned in ``width`` characters (0: no padding) at ``pos``."""
+    digits = 1
+    x = value
+    while x >= 10:
+        x //= 10
+        digits += 1
+    for _ in range(width - digits):
+        buffer[pos] = 32  # space
+        pos += 1
+    x = value
+    for k in range(digits - 1, -1, -1):
+        buffer[pos + k] = 48 + x % 10
+        x //= 10
+    return pos + digits
+
+
+@njit(cache=True, nogil=True)
+def format_pairs(squares, buffer):  # pragma: no cover - compiled
+    """``[r,c],[r,c],...`` (no outer brackets) of non-negative (n, 2) integers into ``buffer``; its length."""
+    pos = 0
+    for i in range(squares.shape[0]):
+        if i:
+            buffer[pos] = 44  # ,
+            pos += 1
+        buffer[pos] = 91  # [
+        pos = _put_int(buffer, pos + 1, squares[i, 0], 0)
+        buffer[pos] = 44
+        pos = _put_int(buffer, pos + 1, squares[i, 1], 0)
+        buffer[pos] = 93  # ]
+        pos += 1
+    return pos
+
+
+@njit(cache=True, nogil=True)
+def format_grid(grid, width, buffer):  # pragma: no cover - compiled
+    """Rows of non-negative integers right-aligned to ``width``, one space apart, newline-ended."""
+    pos = 0
+    for r in range(grid.shape[0]):
+        for c in range(grid.shape[1]):
+            if c:
+                buffer[pos] = 32
+                pos += 1
+            pos = _put_int(buffer, pos, grid[r, c], width)
+        buffer[pos] = 10
+        pos += 1
+    return pos

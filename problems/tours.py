@@ -79,6 +79,58 @@ def tour_instance(
     return TourInstance(board, closed, start, end, f"{name} {kind}{ends}")
 
 
+#: Where the existence theorems come from (cited in every "No").
+SCHWENK = "Schwenk (1991)"
+CONRAD = "Conrad et al. (1994) / Cull and De Curtins (1978)"
+
+
+def closed_tour_reason(m: int, n: int) -> str | None:
+    """Why no closed tour of the full ``m x n`` board exists, or None when one does.
+
+    Schwenk (1991): with ``m <= n``, a closed tour exists unless ``m`` and ``n``
+    are both odd, ``m`` is 1, 2 or 4, or ``m = 3`` and ``n`` is 4, 6 or 8.
+
+    Examples
+    --------
+    >>> closed_tour_reason(4, 9)
+    'Schwenk (1991): no closed tour on a board with 4 rows (4 x 9)'
+    >>> closed_tour_reason(6, 6) is None
+    True
+    """
+    a, b = sorted((m, n))
+    if a * b % 2 == 1:
+        return f"{SCHWENK}: no closed tour when both sides are odd ({m} x {n}: a tour alternates colours)"
+    if a in (1, 2, 4):
+        return f"{SCHWENK}: no closed tour on a board with {a} rows ({m} x {n})"
+    if a == 3 and b in (4, 6, 8):
+        return f"{SCHWENK}: no closed tour on 3 x 4, 3 x 6 or 3 x 8 ({m} x {n})"
+    return None
+
+
+def open_tour_reason(m: int, n: int) -> str | None:
+    """Why no open tour of the full ``m x n`` board exists, or None when one does.
+
+    Conrad et al. (1994), Cull and De Curtins (1978): with ``m <= n``, an open
+    tour exists on 1 x 1, on 3 x 4, on 3 x n for n >= 7, on 4 x n for n >= 5
+    and on every board with ``m >= 5``; on no other board.
+
+    Examples
+    --------
+    >>> open_tour_reason(3, 6)
+    'Conrad et al. (1994) / Cull and De Curtins (1978): no open tour on 3 x 3, 3 x 5 or 3 x 6 (3 x 6)'
+    """
+    a, b = sorted((m, n))
+    if a == 1 and b > 1:
+        return f"{CONRAD}: a knight cannot move on a single row or column ({m} x {n})"
+    if a == 2:
+        return f"{CONRAD}: no tour on a board with 2 rows ({m} x {n})"
+    if a == 3 and b in (3, 5, 6):
+        return f"{CONRAD}: no open tour on 3 x 3, 3 x 5 or 3 x 6 ({m} x {n})"
+    if a == 4 and b == 4:
+        return f"{CONRAD}: no open tour on 4 x 4"
+    return None
+
+
 def open_tour_exists(m: int, n: int) -> bool:
     """Conrad et al. (1994): an open tour of the full ``m x n`` board exists.
 
@@ -87,28 +139,58 @@ def open_tour_exists(m: int, n: int) -> bool:
     >>> [n for n in range(1, 9) if open_tour_exists(n, n)]
     [1, 5, 6, 7, 8]
     """
-    m, n = sorted((m, n))
-    if m == 1:
-        return n == 1
-    if m == 2:
-        return False
-    if m == 3:
-        return n == 4 or n >= 7
-    if m == 4:
-        return n >= 5
-    return True
+    return open_tour_reason(m, n) is None
 
 
 def closed_tour_exists(m: int, n: int) -> bool:
-    """Schwenk (1991): a closed tour of the full ``m x n`` board exists (m <= n)
-    unless m and n are both odd, m is 1, 2 or 4, or m = 3 and n is 4, 6 or 8.
+    """Schwenk (1991): a closed tour of the full ``m x n`` board exists (see :func:`closed_tour_reason`).
 
     A closed tour is a cycle, so it needs at least 3 squares.
     """
-    m, n = sorted((m, n))
-    if m * n % 2 == 1 or m in (1, 2, 4):
-        return False
-    return not (m == 3 and n in (4, 6, 8))
+    return closed_tour_reason(m, n) is None
+
+
+def colour_reason(
+    m: int, n: int, start: tuple[int, int] | None, end: tuple[int, int] | None = None
+) -> str | None:
+    """Why no open tour of the full ``m x n`` board can run from ``start`` to ``end`` by colour, or None.
+
+    A knight move changes the square colour, so a tour alternates colours: on a
+    board with an odd number of squares it starts and ends on the majority
+    colour (that of the corner (0, 0)); with an even number its two ends have
+    different colours.
+
+    Examples
+    --------
+    >>> print(colour_reason(5, 5, (0, 1)))
+    colour: on 5 x 5 (25 squares, odd) a tour starts and ends on the colour of (0, 0); the start (0, 1) is not
+    """
+    squares = m * n
+    if squares % 2 == 1:
+        for label, sq in (("start", start), ("end", end)):
+            if sq is not None and (sq[0] + sq[1]) % 2 == 1:
+                return (
+                    f"colour: on {m} x {n} ({squares} squares, odd) a tour starts and ends on the colour "
+                    f"of (0, 0); the {label} {tuple(sq)} is not"
+                )
+    elif start is not None and end is not None and (sum(start) + sum(end)) % 2 == 0:
+        return (
+            f"colour: on {m} x {n} ({squares} squares, even) a tour's ends have different colours; "
+            f"{tuple(start)} and {tuple(end)} have the same"
+        )
+    return None
+
+
+def full_board_reason(m: int, n: int, *, closed: bool, start=None, end=None) -> str | None:
+    """Why the query has no tour on the full ``m x n`` board, by the theorems above; None if they allow one.
+
+    None does not promise a tour from a fixed start or to a fixed end (the
+    theorems say nothing there beyond colour); it promises one otherwise.
+    """
+    reason = closed_tour_reason(m, n) if closed else open_tour_reason(m, n)
+    if reason is None and not closed:
+        reason = colour_reason(m, n, start, end)
+    return reason
 
 
 def numbered(board: Board, tour: list[list[int]]) -> list[list[int | None]]:

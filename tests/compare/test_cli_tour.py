@@ -25,10 +25,11 @@ def test_numbered_board_is_right_aligned(capsys):
     assert lines[0].split()[0] == "1"
 
 
-def test_closed_tours_default_to_divide_where_it_applies(capsys):
+def test_the_default_builds_closed_tours(capsys):
     assert main(["tour", "10", "--closed", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert record["method"] == "divide" and record["verified"] and record["objective"] == 100
+    assert record["method"] == "auto" and record["verified"] and record["objective"] == 100
+    assert record["info"]["rule"] == "construction" and len(record["solution"]) == 100
 
 
 def test_show_adds_a_summary_line(capsys):
@@ -50,7 +51,7 @@ def test_budget_spent_is_reported_not_a_no(capsys):
         (["tour", "5", "--start", "1"], "expected ROW,COL"),
         (["tour", "5", "--closed", "--end", "1,1"], "closed tour has no separate end"),
         (["tour", "6", "--method", "csp"], "csp handles up to 25"),
-        (["tour", "7", "--closed", "--method", "divide"], "divide builds closed tours"),
+        (["tour", "7", "--start", "0,0", "--method", "divide"], "divide does not build"),
         (["tour", "--board", "nope.txt"], "cannot read file"),
     ],
 )

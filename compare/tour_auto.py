@@ -1,0 +1,129 @@
+"""``auto``: the default tour method, a dispatcher over the tour methods.
+
+Rules, in order (see docs/tours.md):
+
+1. **Full board, theorem says no** (Schwenk 1991 for closed tours, Conrad et
+   al. 1994 for open ones, colour parity for a fixed start or end):
+   ``INFEASIBLE`` at once, the theorem as evidence.
+2. **Full board, no fixed end**: the linear-time construction
+   (:mod:`knightcert.heuristics.tour_divide`): a closed tour wherever one
+   exists (rotated to the start), an open tour elsewhere; on odd x odd boards
+   with a start the odd block over the start is solved by CP-SAT
+   (:func:`open_block`, a few milliseconds, cached).
+3. **Everything else** (a start on a 3- or 4-row board without a closed tour,
+   a fixed end, removed squares, or a start the construction could not place):
+   Warnsdorff with Roth's tie-break and backtracking within a node budget,
+   then CP-SAT with a Warnsdorff hint for what is left of the time limit.
+   ``INFEASIBLE`` only with a proof (the backtracking search exhausted, or
+   CP-SAT's proof); ``UNKNOWN`` with the reason when time runs out.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+
+from knightcert.problems.method import method
+from knightcert.problems.result import Backing, Evidence, Result, Status
+from knightcert.problems.tours import TourInstance, full_board_reason
+
+#: Node budget of the Warnsdorff search in rule 3.
+SEARCH_BUDGET = 200_000
+#: Seconds for CP-SAT in rule 3 when no time limit is given.
+DEFAULT_SEARCH_SECONDS = 20.0
+
+
+@lru_cache(maxsize=256)
+def open_block(h: int, w: int, start: tuple[int, int]) -> list[int] | None:
+    """An open path of the ``h x w`` block from ``start`` with the four join moves (CP-SAT), or None."""
+    from knightcert.models.structured_tours import join_moves, solve_piece
+
+    found = solve_piece(h, w, forced=list(join_moves(h, w).values()), lanes=[([start], None)], time_limit=10)
+    return None if found is None else found[0]
+
+
+@method("tour", "auto")
+def auto(instance: TourInstance, *, time_limit: float | None = None, seed: int | None = None) -> Result:
+    """A tour wherever one exists, or a proven "No", on every full board; search elsewhere.
+
+    Parameters
+    ----------
+    instance : TourInstance
+    time_limit : float, optional
+        Bounds the search of rule 3 (default 20 s there); rules 1 and 2 take
+        milliseconds.
+
+    Returns
+    -------
+    Result
+        ``FEASIBLE`` with the tour (an (n, 2) int32 array) and ``info["rule"]``;
+        ``INFEASIBLE`` with its reason in ``evidence``; ``UNKNOWN`` with
+        ``info["stopped"]`` when the search of rule 3 ran out of time.
+
+    Examples
+    --------
+    >>> from knightcert.problems.tours import tour_instance
+    >>> auto(tour_instance(4, 4, closed=True)).evidence[0].how
+    'Schwenk (1991): no closed tour on a board with 4 rows (4 x 4)'
+    >>> auto(tour_instance(999, 1001)).objective
+    999999
+
+    Notes
+    -----
+    Rules 1 and 2 are O(rows * cols) and answer every full board without a
+    fixed end (see docs/tours.md for the figures).
+    """
+    from knightcert.heuristics.tour_divide import construct
+
+    began = time.perf_counter()
+    board = instance.board
+    full = not board.blocked.any()
+    if full:
+        reason = full_board_reason(
+            board.rows, board.cols, closed=instance.closed, start=instance.start, end=instance.end
+        )
+        if reason is not None:
+            evidence = (Evidence("infeasible", Backing.THEOREM, reason),)
+            return Result(
+                "tour", "auto", Status.INFEASIBLE, None, None, None, time.perf_counter() - began,
+                evidence=evidence, info={"rule": "theorem"},
+            )  # fmt: skip
+        if instance.end is None:
+            squares = construct(
+                board.rows, board.cols, closed=instance.closed, start=instance.start, open_piece=open_block
+            )
+            if squares is not None:
+                return Result(
+                    "tour", "auto", Status.FEASIBLE, len(squares), None, squares, time.perf_counter() - began,
+                    info={"rule": "construction"},
+                )  # fmt: skip
+    return _search(instance, began, time_limit, seed)
+
+
+def _search(instance: TourInstance, began: float, time_limit: float | None, seed: int | None) -> Result:
+    from knightcert.heuristics.tour_warnsdorff import roth
+    from knightcert.models.tour_cpsat import cpsat
+
+    quick = roth(instance, budget=SEARCH_BUDGET, check=False)
+    if quick.status is Status.FEASIBLE or quick.status is Status.INFEASIBLE:
+        return quick.with_(
+            method="auto",
+            time=time.perf_counter() - began,
+            evidence=(Evidence("infeasible", Backing.SOLVER, "Warnsdorff backtracking search exhausted"),)
+            if quick.status is Status.INFEASIBLE
+            else (),
+            info={**quick.info, "rule": "warnsdorff"},
+        )
+    limit = DEFAULT_SEARCH_SECONDS if time_limit is None else time_limit
+    remaining = max(0.05, limit - (time.perf_counter() - began))
+    exact = cpsat(instance, time_limit=remaining, seed=seed, check=False)
+    info = {**exact.info, "rule": "cpsat"}
+    evidence: tuple[Evidence, ...] = ()
+    if exact.status is Status.INFEASIBLE:
+        evidence = (Evidence("infeasible", Backing.SOLVER, "CP-SAT proof"),)
+    if exact.status is Status.UNKNOWN:
+        info["stopped"] = (
+            f"undecided: Warnsdorff found no tour within {SEARCH_BUDGET} nodes and CP-SAT none "
+            f"within {remaining:.1f} s"
+        )
+    return exact.with_(method="auto", time=time.perf_counter() - began, evidence=evidence, info=info)
