@@ -34,11 +34,15 @@ DEFAULT_SEARCH_SECONDS = 20.0
 
 
 @lru_cache(maxsize=256)
-def open_block(h: int, w: int, start: tuple[int, int]) -> list[int] | None:
-    """An open path of the ``h x w`` block from ``start`` with the four join moves (CP-SAT), or None."""
+def open_block(h: int, w: int, start: tuple[int, int], sides: tuple[str, ...]) -> list[int] | None:
+    """An open path of the ``h x w`` block from ``start`` with the join moves of ``sides`` (CP-SAT).
+
+    None when there is none (or CP-SAT runs out of its 10 s).
+    """
     from knightcert.models.structured_tours import join_moves, solve_piece
 
-    found = solve_piece(h, w, forced=list(join_moves(h, w).values()), lanes=[([start], None)], time_limit=10)
+    moves = join_moves(h, w)
+    found = solve_piece(h, w, forced=[moves[s] for s in sides], lanes=[([start], None)], time_limit=10)
     return None if found is None else found[0]
 
 

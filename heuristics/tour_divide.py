@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -50,14 +50,17 @@ LANE_PORTS = {
     3: {"a_in": (0, 0), "a_out": (2, -1), "b_in": (2, -2), "b_out": (1, 0)},
     4: {"a_in": (3, 0), "a_out": (1, -1), "b_in": (2, -1), "b_out": (0, 0)},
 }
+#: Placements of the odd block over a start tried before giving up (each asks ``open_piece``).
+MAX_PLACEMENTS = 12
 #: Largest board built (flat indices are int32).
 MAX_SQUARES = 2**31 - 1
 #: Boards up to this many squares are walked in Python (no compiled kernel to load).
 PYTHON_WALK = 50_000
 
 #: A function giving an open path of an ``h x w`` block from ``start`` (local square) that
-#: contains the four join moves, as flat local squares in order, or None.
-OpenPiece = Callable[[int, int, tuple[int, int]], "list[int] | None"]
+#: contains the join moves of the given sides (``"left"``, ``"right"``, ``"top"``, ``"bottom"``),
+#: as flat local squares in order, or None.
+OpenPiece = Callable[[int, int, tuple[int, int], tuple[str, ...]], "list[int] | None"]
 
 
 @lru_cache(maxsize=1)
@@ -113,17 +116,20 @@ def split(total: int, parts: tuple[int, ...], prefer: int) -> list[int] | None:
     return [prefer] * bulk + sorted(best[total], reverse=True)
 
 
-def split_with_odd(
+def odd_splits(
     total: int, odd: tuple[int, ...], even: tuple[int, ...], at: int | None
-) -> list[int] | None:
-    """``total`` (odd) as even parts and exactly one odd part, the odd part covering index ``at``."""
+) -> Iterator[list[int]]:
+    """``total`` (odd) as even parts and exactly one odd part, the odd part covering index ``at``
+    (last when ``at`` is None); every such split, smallest odd part first."""
     for p in odd:
         rest = total - p
-        if rest < 0 or (rest and split(rest, even, 8) is None):
+        if rest < 0:
             continue
         if at is None:
-            return (split(rest, even, 8) or []) + [p]
-        # place the odd part so that it covers ``at``: the even parts before it sum to x <= at < x + p
+            right = split(rest, even, 8) if rest else []
+            if right is not None:
+                yield [*right, p]
+            continue
         for before in range(max(0, at - p + 1), at + 1):
             after = rest - before
             if after < 0:
@@ -131,8 +137,7 @@ def split_with_odd(
             left = split(before, even, 8) if before else []
             right = split(after, even, 8) if after else []
             if left is not None and right is not None:
-                return [*left, p, *right]
-    return None
+                yield [*left, p, *right]
 
 
 def offsets(parts: list[int]) -> np.ndarray:
@@ -158,39 +163,54 @@ class Plan:
 
 
 def block_plan(
-    rows: int, cols: int, closed: bool, start: tuple[int, int] | None, open_piece: OpenPiece | None
-):
-    """Plan of a board with both sides >= 5 (closed tour: ``cols`` even)."""
-    sides = tuple(range(5, 12))
+    rows: int, cols: int, start: tuple[int, int] | None, open_piece: OpenPiece | None
+) -> Plan | None:
+    """Plan of a board with both sides >= 5 (``cols`` even when ``rows * cols`` is)."""
     evens = (6, 8, 10)
-    odd_block = None
     if rows * cols % 2 == 0:
-        heights = split(rows, sides, 8)
-        widths = split(cols, evens, 8)
-    else:
-        heights = split_with_odd(rows, (5, 7, 9, 11), evens, None if start is None else start[0])
-        widths = split_with_odd(cols, (5, 7, 9, 11), evens, None if start is None else start[1])
-    if heights is None or widths is None:  # pragma: no cover - every side >= 5 splits
-        raise AssertionError(f"no split of {rows} x {cols}")
+        heights, widths = split(rows, tuple(range(5, 12)), 8), split(cols, evens, 8)
+        return _grid(rows, cols, heights, widths, {})
+    odd = (5, 7, 9, 11)
+    at_r, at_c = (None, None) if start is None else start
+    tries = 0
+    for heights in odd_splits(rows, odd, evens, at_r):
+        for widths in odd_splits(cols, odd, evens, at_c):
+            tries += 1
+            if tries > MAX_PLACEMENTS:
+                return None
+            i = next(k for k, h in enumerate(heights) if h % 2)
+            j = next(k for k, w in enumerate(widths) if w % 2)
+            h, w = heights[i], widths[j]
+            if start is None:
+                return _grid(rows, cols, heights, widths, {(i, j): f"open:{h}x{w}"})
+            if open_piece is None:
+                return None
+            # force only the join moves this block takes part in
+            sides = []
+            if j > 0:
+                sides.append("left")
+            if j + 1 < len(widths):
+                sides.append("right")
+            if j == 0 and i > 0:
+                sides.append("top")
+            if j == 0 and i + 1 < len(heights):
+                sides.append("bottom")
+            local = (at_r - sum(heights[:i]), at_c - sum(widths[:j]))
+            path = open_piece(h, w, local, tuple(sides))
+            if path is not None:
+                key = f"open:{h}x{w}:from{local[0]},{local[1]}:{','.join(sides)}"
+                _extra[key] = [path]
+                return _grid(rows, cols, heights, widths, {(i, j): key})
+    return None
+
+
+def _grid(rows: int, cols: int, heights: list[int], widths: list[int], special: dict) -> Plan:
+    """Blocks of the given heights and widths, closed pieces except ``special[(i, j)]``, and their joins."""
     plan = Plan(rows, cols)
     r_off, c_off = offsets(heights), offsets(widths)
     for i, h in enumerate(heights):
         for j, w in enumerate(widths):
-            if h * w % 2 == 0:
-                plan.add(f"closed:{h}x{w}", int(r_off[i]), int(c_off[j]))
-            else:
-                odd_block = (i, j)
-                key = f"open:{h}x{w}"
-                if start is not None:
-                    local = (start[0] - int(r_off[i]), start[1] - int(c_off[j]))
-                    if open_piece is None:
-                        return None
-                    path = open_piece(h, w, local)
-                    if path is None:
-                        return None
-                    key = f"open:{h}x{w}:from{local[0]},{local[1]}"
-                    _extra[key] = [path]
-                plan.add(key, int(r_off[i]), int(c_off[j]))
+            plan.add(special.get((i, j), f"closed:{h}x{w}"), int(r_off[i]), int(c_off[j]))
     o = JOIN_OFFSET
     C = cols
     # horizontal joins along every block row
@@ -206,7 +226,6 @@ def block_plan(
         plan.joins.append(
             np.stack([(yy - 2) * C + o, (yy - 1) * C + o + 2, yy * C + o + 1, (yy + 1) * C + o + 3], 1)
         )
-    del odd_block
     return plan
 
 
@@ -361,7 +380,7 @@ def construct(
     r, c = (cols, rows) if transpose else (rows, cols)
     s = None if start is None else ((start[1], start[0]) if transpose else start)
     if min(r, c) >= 5:
-        plan = block_plan(r, c, cycle, None if cycle else s, open_piece)
+        plan = block_plan(r, c, None if cycle else s, open_piece)
     else:
         if s is not None and not cycle:
             return None
