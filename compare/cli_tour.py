@@ -8,6 +8,7 @@ from knightcert.compare.arguments import add_board_arguments, add_solver_argumen
 from knightcert.compare.output import check_suffix, exit_code, print_json
 from knightcert.compare.registry import default_method, get_method
 from knightcert.compare.tour_output import numbered_text
+from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
 
@@ -39,6 +40,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--no-backtracking", action="store_true", help="pure Warnsdorff: stop at the first dead end"
     )
     parser.add_argument("--show", action="store_true", help="print a summary line above the board")
+    parser.add_argument(
+        "--npy",
+        metavar="FILE",
+        help="write the tour as an (n, 2) int32 NumPy array of [row, col] squares (the fastest output) "
+        "and print only the summary line",
+    )
     parser.set_defaults(run=run)
 
 
@@ -55,6 +62,11 @@ def run(args: argparse.Namespace) -> int:
     result = get_method("tour", method)(instance, time_limit=args.time_limit, seed=args.seed, **options)
     if args.json:
         print_json([result])
+        return exit_code([result])
+    if args.npy:
+        if result.solution is not None:
+            save_npy(args.npy, result.solution)
+        print(summary(instance, result))
         return exit_code([result])
     if args.show:
         print(summary(instance, result))
@@ -76,11 +88,40 @@ def render(instance: TourInstance, result: Result) -> str:
     return text + (check_suffix(result).strip() + "\n" if check_suffix(result) else "")
 
 
+def save_npy(path: str, squares) -> None:
+    """Write ``squares`` as an (n, 2) int32 ``.npy`` file, all or nothing.
+
+    Raises
+    ------
+    InvalidArgument
+        The file cannot be written (the message names it).
+    """
+    import os
+    import tempfile
+
+    import numpy as np
+
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        handle, temporary = tempfile.mkstemp(dir=folder, suffix=".npy.part")
+    except OSError as exc:
+        raise InvalidArgument(f"{path}: cannot write ({exc.strerror})") from None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            np.save(stream, np.asarray(squares, dtype=np.int32))
+        os.replace(temporary, path)
+    except OSError as exc:
+        os.unlink(temporary)
+        raise InvalidArgument(f"{path}: cannot write ({exc.strerror})") from None
+
+
 def summary(instance: TourInstance, result: Result) -> str:
     nodes = "" if result.nodes is None else f", {result.nodes} nodes"
     backtracks = result.info.get("backtracks")
     extra = "" if backtracks is None else f", {backtracks} backtracks"
+    rule = f" ({result.info['rule']})" if "rule" in result.info else ""
+    why = "".join(f"; {e.claim}: {e.how}" for e in result.evidence if e.how)
     return (
-        f"{instance.name}: {result.method} {result.status.value}, {result.time:.3f} s{nodes}{extra}, "
-        f"verified: {'yes' if result.verified else 'no'}"
+        f"{instance.name}: {result.method}{rule} {result.status.value}, {result.time:.3f} s{nodes}{extra}, "
+        f"verified: {'yes' if result.verified else 'no'}{why}"
     )

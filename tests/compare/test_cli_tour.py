@@ -66,3 +66,31 @@ def test_removed_start_square_from_a_board_file(tmp_path, capsys):
     board.write_text("x....\n.....\n.....\n.....\n.....\n")
     assert main(["tour", "--board", str(board), "--start", "0,0"]) == 2
     assert "start (0, 0) is a removed square" in capsys.readouterr().err
+
+
+def test_npy_output_and_the_reason_of_a_no(tmp_path, capsys):
+    import numpy as np
+    from knightcert.problems.checkers.tour import check_tour_moves
+    from knightcert.problems.tours import tour_instance
+
+    target = tmp_path / "t.npy"
+    assert main(["tour", "12", "9", "--closed", "--npy", str(target)]) == 0
+    assert capsys.readouterr().out.startswith("12x9 closed: auto (construction) FEASIBLE")
+    squares = np.load(target)
+    assert squares.dtype == np.int32 and squares.shape == (108, 2)
+    check_tour_moves(tour_instance(12, 9, closed=True), squares)
+    assert main(["tour", "3", "6", "--show"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "INFEASIBLE" in first and "Conrad et al. (1994)" in first
+    assert main(["tour", "5", "--npy", str(tmp_path / "none" / "t.npy")]) == 2
+    assert "cannot write" in capsys.readouterr().err and not list(tmp_path.glob("*.part"))
+
+
+def test_large_tour_as_json_and_as_a_board(capsys):
+    assert main(["tour", "230", "231", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["verified"] and len(record["solution"]) == 230 * 231
+    assert main(["tour", "230", "231"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 230 and len({len(line) for line in lines}) == 1
+    assert sorted(int(x) for line in lines for x in line.split()) == list(range(1, 230 * 231 + 1))
