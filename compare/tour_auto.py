@@ -7,11 +7,11 @@ Rules, in order (see docs/tours.md):
    ``INFEASIBLE`` at once, the theorem as evidence.
 2. **Full board, no fixed end**: the linear-time construction
    (:mod:`knightcert.heuristics.tour_divide`): a closed tour wherever one
-   exists (rotated to the start), an open tour elsewhere; on odd x odd boards
-   with a start the odd block over the start is solved by CP-SAT
-   (:func:`open_block`, a few milliseconds, cached).
-3. **Everything else** (a start on a 3- or 4-row board without a closed tour,
-   a fixed end, removed squares, or a start the construction could not place):
+   exists (rotated to the start), an open tour elsewhere; with a start on a
+   board without a closed tour (odd x odd, 3 and 4 rows) the one piece that
+   holds the start is solved by CP-SAT (:func:`solve_piece`, milliseconds, cached).
+3. **Everything else** (a fixed end, removed squares, or a start the
+   construction could not place):
    Warnsdorff with Roth's tie-break and backtracking within a node budget,
    then CP-SAT with a Warnsdorff hint for what is left of the time limit.
    ``INFEASIBLE`` only with a proof (the backtracking search exhausted, or
@@ -29,21 +29,18 @@ from knightcert.problems.tours import TourInstance, full_board_reason
 
 #: Node budget of the Warnsdorff search in rule 3.
 SEARCH_BUDGET = 200_000
+#: Seconds CP-SAT may spend on one piece of the construction.
+PIECE_SECONDS = 10.0
 #: Seconds for CP-SAT in rule 3 when no time limit is given.
 DEFAULT_SEARCH_SECONDS = 20.0
 
 
-@lru_cache(maxsize=256)
-def open_block(h: int, w: int, start: tuple[int, int], sides: tuple[str, ...]) -> list[int] | None:
-    """An open path of the ``h x w`` block from ``start`` with the join moves of ``sides`` (CP-SAT).
+@lru_cache(maxsize=1024)
+def solve_piece(h: int, w: int, forced: tuple, lanes: tuple) -> list[list[int]] | None:
+    """One piece from CP-SAT (see :func:`knightcert.models.structured_tours.solve_piece`), cached."""
+    from knightcert.models.structured_tours import solve_piece as solve
 
-    None when there is none (or CP-SAT runs out of its 10 s).
-    """
-    from knightcert.models.structured_tours import join_moves, solve_piece
-
-    moves = join_moves(h, w)
-    found = solve_piece(h, w, forced=[moves[s] for s in sides], lanes=[([start], None)], time_limit=10)
-    return None if found is None else found[0]
+    return solve(h, w, forced=forced, lanes=lanes, time_limit=PIECE_SECONDS)
 
 
 @method("tour", "auto")
@@ -94,7 +91,7 @@ def auto(instance: TourInstance, *, time_limit: float | None = None, seed: int |
             )  # fmt: skip
         if instance.end is None:
             squares = construct(
-                board.rows, board.cols, closed=instance.closed, start=instance.start, open_piece=open_block
+                board.rows, board.cols, closed=instance.closed, start=instance.start, solver=solve_piece
             )
             if squares is not None:
                 return Result(

@@ -24,8 +24,10 @@ Boards with 3 or 4 rows (or columns)
 
 A closed tour answers an open-tour query too (drop any one move), and a
 ``start`` on a closed tour is a rotation. An odd x odd board with a ``start``
-puts its odd block over the start and asks ``open_piece`` (given by the
-caller, e.g. a CP-SAT model) for that block's path from the start.
+puts its odd block over the start, and a 3- or 4-row strip without a closed
+tour puts a *start piece* there (two chains of lane pieces go out from it and
+come back); the ``solver`` given by the caller (e.g. the CP-SAT model of
+:mod:`knightcert.models.structured_tours`) gives that one piece.
 """
 
 from __future__ import annotations
@@ -40,27 +42,30 @@ import numpy as np
 from knightcert.problems.errors import InvalidInstance, SizeLimitExceeded
 from knightcert.problems.method import method
 from knightcert.problems.result import Backing, Evidence, Result, Status
+from knightcert.problems.tour_pieces import JOIN_OFFSET, LANE_KINDS, LANE_WIDTHS, join_moves, port
 from knightcert.problems.tours import TourInstance, closed_tour_reason, open_tour_reason
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "structured_tours.json"
-#: Row (column) of the horizontal (vertical) join inside each block; see models/structured_tours.py.
-JOIN_OFFSET = 1
-#: Ports of the lane pieces (relative; negative columns count from the right border).
-LANE_PORTS = {
-    3: {"a_in": (0, 0), "a_out": (2, -1), "b_in": (2, -2), "b_out": (1, 0)},
-    4: {"a_in": (3, 0), "a_out": (1, -1), "b_in": (2, -1), "b_out": (0, 0)},
-}
-#: Placements of the odd block over a start tried before giving up (each asks ``open_piece``).
+#: Placements of a piece over a start tried before giving up (each asks the piece solver).
 MAX_PLACEMENTS = 12
 #: Largest board built (flat indices are int32).
 MAX_SQUARES = 2**31 - 1
 #: Boards up to this many squares are walked in Python (no compiled kernel to load).
 PYTHON_WALK = 50_000
 
-#: A function giving an open path of an ``h x w`` block from ``start`` (local square) that
-#: contains the join moves of the given sides (``"left"``, ``"right"``, ``"top"``, ``"bottom"``),
-#: as flat local squares in order, or None.
-OpenPiece = Callable[[int, int, tuple[int, int], tuple[str, ...]], "list[int] | None"]
+#: A piece solver, e.g. ``knightcert.models.structured_tours.solve_piece``:
+#: ``solver(h, w, forced, lanes)`` gives the lanes (flat local squares in order) of an
+#: ``h x w`` piece that uses the ``forced`` moves, lane ``i`` running from one of
+#: ``lanes[i][0]`` to one of ``lanes[i][1]`` (None: any square), or None.
+PieceSolver = Callable[..., "list[list[int]] | None"]
+#: Start pieces of 3- and 4-row strips (``"start"`` is the given square), by which
+#: neighbours they have: (left part, right part).
+#: ``ma_out``/``mb_in`` face a chain on the left: the mirror image of a right-hand chain.
+START_KINDS = {
+    (True, True): (("start", "a_out"), ("b_in", "ma_out"), ("mb_in", None)),
+    (False, True): (("start", "a_out"), ("b_in", None)),
+    (True, False): (("start", "ma_out"), ("mb_in", None)),
+}
 
 
 @lru_cache(maxsize=1)
@@ -75,9 +80,16 @@ def has(kind: str, h: int, w: int) -> bool:
 
 @cache
 def local_table(key: str) -> np.ndarray:
-    """Neighbour table (h*w, 2) of a piece, -1 at the free ends of its paths."""
+    """Neighbour table (h*w, 2) of a piece, -1 at the free ends of its paths.
+
+    ``"mirror|" + key`` is the piece reflected left to right.
+    """
+    mirrored = key.startswith("mirror|")
+    key = key.removeprefix("mirror|")
     h, w = (int(x) for x in key.split(":")[1].split("x"))
-    lanes = pieces()[key] if isinstance(key, str) and key in pieces() else _extra[key]
+    lanes = pieces()[key] if key in pieces() else _extra[key]
+    if mirrored:
+        lanes = [[(q // w) * w + (w - 1 - q % w) for q in lane] for lane in lanes]
     return lanes_table(h * w, lanes, closed=key.startswith("closed:"))
 
 
@@ -163,7 +175,7 @@ class Plan:
 
 
 def block_plan(
-    rows: int, cols: int, start: tuple[int, int] | None, open_piece: OpenPiece | None
+    rows: int, cols: int, start: tuple[int, int] | None, solver: PieceSolver | None
 ) -> Plan | None:
     """Plan of a board with both sides >= 5 (``cols`` even when ``rows * cols`` is)."""
     evens = (6, 8, 10)
@@ -183,7 +195,7 @@ def block_plan(
             h, w = heights[i], widths[j]
             if start is None:
                 return _grid(rows, cols, heights, widths, {(i, j): f"open:{h}x{w}"})
-            if open_piece is None:
+            if solver is None:
                 return None
             # force only the join moves this block takes part in
             sides = []
@@ -196,10 +208,11 @@ def block_plan(
             if j == 0 and i + 1 < len(heights):
                 sides.append("bottom")
             local = (at_r - sum(heights[:i]), at_c - sum(widths[:j]))
-            path = open_piece(h, w, local, tuple(sides))
-            if path is not None:
+            moves = join_moves(h, w)
+            found = solver(h, w, tuple(moves[s] for s in sides), (((local,), None),))
+            if found is not None:
                 key = f"open:{h}x{w}:from{local[0]},{local[1]}:{','.join(sides)}"
-                _extra[key] = [path]
+                _extra[key] = found
                 return _grid(rows, cols, heights, widths, {(i, j): key})
     return None
 
@@ -236,40 +249,132 @@ def strip_plan(h: int, n: int, closed: bool) -> Plan | None:
     if has(kind, h, n):
         plan.add(f"{kind}:{h}x{n}", 0, 0)
         return plan
-    widths = range(4, 13)
     if closed or h == 4:
         first, middle, last = ("left", "middle2", "right") if closed else ("ends", "middle2", "right")
     else:
         first, middle, last = "head", "middle", "tail"
-    heads = [w for w in widths if has(first, h, w)]
-    mids = tuple(w for w in widths if has(middle, h, w))
-    tails = [w for w in widths if has(last, h, w)]
-    for a in heads:
-        for b in tails:
-            rest = n - a - b
-            inner = [] if rest == 0 else split(rest, mids, max(mids)) if rest > 0 else None
+    for a in _widths(h, first):
+        for b in _widths(h, last):
+            inner = _inner(h, n - a - b, middle)
             if inner is not None:
-                parts = [a, *inner, b]
-                kinds = [first] + [middle] * len(inner) + [last]
-                return _chain(plan, h, parts, kinds)
+                return _chain(plan, h, [a, *inner, b], [first] + [middle] * len(inner) + [last])
     return None
 
 
-def _chain(plan: Plan, h: int, parts: list[int], kinds: list[str]) -> Plan:
-    ports = LANE_PORTS[h]
+def _widths(h: int, kind: str) -> list[int]:
+    return [w for w in LANE_WIDTHS if has(kind, h, w)]
+
+
+def _inner(h: int, total: int, middle: str) -> list[int] | None:
+    if total < 0:
+        return None
+    mids = tuple(_widths(h, middle))
+    return [] if total == 0 else split(total, mids, max(mids))
+
+
+def strip_start_plan(h: int, n: int, start: tuple[int, int], solver: PieceSolver | None) -> Plan | None:
+    """Plan of an open tour of a ``h x n`` strip (h = 3 or 4) from ``start``.
+
+    A start piece (asked of ``solver``) holds the start and the free end. To
+    its right a chain ``middle2..., right`` carries lane A out and lane B
+    back; to its left the mirror image of such a chain does the same.
+    """
+    if solver is None:
+        return None
+    r, c = start
+    tries = 0
+    for w in range(4, 13):
+        placements = sorted(range(max(0, c - w + 1), min(c, n - w) + 1), key=lambda x: abs(c - x - w // 2))
+        for x0 in placements:
+            left, right = _side(h, x0), _side(h, n - x0 - w)
+            if left is None or right is None or not (left or right):
+                continue
+            tries += 1
+            if tries > MAX_PLACEMENTS:
+                return None
+            flags = (bool(left), bool(right))
+            local = (r, c - x0)
+            lanes = tuple(
+                tuple(
+                    None if p is None else (local,) if p == "start" else (_start_port(h, w, p),) for p in lane
+                )
+                for lane in START_KINDS[flags]
+            )
+            found = solver(h, w, (), lanes)
+            if found is None:
+                continue
+            key = f"start:{h}x{w}:from{local[0]},{local[1]}:{int(flags[0])}{int(flags[1])}"
+            _extra[key] = found
+            plan = Plan(h, n)
+            if right:
+                _chain(plan, h, [w, *right], [key] + ["middle2"] * (len(right) - 1) + ["right"], x0)
+            else:
+                plan.add(key, 0, x0)
+            if left:  # the mirror image of a right-hand chain of width x0, linked to the start piece
+                mirror = _chain(Plan(h, x0), h, left, ["middle2"] * (len(left) - 1) + ["right"])
+                for k, origins in mirror.blocks.items():
+                    kw = int(k.split(":")[1].split("x")[1])
+                    for r0, c0 in origins:
+                        plan.add("mirror|" + k, r0, x0 - c0 - kw)
+                plan.links += [
+                    ((u // x0) * n + (x0 - 1 - u % x0), (v // x0) * n + (x0 - 1 - v % x0))
+                    for u, v in mirror.links
+                ]
+                ar, _ = port(h, left[0], "a_in")
+                br, _ = port(h, left[0], "b_out")
+                sr, sc = _start_port(h, w, "ma_out")
+                plan.links.append((sr * n + x0 + sc, ar * n + x0 - 1))
+                sr, sc = _start_port(h, w, "mb_in")
+                plan.links.append((br * n + x0 - 1, sr * n + x0 + sc))
+            return plan
+    return None
+
+
+def _start_port(h: int, w: int, name: str) -> tuple[int, int]:
+    """Ports of a start piece: the usual ones, and ``ma_out``/``mb_in`` mirrored onto its left side."""
+    if name.startswith("m"):
+        r, c = port(h, 1, name[1:])  # column -1 of the piece to the left: local column 0 mirrored
+        return (r, 0 - c)
+    return port(h, w, name)
+
+
+def _side(h: int, total: int) -> list[int] | None:
+    """Widths of a chain ``middle2..., right`` of width ``total`` ([] for 0)."""
+    if total == 0:
+        return []
+    for a in _widths(h, "right"):
+        inner = _inner(h, total - a, "middle2")
+        if inner is not None:
+            return [*inner, a]
+    return None
+
+
+def _ports(kind: str) -> set[str]:
+    """The ports a lane kind (or a start piece key) uses."""
+    if kind.startswith("start:"):
+        flags = kind.rsplit(":", 1)[1]
+        lanes = START_KINDS[flags[0] == "1", flags[1] == "1"]
+    else:
+        lanes = LANE_KINDS[kind]
+    return {p for lane in lanes for p in lane if p is not None}
+
+
+def _chain(plan: Plan, h: int, parts: list[int], kinds: list[str], x: int = 0) -> Plan:
+    """Place lane pieces left to right from column ``x`` and link their ports across each cut."""
     C = plan.cols
-    x = 0
 
     def at(name: str, x0: int, w: int) -> int:
-        r, c = ports[name]
-        return r * C + x0 + (c if c >= 0 else w + c)
+        r, c = port(h, w, name)
+        return r * C + x0 + c
 
     for k, (w, kind) in enumerate(zip(parts, kinds, strict=True)):
-        plan.add(f"{kind}:{h}x{w}", 0, x)
+        plan.add(kind if kind.startswith("start:") else f"{kind}:{h}x{w}", 0, x)
         if k + 1 < len(parts):
             nxt = x + w
-            plan.links.append((at("a_out", x, w), at("a_in", nxt, parts[k + 1])))
-            if kind in ("left", "middle2", "ends"):
+            ports = _ports(kind)
+            if "a_out" in ports:
+                plan.links.append((at("a_out", x, w), at("a_in", nxt, parts[k + 1])))
+            if "b_in" in ports:
                 plan.links.append((at("b_out", nxt, parts[k + 1]), at("b_in", x, w)))
         x += w
     return plan
@@ -340,7 +445,7 @@ def construct(
     *,
     closed: bool,
     start: tuple[int, int] | None = None,
-    open_piece: OpenPiece | None = None,
+    solver: PieceSolver | None = None,
 ) -> np.ndarray | None:
     """A tour of the full ``rows x cols`` board as an (n, 2) int32 array of squares, or None.
 
@@ -351,8 +456,8 @@ def construct(
     start : (int, int), optional
         First square. On a board with a closed tour the closed tour is rotated;
         on an odd x odd board the odd block is placed over the start and
-        ``open_piece`` gives its path (None without it); on 3- and 4-row boards
-        without a closed tour a start is not constructed (None).
+        on 3- and 4-row boards without a closed tour a start piece is placed
+        over it; ``solver`` gives that piece (None without a solver).
 
     Returns
     -------
@@ -380,10 +485,10 @@ def construct(
     r, c = (cols, rows) if transpose else (rows, cols)
     s = None if start is None else ((start[1], start[0]) if transpose else start)
     if min(r, c) >= 5:
-        plan = block_plan(r, c, None if cycle else s, open_piece)
+        plan = block_plan(r, c, None if cycle else s, solver)
+    elif s is not None and not cycle:
+        plan = strip_start_plan(r, c, s, solver)
     else:
-        if s is not None and not cycle:
-            return None
         plan = strip_plan(r, c, cycle)
     if plan is None:
         return None

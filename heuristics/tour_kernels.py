@@ -31,8 +31,9 @@ def warnsdorff(moves, free, key, start, end, closed, budget, path):  # pragma: n
 
     Returns
     -------
-    (status, length, nodes, backtracks)
-        status FOUND, EXHAUSTED or STOPPED (see the module constants).
+    (status, length, nodes, backtracks, covered)
+        status FOUND, EXHAUSTED or STOPPED (see the module constants); ``covered`` is the
+        most squares any partial tour reached (= length without backtracking).
     """
     n = moves.shape[0]
     total = 0
@@ -52,6 +53,7 @@ def warnsdorff(moves, free, key, start, end, closed, budget, path):  # pragma: n
     nodes = 1
     backtracks = 0
     depth = 0
+    deepest = 0
     path[0] = start
     visited[start] = 1
     for k in range(8):
@@ -71,7 +73,7 @@ def warnsdorff(moves, free, key, start, end, closed, budget, path):  # pragma: n
                     if total > 2 and moves[u, k] == start:
                         ok = True
             if ok:
-                return FOUND, depth + 1, nodes, backtracks
+                return FOUND, depth + 1, nodes, backtracks, depth + 1
             fresh = False
         elif fresh:
             # rank the unvisited neighbours: insertion sort on (degree, key, priority)
@@ -103,8 +105,9 @@ def warnsdorff(moves, free, key, start, end, closed, budget, path):  # pragma: n
             pointer[depth] += 1
             nodes += 1
             if budget > 0 and nodes > budget:
-                return STOPPED, depth + 1, nodes, backtracks
+                return STOPPED, depth + 1, nodes, backtracks, deepest + 1
             depth += 1
+            deepest = max(deepest, depth)
             path[depth] = v
             visited[v] = 1
             for k in range(8):
@@ -115,9 +118,9 @@ def warnsdorff(moves, free, key, start, end, closed, budget, path):  # pragma: n
             continue
         # dead end (or no backtracking allowed): undo the last square
         if budget == 0:
-            return STOPPED, depth + 1, nodes, backtracks
+            return STOPPED, depth + 1, nodes, backtracks, deepest + 1
         if depth == 0:
-            return EXHAUSTED, 1, nodes, backtracks
+            return EXHAUSTED, 1, nodes, backtracks, deepest + 1
         visited[u] = 0
         for k in range(8):
             w = moves[u, k]

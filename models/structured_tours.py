@@ -1,25 +1,26 @@
-"""Generate the base pieces that ``knightcert.heuristics.tour_construct`` builds tours from.
+"""Generate the pieces that ``knightcert.heuristics.tour_divide`` builds tours from.
 
 A *piece* is a small ``h x w`` board covered by one closed tour, one open
-path, or one or two *lanes* (paths whose ends are fixed *ports* next to the
-piece's left and right borders). Every piece is found by a CP-SAT circuit
-model (``AddCircuit``) with the moves the construction needs forced:
+path, or one to three *lanes* (paths whose ends are fixed *ports* next to
+the piece's left and right borders). Every piece is found by a CP-SAT
+circuit model (``AddCircuit``) with what the construction needs forced
+(geometry in :mod:`knightcert.problems.tour_pieces`):
 
-``closed`` / ``open`` pieces (sides 5 to 11)
-    A closed tour (or, on odd x odd pieces, an open path with free ends) that
-    contains the four *join moves* of :func:`join_moves`: one near each
-    border. Two pieces side by side are merged by exchanging the two moves
-    that face each other for two crossing knight moves (:data:`H_JOIN`,
-    :data:`V_JOIN`); a cycle and a cycle give a cycle, a path and a cycle a
-    path with the same ends.
-``lane`` pieces (3 and 4 rows)
-    No two-move exchange fits in fewer than four rows (found by exhaustive
-    search), so narrow strips are chained instead: each piece covers its
-    squares with one lane (open strips) or two lanes (closed 3-row strips),
-    and the exit port of one piece is a knight move from the entry port of
-    the next one.
+``closed`` / ``open`` block pieces (sides 5 to 11)
+    A closed tour (on odd x odd pieces an open path with free ends) that
+    contains the four join moves of
+    :func:`~knightcert.problems.tour_pieces.join_moves`.
+lane pieces (3 and 4 rows)
+    One lane (open 3-row strips) or two lanes (closed 3-row strips, open
+    4-row strips) between fixed ports, see
+    :data:`~knightcert.problems.tour_pieces.LANE_KINDS`.
+plain ``closed`` / ``open`` tours of 3- and 4-row boards up to 12 columns
+    Nothing forced: a whole narrow board as one piece.
 
-Every piece is verified by the tests. Regenerate with::
+Pieces that do not exist (CP-SAT proves it) are left out; the construction
+only uses what is stored. :func:`solve_piece` is also what the default tour
+method calls at run time for a block or strip piece from a given start.
+Every stored piece is re-verified by the tests. Regenerate with::
 
     python -m knightcert.models.structured_tours
 """
@@ -35,36 +36,19 @@ from knightcert.models.cpsat_solve import solve_cpsat
 from knightcert.problems.board import Board
 from knightcert.problems.moves import knight_arcs
 from knightcert.problems.result import Status
+from knightcert.problems.tour_pieces import (
+    BLOCK_SIDES,
+    LANE_KINDS,
+    LANE_WIDTHS,
+    STRIP_KINDS,
+    Move,
+    Square,
+    join_moves,
+    port,
+)
 from ortools.sat.python import cp_model
 
 DATA_FILE = Path(__file__).resolve().parents[1] / "heuristics" / "data" / "structured_tours.json"
-
-#: Row of the horizontal join pattern and column of the vertical one, inside each piece.
-JOIN_OFFSET = 1
-#: Sides of the closed and open pieces.
-BLOCK_SIDES = tuple(range(5, 12))
-#: Widths of the lane pieces of 3- and 4-row strips.
-LANE_WIDTHS = tuple(range(4, 13))
-
-Square = tuple[int, int]
-Move = tuple[Square, Square]
-
-
-def join_moves(h: int, w: int, offset: int = JOIN_OFFSET) -> dict[str, Move]:
-    """The four join moves every closed/open piece contains, by the side they face.
-
-    Horizontal join (left piece L, right piece R, same rows): L's ``right``
-    move ``(o, w-2)-(o+2, w-1)`` and R's ``left`` move ``(o+1, 0)-(o+3, 1)``
-    are replaced by ``L(o, w-2)-R(o+1, 0)`` and ``L(o+2, w-1)-R(o+3, 1)``.
-    The vertical join is its transpose.
-    """
-    o = offset
-    return {
-        "right": ((o, w - 2), (o + 2, w - 1)),
-        "left": ((o + 1, 0), (o + 3, 1)),
-        "bottom": ((h - 2, o), (h - 1, o + 2)),
-        "top": ((0, o + 1), (1, o + 3)),
-    }
 
 
 def solve_piece(
@@ -138,40 +122,10 @@ def solve_piece(
     return paths
 
 
-#: Ports of the lane pieces, by strip height: lane A enters at ``a_in`` (column 0 side)
-#: and leaves at ``a_out`` (right side, relative to the right border); lane B runs the
-#: other way. ``a_out`` of one piece is a knight move from ``a_in`` of the next.
-LANE_PORTS = {
-    3: {"a_in": (0, 0), "a_out": (2, -1), "b_in": (2, -2), "b_out": (1, 0)},
-    4: {"a_in": (3, 0), "a_out": (1, -1), "b_in": (2, -1), "b_out": (0, 0)},
-}
-#: Lane pieces: kind -> lanes as (entry port, exit port), None for a free end.
-#: ``head``/``middle``/``tail`` chain one lane (open 3-row strips); ``left``/``middle2``/``right``
-#: two lanes that turn round in the end pieces (closed 3-row strips); ``ends`` is a left end
-#: piece holding both free ends of the tour (4-row strips: ``ends``, ``middle2``..., ``right``).
-LANE_KINDS = {
-    "head": ((None, "a_out"),),
-    "middle": (("a_in", "a_out"),),
-    "tail": (("a_in", None),),
-    "left": (("b_in", "a_out"),),
-    "middle2": (("a_in", "a_out"), ("b_in", "b_out")),
-    "right": (("a_in", "b_out"),),
-    "ends": ((None, "a_out"), ("b_in", None)),
-}
-#: Lane kinds generated for each strip height.
-STRIP_KINDS = {3: ("head", "middle", "tail", "left", "middle2", "right"), 4: ("ends", "middle2", "right")}
-
-
-def _port(square: tuple[int, int], w: int) -> Square:
-    r, c = square
-    return (r, c if c >= 0 else w + c)
-
-
 def lane_piece(h: int, w: int, kind: str, seed: int = 0) -> list[list[int]] | None:
     """One lane piece of a ``h``-row strip (see :data:`LANE_KINDS`), or None if there is none."""
-    ports = LANE_PORTS[h]
     lanes = [
-        tuple(None if name is None else [_port(ports[name], w)] for name in lane) for lane in LANE_KINDS[kind]
+        tuple(None if name is None else [port(h, w, name)] for name in lane) for lane in LANE_KINDS[kind]
     ]
     return solve_piece(h, w, lanes=lanes, seed=seed)
 

@@ -181,6 +181,39 @@ def colour_reason(
     return None
 
 
+def outer_rows_reason(
+    m: int, n: int, start: tuple[int, int] | None, end: tuple[int, int] | None = None
+) -> str | None:
+    """Why no open tour of the full 4 x ``n`` board can start or end on an inner row, or None.
+
+    On a 4-row board every move from an outer row (the first or last) lands
+    on an inner row, and each kind holds half the squares. A tour that ends
+    on an inner row at either end would need more inner than outer squares,
+    or would alternate outer and inner strictly; then its outer squares all
+    sit an even number of steps apart and have one colour, but the outer rows
+    hold both colours. So both ends are on outer rows (the argument of
+    Schwenk's proof that 4 x n has no closed tour).
+
+    Examples
+    --------
+    >>> outer_rows_reason(4, 12, (1, 5)) is not None
+    True
+    >>> outer_rows_reason(12, 4, (5, 0)) is not None  # the rows of a 12 x 4 board are its columns
+    True
+    """
+    if 4 not in (m, n):
+        return None
+    across = 0 if m == 4 else 1  # the coordinate that runs across the 4 lines
+    for label, sq in (("start", start), ("end", end)):
+        if sq is not None and sq[across] in (1, 2):
+            return (
+                f"outer lines: on {m} x {n} an open tour starts and ends on the two outer lines of four "
+                f"(every move from them lands on the inner two, as many squares each); the {label} "
+                f"{tuple(sq)} is on an inner line"
+            )
+    return None
+
+
 def full_board_reason(m: int, n: int, *, closed: bool, start=None, end=None) -> str | None:
     """Why the query has no tour on the full ``m x n`` board, by the theorems above; None if they allow one.
 
@@ -189,7 +222,7 @@ def full_board_reason(m: int, n: int, *, closed: bool, start=None, end=None) -> 
     """
     reason = closed_tour_reason(m, n) if closed else open_tour_reason(m, n)
     if reason is None and not closed:
-        reason = colour_reason(m, n, start, end)
+        reason = colour_reason(m, n, start, end) or outer_rows_reason(m, n, start, end)
     return reason
 
 

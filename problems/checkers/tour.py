@@ -6,8 +6,9 @@ knight move, the closing move for a closed tour, the given start and end.
 Non-existence (``INFEASIBLE``) is accepted only when the checker can confirm
 it by itself: a colour count that no tour can meet (a knight move always
 changes the square colour), a square with too few neighbours, the published
-existence theorems for full boards without fixed ends (Schwenk 1991 for
-closed tours, Conrad et al. 1994 for open ones), or its own exhaustive search
+existence theorems for full boards (Schwenk 1991 for closed tours, Conrad
+et al. 1994 for open ones, colour and outer-rows arguments for fixed ends:
+:func:`knightcert.problems.tours.full_board_reason`), or its own exhaustive search
 on boards of at most ``EXHAUSTIVE_SQUARES`` usable squares.
 """
 
@@ -19,7 +20,7 @@ import numpy as np
 from knightcert.problems.checkers.common import CheckFailed, as_squares
 from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.result import Result, Status
-from knightcert.problems.tours import TourInstance, closed_tour_exists, open_tour_exists
+from knightcert.problems.tours import TourInstance, full_board_reason
 
 #: Usable squares up to which the checker searches all tours itself.
 EXHAUSTIVE_SQUARES = 30
@@ -125,12 +126,12 @@ def nonexistence_reason(instance: TourInstance) -> str | None:
         return "a closed tour needs two moves at every square"
     if not instance.closed and (degree == 1).sum() > 2:
         return "more than two squares have a single knight move"
-    full = not board.blocked.any()
-    if full and instance.start is None and instance.end is None:
-        exists = closed_tour_exists if instance.closed else open_tour_exists
-        if not exists(board.rows, board.cols):
-            theorem = "Schwenk (1991)" if instance.closed else "Conrad et al. (1994)"
-            return f"{theorem}: no such tour on a full {board.rows} x {board.cols} board"
+    if not board.blocked.any():
+        reason = full_board_reason(
+            board.rows, board.cols, closed=instance.closed, start=instance.start, end=instance.end
+        )
+        if reason is not None:
+            return reason
     if n <= EXHAUSTIVE_SQUARES and not _exists_by_search(instance):
         return "the checker's exhaustive search found no tour"
     return None

@@ -62,3 +62,24 @@ def test_the_answer_is_a_compact_int32_array():
     result = auto(tour_instance(300, 301, closed=True))
     assert isinstance(result.solution, np.ndarray) and result.solution.dtype == np.int32
     assert result.solution.shape == (300 * 301, 2) and result.verified
+
+
+@pytest.mark.parametrize(("m", "n"), [(3, 15), (13, 3), (4, 21), (22, 4)])
+def test_narrow_boards_from_every_start_the_theorems_allow(m, n):
+    """3 x n and 4 x n without closed tours: a start piece by CP-SAT, or search; never a false No."""
+    from knightcert.problems.checkers.tour import check_tour_moves
+
+    rules = set()
+    for r in range(m):
+        for c in range(n):
+            if (r * n + c) % 3 and 4 in (m, n):
+                continue  # a sample of the starts on the longer 4-row boards
+            result = auto(tour_instance(m, n, start=(r, c)))
+            assert result.verified, (r, c, result.info)
+            if full_board_reason(m, n, closed=False, start=(r, c)) is None:
+                assert result.status is Status.FEASIBLE, (r, c)
+                check_tour_moves(tour_instance(m, n, start=(r, c)), result.solution)
+                rules.add(result.info["rule"])
+            else:
+                assert result.status is Status.INFEASIBLE and result.evidence[0].backing is Backing.THEOREM
+    assert "construction" in rules

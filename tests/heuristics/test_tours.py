@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from knightcert.heuristics.tour_divide import construct, divide, pieces
 from knightcert.heuristics.tour_warnsdorff import cenpl, marginality, roth, warnsdorff
-from knightcert.models.structured_tours import LANE_KINDS, LANE_PORTS, join_moves
 from knightcert.problems.board import Board
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.result import Status
+from knightcert.problems.tour_pieces import LANE_KINDS, LANE_PORTS, join_moves
 from knightcert.problems.tours import (
     TourInstance,
     closed_tour_exists,
