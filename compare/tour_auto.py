@@ -2,9 +2,11 @@
 
 Rules, in order (see docs/tours.md):
 
-1. **Full board, theorem says no** (Schwenk 1991 for closed tours, Conrad et
-   al. 1994 for open ones, colour parity for a fixed start or end):
-   ``INFEASIBLE`` at once, the theorem as evidence.
+1. **Theorem says no**: on a full board Schwenk (1991) for closed tours,
+   Conrad et al. (1994) for open ones, colour parity and the outer-rows
+   argument for a fixed start or end; on any board the colour and move counts
+   (:func:`~knightcert.problems.tours.counting_reason`). ``INFEASIBLE`` at
+   once, the reason as evidence.
 2. **Full board, no fixed end**: the linear-time construction
    (:mod:`knightcert.heuristics.tour_divide`): a closed tour wherever one
    exists (rotated to the start), an open tour elsewhere; with a start on a
@@ -25,7 +27,7 @@ from functools import lru_cache
 
 from knightcert.problems.method import method
 from knightcert.problems.result import Backing, Evidence, Result, Status
-from knightcert.problems.tours import TourInstance, full_board_reason
+from knightcert.problems.tours import TourInstance, counting_reason, full_board_reason
 
 #: Node budget of the Warnsdorff search in rule 3.
 SEARCH_BUDGET = 200_000
@@ -79,30 +81,33 @@ def auto(instance: TourInstance, *, time_limit: float | None = None, seed: int |
     began = time.perf_counter()
     board = instance.board
     full = not board.blocked.any()
+    reason = None
     if full:
         reason = full_board_reason(
             board.rows, board.cols, closed=instance.closed, start=instance.start, end=instance.end
         )
-        if reason is not None:
-            evidence = (Evidence("infeasible", Backing.THEOREM, reason),)
+    if reason is None and (not full or instance.end is not None):
+        reason = counting_reason(instance)
+    if reason is not None:
+        evidence = (Evidence("infeasible", Backing.THEOREM, reason),)
+        return Result(
+            "tour", "auto", Status.INFEASIBLE, None, None, None, time.perf_counter() - began,
+            evidence=evidence, info={"rule": "theorem"},
+        )  # fmt: skip
+    if full and instance.end is None:
+        squares = construct(
+            board.rows, board.cols, closed=instance.closed, start=instance.start, solver=solve_piece
+        )
+        if squares is not None:
             return Result(
-                "tour", "auto", Status.INFEASIBLE, None, None, None, time.perf_counter() - began,
-                evidence=evidence, info={"rule": "theorem"},
+                "tour", "auto", Status.FEASIBLE, len(squares), None, squares, time.perf_counter() - began,
+                info={"rule": "construction"},
             )  # fmt: skip
-        if instance.end is None:
-            squares = construct(
-                board.rows, board.cols, closed=instance.closed, start=instance.start, solver=solve_piece
-            )
-            if squares is not None:
-                return Result(
-                    "tour", "auto", Status.FEASIBLE, len(squares), None, squares, time.perf_counter() - began,
-                    info={"rule": "construction"},
-                )  # fmt: skip
     return _search(instance, began, time_limit, seed)
 
 
 def _search(instance: TourInstance, began: float, time_limit: float | None, seed: int | None) -> Result:
-    from knightcert.heuristics.tour_warnsdorff import roth
+    from knightcert.heuristics.tour_warnsdorff import greedy_path, roth
     from knightcert.models.tour_cpsat import cpsat
 
     quick = roth(instance, budget=SEARCH_BUDGET, check=False)
@@ -117,8 +122,8 @@ def _search(instance: TourInstance, began: float, time_limit: float | None, seed
         )
     limit = DEFAULT_SEARCH_SECONDS if time_limit is None else time_limit
     remaining = max(0.05, limit - (time.perf_counter() - began))
-    exact = cpsat(instance, time_limit=remaining, seed=seed, check=False)
-    info = {**exact.info, "rule": "cpsat"}
+    exact = cpsat(instance, time_limit=remaining, seed=seed, check=False, hint=greedy_path(instance))
+    info = {**exact.info, "rule": "cpsat", "covered": quick.info.get("covered")}
     evidence: tuple[Evidence, ...] = ()
     if exact.status is Status.INFEASIBLE:
         evidence = (Evidence("infeasible", Backing.SOLVER, "CP-SAT proof"),)

@@ -9,9 +9,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+import numpy as np
 from knightcert.problems.board import Board
 from knightcert.problems.board_text import parse_board_mask, read_bytes
 from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.moves import knight_neighbours
 
 
 @dataclass(frozen=True, eq=False)
@@ -224,6 +226,47 @@ def full_board_reason(m: int, n: int, *, closed: bool, start=None, end=None) -> 
     if reason is None and not closed:
         reason = colour_reason(m, n, start, end) or outer_rows_reason(m, n, start, end)
     return reason
+
+
+def counting_reason(instance: TourInstance) -> str | None:
+    """Why no tour of ``instance`` exists by counting colours and moves (any board), or None.
+
+    A knight move changes colour, so a closed tour needs as many squares of
+    each colour, an open one at most one more of one colour (and then starts
+    and ends on it), and fixed ends of an even tour differ in colour. A square
+    without a move, a closed tour through a square with one move, or more
+    than two squares with one move also rule a tour out. O(rows * cols).
+    """
+    board = instance.board
+    n = board.n_free
+    colour = (np.add.outer(np.arange(board.rows), np.arange(board.cols)) % 2)[board.free]
+    white, black = int((colour == 0).sum()), int((colour == 1).sum())
+    if instance.closed:
+        if n < 3:
+            return "a closed tour needs at least 3 squares"
+        if white != black:
+            return f"a closed tour alternates colours, but the board has {white} and {black}"
+    else:
+        if abs(white - black) > 1:
+            return f"an open tour alternates colours, but the board has {white} and {black}"
+        for label, square in (("start", instance.start), ("end", instance.end)):
+            if square is not None and n % 2 == 1:
+                majority = 0 if white > black else 1
+                if (square[0] + square[1]) % 2 != majority:
+                    return (
+                        f"with {n} squares a tour starts and ends on the majority colour; the {label} is not"
+                    )
+        ends = (instance.start, instance.end)
+        if None not in ends and n % 2 == 0 and (sum(ends[0]) + sum(ends[1])) % 2 == 0:
+            return f"with {n} squares a tour starts and ends on different colours"
+    degree = (knight_neighbours(board) >= 0).sum(axis=1)[board.free.reshape(-1)]
+    if n > 1 and (degree == 0).any():
+        return "a usable square has no knight move"
+    if instance.closed and (degree == 1).any():
+        return "a closed tour needs two moves at every square"
+    if not instance.closed and (degree == 1).sum() > 2:
+        return "more than two squares have a single knight move"
+    return None
 
 
 def numbered(board: Board, tour: list[list[int]]) -> list[list[int | None]]:

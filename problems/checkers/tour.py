@@ -20,7 +20,7 @@ import numpy as np
 from knightcert.problems.checkers.common import CheckFailed, as_squares
 from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.result import Result, Status
-from knightcert.problems.tours import TourInstance, full_board_reason
+from knightcert.problems.tours import TourInstance, counting_reason, full_board_reason
 
 #: Usable squares up to which the checker searches all tours itself.
 EXHAUSTIVE_SQUARES = 30
@@ -98,41 +98,16 @@ def _knight_steps(board, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def nonexistence_reason(instance: TourInstance) -> str | None:
     """Why no tour exists, if the checker can tell on its own; else None."""
     board = instance.board
-    n = board.n_free
-    colour = (np.add.outer(np.arange(board.rows), np.arange(board.cols)) % 2)[board.free]
-    white, black = int((colour == 0).sum()), int((colour == 1).sum())
-    if instance.closed:
-        if n < 3:
-            return "a closed tour needs at least 3 squares"
-        if white != black:
-            return f"a closed tour alternates colours, but the board has {white} and {black}"
-    else:
-        if abs(white - black) > 1:
-            return f"an open tour alternates colours, but the board has {white} and {black}"
-        for label, square in (("start", instance.start), ("end", instance.end)):
-            if square is not None and n % 2 == 1:
-                majority = 0 if white > black else 1
-                if (square[0] + square[1]) % 2 != majority:
-                    return (
-                        f"with {n} squares a tour starts and ends on the majority colour; the {label} is not"
-                    )
-        ends = (instance.start, instance.end)
-        if None not in ends and n % 2 == 0 and (sum(ends[0]) + sum(ends[1])) % 2 == 0:
-            return f"with {n} squares a tour starts and ends on different colours"
-    degree = (knight_neighbours(board) >= 0).sum(axis=1)[board.free.reshape(-1)]
-    if n > 1 and (degree == 0).any():
-        return "a usable square has no knight move"
-    if instance.closed and (degree == 1).any():
-        return "a closed tour needs two moves at every square"
-    if not instance.closed and (degree == 1).sum() > 2:
-        return "more than two squares have a single knight move"
+    reason = counting_reason(instance)
+    if reason is not None:
+        return reason
     if not board.blocked.any():
         reason = full_board_reason(
             board.rows, board.cols, closed=instance.closed, start=instance.start, end=instance.end
         )
         if reason is not None:
             return reason
-    if n <= EXHAUSTIVE_SQUARES and not _exists_by_search(instance):
+    if board.n_free <= EXHAUSTIVE_SQUARES and not _exists_by_search(instance):
         return "the checker's exhaustive search found no tour"
     return None
 

@@ -83,3 +83,26 @@ def test_narrow_boards_from_every_start_the_theorems_allow(m, n):
             else:
                 assert result.status is Status.INFEASIBLE and result.evidence[0].backing is Backing.THEOREM
     assert "construction" in rules
+
+
+def test_removed_squares_go_to_counting_then_search(tmp_path):
+    board = tmp_path / "b.txt"
+    board.write_text("x.....\n......\n......\n......\n......\n.....x\n")  # two squares of one colour gone
+    result = auto(tour_instance(board_file=board, closed=True))
+    assert result.status is Status.INFEASIBLE and result.verified and result.info["rule"] == "theorem"
+    assert "alternates colours" in result.evidence[0].how
+    board.write_text("x.....\n......\n......\n......\n......\nx.....\n")  # one of each colour
+    result = auto(tour_instance(board_file=board, closed=True), time_limit=20)
+    assert (
+        result.verified
+        and result.status is Status.FEASIBLE
+        and result.info["rule"] in ("warnsdorff", "cpsat")
+    )
+
+
+def test_a_dead_end_reports_the_squares_covered():
+    from knightcert.heuristics.tour_warnsdorff import greedy_path, roth
+
+    result = roth(tour_instance(999, start=(0, 1)), backtracking=False, check=False)  # minority colour
+    assert result.status is Status.UNKNOWN and result.info["covered"] == 999 * 999 - 1
+    assert len(greedy_path(tour_instance(999, start=(0, 1)))) == result.info["covered"]
