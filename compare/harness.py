@@ -3,7 +3,10 @@
 The gap of a heuristic answer is ``|value - best| / best`` where ``best`` is
 the best proven value of the instance (an ``OPTIMAL`` answer of an exact
 method in the same comparison, or the instance's known optimum). The gap of
-an exact method is its own relative distance to its proven bound.
+an exact method is its own relative distance to its proven bound. A tour
+heuristic that dead-ends has no answer, but its gap is ``1 - covered / best``
+(``covered`` = squares its longest partial tour reached, ``best`` = usable
+squares when a tour exists); a tour has gap 0.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ class Row:
     size: int | None = None
     repeat: int = 0
     known_optimum: float | int | None = field(default=None, repr=False)
+    covered: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -87,6 +91,7 @@ def row_from_result(
         certified=result.certified,
         evidence=describe_evidence(result.evidence),
         known_optimum=known_optimum,
+        covered=result.info.get("covered") if result.problem == "tour" else None,
     )
 
 
@@ -133,6 +138,8 @@ def fill_gaps(rows: Iterable[Row], known_optima: dict[str, float | int] | None =
 def _gap(row: Row, best: float | int | None, infeasible: bool) -> float | None:
     if row.status == Status.INFEASIBLE.value:
         return 0.0 if row.verified else None
+    if row.problem == "tour" and row.objective is None and row.covered is not None and best:
+        return 1 - row.covered / best  # a dead end: the share of usable squares left out
     if row.objective is None or not row.verified:
         return None
     if is_exact(row.problem, row.method) and row.bound is not None:

@@ -224,3 +224,17 @@ def test_repeats_are_rows_and_the_table_shows_their_median(capsys):
     assert len(merged) == 3 and all(row.verified for row in merged)
     assert main(["compare", "knights", "--methods", "greedy", "--repeat", "2"]) == 0
     assert "median time of 2 runs" in capsys.readouterr().out
+
+
+def test_tour_gap_is_the_share_of_squares_a_dead_end_left_out():
+    from knightcert.compare.harness import row_from_result
+    from knightcert.heuristics.tour_warnsdorff import warnsdorff
+
+    inst = tour_instance(25, start=(0, 0))
+    dead_end = warnsdorff(inst, backtracking=False)
+    tour = warnsdorff(inst)
+    rows = [row_from_result(dead_end), row_from_result(tour)]
+    fill_gaps(rows, {inst.name: 625})
+    assert dead_end.status.value == "UNKNOWN" and rows[0].covered == dead_end.info["covered"] < 625
+    assert rows[0].gap == pytest.approx(1 - rows[0].covered / 625) and rows[0].gap > 0
+    assert tour.verified and rows[1].gap == 0
