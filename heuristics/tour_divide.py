@@ -50,6 +50,8 @@ DATA_FILE = Path(__file__).resolve().parent / "data" / "structured_tours.json"
 MAX_PLACEMENTS = 12
 #: Largest board built (flat indices are int32).
 MAX_SQUARES = 2**31 - 1
+#: Squares stamped per batch of blocks (bounds the int64 temporaries of the stamping).
+STAMP_SQUARES = 1 << 18
 #: Boards up to this many squares are walked in Python (no compiled kernel to load).
 PYTHON_WALK = 50_000
 
@@ -394,7 +396,7 @@ def build_table(plan: Plan) -> np.ndarray:
         nr, nc = np.divmod(local, w)
         end = local < 0
         origin = np.asarray(origins, dtype=np.int64)
-        chunk = max(1, (1 << 21) // (h * w))
+        chunk = max(1, STAMP_SQUARES // (h * w))
         for s in range(0, len(origin), chunk):
             o = origin[s : s + chunk]
             squares = (o[:, 0:1] + lr) * C + (o[:, 1:2] + lc)

@@ -94,3 +94,22 @@ def test_large_tour_as_json_and_as_a_board(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 230 and len({len(line) for line in lines}) == 1
     assert sorted(int(x) for line in lines for x in line.split()) == list(range(1, 230 * 231 + 1))
+
+
+def test_the_examples_in_docs_tours_run(capsys):
+    import re
+    import shlex
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "tours.md").read_text()
+    examples = 0
+    for block in re.findall(r"```console\n(.*?)```", text, flags=re.S):
+        commands = re.split(r"^\$ ", block, flags=re.M)[1:]
+        for command in commands:
+            line, *expected = command.splitlines()
+            assert main(shlex.split(line)[1:]) == 0
+            out = capsys.readouterr().out.splitlines()
+            out = [re.sub(r"\d+\.\d{3} s", "T s", x) for x in out]
+            assert out == [re.sub(r"\d+\.\d{3} s", "T s", x) for x in expected], line
+            examples += 1
+    assert examples >= 2
