@@ -51,7 +51,7 @@ MAX_PLACEMENTS = 12
 #: Largest board built (flat indices are int32).
 MAX_SQUARES = 2**31 - 1
 #: Squares stamped per batch of blocks (bounds the int64 temporaries of the stamping).
-STAMP_SQUARES = 1 << 18
+STAMP_SQUARES = 1 << 16
 #: Boards up to this many squares are walked in Python (no compiled kernel to load).
 PYTHON_WALK = 50_000
 

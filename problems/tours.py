@@ -200,7 +200,7 @@ def outer_rows_reason(
     --------
     >>> outer_rows_reason(4, 12, (1, 5)) is not None
     True
-    >>> outer_rows_reason(12, 4, (5, 0)) is not None  # the rows of a 12 x 4 board are its columns
+    >>> outer_rows_reason(12, 4, (5, 1)) is not None  # on 12 x 4 the four lines are the columns
     True
     """
     if 4 not in (m, n):
