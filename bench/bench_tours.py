@@ -91,7 +91,8 @@ def main() -> None:
     parser.add_argument("--cpsat-limit", type=float, default=60.0)
     parser.add_argument("--corner-max", type=int, default=1000)
     parser.add_argument("--cover-max", type=int, default=100)
-    parser.add_argument("--only", choices=["coverage", "speed", "cli", "starts", "big", "rates"])
+    parser.add_argument("--only", choices=["coverage", "speed", "cli", "starts", "big", "holes", "rates"])
+    parser.add_argument("--holes-limit", type=float, default=60.0)
     args = parser.parse_args()
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
@@ -105,6 +106,7 @@ def main() -> None:
         "speed": speed,
         "cli": cli,
         "starts": starts,
+        "holes": lambda: holes(args.holes_limit),
         "rates": lambda: rates(args),
     }
     for name, run in sections.items():
@@ -238,6 +240,40 @@ def starts() -> None:
             f"{counts['UNKNOWN']} | {time.perf_counter() - began:.1f} s |",
             flush=True,
         )
+
+
+def balanced_holes(n: int, share: float, seed: int) -> np.ndarray:
+    """About ``share`` of the squares removed at random, as many of each colour (so that the
+    colour count alone does not rule a tour out)."""
+    rng = np.random.default_rng(seed)
+    k = round(share * n * n / 2)
+    colour = (np.add.outer(np.arange(n), np.arange(n)) % 2).reshape(-1)
+    blocked = np.zeros(n * n, dtype=bool)
+    for c in (0, 1):
+        blocked[rng.choice(np.flatnonzero(colour == c), k, replace=False)] = True
+    return blocked.reshape(n, n)
+
+
+def holes(limit: float) -> None:
+    from knightcert.problems.tours import TourInstance
+
+    print(f"\n### Boards with random holes (open tour, default method, --time-limit {limit:.0f})\n")
+    print("Holes removed at random, as many of each colour; unbalanced holes are answered 'No' at once")
+    print("by the colour count.\n")
+    print("| holes | n x n | status | rule | time | squares covered by Warnsdorff |")
+    print("|---|---:|---|---|---:|---:|")
+    for share in (0.01, 0.05):
+        for n in (20, 30, 40, 50, 60, 80, 100):
+            board = Board(n, n, balanced_holes(n, share, seed=n))
+            inst = TourInstance(board, False, None, None, f"{n}x{n}-holes")
+            result, seconds = timed(auto, inst, time_limit=limit)
+            ok = " (verified)" if result.verified else ""
+            print(
+                f"| {share:.0%} | {n} | {result.status.value}{ok} | {result.info.get('rule')} "
+                f"| {seconds:.1f} s "
+                f"| {result.info.get('covered')} of {board.n_free} |",
+                flush=True,
+            )
 
 
 def rates(args) -> None:

@@ -33,6 +33,8 @@ from knightcert.problems.tours import TourInstance, counting_reason, full_board_
 SEARCH_BUDGET = 200_000
 #: Seconds CP-SAT may spend on one piece of the construction.
 PIECE_SECONDS = 10.0
+#: Usable squares above which rule 3 does not build a CP-SAT model (memory and time).
+MAX_CPSAT_SQUARES = 100_000
 #: Seconds for CP-SAT in rule 3 when no time limit is given.
 DEFAULT_SEARCH_SECONDS = 20.0
 
@@ -119,6 +121,17 @@ def _search(instance: TourInstance, began: float, time_limit: float | None, seed
             if quick.status is Status.INFEASIBLE
             else (),
             info={**quick.info, "rule": "warnsdorff"},
+        )
+    if instance.board.n_free > MAX_CPSAT_SQUARES:
+        return quick.with_(
+            method="auto",
+            time=time.perf_counter() - began,
+            info={
+                **quick.info,
+                "rule": "warnsdorff",
+                "stopped": f"undecided: Warnsdorff found no tour within {SEARCH_BUDGET} nodes, and the board "
+                f"has more than {MAX_CPSAT_SQUARES} usable squares for CP-SAT",
+            },
         )
     limit = DEFAULT_SEARCH_SECONDS if time_limit is None else time_limit
     remaining = max(0.05, limit - (time.perf_counter() - began))

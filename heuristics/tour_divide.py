@@ -48,8 +48,9 @@ from knightcert.problems.tours import TourInstance, closed_tour_reason, open_tou
 DATA_FILE = Path(__file__).resolve().parent / "data" / "structured_tours.json"
 #: Placements of a piece over a start tried before giving up (each asks the piece solver).
 MAX_PLACEMENTS = 12
-#: Largest board built (flat indices are int32).
-MAX_SQUARES = 2**31 - 1
+#: Largest board built: about 18 bytes per square at the peak, so 250 million squares take
+#: about 4.5 GB (and the checker as much again); flat indices are int32 in any case.
+MAX_SQUARES = 250_000_000
 #: Squares stamped per batch of blocks (bounds the int64 temporaries of the stamping).
 STAMP_SQUARES = 1 << 16
 #: Boards up to this many squares are walked in Python (no compiled kernel to load).
@@ -473,7 +474,10 @@ def construct(
     neighbour table and the int32 answer).
     """
     if rows * cols > MAX_SQUARES:
-        raise SizeLimitExceeded(f"boards up to {MAX_SQUARES} squares are built; this one has {rows * cols}")
+        raise SizeLimitExceeded(
+            f"tours are built on boards up to {MAX_SQUARES:,} squares (about 18 bytes each); "
+            f"{rows} x {cols} has {rows * cols:,}"
+        )
     if closed and closed_tour_reason(rows, cols) is not None:
         return None
     if not closed and open_tour_reason(rows, cols) is not None:
