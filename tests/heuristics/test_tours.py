@@ -199,3 +199,22 @@ def test_divide_refuses_a_start_it_cannot_construct(rows, cols):
 def test_divide_rotates_closed_tours_to_the_start():
     result = divide(tour_instance(14, 12, closed=True, start=(1, 2)))
     assert result.verified and result.solution[0].tolist() == [1, 2]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 70), st.integers(1, 70), st.booleans(), st.floats(0, 1), st.floats(0, 1), st.booleans())
+def test_construction_on_random_boards_and_starts(m, n, closed, fr, fc, with_start):
+    """A tour only where the theorems allow one; with no start, always there; with a start, the
+    construction may leave only narrow boards to search."""
+    from knightcert.compare.tour_auto import solve_piece
+    from knightcert.problems.checkers.tour import check_tour_moves
+    from knightcert.problems.tours import full_board_reason
+
+    start = (min(m - 1, int(fr * m)), min(n - 1, int(fc * n))) if with_start else None
+    squares = construct(m, n, closed=closed, start=start, solver=solve_piece)
+    allowed = full_board_reason(m, n, closed=closed, start=start) is None
+    if squares is None:
+        assert not allowed or (start is not None and min(m, n) <= 4), (m, n, closed, start)
+    else:
+        assert allowed
+        check_tour_moves(tour_instance(m, n, closed=closed, start=start), squares)
