@@ -30,10 +30,10 @@ from knightcert.heuristics.tour_divide import (  # noqa: E402
 def piece_edges(plan) -> tuple[set, dict]:
     """Edges of the pieces before joining, and the block of every square."""
     edges, block_of = set(), {}
-    for k, (key, origins) in enumerate(sorted(plan.blocks.items())):
+    for k, key in enumerate(sorted(plan.blocks)):
         h, w = (int(x) for x in key.split(":")[1].split("x"))
         table = local_table(key)
-        for b, (r0, c0) in enumerate(origins):
+        for b, (r0, c0) in enumerate(plan.origins(key).tolist()):
             for q in range(h * w):
                 u = (r0 + q // w) * plan.cols + c0 + q % w
                 block_of[u] = (k, b)
@@ -68,9 +68,9 @@ def draw(ax, plan, title: str) -> None:
     ends = [u for u in range(len(table)) if (table[u] < 0).any()]
     for u in ends:
         ax.plot(*xy(u), "o", color="red", ms=7)
-    for key, origins in plan.blocks.items():
+    for key in plan.blocks:
         h, w = (int(x) for x in key.split(":")[1].split("x"))
-        for r0, c0 in origins:
+        for r0, c0 in plan.origins(key).tolist():
             ax.add_patch(plt.Rectangle((c0 - 0.5, -(r0 + h) + 0.5), w, h, fill=False, lw=2, ec="0.2"))
             ax.text(c0 + w / 2 - 0.5, -r0 + 0.75, key.split(":")[0], ha="center", fontsize=8)
     ax.set_title(title, fontsize=10, pad=16)

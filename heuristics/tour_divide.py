@@ -167,14 +167,23 @@ class Plan:
 
     def __init__(self, rows: int, cols: int) -> None:
         self.rows, self.cols = rows, cols
-        self.blocks: dict[str, list[tuple[int, int]]] = {}
+        # piece key -> arrays of block origins (r0, c0), shape (k, 2)
+        self.blocks: dict[str, list[np.ndarray]] = {}
         # 2-exchanges: (a, b, c, d) flat squares: moves a-b and c-d become a-c and b-d
         self.joins: list[np.ndarray] = []
         # links between free path ends: (u, v)
         self.links: list[tuple[int, int]] = []
 
     def add(self, key: str, r0: int, c0: int) -> None:
-        self.blocks.setdefault(key, []).append((r0, c0))
+        self.add_many(key, np.array([[r0, c0]], dtype=np.int64))
+
+    def add_many(self, key: str, origins: np.ndarray) -> None:
+        if len(origins):
+            self.blocks.setdefault(key, []).append(origins)
+
+    def origins(self, key: str) -> np.ndarray:
+        """All origins of ``key`` as a (k, 2) array."""
+        return np.concatenate(self.blocks[key])
 
 
 def block_plan(
@@ -224,9 +233,17 @@ def _grid(rows: int, cols: int, heights: list[int], widths: list[int], special: 
     """Blocks of the given heights and widths, closed pieces except ``special[(i, j)]``, and their joins."""
     plan = Plan(rows, cols)
     r_off, c_off = offsets(heights), offsets(widths)
-    for i, h in enumerate(heights):
-        for j, w in enumerate(widths):
-            plan.add(special.get((i, j), f"closed:{h}x{w}"), int(r_off[i]), int(c_off[j]))
+    hs, ws = np.asarray(heights), np.asarray(widths)
+    for h in np.unique(hs).tolist():
+        for w in np.unique(ws).tolist():
+            ii, jj = np.meshgrid(np.flatnonzero(hs == h), np.flatnonzero(ws == w), indexing="ij")
+            ii, jj = ii.reshape(-1), jj.reshape(-1)
+            keep = np.ones(len(ii), dtype=bool)
+            for i, j in special:
+                keep &= (ii != i) | (jj != j)
+            plan.add_many(f"closed:{h}x{w}", np.stack([r_off[ii[keep]], c_off[jj[keep]]], axis=1))
+    for (i, j), key in special.items():
+        plan.add(key, int(r_off[i]), int(c_off[j]))
     o = JOIN_OFFSET
     C = cols
     # horizontal joins along every block row
@@ -315,10 +332,10 @@ def strip_start_plan(h: int, n: int, start: tuple[int, int], solver: PieceSolver
                 plan.add(key, 0, x0)
             if left:  # the mirror image of a right-hand chain of width x0, linked to the start piece
                 mirror = _chain(Plan(h, x0), h, left, ["middle2"] * (len(left) - 1) + ["right"])
-                for k, origins in mirror.blocks.items():
+                for k in mirror.blocks:
                     kw = int(k.split(":")[1].split("x")[1])
-                    for r0, c0 in origins:
-                        plan.add("mirror|" + k, r0, x0 - c0 - kw)
+                    flipped = mirror.origins(k) * np.array([1, -1]) + np.array([0, x0 - kw])
+                    plan.add_many("mirror|" + k, flipped)
                 plan.links += [
                     ((u // x0) * n + (x0 - 1 - u % x0), (v // x0) * n + (x0 - 1 - v % x0))
                     for u, v in mirror.links
@@ -390,19 +407,23 @@ def build_table(plan: Plan) -> np.ndarray:
     """The (rows*cols, 2) int32 neighbour table of the planned tour (-1 at the ends of a path)."""
     C = plan.cols
     table = np.empty((plan.rows * C, 2), dtype=np.int32)
-    for key, origins in plan.blocks.items():
+    for key in plan.blocks:
         h, w = (int(x) for x in key.split(":")[1].split("x"))
         local = local_table(key)
         lr, lc = np.divmod(np.arange(h * w, dtype=np.int64), w)
+        square_offset = (lr * C + lc).astype(np.int32)  # flat offsets from the block origin
         nr, nc = np.divmod(local, w)
+        partner_offset = (nr * C + nc).astype(np.int32)
         end = local < 0
-        origin = np.asarray(origins, dtype=np.int64)
+        base = plan.origins(key) @ np.array([C, 1], dtype=np.int64)
+        base = base.astype(np.int32)
         chunk = max(1, STAMP_SQUARES // (h * w))
-        for s in range(0, len(origin), chunk):
-            o = origin[s : s + chunk]
-            squares = (o[:, 0:1] + lr) * C + (o[:, 1:2] + lc)
-            partners = (o[:, 0:1, None] + nr) * C + (o[:, 1:2, None] + nc)
-            partners[:, end] = -1
+        for s in range(0, len(base), chunk):
+            b = base[s : s + chunk]
+            squares = b[:, None] + square_offset
+            partners = b[:, None, None] + partner_offset
+            if end.any():
+                partners[:, end] = -1
             table[squares.reshape(-1)] = partners.reshape(-1, 2)
     for join in plan.joins:
         a, b, c, d = join.T
