@@ -97,8 +97,14 @@ def auto(instance: TourInstance, *, time_limit: float | None = None, seed: int |
             evidence=evidence, info={"rule": "theorem"},
         )  # fmt: skip
     if full and instance.end is None:
+
+        def solver(*piece):  # pieces cost milliseconds; none is started once the time limit is spent
+            if time_limit is not None and time.perf_counter() - began > time_limit:
+                return None
+            return solve_piece(*piece)
+
         squares = construct(
-            board.rows, board.cols, closed=instance.closed, start=instance.start, solver=solve_piece
+            board.rows, board.cols, closed=instance.closed, start=instance.start, solver=solver
         )
         if squares is not None:
             return Result(
