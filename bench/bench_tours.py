@@ -1,11 +1,13 @@
-"""Knight's-tour benchmarks: speed on 1000 x 1000, divide-and-conquer up to 2000,
-CP-SAT's largest closed tour, and Warnsdorff success rates without backtracking.
+"""Knight's-tour benchmarks: coverage of the default (``auto``) on every board up to 100 x 100
+and on large boards, construction speed and memory against the Warnsdorff engine, the command
+line's output paths, start squares, CP-SAT's largest closed tour, and Warnsdorff success rates.
 
 Run from the repository root:
 
-    python bench/bench_tours.py [--cpsat-limit 60] [--corner-max 1000]
+    python bench/bench_tours.py [--only coverage|speed|cli|starts|big|rates] [--cover-max 100]
 
-Peer: a plain pure-Python Warnsdorff (same rule, same move order), same run.
+Peers, same run: the project's compiled Warnsdorff engine (Roth's rule, no backtracking, an open
+tour) and a plain pure-Python Warnsdorff.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import resource
 import sys
 import time
 from pathlib import Path
@@ -23,14 +24,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from knightcert.heuristics.tour_divide import closed_tour_table, divide  # noqa: E402
-from knightcert.heuristics.tour_kernels import FOUND, walk_cycle  # noqa: E402
+from knightcert.compare.tour_auto import auto  # noqa: E402
+from knightcert.heuristics.tour_divide import construct  # noqa: E402
+from knightcert.heuristics.tour_kernels import FOUND  # noqa: E402
 from knightcert.heuristics.tour_kernels import warnsdorff as engine  # noqa: E402
-from knightcert.heuristics.tour_warnsdorff import centre_distances, roth, warnsdorff  # noqa: E402
+from knightcert.heuristics.tour_warnsdorff import centre_distances  # noqa: E402
 from knightcert.models.tour_cpsat import cpsat  # noqa: E402
 from knightcert.problems.board import Board  # noqa: E402
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets  # noqa: E402
-from knightcert.problems.tours import tour_instance  # noqa: E402
+from knightcert.problems.tours import full_board_reason, tour_instance  # noqa: E402
 
 
 def python_warnsdorff(n: int) -> bool:
@@ -80,36 +82,201 @@ def no_backtracking(name: str, n: int, starts) -> list[bool]:
     return [engine(moves, free, key, s, -1, False, 0, path)[0] == FOUND for s in starts]
 
 
+QUERIES = (("open", False, None), ("open from (0,0)", False, (0, 0)), ("closed", True, None))
+LARGE = ((3, 10000), (4, 10000), (5, 10001), (999, 1001), (1000, 1003), (2001, 2001))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cpsat-limit", type=float, default=60.0)
     parser.add_argument("--corner-max", type=int, default=1000)
-    parser.add_argument("--divide-max", type=int, default=2000)
-    parser.add_argument("--only", choices=["starts", "big"], help="run one section only")
+    parser.add_argument("--cover-max", type=int, default=100)
+    parser.add_argument("--only", choices=["coverage", "speed", "cli", "starts", "big", "holes", "rates"])
+    parser.add_argument("--holes-limit", type=float, default=60.0)
     args = parser.parse_args()
-    if args.only == "starts":
-        every_start()
-        return
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}\n")
-    warnsdorff(tour_instance(5))
-    divide(tour_instance(6, closed=True))
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"load {os.getloadavg()[0]:.1f}\n"
+    )
+    auto(tour_instance(5))
+    construct(400, 400, closed=True)  # load the compiled walk
+    sections = {
+        "coverage": lambda: coverage(args.cover_max),
+        "big": big_boards,
+        "speed": speed,
+        "cli": cli,
+        "starts": starts,
+        "holes": lambda: holes(args.holes_limit),
+        "rates": lambda: rates(args),
+    }
+    for name, run in sections.items():
+        if args.only in (None, name):
+            run()
 
-    print("### 1000 x 1000\n")
-    print("| tour | method | status | method time | with check |")
-    print("|---|---|---|---:|---:|")
-    for label, inst, method, kwargs in (
-        ("open, from (0,0)", tour_instance(1000, start=(0, 0)), roth, {"backtracking": False}),
-        ("open, from (0,0)", tour_instance(1000, start=(0, 0)), warnsdorff, {}),
-        ("closed", tour_instance(1000, closed=True), divide, {}),
-        ("closed, from (0,0) as an open tour", tour_instance(1000, start=(0, 0)), divide, {}),
-    ):
-        result, total = timed(method, inst, **kwargs)
-        name = method.method_name + ("" if kwargs.get("backtracking", True) else " (no backtracking)")
-        print(f"| {label} | {name} | {result.status.value} | {result.time:.2f} s | {total:.2f} s |")
 
-    if args.only == "big":
-        return
+def coverage(limit: int) -> None:
+    print(f"### Coverage of the default: every board 1 <= m <= n <= {limit}\n")
+    print(
+        "| query | boards | tour (verified) | No (verified, theorem) | UNKNOWN | wrong | total time "
+        "| slowest |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    for label, closed, start in QUERIES:
+        counts = {"FEASIBLE": 0, "INFEASIBLE": 0, "UNKNOWN": 0, "wrong": 0}
+        slowest = (0.0, "")
+        began = time.perf_counter()
+        for m in range(1, limit + 1):
+            for n in range(m, limit + 1):
+                t0 = time.perf_counter()
+                result = auto(tour_instance(m, n, closed=closed, start=start))
+                spent = time.perf_counter() - t0
+                slowest = max(slowest, (spent, f"{m}x{n}"))
+                exists = full_board_reason(m, n, closed=closed, start=start) is None
+                right = result.verified and (result.status.value == "FEASIBLE") == exists
+                counts[result.status.value if right or result.status.value == "UNKNOWN" else "wrong"] += 1
+        total = time.perf_counter() - began
+        boards = limit * (limit + 1) // 2
+        print(
+            f"| {label} | {boards} | {counts['FEASIBLE']} | {counts['INFEASIBLE']} | {counts['UNKNOWN']} | "
+            f"{counts['wrong']} | {total:.1f} s | {slowest[1]} {slowest[0]:.2f} s |",
+            flush=True,
+        )
 
+
+def big_boards() -> None:
+    print("\n### Large boards (default method, answer checked by the checker)\n")
+    print("| board | query | status | rule | method time | with check |")
+    print("|---|---|---|---|---:|---:|")
+    for m, n in LARGE:
+        for label, closed, start in QUERIES:
+            result, total = timed(auto, tour_instance(m, n, closed=closed, start=start))
+            ok = "verified" if result.verified else "NOT verified"
+            rule = result.info.get("rule", "")
+            print(
+                f"| {m}x{n} | {label} | {result.status.value} ({ok}) | {rule} | {result.time:.3f} s "
+                f"| {total:.2f} s |",
+                flush=True,
+            )
+
+
+def peak_bytes(function, *args, **kwargs):
+    import tracemalloc
+
+    tracemalloc.start()
+    value = function(*args, **kwargs)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return value, peak
+
+
+def engine_open_tour(n: int) -> bool:
+    """The project's Warnsdorff engine (Roth, no backtracking) from (0, 0): the in-process peer."""
+    return no_backtracking("roth", n, [0])[0]
+
+
+def speed() -> None:
+    print("\n### Construction speed and memory, in-process (answer = (n, 2) int32 array built)\n")
+    print(
+        "| board | tour | construction (median of 3) | peak traced memory | bytes/square | "
+        "peer: Warnsdorff engine (Roth, open, no backtracking) | ratio |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for n in (1000, 2000, 4000):
+        for closed in (True, False):
+            times = sorted(timed(construct, n, n, closed=closed)[1] for _ in range(3))
+            _, peak = peak_bytes(construct, n, n, closed=closed)
+            peer = ""
+            ratio = ""
+            if not closed:
+                ok, t_peer = timed(engine_open_tour, n)
+                peer = f"{t_peer:.2f} s ({'tour' if ok else 'dead end'})"
+                ratio = f"{t_peer / times[1]:.1f}x"
+            print(
+                f"| {n}x{n} | {'closed' if closed else 'open'} | {times[1]:.3f} s | {peak / 2**20:.0f} MB | "
+                f"{peak / n / n:.1f} | {peer} | {ratio} |",
+                flush=True,
+            )
+
+
+def cli() -> None:
+    import subprocess
+    import tempfile
+
+    print("\n### Command line, whole call (fresh process each, output to a file)\n")
+    print("| command | wall time | output size |")
+    print("|---|---:|---:|")
+    exe = [sys.executable, "-m", "knightcert"]
+    with tempfile.TemporaryDirectory() as folder:
+        for n in (8, 1000, 4000):
+            for flags in (["--closed"], ["--closed", "--json"], ["--closed", "--npy", f"{folder}/t.npy"]):
+                if n == 8 and len(flags) > 1:
+                    continue
+                out = Path(folder) / "out"
+                with open(out, "wb") as stream:
+                    began = time.perf_counter()
+                    subprocess.run([*exe, "tour", str(n), *flags], stdout=stream, check=True, cwd=ROOT)
+                    wall = time.perf_counter() - began
+                size = out.stat().st_size + (Path(folder, "t.npy").stat().st_size if "--npy" in flags else 0)
+                shown = " ".join(a if not a.endswith(".npy") else "t.npy" for a in flags)
+                print(f"| `knightcert tour {n} {shown}` | {wall:.2f} s | {size / 2**20:.1f} MB |", flush=True)
+
+
+def starts() -> None:
+    print("\n### Start squares: n x n, n = 5..30, open tour from every start (default method)\n")
+    print("| n | starts | a tour exists (colour) | default gives a tour | No (colour) | UNKNOWN | time |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for n in range(5, 31):
+        began = time.perf_counter()
+        counts = {"FEASIBLE": 0, "INFEASIBLE": 0, "UNKNOWN": 0}
+        possible = 0
+        for r in range(n):
+            for c in range(n):
+                result = auto(tour_instance(n, start=(r, c)))
+                assert result.verified or result.status.value == "UNKNOWN", (n, r, c)
+                counts[result.status.value] += 1
+                possible += full_board_reason(n, n, closed=False, start=(r, c)) is None
+        print(
+            f"| {n} | {n * n} | {possible} | {counts['FEASIBLE']} | {counts['INFEASIBLE']} | "
+            f"{counts['UNKNOWN']} | {time.perf_counter() - began:.1f} s |",
+            flush=True,
+        )
+
+
+def balanced_holes(n: int, share: float, seed: int) -> np.ndarray:
+    """About ``share`` of the squares removed at random, as many of each colour (so that the
+    colour count alone does not rule a tour out)."""
+    rng = np.random.default_rng(seed)
+    k = round(share * n * n / 2)
+    colour = (np.add.outer(np.arange(n), np.arange(n)) % 2).reshape(-1)
+    blocked = np.zeros(n * n, dtype=bool)
+    for c in (0, 1):
+        blocked[rng.choice(np.flatnonzero(colour == c), k, replace=False)] = True
+    return blocked.reshape(n, n)
+
+
+def holes(limit: float) -> None:
+    from knightcert.problems.tours import TourInstance
+
+    print(f"\n### Boards with random holes (open tour, default method, --time-limit {limit:.0f})\n")
+    print("Holes removed at random, as many of each colour; unbalanced holes are answered 'No' at once")
+    print("by the colour count.\n")
+    print("| holes | n x n | status | rule | time | squares covered by Warnsdorff |")
+    print("|---|---:|---|---|---:|---:|")
+    for share in (0.01, 0.05):
+        for n in (20, 30, 40, 50, 60, 80, 100):
+            board = Board(n, n, balanced_holes(n, share, seed=n))
+            inst = TourInstance(board, False, None, None, f"{n}x{n}-holes")
+            result, seconds = timed(auto, inst, time_limit=limit)
+            ok = " (verified)" if result.verified else ""
+            print(
+                f"| {share:.0%} | {n} | {result.status.value}{ok} | {result.info.get('rule')} "
+                f"| {seconds:.1f} s "
+                f"| {result.info.get('covered')} of {board.n_free} |",
+                flush=True,
+            )
+
+
+def rates(args) -> None:
     print("\n### Warnsdorff engine against pure Python (from (0,0), no backtracking, same rule)\n")
     print("| board | knightcert (numba) | pure Python | ratio |")
     print("|---|---:|---:|---:|")
@@ -143,22 +310,6 @@ def main() -> None:
         if result.status.value != "FEASIBLE":
             break
 
-    print(f"\n### divide: closed tours of every even n from 6 to {args.divide_max}\n")
-    began = time.perf_counter()
-    slowest = (0.0, 0)
-    for n in range(6, args.divide_max + 1, 2):
-        t0 = time.perf_counter()
-        order = walk_cycle(closed_tour_table(n, n), 0)
-        built = time.perf_counter() - t0
-        assert valid_closed_tour(order, n), n
-        slowest = max(slowest, (built, n))
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(
-        f"{(args.divide_max - 4) // 2} boards built and checked (permutation of all squares, knight steps, "
-        f"closing move) in {time.perf_counter() - began:.0f} s; slowest build n = {slowest[1]} in "
-        f"{slowest[0]:.2f} s. Peak RSS of the run {peak:.0f} MB."
-    )
-
 
 def every_start() -> None:
     print("\n### No backtracking from every start square, n = 5..40\n")
@@ -182,16 +333,6 @@ def every_start() -> None:
         shown = "-" if first is None else f"{first[0]}"
         count = "-" if first is None else f"{first[1]} of {first[2]}"
         print(f"| {name} | {shown} | {count} | {failures_total} of {starts_total} |", flush=True)
-
-
-def valid_closed_tour(order: np.ndarray, n: int) -> bool:
-    """Array check of a closed n x n tour: every square once, knight steps, closing step."""
-    if order.size != n * n or np.bincount(order, minlength=n * n).max() != 1:
-        return False
-    r, c = np.divmod(order, n)
-    dr = np.abs(np.diff(np.append(r, r[0])))
-    dc = np.abs(np.diff(np.append(c, c[0])))
-    return bool(np.all(((dr == 1) & (dc == 2)) | ((dr == 2) & (dc == 1))))
 
 
 if __name__ == "__main__":

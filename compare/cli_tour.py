@@ -15,9 +15,10 @@ from knightcert.compare.output import (
     save_answer,
 )
 from knightcert.compare.registry import default_method, get_method
-from knightcert.compare.render import numbered_board
 from knightcert.compare.runner import stop_if_interrupted
+from knightcert.compare.tour_output import numbered_text
 from knightcert.problems.checkers import certify
+from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
 
@@ -37,8 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "tour",
         fixed_default=False,
         time_help="seconds for cpsat",
-        method_help=f"solving method (default: {default_method('tour')}; "
-        "divide for --closed boards it covers)",
+        method_help=f"solving method (default: {default_method('tour')}: theorem, construction, then search)",
     )
     parser.add_argument(
         "--budget",
@@ -50,6 +50,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--no-backtracking", action="store_true", help="pure Warnsdorff: stop at the first dead end"
     )
     parser.add_argument("--show", action="store_true", help="print a summary line above the board")
+    parser.add_argument(
+        "--npy",
+        metavar="FILE",
+        help="write the tour as an (n, 2) int32 NumPy array of [row, col] squares (the fastest output) "
+        "and print only the summary line",
+    )
     parser.set_defaults(run=run)
 
 
@@ -57,14 +63,7 @@ def run(args: argparse.Namespace) -> int:
     instance = tour_instance(
         args.rows, args.cols, closed=args.closed, start=args.start, end=args.end, board_file=args.board
     )
-    method = args.method
-    if method is None:
-        from knightcert.heuristics.tour_divide import supported
-
-        board = instance.board
-        divisible = not board.blocked.any() and supported(board.rows, board.cols)
-        method = "divide" if args.closed and divisible else default_method("tour")
-    args.method = method
+    method = args.method = args.method or default_method("tour")
     options = {}
     if args.method in ("warnsdorff", "marginality", "roth", "cenpl") and args.budget is not None:
         options["budget"] = args.budget
@@ -84,6 +83,10 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.json:
         print_json([result])
+    elif args.npy:
+        if result.solution is not None:
+            save_npy(args.npy, result.solution)
+        print(summary(instance, result))
     else:
         if args.show:
             print(summary(instance, result))
@@ -107,16 +110,44 @@ def render(instance: TourInstance, result: Result, time_limit: float | None = No
     if result.method == "cenpl":
         text = format_mostra(numbered(instance.board, result.solution))
     else:
-        text = numbered_board(instance.board, result.solution, start=1) + "\n"
+        text = numbered_text(instance.board, result.solution, start=1) + "\n"
     return text + (check_suffix(result).strip() + "\n" if check_suffix(result) else "")
+
+
+def save_npy(path: str, squares) -> None:
+    """Write ``squares`` as an (n, 2) int32 ``.npy`` file, all or nothing.
+
+    Raises
+    ------
+    InvalidArgument
+        The file cannot be written (the message names it).
+    """
+    import os
+    import tempfile
+
+    import numpy as np
+
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        handle, temporary = tempfile.mkstemp(dir=folder, suffix=".npy.part")
+    except OSError as exc:
+        raise InvalidArgument(f"{path}: cannot write ({exc.strerror})") from None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            np.save(stream, np.asarray(squares, dtype=np.int32))
+        os.replace(temporary, path)
+    except OSError as exc:
+        os.unlink(temporary)
+        raise InvalidArgument(f"{path}: cannot write ({exc.strerror})") from None
 
 
 def summary(instance: TourInstance, result: Result) -> str:
     nodes = "" if result.nodes is None else f", {result.nodes} nodes"
     backtracks = result.info.get("backtracks")
     extra = "" if backtracks is None else f", {backtracks} backtracks"
+    rule = f" ({result.info['rule']})" if "rule" in result.info else ""
     return (
-        f"{instance.name}: {result.method} {result.status.value}, {result.time:.3f} s{nodes}{extra}, "
+        f"{instance.name}: {result.method}{rule} {result.status.value}, {result.time:.3f} s{nodes}{extra}, "
         f"verified: {'yes' if result.verified else 'no'}"
         + "".join(f"; {e.claim} {backing_text(e)}" for e in result.evidence if e.claim != "answer")
     )

@@ -8,7 +8,10 @@ The gap of an answer is ``|value - best| / best`` where ``best`` is the
 reference value of the instance, in this order: a *certified* optimum in the
 same comparison; else an optimum proven only by a solver, when the solvers
 agree; else the instance's published optimum. Without a certified optimum
-an exact method's gap is its own distance to its proven bound.
+an exact method's gap is its own distance to its proven bound. A tour
+heuristic that dead-ends has no answer, but its gap is ``1 - covered / best``
+(``covered`` = squares its longest partial tour reached, ``best`` = usable
+squares when a tour exists); a tour has gap 0.
 
 Cross-check conflicts never stop a comparison; the rows that lack a
 certificate are marked in ``error``: ``"conflicts with a certified optimum
@@ -68,6 +71,7 @@ class Row:
     size: int | None = None
     repeat: int = 0
     known_optimum: float | int | None = field(default=None, repr=False)
+    covered: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -107,6 +111,7 @@ def row_from_result(
         certified=result.certified,
         evidence=describe_evidence(result.evidence),
         known_optimum=known_optimum,
+        covered=result.info.get("covered") if result.problem == "tour" else None,
     )
 
 
@@ -210,6 +215,8 @@ def _infeasible_conflicts(group: list[Row]) -> bool:
 def _gap(row: Row, best: float | int | None, certified: bool, infeasible: bool) -> float | None:
     if row.status == Status.INFEASIBLE.value:
         return 0.0 if row.verified and infeasible else None
+    if row.problem == "tour" and row.objective is None and row.covered is not None and best:
+        return 1 - row.covered / best  # a dead end: the share of usable squares left out
     if row.objective is None or not row.verified:
         return None
     if not certified and is_exact(row.problem, row.method) and row.bound is not None:

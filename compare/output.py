@@ -12,9 +12,24 @@ from knightcert.problems.result import Backing, Evidence, Result, Status
 
 def print_json(results: Sequence[Result], stream: TextIO | None = None) -> None:
     """One JSON object for one result, a list for several."""
+    import numpy as np
+
     stream = stream or sys.stdout
     payload = [r.to_dict() for r in results]
-    json.dump(payload[0] if len(payload) == 1 else payload, stream, indent=None)
+    arrays = {}
+    for i, record in enumerate(payload):  # tours as (n, 2) arrays: written by the fast formatter
+        if isinstance(record.get("solution"), np.ndarray):
+            arrays[f'"__knightcert_array_{i}__"'] = record["solution"]
+            record["solution"] = f"__knightcert_array_{i}__"
+    text = json.dumps(payload[0] if len(payload) == 1 else payload, indent=None)
+    for marker, squares in arrays.items():
+        head, text = text.split(marker, 1)
+        stream.write(head)
+        from knightcert.compare.tour_output import squares_json
+
+        for chunk in squares_json(squares):
+            stream.write(chunk)
+    stream.write(text)
     stream.write("\n")
 
 

@@ -35,6 +35,7 @@ REGISTRY: dict[str, dict[str, str]] = {
         "csp": "knightcert.models.knights_csp:csp",
     },
     "tour": {
+        "auto": "knightcert.compare.tour_auto:auto",
         "warnsdorff": "knightcert.heuristics.tour_warnsdorff:warnsdorff",
         "marginality": "knightcert.heuristics.tour_warnsdorff:marginality",
         "roth": "knightcert.heuristics.tour_warnsdorff:roth",

@@ -1,4 +1,4 @@
-"""Built-in instance suites for ``knightcert compare``: ``seed``, ``scaling``, ``random``.
+"""Built-in instance suites for ``knightcert compare``: ``seed``, ``scaling``, ``random``, ``starts``.
 
 Each suite is a list of (instance, size, known optimum or None). Sizes are
 board sides (cells for the jump game); ``--sizes A..B`` picks six sizes
@@ -16,7 +16,7 @@ import numpy as np
 from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
 
-SUITES = ("seed", "scaling", "random")
+SUITES = ("seed", "scaling", "random", "starts")
 DEFAULT_SIZES = {"path": (10, 200), "jump": (10, 500), "knights": (4, 64), "tour": (5, 60)}
 
 
@@ -56,6 +56,11 @@ def build_suite(
     """
     if suite not in SUITES:
         raise InvalidInstance(f"unknown suite {suite!r}: choose one of {', '.join(SUITES)}")
+    if suite == "starts":
+        if problem != "tour":
+            raise InvalidInstance("the starts suite is for tours (every start square of a board)")
+        low, high = sizes or (5, 8)
+        return start_suite(size_range(low, high))
     low, high = sizes or DEFAULT_SIZES[problem]
     if high * high > MAX_SQUARES:  # checked before a suite board is generated
         raise InstanceTooLarge(
@@ -139,6 +144,38 @@ def _tour(suite: str, sizes: Sequence[int], data: Path | None) -> list[SuiteItem
         blocked[0, 0] = False
         items.append(SuiteItem(TourInstance(Board(n, n, blocked), False, (0, 0), None, f"{n}x{n}-holes"), n))
     return items
+
+
+def start_suite(sizes: Sequence[int]) -> list[SuiteItem]:
+    """Open tours of ``n x n`` from every start square, for each ``n``: the ``starts`` suite.
+
+    The known optimum is ``n * n`` where the theorems (colour, outer rows) allow
+    a tour from that start, so a heuristic's success rate is its share of
+    gap-0 rows (see :func:`start_success`).
+    """
+    from knightcert.problems.tours import full_board_reason, tour_instance
+
+    return [
+        SuiteItem(
+            tour_instance(n, start=(r, c)),
+            n,
+            n * n if full_board_reason(n, n, closed=False, start=(r, c)) is None else None,
+        )
+        for n in sizes
+        for r in range(n)
+        for c in range(n)
+    ]
+
+
+def start_success(rows: Sequence[Any]) -> dict[tuple[str, int], tuple[int, int]]:
+    """Per (method, board side): (starts with a verified tour, starts run) from harness rows of the
+    ``starts`` suite."""
+    rates: dict[tuple[str, int], tuple[int, int]] = {}
+    for row in rows:
+        key = (row.method, int(row.instance.split("x")[0]))
+        tours, runs = rates.get(key, (0, 0))
+        rates[key] = (tours + (row.verified and row.status == "FEASIBLE"), runs + 1)
+    return rates
 
 
 def _shared(data: Path | None, folder: str) -> Path:

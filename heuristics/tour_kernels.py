@@ -31,8 +31,9 @@ def warnsdorff(moves, free, key, start, end, closed, budget, path):  # pragma: n
 
     Returns
     -------
-    (status, length, nodes, backtracks)
-        status FOUND, EXHAUSTED or STOPPED (see the module constants).
+    (status, length, nodes, backtracks, covered)
+        status FOUND, EXHAUSTED or STOPPED (see the module constants); ``covered`` is the
+        most squares any partial tour reached (= length without backtracking).
     """
     n = moves.shape[0]
     total = 0
@@ -52,6 +53,7 @@ def warnsdorff(moves, free, key, start, end, closed, budget, path):  # pragma: n
     nodes = 1
     backtracks = 0
     depth = 0
+    deepest = 0
     path[0] = start
     visited[start] = 1
     for k in range(8):
@@ -71,7 +73,7 @@ def warnsdorff(moves, free, key, start, end, closed, budget, path):  # pragma: n
                     if total > 2 and moves[u, k] == start:
                         ok = True
             if ok:
-                return FOUND, depth + 1, nodes, backtracks
+                return FOUND, depth + 1, nodes, backtracks, depth + 1
             fresh = False
         elif fresh:
             # rank the unvisited neighbours: insertion sort on (degree, key, priority)
@@ -103,8 +105,9 @@ def warnsdorff(moves, free, key, start, end, closed, budget, path):  # pragma: n
             pointer[depth] += 1
             nodes += 1
             if budget > 0 and nodes > budget:
-                return STOPPED, depth + 1, nodes, backtracks
+                return STOPPED, depth + 1, nodes, backtracks, deepest + 1
             depth += 1
+            deepest = max(deepest, depth)
             path[depth] = v
             visited[v] = 1
             for k in range(8):
@@ -115,9 +118,9 @@ def warnsdorff(moves, free, key, start, end, closed, budget, path):  # pragma: n
             continue
         # dead end (or no backtracking allowed): undo the last square
         if budget == 0:
-            return STOPPED, depth + 1, nodes, backtracks
+            return STOPPED, depth + 1, nodes, backtracks, deepest + 1
         if depth == 0:
-            return EXHAUSTED, 1, nodes, backtracks
+            return EXHAUSTED, 1, nodes, backtracks, deepest + 1
         visited[u] = 0
         for k in range(8):
             w = moves[u, k]
@@ -129,17 +132,72 @@ def warnsdorff(moves, free, key, start, end, closed, budget, path):  # pragma: n
 
 
 @njit(cache=True, nogil=True)
-def walk_cycle(table, first):  # pragma: no cover - compiled
-    """Read a cycle from its neighbour table (two neighbours per square), from ``first``."""
+def walk_squares(table, first, cols):  # pragma: no cover - compiled
+    """Read a tour (cycle or path) from its neighbour table as (n, 2) int32 [row, col] squares.
+
+    ``table[u]`` holds the two neighbours of ``u`` on the tour, -1 at the ends
+    of a path; ``first`` is where to begin (a path end for a path).
+    """
     n = table.shape[0]
-    order = np.empty(n, dtype=np.int64)
+    out = np.empty((n, 2), dtype=np.int32)
     previous = -1
     current = first
     for i in range(n):
-        order[i] = current
+        out[i, 0] = current // cols
+        out[i, 1] = current % cols
         following = table[current, 0]
         if following == previous:
             following = table[current, 1]
         previous = current
         current = following
-    return order
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _put_int(buffer, pos, value, width):  # pragma: no cover - compiled
+    """Write ``value`` (>= 0) right-aligned in ``width`` characters (0: no padding) at ``pos``."""
+    digits = 1
+    x = value
+    while x >= 10:
+        x //= 10
+        digits += 1
+    for _ in range(width - digits):
+        buffer[pos] = 32  # space
+        pos += 1
+    x = value
+    for k in range(digits - 1, -1, -1):
+        buffer[pos + k] = 48 + x % 10
+        x //= 10
+    return pos + digits
+
+
+@njit(cache=True, nogil=True)
+def format_pairs(squares, buffer):  # pragma: no cover - compiled
+    """``[r,c],[r,c],...`` (no outer brackets) of non-negative (n, 2) integers into ``buffer``; its length."""
+    pos = 0
+    for i in range(squares.shape[0]):
+        if i:
+            buffer[pos] = 44  # ,
+            pos += 1
+        buffer[pos] = 91  # [
+        pos = _put_int(buffer, pos + 1, squares[i, 0], 0)
+        buffer[pos] = 44
+        pos = _put_int(buffer, pos + 1, squares[i, 1], 0)
+        buffer[pos] = 93  # ]
+        pos += 1
+    return pos
+
+
+@njit(cache=True, nogil=True)
+def format_grid(grid, width, buffer):  # pragma: no cover - compiled
+    """Rows of non-negative integers right-aligned to ``width``, one space apart, newline-ended."""
+    pos = 0
+    for r in range(grid.shape[0]):
+        for c in range(grid.shape[1]):
+            if c:
+                buffer[pos] = 32
+                pos += 1
+            pos = _put_int(buffer, pos, grid[r, c], width)
+        buffer[pos] = 10
+        pos += 1
+    return pos

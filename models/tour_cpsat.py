@@ -10,6 +10,7 @@ No objective: any circuit is a tour.
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import numpy as np
@@ -28,8 +29,12 @@ def cpsat(
     time_limit: float | None = None,
     seed: int | None = None,
     workers: int | None = None,
+    hint: list[list[int]] | None = None,
 ) -> Result:
     """Find a tour, or prove that none exists, with CP-SAT's circuit constraint.
+
+    ``hint`` is a partial tour ([row, col] squares in order, e.g. where
+    Warnsdorff's rule dead-ended): its moves are given to CP-SAT as a hint.
 
     Returns
     -------
@@ -71,6 +76,11 @@ def cpsat(
         var = model.new_bool_var(f"step{u}_{v}")
         step[u, v] = var
         arcs.append((node[u], node[v], var))
+    if hint is not None:
+        for (ar, ac), (br, bc) in itertools.pairwise(hint):
+            var = step.get((board.index(ar, ac), board.index(br, bc)))
+            if var is not None:
+                model.add_hint(var, 1)
     # constraints
     if not instance.closed:
         outside = n

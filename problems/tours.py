@@ -9,10 +9,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+import numpy as np
 from knightcert.problems.argument_checks import expect_square, expect_whole
 from knightcert.problems.board import Board
 from knightcert.problems.board_text import parse_board_mask, read_bytes
 from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.moves import knight_neighbours
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,6 +95,58 @@ def tour_instance(
     return TourInstance(board, closed, start, end, f"{name} {kind}{ends}")
 
 
+#: Where the existence theorems come from (cited in every "No").
+SCHWENK = "Schwenk (1991)"
+CONRAD = "Conrad et al. (1994) / Cull and De Curtins (1978)"
+
+
+def closed_tour_reason(m: int, n: int) -> str | None:
+    """Why no closed tour of the full ``m x n`` board exists, or None when one does.
+
+    Schwenk (1991): with ``m <= n``, a closed tour exists unless ``m`` and ``n``
+    are both odd, ``m`` is 1, 2 or 4, or ``m = 3`` and ``n`` is 4, 6 or 8.
+
+    Examples
+    --------
+    >>> closed_tour_reason(4, 9)
+    'Schwenk (1991): no closed tour on a board with 4 rows (4 x 9)'
+    >>> closed_tour_reason(6, 6) is None
+    True
+    """
+    a, b = sorted((m, n))
+    if a * b % 2 == 1:
+        return f"{SCHWENK}: no closed tour when both sides are odd ({m} x {n}: a tour alternates colours)"
+    if a in (1, 2, 4):
+        return f"{SCHWENK}: no closed tour on a board with {a} rows ({m} x {n})"
+    if a == 3 and b in (4, 6, 8):
+        return f"{SCHWENK}: no closed tour on 3 x 4, 3 x 6 or 3 x 8 ({m} x {n})"
+    return None
+
+
+def open_tour_reason(m: int, n: int) -> str | None:
+    """Why no open tour of the full ``m x n`` board exists, or None when one does.
+
+    Conrad et al. (1994), Cull and De Curtins (1978): with ``m <= n``, an open
+    tour exists on 1 x 1, on 3 x 4, on 3 x n for n >= 7, on 4 x n for n >= 5
+    and on every board with ``m >= 5``; on no other board.
+
+    Examples
+    --------
+    >>> open_tour_reason(3, 6)
+    'Conrad et al. (1994) / Cull and De Curtins (1978): no open tour on 3 x 3, 3 x 5 or 3 x 6 (3 x 6)'
+    """
+    a, b = sorted((m, n))
+    if a == 1 and b > 1:
+        return f"{CONRAD}: a knight cannot move on a single row or column ({m} x {n})"
+    if a == 2:
+        return f"{CONRAD}: no tour on a board with 2 rows ({m} x {n})"
+    if a == 3 and b in (3, 5, 6):
+        return f"{CONRAD}: no open tour on 3 x 3, 3 x 5 or 3 x 6 ({m} x {n})"
+    if a == 4 and b == 4:
+        return f"{CONRAD}: no open tour on 4 x 4"
+    return None
+
+
 def open_tour_exists(m: int, n: int) -> bool:
     """Conrad et al. (1994): an open tour of the full ``m x n`` board exists.
 
@@ -101,28 +155,143 @@ def open_tour_exists(m: int, n: int) -> bool:
     >>> [n for n in range(1, 9) if open_tour_exists(n, n)]
     [1, 5, 6, 7, 8]
     """
-    m, n = sorted((m, n))
-    if m == 1:
-        return n == 1
-    if m == 2:
-        return False
-    if m == 3:
-        return n == 4 or n >= 7
-    if m == 4:
-        return n >= 5
-    return True
+    return open_tour_reason(m, n) is None
 
 
 def closed_tour_exists(m: int, n: int) -> bool:
-    """Schwenk (1991): a closed tour of the full ``m x n`` board exists (m <= n)
-    unless m and n are both odd, m is 1, 2 or 4, or m = 3 and n is 4, 6 or 8.
+    """Schwenk (1991): a closed tour of the full ``m x n`` board exists (see :func:`closed_tour_reason`).
 
     A closed tour is a cycle, so it needs at least 3 squares.
     """
-    m, n = sorted((m, n))
-    if m * n % 2 == 1 or m in (1, 2, 4):
-        return False
-    return not (m == 3 and n in (4, 6, 8))
+    return closed_tour_reason(m, n) is None
+
+
+def colour_reason(
+    m: int, n: int, start: tuple[int, int] | None, end: tuple[int, int] | None = None
+) -> str | None:
+    """Why no open tour of the full ``m x n`` board can run from ``start`` to ``end`` by colour, or None.
+
+    A knight move changes the square colour, so a tour alternates colours: on a
+    board with an odd number of squares it starts and ends on the majority
+    colour (that of the corner (0, 0)); with an even number its two ends have
+    different colours.
+
+    Examples
+    --------
+    >>> print(colour_reason(5, 5, (0, 1)))
+    colour: on 5 x 5 (25 squares, odd) a tour starts and ends on the colour of (0, 0); the start (0, 1) is not
+    """
+    squares = m * n
+    if squares % 2 == 1:
+        for label, sq in (("start", start), ("end", end)):
+            if sq is not None and (sq[0] + sq[1]) % 2 == 1:
+                return (
+                    f"colour: on {m} x {n} ({squares} squares, odd) a tour starts and ends on the colour "
+                    f"of (0, 0); the {label} {tuple(sq)} is not"
+                )
+    elif start is not None and end is not None and (sum(start) + sum(end)) % 2 == 0:
+        return (
+            f"colour: on {m} x {n} ({squares} squares, even) a tour's ends have different colours; "
+            f"{tuple(start)} and {tuple(end)} have the same"
+        )
+    return None
+
+
+def outer_rows_reason(
+    m: int, n: int, start: tuple[int, int] | None, end: tuple[int, int] | None = None
+) -> str | None:
+    """Why no open tour of the full 4 x ``n`` board can start or end on an inner row, or None.
+
+    On a 4-row board every move from an outer row (the first or last) lands
+    on an inner row, and each kind holds half the squares. A tour that ends
+    on an inner row at either end would need more inner than outer squares,
+    or would alternate outer and inner strictly; then its outer squares all
+    sit an even number of steps apart and have one colour, but the outer rows
+    hold both colours. So both ends are on outer rows (the argument of
+    Schwenk's proof that 4 x n has no closed tour).
+
+    Examples
+    --------
+    >>> outer_rows_reason(4, 12, (1, 5)) is not None
+    True
+    >>> outer_rows_reason(12, 4, (5, 1)) is not None  # on 12 x 4 the four lines are the columns
+    True
+    """
+    if 4 not in (m, n):
+        return None
+    across = 0 if m == 4 else 1  # the coordinate that runs across the 4 lines
+    for label, sq in (("start", start), ("end", end)):
+        if sq is not None and sq[across] in (1, 2):
+            return (
+                f"outer lines: on {m} x {n} an open tour starts and ends on the two outer lines of four "
+                f"(every move from them lands on the inner two, as many squares each); the {label} "
+                f"{tuple(sq)} is on an inner line"
+            )
+    return None
+
+
+def full_board_reason(m: int, n: int, *, closed: bool, start=None, end=None) -> str | None:
+    """Why the query has no tour on the full ``m x n`` board, by the theorems above; None if they allow one.
+
+    None does not promise a tour from a fixed start or to a fixed end (the
+    theorems say nothing there beyond colour); it promises one otherwise.
+    """
+    reason = closed_tour_reason(m, n) if closed else open_tour_reason(m, n)
+    if reason is None and not closed:
+        reason = colour_reason(m, n, start, end) or outer_rows_reason(m, n, start, end)
+    return reason
+
+
+def counting_reason(instance: TourInstance) -> str | None:
+    """Why no tour of ``instance`` exists by counting colours and moves (any board), or None.
+
+    A knight move changes colour, so a closed tour needs as many squares of
+    each colour, an open one at most one more of one colour (and then starts
+    and ends on it), and fixed ends of an even tour differ in colour. A square
+    without a move, a closed tour through a square with one move, or more
+    than two squares with one move also rule a tour out. O(rows * cols).
+    """
+    board = instance.board
+    n = board.n_free
+    if instance.closed and n < 3:
+        return "a closed tour needs at least 3 squares"
+    # a knight move changes colour, except a wrapping move across an odd side of a torus
+    colours_hold = not board.torus or (board.rows % 2 == 0 and board.cols % 2 == 0)
+    reason = _colour_count_reason(instance, n) if colours_hold else None
+    if reason is not None:
+        return reason
+    degree = (knight_neighbours(board) >= 0).sum(axis=1)[board.free.reshape(-1)]
+    if n > 1 and (degree == 0).any():
+        return "a usable square has no knight move"
+    if instance.closed and (degree == 1).any():
+        return "a closed tour needs two moves at every square"
+    if not instance.closed and (degree == 1).sum() > 2:
+        return "more than two squares have a single knight move"
+    return None
+
+
+def _colour_count_reason(instance: TourInstance, n: int) -> str | None:
+    """The colour part of :func:`counting_reason` (valid on plain boards and even tori)."""
+    board = instance.board
+    colour = (np.add.outer(np.arange(board.rows), np.arange(board.cols)) % 2)[board.free]
+    white, black = int((colour == 0).sum()), int((colour == 1).sum())
+    if instance.closed:
+        if white != black:
+            return f"a closed tour alternates colours, but the board has {white} and {black}"
+    else:
+        if abs(white - black) > 1:
+            return f"an open tour alternates colours, but the board has {white} and {black}"
+        for label, square in (("start", instance.start), ("end", instance.end)):
+            if square is not None and n % 2 == 1:
+                majority = 0 if white > black else 1
+                if (square[0] + square[1]) % 2 != majority:
+                    return (
+                        f"with {n} squares a tour starts and ends on the majority colour; the {label} is not"
+                    )
+        ends = (instance.start, instance.end)
+        if None not in ends and n % 2 == 0 and (sum(ends[0]) + sum(ends[1])) % 2 == 0:
+            return f"with {n} squares a tour starts and ends on different colours"
+    return None
 
 
 def numbered(board: Board, tour: list[list[int]]) -> list[list[int | None]]:

@@ -17,7 +17,9 @@ verifies itself:
   without repeats, so these hold on tori too);
 * theorems on full plain boards: Schwenk (1991) for closed tours (with or
   without a start: a cycle can start anywhere), Conrad et al. (1994) for open
-  tours without fixed ends; never on a torus or a board with holes;
+  tours without fixed ends, and for fixed ends the colour and outer-rows
+  arguments of :func:`knightcert.problems.tours.full_board_reason`; never on
+  a torus or a board with holes;
 * the checker's own exhaustive search (``knightcert.problems.checkers.tour_search``)
   on boards of at most ``EXHAUSTIVE_SQUARES`` usable squares, within
   ``EXHAUSTIVE_NODES`` nodes.
@@ -42,7 +44,7 @@ from knightcert.problems.checkers.common import (
 from knightcert.problems.checkers.tour_search import FOUND, NONE, find_tour
 from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
-from knightcert.problems.tours import TourInstance, closed_tour_exists, open_tour_exists
+from knightcert.problems.tours import TourInstance, closed_tour_exists, full_board_reason, open_tour_exists
 
 #: Usable squares up to which the checker searches all tours itself.
 EXHAUSTIVE_SQUARES = 256
@@ -135,6 +137,12 @@ def argument_against(instance: TourInstance) -> tuple[Backing, str] | None:
             Backing.THEOREM,
             f"Conrad et al. (1994): no open tour on a full {board.rows} x {board.cols} board",
         )
+    if full:  # fixed ends on a full board: colour parity and the outer rows of 4 x n boards
+        reason = full_board_reason(
+            board.rows, board.cols, closed=instance.closed, start=instance.start, end=instance.end
+        )
+        if reason is not None:
+            return (Backing.CERTIFICATE if reason.startswith("colour") else Backing.THEOREM), reason
     return None
 
 

@@ -25,10 +25,11 @@ def test_numbered_board_is_right_aligned(capsys):
     assert lines[0].split()[0] == "1"
 
 
-def test_closed_tours_default_to_divide_where_it_applies(capsys):
+def test_the_default_builds_closed_tours(capsys):
     assert main(["tour", "10", "--closed", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert record["method"] == "divide" and record["verified"] and record["objective"] == 100
+    assert record["method"] == "auto" and record["verified"] and record["objective"] == 100
+    assert record["info"]["rule"] == "construction" and len(record["solution"]) == 100
 
 
 def test_show_adds_a_summary_line(capsys):
@@ -50,7 +51,7 @@ def test_budget_spent_is_reported_not_a_no(capsys):
         (["tour", "5", "--start", "1"], "expected ROW,COL"),
         (["tour", "5", "--closed", "--end", "1,1"], "closed tour has no separate end"),
         (["tour", "6", "--method", "csp"], "csp handles up to 25"),
-        (["tour", "7", "--closed", "--method", "divide"], "divide builds closed tours"),
+        (["tour", "7", "--start", "0,0", "--method", "divide"], "divide does not build"),
         (["tour", "--board", "nope.txt"], "cannot read file"),
     ],
 )
@@ -65,3 +66,50 @@ def test_removed_start_square_from_a_board_file(tmp_path, capsys):
     board.write_text("x....\n.....\n.....\n.....\n.....\n")
     assert main(["tour", "--board", str(board), "--start", "0,0"]) == 2
     assert "start (0, 0) is a removed square" in capsys.readouterr().err
+
+
+def test_npy_output_and_the_reason_of_a_no(tmp_path, capsys):
+    import numpy as np
+    from knightcert.problems.checkers.tour import check_tour_moves
+    from knightcert.problems.tours import tour_instance
+
+    target = tmp_path / "t.npy"
+    assert main(["tour", "12", "9", "--closed", "--npy", str(target)]) == 0
+    assert capsys.readouterr().out.startswith("12x9 closed: auto (construction) FEASIBLE")
+    squares = np.load(target)
+    assert squares.dtype == np.int32 and squares.shape == (108, 2)
+    check_tour_moves(tour_instance(12, 9, closed=True), squares)
+    assert main(["tour", "3", "6", "--show"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "INFEASIBLE" in first and "Conrad et al. (1994)" in first
+    assert main(["tour", "5", "--npy", str(tmp_path / "none" / "t.npy")]) == 2
+    assert "cannot write" in capsys.readouterr().err and not list(tmp_path.glob("*.part"))
+
+
+def test_large_tour_as_json_and_as_a_board(capsys):
+    assert main(["tour", "230", "231", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["verified"] and len(record["solution"]) == 230 * 231
+    assert main(["tour", "230", "231"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 230 and len({len(line) for line in lines}) == 1
+    assert sorted(int(x) for line in lines for x in line.split()) == list(range(1, 230 * 231 + 1))
+
+
+def test_the_examples_in_docs_tours_run(capsys):
+    import re
+    import shlex
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "tours.md").read_text()
+    examples = 0
+    for block in re.findall(r"```console\n(.*?)```", text, flags=re.S):
+        commands = re.split(r"^\$ ", block, flags=re.M)[1:]
+        for command in commands:
+            line, *expected = command.splitlines()
+            assert main(shlex.split(line)[1:]) == 0
+            out = capsys.readouterr().out.splitlines()
+            out = [re.sub(r"\d+\.\d{3} s", "T s", x) for x in out]
+            assert out == [re.sub(r"\d+\.\d{3} s", "T s", x) for x in expected], line
+            examples += 1
+    assert examples >= 2

@@ -234,3 +234,35 @@ def test_repeats_are_rows_and_the_table_shows_their_median(capsys):
     assert len(merged) == 3 and all(row.verified for row in merged)
     assert main(["compare", "knights", "--methods", "greedy", "--repeat", "2"]) == 0
     assert "median time of 2 runs" in capsys.readouterr().out
+
+
+def test_tour_gap_is_the_share_of_squares_a_dead_end_left_out():
+    from knightcert.compare.harness import row_from_result
+    from knightcert.heuristics.tour_warnsdorff import warnsdorff
+
+    inst = tour_instance(25, start=(0, 0))
+    dead_end = warnsdorff(inst, backtracking=False)
+    tour = warnsdorff(inst)
+    rows = [row_from_result(dead_end), row_from_result(tour)]
+    fill_gaps(rows, {inst.name: 625})
+    assert dead_end.status.value == "UNKNOWN" and rows[0].covered == dead_end.info["covered"] < 625
+    assert rows[0].gap == pytest.approx(1 - rows[0].covered / 625) and rows[0].gap > 0
+    assert tour.verified and rows[1].gap == 0
+
+
+def test_starts_suite_runs_a_heuristic_from_every_start():
+    from knightcert.compare.suites import start_success
+
+    items = build_suite("tour", "starts", (5, 6))
+    assert len(items) == 25 + 36 and items[0].instance.start == (0, 0)
+    assert sum(item.known_optimum is not None for item in items) == 13 + 36  # majority colour on 5 x 5
+    from knightcert.compare.harness import row_from_result
+    from knightcert.compare.tour_auto import auto
+    from knightcert.heuristics.tour_warnsdorff import warnsdorff
+
+    rows = [row_from_result(m(item.instance)) for item in items for m in (auto, warnsdorff)]
+    rates = start_success(rows)
+    assert rates["auto", 5] == (13, 25) and rates["auto", 6] == (36, 36)
+    assert rates["warnsdorff", 6][1] == 36
+    with pytest.raises(InvalidInstance, match="starts suite is for tours"):
+        build_suite("knights", "starts")

@@ -111,17 +111,18 @@ def test_compare_saves_one_answer_per_run(tmp_path, capsys):
 def test_tour_nonexistence_beyond_the_checker_is_reported_as_solver_only(monkeypatch, capsys):
     from knightcert.problems.checkers import tour as tour_checker
 
-    monkeypatch.setattr(tour_checker, "EXHAUSTIVE_SQUARES", 0)  # as if 3x5 were beyond the search
-    assert main(["tour", "3", "5", "--start", "0,0"]) == 0
+    monkeypatch.setattr(tour_checker, "EXHAUSTIVE_SQUARES", 0)  # as if 3x7 were beyond the search
+    # no theorem rules out an open 3 x 7 tour from the middle square; only a search does
+    assert main(["tour", "3", "7", "--start", "1,3", "--method", "warnsdorff"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "No"
     assert out[1] == (
         "# by warnsdorff's own search; not independently certified "
-        "(the board has 15 usable squares, beyond the checker's search (0))"
+        "(the board has 21 usable squares, beyond the checker's search (0))"
     )
     monkeypatch.setattr(tour_checker, "EXHAUSTIVE_NODES", 3)
     monkeypatch.setattr(tour_checker, "EXHAUSTIVE_SQUARES", 256)
-    assert main(["tour", "3", "5", "--start", "0,0", "--show"]) == 0
+    assert main(["tour", "3", "7", "--start", "1,3", "--method", "warnsdorff", "--show"]) == 0
     out = capsys.readouterr().out
     assert "the checker's search spent its budget of 3 nodes without deciding" in out
 

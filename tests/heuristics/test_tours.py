@@ -1,16 +1,25 @@
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from knightcert.heuristics.tour_divide import base_tours, divide, supported
+from knightcert.heuristics.tour_divide import construct, divide, pieces
 from knightcert.heuristics.tour_warnsdorff import cenpl, marginality, roth, warnsdorff
-from knightcert.models.structured_tours import BASE_SIZES, corner_moves
 from knightcert.problems.board import Board
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.result import Status
-from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
+from knightcert.problems.tour_pieces import LANE_KINDS, LANE_PORTS, join_moves
+from knightcert.problems.tours import (
+    TourInstance,
+    closed_tour_exists,
+    format_mostra,
+    numbered,
+    open_tour_exists,
+    tour_instance,
+)
 
 from tests.problems.test_tour_checker import PUBLISHED_5, as_tour
 
@@ -105,41 +114,107 @@ def test_every_heuristic_answer_passes_the_checker(rows, cols, density, seed, na
         assert result.status is Status.UNKNOWN and result.solution is None
 
 
-def test_base_tours_are_structured():
-    assert set(base_tours()) == set(BASE_SIZES)
-    for (rows, cols), table in base_tours().items():
-        for a, b in corner_moves(rows, cols):
-            assert b[0] * cols + b[1] in table[a[0] * cols + a[1]], (rows, cols, a, b)
+def _lanes_cover(key, lanes):
+    kind, size = key.split(":")
+    h, w = (int(x) for x in size.split("x"))
+    flat = [sq for lane in lanes for sq in lane]
+    assert sorted(flat) == list(range(h * w)), key
+    for lane in lanes:
+        r, c = np.divmod(np.asarray(lane), w)
+        dr, dc = np.abs(np.diff(r)), np.abs(np.diff(c))
+        assert np.all((dr * dc) == 2), key
+    return kind, h, w
 
 
-def test_structured_tour_generator_still_works():
-    from knightcert.models.structured_tours import structured_tour
+def test_every_stored_piece_is_what_the_construction_relies_on():
+    assert len(pieces()) > 100
+    for key, lanes in pieces().items():
+        kind, h, w = _lanes_cover(key, lanes)
+        moves = {frozenset((lanes[0][i], lanes[0][(i + 1) % len(lanes[0])])) for i in range(len(lanes[0]))}
+        if kind == "closed":
+            a, b = divmod(lanes[0][0], w), divmod(lanes[0][-1], w)
+            assert abs(a[0] - b[0]) * abs(a[1] - b[1]) == 2, key  # the closing move
+        else:
+            moves = {frozenset(p) for lane in lanes for p in itertools.pairwise(lane)}
+        if h >= 5:  # block pieces carry the four join moves
+            for a, b in join_moves(h, w).values():
+                assert frozenset((a[0] * w + a[1], b[0] * w + b[1])) in moves, (key, a, b)
+        elif kind in LANE_KINDS:
+            assert len(lanes) == len(LANE_KINDS[kind])
+            for lane, (entry, exit_) in zip(lanes, LANE_KINDS[kind], strict=True):
+                for port, square in ((entry, lane[0]), (exit_, lane[-1])):
+                    if port is not None:
+                        r, c = LANE_PORTS[h][port]
+                        assert square == r * w + (c % w), (key, port)
+
+
+def _sweep(limit):
+    """Every m x n <= limit: open from no start, open from (0, 0), closed; against the theorems."""
     from knightcert.problems.checkers.tour import check_tour_moves
 
-    order = structured_tour(6, 8, seed=1)
-    tour = [list(divmod(i, 8)) for i in order]
-    check_tour_moves(tour_instance(6, 8, closed=True), tour)
-    pairs = {frozenset((order[i], order[(i + 1) % len(order)])) for i in range(len(order))}
-    for a, b in corner_moves(6, 8):
-        assert frozenset((a[0] * 8 + a[1], b[0] * 8 + b[1])) in pairs
+    outcomes = {"tour": 0, "none": 0}
+    for m in range(1, limit + 1):
+        for n in range(1, limit + 1):
+            for closed, start in ((False, None), (False, (0, 0)), (True, None)):
+                exists = (closed_tour_exists if closed else open_tour_exists)(m, n)
+                squares = construct(m, n, closed=closed, start=start)
+                if squares is None:
+                    # no tour, or a start the construction leaves to search (3/4 rows, odd x odd)
+                    assert not exists or (start is not None and not closed_tour_exists(m, n)), (m, n, closed)
+                    outcomes["none"] += 1
+                    continue
+                assert exists, (m, n, closed, start)
+                assert squares.dtype == np.int32 and squares.shape == (m * n, 2)
+                check_tour_moves(tour_instance(m, n, closed=closed, start=start), squares)
+                outcomes["tour"] += 1
+    return outcomes
 
 
-@pytest.mark.parametrize("n", list(range(6, 122, 2)))
-def test_divide_closes_every_even_square_board(n):
-    result = divide(tour_instance(n, closed=True))
-    assert result.verified and result.objective == n * n
+def test_construction_sweeps_every_board_up_to_30x30():
+    outcomes = _sweep(30)
+    assert outcomes["tour"] > 0 and outcomes["none"] > 0
 
 
 @pytest.mark.parametrize(
-    ("rows", "cols"), [(12, 14), (14, 12), (16, 18), (22, 24), (26, 24), (10, 12), (12, 10)]
+    ("m", "n", "closed"),
+    [(3, 1000, True), (3, 1001, False), (4, 999, False), (5, 1001, False), (101, 103, False), (62, 99, True)],
 )
-def test_divide_on_rectangles(rows, cols):
-    assert supported(rows, cols)
-    result = divide(tour_instance(rows, cols, closed=True, start=(1, 2)))
-    assert result.verified and result.solution[0] == [1, 2]
+def test_construction_on_long_and_odd_boards(m, n, closed):
+    result = divide(tour_instance(m, n, closed=closed))
+    assert result.verified and result.objective == m * n
 
 
-@pytest.mark.parametrize(("rows", "cols"), [(5, 5), (6, 20), (7, 8), (4, 4)])
-def test_divide_refuses_boards_it_does_not_cover(rows, cols):
-    with pytest.raises(InvalidInstance, match="divide builds closed tours"):
-        divide(tour_instance(rows, cols, closed=True))
+def test_divide_says_no_with_the_theorem():
+    result = divide(tour_instance(4, 9, closed=True))
+    assert result.status is Status.INFEASIBLE and result.verified
+    assert "Schwenk" in result.evidence[0].how
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(5, 5), (3, 9), (4, 7)])
+def test_divide_refuses_a_start_it_cannot_construct(rows, cols):
+    with pytest.raises(InvalidInstance, match="divide does not build"):
+        divide(tour_instance(rows, cols, start=(0, 0)))
+
+
+def test_divide_rotates_closed_tours_to_the_start():
+    result = divide(tour_instance(14, 12, closed=True, start=(1, 2)))
+    assert result.verified and result.solution[0].tolist() == [1, 2]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 70), st.integers(1, 70), st.booleans(), st.floats(0, 1), st.floats(0, 1), st.booleans())
+def test_construction_on_random_boards_and_starts(m, n, closed, fr, fc, with_start):
+    """A tour only where the theorems allow one; with no start, always there; with a start, the
+    construction may leave only narrow boards to search."""
+    from knightcert.compare.tour_auto import solve_piece
+    from knightcert.problems.checkers.tour import check_tour_moves
+    from knightcert.problems.tours import full_board_reason
+
+    start = (min(m - 1, int(fr * m)), min(n - 1, int(fc * n))) if with_start else None
+    squares = construct(m, n, closed=closed, start=start, solver=solve_piece)
+    allowed = full_board_reason(m, n, closed=closed, start=start) is None
+    if squares is None:
+        assert not allowed or (start is not None and min(m, n) <= 4), (m, n, closed, start)
+    else:
+        assert allowed
+        check_tour_moves(tour_instance(m, n, closed=closed, start=start), squares)

@@ -61,3 +61,18 @@ def test_csp_size_limit():
     assert MAX_CSP_SQUARES == 25
     with pytest.raises(SizeLimitExceeded):
         csp(tour_instance(6))
+
+
+@pytest.mark.parametrize(("m", "n"), [(4, 5), (4, 6), (5, 4), (3, 7), (5, 5)])
+def test_cpsat_agrees_with_the_start_square_reasons(m, n):
+    """Colour parity and the outer-rows argument say exactly which starts have a tour."""
+    from knightcert.problems.tours import full_board_reason
+
+    for r in range(m):
+        for c in range(n):
+            result = cpsat(tour_instance(m, n, start=(r, c)), seed=0)
+            allowed = full_board_reason(m, n, closed=False, start=(r, c)) is None
+            if not allowed:
+                assert result.status is Status.INFEASIBLE, (m, n, r, c)
+            elif (m, n) != (3, 7) and (m, n) != (5, 5):
+                assert result.status is Status.FEASIBLE, (m, n, r, c)

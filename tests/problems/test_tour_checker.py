@@ -70,7 +70,9 @@ def test_nonexistence_is_confirmed_only_with_a_reason():
     assert "colours" in nonexistence_reason(tour_instance(5, closed=True))
     assert "majority colour" in nonexistence_reason(tour_instance(5, start=(0, 1)))
     assert "Conrad" in nonexistence_reason(tour_instance(4))
-    assert "exhaustive search" in nonexistence_reason(tour_instance(3, 5, start=(0, 0)))
+    assert "Conrad" in nonexistence_reason(tour_instance(3, 5, start=(0, 0)))
+    assert "outer lines" in nonexistence_reason(tour_instance(4, 7, start=(1, 2)))
+    assert "exhaustive search" in nonexistence_reason(tour_instance(3, 7, start=(1, 3)))
     assert nonexistence_reason(tour_instance(5)) is None
     with pytest.raises(CheckFailed, match="search found a tour"):
         check(tour_instance(8), answer(None, Status.INFEASIBLE))
