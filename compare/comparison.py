@@ -160,6 +160,7 @@ def run_comparison(
     rows = list(done)
 
     def save() -> None:
+        fill_gaps(rows, known)  # a partial report has its gaps too
         header["warmup_s"] = {
             spec.name: round(WARMED[problem, spec.name], 4)
             for spec in specs
@@ -178,7 +179,6 @@ def run_comparison(
     finally:
         if hasattr(source, "close"):
             source.close()
-        fill_gaps(rows, known)
         order = {task.key: i for i, task in enumerate(tasks)}
         rows.sort(key=lambda row: order.get(row.key, len(order)))
         save()

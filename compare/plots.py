@@ -70,7 +70,11 @@ def plot_rows(rows: Sequence[Row], path: str | os.PathLike[str], title: str = ""
     problem = title or (rows[0].problem if rows else "")
     gap_axis.set(xlabel="size", ylabel="gap to best proven value (%)", title=f"{problem}: mean gap, 95 % CI")
     time_axis.set(xlabel="size", ylabel="time (s)", yscale="log", title=f"{problem}: median time, IQR")
+    sizes = [r.size for r in sized]
+    wide = bool(sizes) and min(sizes) > 0 and max(sizes) >= 8 * min(sizes)
     for axis in (gap_axis, time_axis):
+        if wide:
+            axis.set_xscale("log")
         axis.grid(alpha=0.3)
         if axis.get_legend_handles_labels()[0]:
             axis.legend(fontsize=8)

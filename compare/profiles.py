@@ -15,8 +15,8 @@ Two measures:
     at 1 microsecond.
 ``gap``
     ``1 + gap`` to the best proven value of the instance (the ratio of the
-    objective to the optimum for a minimisation); only instances where some
-    run has a gap take part. This profile reads as: which fraction of
+    objective to the optimum for a minimisation); only instances with a
+    proven best value take part. This profile reads as: which fraction of
     instances does the method solve within (tau - 1) x 100 % of the optimum.
 """
 
@@ -67,12 +67,25 @@ def performance_ratios(rows: Sequence[Row], measure: str = "time") -> dict[str, 
                 gaps = [r.gap for r in mine if r.gap is not None and answered(r)]
                 if gaps and len(gaps) == len(mine):
                     values[i, j] = 1 + statistics.median(gaps)
-    if measure == "gap":  # only instances with a known best value
-        values = values[np.isfinite(values).any(axis=1)]
+    if measure == "gap":  # only instances with a proven best value
+        values = values[[_has_proven_value([r for r in rows if r.instance == i]) for i in instances]]
     best = values.min(axis=1, keepdims=True)
     with np.errstate(invalid="ignore"):
         ratios = np.where(np.isfinite(best), values / best, math.inf) if measure == "time" else values
     return {method: ratios[:, j] for j, method in enumerate(methods)}
+
+
+def _has_proven_value(runs: Sequence[Row]) -> bool:
+    """A verified optimum, or a heuristic's gap (measured against a known or proven value).
+
+    An exact method's gap alone does not count: it is its distance to its own bound.
+    """
+    from knightcert.compare.registry import is_exact
+
+    return any(
+        (r.status == "OPTIMAL" and r.verified) or (r.gap is not None and not is_exact(r.problem, r.method))
+        for r in runs
+    )
 
 
 def profile(ratios: np.ndarray, taus: np.ndarray) -> np.ndarray:

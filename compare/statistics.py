@@ -11,6 +11,8 @@ For each group of runs:
 ``success``
     Fraction of runs that reached the best proven value of their instance
     (gap 0; for an exact method: proved its answer optimal).
+``gaps``
+    Runs with a gap: a checked answer on an instance with a proven best value.
 ``gap``
     Mean and median of the gap to the best proven value over the runs that
     have one, each with a 95 % bootstrap confidence interval
@@ -188,6 +190,7 @@ COLUMNS = (
     "answered",
     "certified",
     "success",
+    "gaps",
     "gap_mean",
     "gap_mean_low",
     "gap_mean_high",
@@ -210,6 +213,7 @@ def raw_values(stats: GroupStats) -> list[object]:
         stats.answered,
         stats.certified,
         stats.success,
+        stats.gaps,
         stats.gap_mean,
         *mean_ci,
         stats.gap_median,
@@ -228,6 +232,7 @@ def readable(stats: GroupStats) -> list[str]:
         str(stats.answered),
         str(stats.certified),
         f"{100 * stats.success:.0f} %",
+        str(stats.gaps),
         _gap(stats.gap_mean, stats.gap_mean_ci),
         _gap(stats.gap_median, stats.gap_median_ci),
         seconds(stats.time_median),
@@ -241,6 +246,7 @@ READABLE_HEADERS = (
     "answered",
     "certified",
     "success",
+    "gaps",
     "gap mean [95 % CI]",
     "gap median [95 % CI]",
     "time median",

@@ -209,3 +209,22 @@ def test_experiment_record_round_trips():
     assert experiment_from_dict(experiment.to_dict()) == experiment
     assert experiment.to_dict()["suites"][0]["sizes"] == [6, 12]
     assert experiment.method_options() == {"greedy+": {"iterations": 5}}
+
+
+def test_the_documented_study_runs_in_miniature():
+    from dataclasses import replace
+    from pathlib import Path
+
+    from knightcert.compare.comparison import run_experiment
+
+    root = Path(__file__).resolve().parents[2]
+    experiment = read_experiment(root / "docs" / "data" / "study.toml")
+    assert (
+        f"```toml\n{(root / 'docs' / 'data' / 'study.toml').read_text()}```"
+        in (root / "docs" / "experiments.md").read_text()
+    )
+    small = replace(experiment, suites=(replace(experiment.suites[0], sizes=(10, 18), seeds=(0, 1)),))
+    rows = run_experiment(small)
+    assert len(rows) == 2 * 2 * 4 and all(row.verified for row in rows)
+    assert {row.method for row in rows if row.status == "OPTIMAL"} >= {"matching"}
+    assert all(row.gap is not None for row in rows)
