@@ -33,16 +33,23 @@ def plot_rows(rows: Sequence[Row], path: str | os.PathLike[str], title: str = ""
     """Gap and time against size, one line per method, saved as PNG.
 
     Left: mean gap to the best proven value with its 95 % bootstrap interval
-    over the runs of each size (seeds and repeats). Right: median time with
+    over the runs of each size (seeds and repeats); when every gap is 0, the
+    success rate instead. Right: median time with
     the interquartile range as bars (log scale). Runs without a size are left out.
     """
     plt = pyplot()
     figure, (gap_axis, time_axis) = plt.subplots(1, 2, figsize=(11, 4.2))
     sized = [r for r in rows if r.size is not None]
+    # when every gap is 0 (tours: a tour or nothing) the success rate says more
+    success_only = all(not r.gap for r in sized)
     for method in dict.fromkeys(r.method for r in sized):
         groups = group_stats([r for r in sized if r.method == method], ("size",))
         with_gap = [g for g in groups if g.gap_mean is not None]
-        if with_gap:
+        if success_only:
+            gap_axis.plot(
+                [g.key[0] for g in groups], [100 * g.success for g in groups], marker="o", label=method
+            )
+        elif with_gap:
             means = [100 * g.gap_mean for g in with_gap]
             low = [
                 m - 100 * (g.gap_mean_ci or (g.gap_mean,) * 2)[0]
@@ -68,7 +75,12 @@ def plot_rows(rows: Sequence[Row], path: str | os.PathLike[str], title: str = ""
             label=method,
         )
     problem = title or (rows[0].problem if rows else "")
-    gap_axis.set(xlabel="size", ylabel="gap to best proven value (%)", title=f"{problem}: mean gap, 95 % CI")
+    if success_only:
+        gap_axis.set(xlabel="size", ylabel="runs reaching the optimum (%)", title=f"{problem}: success rate")
+    else:
+        gap_axis.set(
+            xlabel="size", ylabel="gap to best proven value (%)", title=f"{problem}: mean gap, 95 % CI"
+        )
     time_axis.set(xlabel="size", ylabel="time (s)", yscale="log", title=f"{problem}: median time, IQR")
     sizes = [r.size for r in sized]
     wide = bool(sizes) and min(sizes) > 0 and max(sizes) >= 8 * min(sizes)
