@@ -12,9 +12,9 @@ from knightcert.problems.errors import InvalidInstance
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "report",
-        help="statistics of a compare report: per group runs, success, gap with 95 % CI, time, memory",
+        help="statistics of a compare report: per group runs, success, gap with 95 %% CI, time, memory",
         description="Statistics of a report written by 'knightcert compare --out': per group (default "
-        "size,method) the runs, answered, certified, success rate, gap mean and median with 95 %% "
+        "size,method) the runs, answered, certified, success rate, gap mean and median with 95 % "
         "bootstrap confidence intervals, time median and interquartile range, peak memory.",
     )
     parser.add_argument("report", metavar="REPORT", help="a report: .json, .csv, .md or .parquet")

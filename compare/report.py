@@ -82,13 +82,22 @@ def environment() -> dict[str, Any]:
 
 
 def cpsat_parameters() -> dict[str, Any]:
-    """The CP-SAT parameters the models use when a run sets none (``models/cpsat_solve.py``)."""
+    """The CP-SAT defaults of ``models/cpsat_solve.py``: every ``DEFAULT_*`` name it defines,
+    resolved when it is a function (for instance threads chosen from the cores)."""
     from knightcert.models import cpsat_solve
 
-    resolved = getattr(cpsat_solve, "resolved_parameters", None)
-    if callable(resolved):
-        return dict(resolved())
-    return {"num_workers": cpsat_solve.DEFAULT_WORKERS, **cpsat_solve.DEFAULT_PARAMETERS}
+    defaults: dict[str, Any] = {}
+    for name in sorted(vars(cpsat_solve)):
+        if not name.startswith("DEFAULT"):
+            continue
+        value = getattr(cpsat_solve, name)
+        try:
+            value = value() if callable(value) else value
+            json.dumps(value)
+        except Exception:  # a default that needs arguments, or is not plain data
+            value = repr(value)
+        defaults[name.lower()] = value
+    return defaults
 
 
 def _cpu_model() -> str:

@@ -7,6 +7,11 @@ peak memory measured by the operating system (``ru_maxrss``: it includes the
 interpreter and libraries inherited from the parent, about 150 MB). A crash or a timeout
 becomes a row with status ``UNKNOWN`` and the reason in ``error``.
 
+Timing: the parent calls each method once on a tiny instance before forking
+(loading and compiling its kernels; the seconds are kept in ``WARMED`` and
+recorded by reports), and each worker calls it once more before its timed
+run, so that its first call's page faults and lazy dispatch are not timed.
+
 Any ``concurrent.futures.Executor`` can run the same tasks instead (a thread
 pool, a process pool, a Dask ``Client.get_executor()``): then the method's
 own time limit is the only limit, and ``peak_mb`` is the worker's peak.

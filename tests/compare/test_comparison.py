@@ -115,7 +115,9 @@ def test_json_report_records_the_environment(seed_rows, tmp_path):
     assert set(data) == {"schema", "command", "environment", "warmup_s", "runs"}
     environment = data["environment"]
     assert environment["cores"] >= 1 and "ortools" in environment["versions"]
-    assert environment["cpu"] and environment["memory_gb"] > 0 and environment["cpsat"]["num_workers"] >= 1
+    assert (
+        environment["cpu"] and environment["memory_gb"] > 0 and environment["cpsat"]["default_workers"] >= 1
+    )
     assert set(data["runs"][0]) == set(FIELDS)
 
 

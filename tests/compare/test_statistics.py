@@ -129,3 +129,10 @@ def test_parquet_for_pandas_with_the_header(report, tmp_path):
     assert len(frame) == len(rows) and frame["verified"].dtype == bool and frame["seed"].notna().all()
     assert read_header(path)["experiment"] == json.loads(report.read_text())["experiment"]
     assert [r.as_dict() for r in read_rows(path)] == [r.as_dict() for r in rows]
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["report", "--help"], ["compare", "--help"]])
+def test_help_pages(argv, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 0 and "usage: knightcert" in capsys.readouterr().out
