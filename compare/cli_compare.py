@@ -160,9 +160,10 @@ def run(args: argparse.Namespace) -> int:
     experiment = experiment_from_args(args)
     data = Path(args.data) if args.data else None
     items = experiment.build(data)
-    outputs, finished = _outputs(
-        args, {"experiment": experiment.to_dict(), "instances": instance_records(items)}
-    )
+    header = {"experiment": experiment.to_dict(), "instances": instance_records(items)}
+    if args.rerun:
+        _check_rerun(args.rerun, header)
+    outputs, finished = _outputs(args, header)
     executor = None
     client = None
     if args.dask:
@@ -215,6 +216,21 @@ def run(args: argparse.Namespace) -> int:
             + (f"; {failed} runs without an answer (see error column)" if failed else "")
         )
     return 1 if any(not r.verified and r.status != "UNKNOWN" for r in rows) else 0
+
+
+def _check_rerun(report: str, header: dict[str, Any]) -> None:
+    """Refuse to call a run a repetition when its instances are not the recorded ones.
+
+    Raises
+    ------
+    ExperimentMismatch
+        The rebuilt instances differ (another generator version, a changed file).
+    """
+    from knightcert.compare.experiment import ExperimentMismatch, read_report_header, same_experiment
+
+    reason = same_experiment(read_report_header(report), header)
+    if reason is not None:
+        raise ExperimentMismatch(f"{report}: cannot repeat the experiment exactly: {reason}")
 
 
 def _outputs(args: argparse.Namespace, header: dict[str, Any]) -> tuple[list[Path], int]:

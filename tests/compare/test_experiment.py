@@ -67,11 +67,18 @@ def test_same_file_twice_gives_the_same_answers_and_seeds(study, tmp_path, capsy
     assert header["environment"]["cpsat"] and set(header["warmup_s"]) <= {"greedy", "greedy+", "matching"}
 
 
-def test_rerun_reproduces(study, tmp_path):
+def test_rerun_reproduces(study, tmp_path, capsys):
     first, again = tmp_path / "a.json", tmp_path / "again.json"
     assert main(["compare", "--experiment", str(study), "--out", str(first), "--quiet"]) == 0
     assert main(["compare", "--rerun", str(first), "--out", str(again), "--quiet"]) == 0
     assert outcome(again) == outcome(first)
+    data = json.loads(first.read_text())
+    data["instances"][1]["sha256"] = "0" * 64  # as if the generator had changed since
+    first.write_text(json.dumps(data))
+    assert main(["compare", "--rerun", str(first), "--quiet"]) == 2
+    assert "cannot repeat the experiment exactly: instance knights-9x9-h0.2-s3 has different content" in (
+        capsys.readouterr().err
+    )
 
 
 def test_a_changed_parameter_refuses_to_resume(study, tmp_path, capsys):
