@@ -286,8 +286,9 @@ def _feed(digest: Any, value: Any) -> None:
                 digest.update(f"|{item.name}=".encode())
                 _feed(digest, getattr(value, item.name))
     elif isinstance(value, np.ndarray):
-        digest.update(f"{value.dtype.str}{value.shape}".encode())
-        digest.update(np.ascontiguousarray(value).tobytes())
+        little = np.ascontiguousarray(value, dtype=value.dtype.newbyteorder("<"))  # same hash on any machine
+        digest.update(f"{little.dtype.str}{little.shape}".encode())
+        digest.update(little.tobytes())
     elif isinstance(value, (tuple, list)):
         digest.update(b"(")
         for element in value:
