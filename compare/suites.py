@@ -146,10 +146,12 @@ def resolve_suite(
         raise InvalidInstance(f"the {problem} {suite} suite has no holes")
     if holes is not None and not 0 <= holes < 1:
         raise InvalidInstance(f"holes must be a fraction in [0, 1), got {holes}")
-    if sizes is None or len(sizes) == 0:
+    if sizes is None:
         sizes = size_range(*DEFAULT_SIZES[problem])
-    if any(int(n) != n or n < 1 for n in sizes):
+    if len(sizes) == 0 or any(int(n) != n or n < 1 for n in sizes):
         raise InvalidInstance(f"sizes must be whole numbers >= 1, got {list(sizes)}")
+    if seeds is not None and any(int(s) != s or s < 0 for s in seeds):
+        raise InvalidInstance(f"generator seeds must be whole numbers >= 0, got {list(seeds)}")
     return SuiteSpec(
         suite,
         sizes=tuple(sorted({int(n) for n in sizes})),

@@ -203,6 +203,9 @@ def test_suite_parameters_and_content_hashes():
     with pytest.raises(InvalidInstance, match="seed suite is fixed"):
         resolve_suite("path", "seed", sizes=[10])
     assert resolve_suite("tour", "random").holes == 0.05
+    for bad in ({"sizes": []}, {"seeds": [-1]}, {"holes": 1.0}):
+        with pytest.raises(InvalidInstance):
+            resolve_suite("knights", "random", **bad)
 
 
 def test_experiment_record_round_trips():
