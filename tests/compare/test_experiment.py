@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from knightcert.compare.cli import main
 from knightcert.compare.experiment import (
     experiment_from_dict,
@@ -238,3 +240,41 @@ def test_the_documented_study_runs_in_miniature():
     assert len(rows) == 2 * 2 * 4 and all(row.verified for row in rows)
     assert {row.method for row in rows if row.status == "OPTIMAL"} >= {"matching"}
     assert all(row.gap is not None for row in rows)
+
+
+@given(
+    field=st.sampled_from(["time_limit", "wall_limit", "repeat", "seed", "problem", "methods", "suites"]),
+    value=st.one_of(st.integers(0, 50), st.floats(0.1, 50), st.text(max_size=5)),
+    workers=st.integers(1, 8),
+)
+def test_same_experiment_is_every_field_but_workers(field, value, workers):
+    record = experiment_from_dict(
+        {"problem": "knights", "methods": ["greedy"], "suites": [{"suite": "random", "sizes": [5]}]}
+    ).to_dict()
+    base = {"experiment": record, "instances": [{"name": "a", "sha256": "1"}]}
+    other = {**base, "experiment": {**record, "workers": workers}}
+    assert same_experiment(base, other) is None
+    changed = {**base, "experiment": {**record, field: value}}
+    assert (same_experiment(base, changed) is None) == (record[field] == value)
+    renamed = {**base, "instances": [{"name": "a", "sha256": "2"}]}
+    assert "different content" in same_experiment(base, renamed)
+
+
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", "a@x"]), st.integers(3, 5)), max_size=8))
+def test_instance_names_are_unique_and_contents_kept(specs):
+    from knightcert.compare.suites import SuiteItem, unique_items
+    from knightcert.problems.independent_knights import KnightsInstance, knights_instance
+
+    items = [
+        SuiteItem(inst, n, sha256=instance_hash(inst))
+        for name, n in specs
+        for inst in [KnightsInstance(knights_instance(n).board, name)]
+    ]
+    kept = unique_items(items)
+    assert len({item.name for item in kept}) == len(kept)
+
+    def original(item):
+        name, _, tail = item.name.rpartition("@")
+        return name if tail == item.sha256[:8] else item.name
+
+    assert {(i.instance.name, i.sha256) for i in items} == {(original(i), i.sha256) for i in kept}
