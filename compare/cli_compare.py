@@ -157,6 +157,7 @@ def run(args: argparse.Namespace) -> int:
     for path in args.out or []:
         if Path(path).suffix.lower() not in FORMATS:
             raise InvalidInstance(f"--out must end in {', '.join(FORMATS)}", path)
+    _check_optional_packages(args)
     experiment = experiment_from_args(args)
     data = Path(args.data) if args.data else None
     items = experiment.build(data)
@@ -216,6 +217,18 @@ def run(args: argparse.Namespace) -> int:
             + (f"; {failed} runs without an answer (see error column)" if failed else "")
         )
     return 1 if any(not r.verified and r.status != "UNKNOWN" for r in rows) else 0
+
+
+def _check_optional_packages(args: argparse.Namespace) -> None:
+    """Refuse up front (not after the runs) a Parquet report without pyarrow or a plot without matplotlib."""
+    if any(Path(p).suffix.lower() == ".parquet" for p in args.out or []):
+        from knightcert.compare.report import pyarrow_modules
+
+        pyarrow_modules()
+    if args.plot:
+        from knightcert.compare.plots import pyplot
+
+        pyplot()
 
 
 def _check_rerun(report: str, header: dict[str, Any]) -> None:

@@ -241,7 +241,7 @@ def _cell(value: Any) -> str:
 
 def to_parquet(rows: Sequence[Row], path: str | os.PathLike[str], header: Mapping[str, Any]) -> None:
     """The runs as a typed Parquet table; the header in its metadata under ``knightcert``."""
-    pa, parquet = _pyarrow()
+    pa, parquet = pyarrow_modules()
     types = {
         "objective": pa.float64(),
         "bound": pa.float64(),
@@ -263,7 +263,14 @@ def to_parquet(rows: Sequence[Row], path: str | os.PathLike[str], header: Mappin
     parquet.write_table(pa.table(columns, schema=schema), str(path))
 
 
-def _pyarrow():
+def pyarrow_modules():
+    """``(pyarrow, pyarrow.parquet)``.
+
+    Raises
+    ------
+    KnightcertError
+        pyarrow is not installed (the message names the extra).
+    """
     try:
         import pyarrow as pa
         import pyarrow.parquet as parquet
@@ -281,7 +288,7 @@ def read_header(path: str | os.PathLike[str]) -> dict[str, Any]:
 
         return read_report_header(target)
     if suffix == ".parquet":
-        _, parquet = _pyarrow()
+        _, parquet = pyarrow_modules()
         metadata = parquet.read_schema(str(target)).metadata or {}
         return json.loads(metadata.get(b"knightcert", b"{}"))
     if suffix == ".csv":
@@ -306,7 +313,7 @@ def read_rows(path: str | os.PathLike[str]) -> list[Row]:
     target = Path(path)
     suffix = target.suffix.lower()
     if suffix == ".parquet":
-        _, parquet = _pyarrow()
+        _, parquet = pyarrow_modules()
         records = parquet.read_table(str(target)).to_pylist()
         return [_row(record) for record in records]
     try:

@@ -136,3 +136,19 @@ def test_help_pages(argv, capsys):
     with pytest.raises(SystemExit) as stop:
         main(argv)
     assert stop.value.code == 0 and "usage: knightcert" in capsys.readouterr().out
+
+
+def test_missing_optional_packages_are_refused_before_any_run(monkeypatch, tmp_path, capsys):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_pyarrow(name, *args, **kwargs):
+        if name.startswith("pyarrow"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pyarrow)
+    out = tmp_path / "r.parquet"
+    assert main(["compare", "knights", "--methods", "greedy", "--out", str(out), "--quiet"]) == 2
+    assert "knightcert[parquet]" in capsys.readouterr().err and not out.exists()
