@@ -76,14 +76,23 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from knightcert.compare import cli_check, cli_compare, cli_demo, cli_jump, cli_knights, cli_path, cli_tour
+    from knightcert.compare import (
+        cli_check,
+        cli_compare,
+        cli_demo,
+        cli_jump,
+        cli_knights,
+        cli_path,
+        cli_report,
+        cli_tour,
+    )
 
     parser = _Parser(
         prog="knightcert",
         description="Exact and heuristic solvers for knight problems, with independent checkers.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (cli_demo, cli_compare, cli_path, cli_jump, cli_knights, cli_tour, cli_check):
+    for module in (cli_demo, cli_compare, cli_report, cli_path, cli_jump, cli_knights, cli_tour, cli_check):
         module.add_parser(sub)
     return parser
 
@@ -96,6 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = _build_parser_deferring_signals()
         args = parser.parse_args(argv)
+        args.argv = list(sys.argv[1:] if argv is None else argv)  # recorded by reports
         if args.command is None:
             parser.print_help()
             return EXIT_USAGE

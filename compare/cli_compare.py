@@ -1,15 +1,42 @@
-"""``knightcert compare``: heuristics against exact methods on suites of instances."""
+"""``knightcert compare``: heuristics against exact methods on suites of instances.
+
+The experiment comes from the flags, from an experiment file
+(``--experiment study.toml``) or from a report (``--rerun report.json``);
+either way the report records it in full.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
+from typing import Any
 
-from knightcert.compare.arguments import dask_address, positive_float, repeat_count, worker_count
+from knightcert.compare.arguments import (
+    dask_address,
+    positive_float,
+    repeat_count,
+    seed_value,
+    worker_count,
+)
 from knightcert.compare.registry import method_names, problems
-from knightcert.compare.suites import SUITES, SuiteItem, build_suite, parse_sizes
+from knightcert.compare.suites import SUITES
 from knightcert.problems.errors import InvalidInstance
+
+#: Flags that define the experiment: given with --experiment or --rerun they would contradict it.
+DEFINING = (
+    "problem",
+    "suite",
+    "sizes",
+    "seeds",
+    "holes",
+    "instances",
+    "methods",
+    "time_limit",
+    "repeat",
+    "seed",
+)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -17,18 +44,38 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "compare",
         help="run methods side by side on a suite; gaps, times, memory, all answers checked",
         description="Run methods side by side on built-in suites or given instances; every answer is "
-        "checked; gaps are measured against the best proven value.",
+        "checked; gaps are measured against the best proven value. The report records the full "
+        "experiment, so that --rerun REPORT.json repeats it.",
     )
-    parser.add_argument("problem", choices=problems(), help="which problem")
+    parser.add_argument("problem", nargs="?", choices=problems(), help="which problem")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--experiment", metavar="FILE.toml", help="read the experiment from a TOML file")
+    source.add_argument("--rerun", metavar="REPORT.json", help="run again the experiment a report records")
     parser.add_argument("--suite", choices=SUITES, help="built-in suite (default: seed)")
-    parser.add_argument("--sizes", metavar="A..B", help="size range of the scaling and random suites")
+    parser.add_argument(
+        "--sizes",
+        metavar="SPEC",
+        help="sizes of the scaling and random suites: A..B (6 geometric), A..B:K, "
+        "A..B:K:linear, or a list N1,N2,...",
+    )
+    parser.add_argument("--seeds", metavar="K|A..B|S1,S2", help="generator seeds of the random suites")
+    parser.add_argument(
+        "--holes", type=float, metavar="P", help="fraction of blocked squares (random suites)"
+    )
     parser.add_argument("--instances", nargs="+", metavar="FILE", help="instance files instead of a suite")
     parser.add_argument("--methods", metavar="M1,M2", help="comma-separated methods (default: all)")
     parser.add_argument(
         "--time-limit", type=positive_float, metavar="S", help="seconds per run for the methods"
     )
-    parser.add_argument("--repeat", type=repeat_count, default=1, metavar="K", help="runs of each pair")
-    parser.add_argument("--workers", type=worker_count, default=2, metavar="K", help="local worker processes")
+    parser.add_argument(
+        "--repeat", type=repeat_count, metavar="K", help="timed runs of each pair (default 1)"
+    )
+    parser.add_argument(
+        "--seed", type=seed_value, metavar="N", help="base seed; each run's seed is derived from it"
+    )
+    parser.add_argument(
+        "--workers", type=worker_count, metavar="K", help="local worker processes (default 2)"
+    )
     parser.add_argument(
         "--dask",
         type=dask_address,
@@ -36,34 +83,81 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="run on a Dask distributed scheduler instead",
     )
     parser.add_argument("--data", metavar="DIR", help="folder of the seed instances (default ../shared/data)")
-    parser.add_argument("--out", metavar="FILE", help="report .csv, .json or .md (an existing .json resumes)")
+    parser.add_argument(
+        "--out",
+        nargs="+",
+        metavar="FILE",
+        help="reports: .json (resumes the same experiment), .csv, .md, .parquet",
+    )
+    parser.add_argument(
+        "--new-file",
+        action="store_true",
+        help="when a --out JSON report holds a different experiment, write NAME-2.json instead",
+    )
     parser.add_argument("--plot", metavar="FILE.png", help="gap and time against size (needs matplotlib)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table")
     parser.add_argument("--answers", metavar="DIR", help="save every run's answer file in DIR")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.set_defaults(run=run)
 
 
-def instances_from_files(problem: str, files: list[str]) -> list[SuiteItem]:
-    from knightcert.problems.independent_knights import knights_instance
-    from knightcert.problems.jump_game import read_jump
-    from knightcert.problems.lost_knight import read_lost_knight
-    from knightcert.problems.tours import tour_instance
+def experiment_from_args(args: argparse.Namespace):
+    """The experiment the flags (or ``--experiment``, ``--rerun``) describe.
 
-    items = []
-    for name in files:
-        if problem == "path":
-            inst = read_lost_knight(name)
-            items.append(SuiteItem(inst, inst.board.rows))
-        elif problem == "jump":
-            game = read_jump(name)
-            items.append(SuiteItem(game, game.rows * game.cols))
-        elif problem == "knights":
-            inst = knights_instance(board_file=name)
-            items.append(SuiteItem(inst, inst.board.rows))
-        else:
-            inst = tour_instance(board_file=name)
-            items.append(SuiteItem(inst, inst.board.rows))
-    return items
+    Raises
+    ------
+    InvalidInstance
+        Contradicting flags, a missing problem, or a bad value.
+    """
+    from knightcert.compare.experiment import (
+        experiment_from_dict,
+        experiment_from_report,
+        parse_seeds,
+        read_experiment,
+    )
+    from knightcert.compare.suites import parse_sizes
+
+    if args.experiment or args.rerun:
+        given = [name for name in DEFINING if getattr(args, name) is not None]
+        if given:
+            flag = given[0].replace("_", "-")
+            what = "--experiment" if args.experiment else "--rerun"
+            raise InvalidInstance(f"{what} fixes the experiment: drop {flag} (or edit the experiment file)")
+        experiment = (
+            read_experiment(args.experiment) if args.experiment else experiment_from_report(args.rerun)
+        )
+    else:
+        if args.problem is None:
+            raise InvalidInstance("give a problem, --experiment FILE.toml or --rerun REPORT.json")
+        if args.instances and (args.suite or args.sizes or args.seeds or args.holes is not None):
+            raise InvalidInstance("give --instances or --suite/--sizes/--seeds/--holes, not both")
+        suite: dict[str, Any] = {"suite": "files", "files": args.instances} if args.instances else {}
+        if not args.instances:
+            suite["suite"] = args.suite or "seed"
+            if args.sizes:
+                suite["sizes"] = parse_sizes(args.sizes)
+            if args.seeds:
+                suite["seeds"] = parse_seeds(args.seeds)
+            if args.holes is not None:
+                suite["holes"] = args.holes
+        record: dict[str, Any] = {
+            "problem": args.problem,
+            "suites": [suite],
+            "methods": args.methods.split(",") if args.methods else method_names(args.problem),
+            "repeat": args.repeat or 1,
+        }
+        if args.time_limit is not None:
+            record["time_limit"] = args.time_limit
+        if args.seed is not None:
+            if args.seed < 0:
+                raise InvalidInstance(f"--seed must be >= 0, got {args.seed}")
+            record["seed"] = args.seed
+        experiment = experiment_from_dict(record, "command line")
+    if args.workers is not None:
+        from dataclasses import replace
+
+        experiment = replace(experiment, workers=args.workers)
+    return experiment
 
 
 #: Seconds to wait for a Dask scheduler before giving up.
@@ -82,13 +176,15 @@ def connect_dask(client_class: type, address: str):
 
 
 def check_paths(args: argparse.Namespace) -> None:
-    """``--out`` and ``--plot`` writable, an existing ``--out`` a readable report of this problem."""
-    from knightcert.compare.report import FORMATS, resume_rows
+    """Every ``--out`` writable with a known ending (an existing one a readable report), ``--plot``
+    writable: checked before any work."""
+    from knightcert.compare.report import FORMATS, read_rows
     from knightcert.compare.report_file import check_output_path, check_plot_path
 
-    if args.out:
-        check_output_path(args.out, FORMATS, "--out")
-        resume_rows(args.out, args.problem)
+    for path in args.out or []:
+        check_output_path(path, FORMATS, "--out")
+        if os.path.lexists(path) and not getattr(args, "new_file", False):
+            read_rows(path)  # a report that cannot be read is refused here, never overwritten
     if args.plot:
         check_plot_path(args.plot)
 
@@ -96,22 +192,20 @@ def check_paths(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from knightcert.compare.comparison import run_comparison
+    from knightcert.compare.comparison import instance_records, run_experiment
     from knightcert.compare.harness import median_of_repeats
-    from knightcert.compare.report import plot_rows
     from knightcert.compare.summary import rows_table
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    if args.instances and (args.suite or args.sizes):
-        raise InvalidInstance("give --instances or --suite/--sizes, not both")
     check_paths(args)  # before any work: a bad --out or --plot must not cost the runs
-    sizes = parse_sizes(args.sizes) if args.sizes else None
-    if args.instances:
-        items = instances_from_files(args.problem, args.instances)
-    else:
-        items = build_suite(args.problem, args.suite or "seed", sizes, Path(args.data) if args.data else None)
-    methods = args.methods.split(",") if args.methods else method_names(args.problem)
+    _check_optional_packages(args)
+    experiment = experiment_from_args(args)
+    data = Path(args.data) if args.data else None
+    items = experiment.build(data)
+    header = {"experiment": experiment.to_dict(), "instances": instance_records(items)}
+    if args.rerun:
+        _check_rerun(args.rerun, header)
+    outputs, finished = _outputs(args, header)
     executor = None
     client = None
     if args.dask:
@@ -121,32 +215,20 @@ def run(args: argparse.Namespace) -> int:
             raise InvalidInstance("--dask needs the dask extra: pip install 'knightcert[dask]'") from None
         client = connect_dask(Client, args.dask)
         executor = client.get_executor()
-    total = len(items) * len(methods) * args.repeat
-    console = Console(stderr=True)
+    total = len(items) * len(experiment.methods) * experiment.repeat
+    command = ["knightcert", *getattr(args, "argv", sys.argv[1:])]
     interrupted = False
     rows = []
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-        disable=not console.is_terminal,
-    ) as bar:
-        task = bar.add_task(f"compare {args.problem}", total=total)
+    with Progress(f"compare {experiment.problem}", total, done=finished, quiet=args.quiet) as progress:
         try:
-            rows = run_comparison(
-                args.problem,
-                items,
-                methods,
-                time_limit=args.time_limit,
-                repeat=args.repeat,
-                workers=args.workers,
+            rows = run_experiment(
+                experiment,
+                items=items,
                 executor=executor,
-                out=args.out,
+                out=outputs,
                 answers=args.answers,
-                on_row=lambda row: bar.update(task, advance=1, description=f"{row.instance} {row.method}"),
+                on_row=progress.advance,
+                command=command,
             )
         except KeyboardInterrupt:
             interrupted = True
@@ -157,19 +239,21 @@ def run(args: argparse.Namespace) -> int:
         from knightcert.compare.cli import interruption
 
         code, word = interruption()
-        saved = f"; finished runs are in {args.out}" if args.out else ""
+        saved = f"; finished runs are in {', '.join(map(str, outputs))}" if outputs else ""
         print(f"knightcert: {word}{saved}", file=sys.stderr)
         return code
     if args.plot:
+        from knightcert.compare.plots import plot_rows
+
         plot_rows(rows, args.plot)
     if args.json:
         json.dump([row.as_dict() for row in rows], sys.stdout)
         print()
     else:
         out = Console(width=None if Console().is_terminal else 120)
-        shown = rows if args.repeat == 1 else median_of_repeats(rows)
-        title = f"knightcert compare {args.problem}" + (
-            f" (median time of {args.repeat} runs)" if args.repeat > 1 else ""
+        shown = rows if experiment.repeat == 1 else median_of_repeats(rows)
+        title = f"knightcert compare {experiment.problem}" + (
+            f" (median time of {experiment.repeat} runs)" if experiment.repeat > 1 else ""
         )
         out.print(rows_table(shown, title=title))
         failed = sum(1 for r in rows if r.error)
@@ -178,3 +262,99 @@ def run(args: argparse.Namespace) -> int:
             + (f"; {failed} runs without an answer (see error column)" if failed else "")
         )
     return 1 if any(not r.verified and r.status != "UNKNOWN" for r in rows) else 0
+
+
+def _check_optional_packages(args: argparse.Namespace) -> None:
+    """Refuse up front (not after the runs) a Parquet report without pyarrow or a plot without matplotlib."""
+    if any(Path(p).suffix.lower() == ".parquet" for p in args.out or []):
+        from knightcert.compare.report import pyarrow_modules
+
+        pyarrow_modules()
+    if args.plot:
+        from knightcert.compare.plots import pyplot
+
+        pyplot()
+
+
+def _check_rerun(report: str, header: dict[str, Any]) -> None:
+    """Refuse to call a run a repetition when its instances are not the recorded ones.
+
+    Raises
+    ------
+    ExperimentMismatch
+        The rebuilt instances differ (another generator version, a changed file).
+    """
+    from knightcert.compare.experiment import ExperimentMismatch, read_report_header, same_experiment
+
+    reason = same_experiment(read_report_header(report), header)
+    if reason is not None:
+        raise ExperimentMismatch(f"{report}: cannot repeat the experiment exactly: {reason}")
+
+
+def _outputs(args: argparse.Namespace, header: dict[str, Any]) -> tuple[list[Path], int]:
+    """The report paths and the number of runs they already hold (resumed).
+
+    A JSON report of another experiment is refused before any work, or with
+    --new-file left alone and the report written beside it.
+    """
+    from knightcert.compare.comparison import free_path, resumable_rows
+    from knightcert.compare.experiment import ExperimentMismatch
+
+    chosen, finished = [], 0
+    for path in (Path(p) for p in args.out or []):
+        try:
+            finished = max(finished, len(resumable_rows([path], header)))
+        except ExperimentMismatch as exc:
+            if not args.new_file:
+                raise
+            new = free_path(path)
+            print(f"knightcert: {exc.args[0].split(';')[0]}; writing {new}", file=sys.stderr)
+            path = new
+        chosen.append(path)
+    return chosen, finished
+
+
+class Progress:
+    """A live bar on a terminal; one line per finished run on stderr otherwise; nothing when quiet."""
+
+    def __init__(self, title: str, total: int, *, done: int = 0, quiet: bool = False) -> None:
+        from rich.console import Console
+
+        self.title, self.total, self.done, self.quiet = title, total, done, quiet
+        self.console = Console(stderr=True)
+        self.bar = None
+        if not quiet and self.console.is_terminal:
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+            from rich.progress import Progress as Bar
+
+            self.bar = Bar(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=self.console,
+                transient=True,
+            )
+            self.task = self.bar.add_task(title, total=total, completed=done)
+
+    def __enter__(self) -> Progress:
+        if self.bar is not None:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+    def advance(self, row) -> None:
+        self.done += 1
+        if self.bar is not None:
+            self.bar.update(self.task, advance=1, description=f"{row.instance} {row.method}")
+        elif not self.quiet:
+            gap = "" if row.gap is None else f" gap {100 * row.gap:.2f}%"
+            print(
+                f"[{self.done}/{self.total}] {row.instance} {row.method} #{row.repeat}: {row.status}"
+                f"{gap} {row.time_s:.4f} s" + (f" ({row.error})" if row.error else ""),
+                file=sys.stderr,
+                flush=True,
+            )

@@ -1,26 +1,70 @@
-"""The comparison API: methods x instances x repeats, isolated, checked, with gaps.
+"""The comparison API: methods x instances x repeats, isolated, checked, with gaps, recorded.
 
 >>> from knightcert.compare.comparison import run_comparison
 >>> from knightcert.compare.suites import build_suite
 >>> rows = run_comparison("knights", build_suite("knights", "seed"), ["greedy", "matching"])
 >>> [(r.instance, r.method, r.objective, round(r.gap, 3)) for r in rows if r.instance == "6x6"]
 [('6x6', 'greedy', 15, 0.167), ('6x6', 'matching', 18, 0.0)]
+
+An experiment file runs the same way (:func:`run_experiment`), and every
+report records what ran: see :mod:`knightcert.compare.experiment`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
+from pathlib import Path
+from typing import Any
 
+from knightcert.compare.experiment import (
+    GIVEN,
+    Experiment,
+    ExperimentMismatch,
+    MethodSpec,
+    read_report_header,
+    same_experiment,
+)
 from knightcert.compare.harness import Row, fill_gaps
 from knightcert.compare.registry import get_method
-from knightcert.compare.report import resume_rows, write_rows
+from knightcert.compare.report import read_rows, report_header, write_rows
 from knightcert.compare.report_file import holding_report_lock
-from knightcert.compare.runner import Task, run_isolated, run_with_executor
-from knightcert.compare.suites import SuiteItem
+from knightcert.compare.runner import WARMED, Task, run_isolated, run_with_executor
+from knightcert.compare.suites import SuiteItem, SuiteSpec, instance_hash, unique_items
 from knightcert.problems.argument_checks import describe, expect_whole
 from knightcert.problems.errors import InvalidArgument
+
+
+def run_experiment(
+    experiment: Experiment,
+    *,
+    items: Sequence[SuiteItem] | None = None,
+    data: Path | None = None,
+    executor: Executor | None = None,
+    out: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None,
+    on_row: Callable[[Row], None] | None = None,
+    command: Sequence[str] | None = None,
+    answers: str | os.PathLike[str] | None = None,
+) -> list[Row]:
+    """Build the instances (unless given) and run the experiment; see :func:`run_comparison`."""
+    return run_comparison(
+        experiment.problem,
+        experiment.build(data) if items is None else items,
+        experiment.methods,
+        time_limit=experiment.time_limit,
+        repeat=experiment.repeat,
+        seed=experiment.seed,
+        workers=experiment.workers,
+        executor=executor,
+        out=out,
+        on_row=on_row,
+        wall_limit=experiment.wall_limit,
+        suites=experiment.suites,
+        command=command,
+        answers=answers,
+    )
 
 
 def check_comparison_arguments(items: object, methods: object, repeat: object, workers: object) -> None:
@@ -40,22 +84,32 @@ def check_comparison_arguments(items: object, methods: object, repeat: object, w
 def run_comparison(
     problem: str,
     items: Sequence[SuiteItem],
-    methods: Sequence[str],
+    methods: Sequence[str | MethodSpec],
     *,
     time_limit: float | None = None,
     repeat: int = 1,
     seed: int | None = 0,
     workers: int = 2,
     executor: Executor | None = None,
-    out: str | os.PathLike[str] | None = None,
+    out: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None,
     on_row: Callable[[Row], None] | None = None,
     wall_limit: float | None = None,
+    suites: Sequence[SuiteSpec] | None = None,
+    command: Sequence[str] | None = None,
     answers: str | os.PathLike[str] | None = None,
 ) -> list[Row]:
     """Run every method on every instance ``repeat`` times; return rows with gaps.
 
     Parameters
     ----------
+    items : sequence of SuiteItem
+        The instances; repeated ones are dropped and different instances that
+        share a name are renamed (``name@hash``).
+    methods : sequence of str or MethodSpec
+        Method names (with options, as ``MethodSpec``).
+    seed : int, optional
+        Base seed: each run gets its own seed derived from it and the run's
+        (instance content, method, repeat); see :func:`knightcert.compare.experiment.run_seed`.
     executor : concurrent.futures.Executor, optional
         Where to run (a Dask ``Client.get_executor()``, a process pool, ...);
         default: one fresh local process per run, ``workers`` at a time, each
@@ -63,12 +117,15 @@ def run_comparison(
     wall_limit : float, optional
         Seconds after which a local run is killed (default: twice the time
         limit plus 30 s, or 600 s without a time limit).
-    out : path, optional
-        Report written after every finished run (``.csv``, ``.json``, ``.md``),
-        so an interruption keeps what finished. An existing report is resumed:
-        runs already in it are not redone. One run at a time writes a report
-        (an exclusive lock), each write is atomic, and a report that cannot be
-        read or is of another problem is refused, never overwritten.
+    out : path or sequence of paths, optional
+        Reports written after every finished run (``.json``, ``.csv``, ``.md``,
+        ``.parquet``), so an interruption keeps what finished. An existing
+        ``.json`` report is resumed (runs already in it are not redone) when it
+        holds the same experiment (:func:`~knightcert.compare.experiment.same_experiment`).
+    suites : sequence of SuiteSpec, optional
+        How the items were built, recorded in the report (default: "given").
+    command : sequence of str, optional
+        The command line, recorded in the report.
     answers : path, optional
         Folder where every run saves its answer file (``knightcert check`` re-checks them).
 
@@ -76,54 +133,120 @@ def run_comparison(
     ------
     UnknownMethod
         A method name the problem does not have.
+    ExperimentMismatch
+        ``out`` is a JSON report of a different experiment (the message says what differs).
     InvalidReport
-        ``out`` exists but is not a report of this problem.
+        ``out`` exists but is not a readable report: refused, never overwritten.
     ReportInUse
-        Another run is writing ``out``.
+        Another run is writing ``out`` (one writer per report, an exclusive lock).
     """
     check_comparison_arguments(items, methods, repeat, workers)
-    for method in methods:
-        get_method(problem, method)  # validate names before any work
-    done = resume_rows(out, problem)
+    specs = [m if isinstance(m, MethodSpec) else MethodSpec(m) for m in methods]
+    for spec in specs:
+        get_method(problem, spec.name)  # validate names before any work
+    experiment = Experiment(
+        problem,
+        tuple(suites) if suites else (SuiteSpec(GIVEN),),
+        tuple(specs),
+        time_limit=None if time_limit is None else float(time_limit),
+        wall_limit=None if wall_limit is None else float(wall_limit),
+        repeat=repeat,
+        seed=seed,
+        workers=workers,
+    )
+    items = unique_items(
+        [
+            item if item.sha256 else dataclasses.replace(item, sha256=instance_hash(item.instance))
+            for item in items
+        ]
+    )
+    header = report_header(experiment.to_dict(), instance_records(items), command=command)
+    outputs = [] if out is None else [out] if isinstance(out, (str, os.PathLike)) else list(out)
+    done = resumable_rows(outputs, header)
     finished = {row.key for row in done}
     tasks = [
         Task(
             problem,
             item.instance,
-            method,
+            spec.name,
             time_limit,
-            seed,
+            experiment.run_seed(item.sha256, spec.name, k),
             k,
             item.size,
             item.known_optimum,
             wall_limit,
             None if answers is None else os.fspath(answers),
+            spec.options,
+            item.sha256,
         )
         for item in items
-        for method in methods
+        for spec in specs
         for k in range(repeat)
     ]
-    known = {
-        getattr(item.instance, "name", ""): item.known_optimum
-        for item in items
-        if item.known_optimum is not None
-    }
+    known = {item.name: item.known_optimum for item in items if item.known_optimum is not None}
     todo = [task for task in tasks if task.key not in finished]
     rows = list(done)
+
+    def save() -> None:
+        fill_gaps(rows, known)  # a partial report has its gaps too
+        header["warmup_s"] = {
+            spec.name: round(WARMED[problem, spec.name], 4)
+            for spec in specs
+            if (problem, spec.name) in WARMED
+        }
+        for path in outputs:
+            write_rows(rows, path, header)
+
     source = run_with_executor(todo, executor) if executor is not None else run_isolated(todo, workers)
     try:
         for row in source:
             rows.append(row)
-            if out is not None:
-                write_rows(rows, out)
+            save()
             if on_row is not None:
                 on_row(row)
     finally:
         if hasattr(source, "close"):
             source.close()
-        fill_gaps(rows, known)
         order = {task.key: i for i, task in enumerate(tasks)}
         rows.sort(key=lambda row: order.get(row.key, len(order)))
-        if out is not None:
-            write_rows(rows, out)
+        save()
     return rows
+
+
+def instance_records(items: Sequence[SuiteItem]) -> list[dict[str, Any]]:
+    """What a report records of each instance: name, content hash, size, known optimum."""
+    return [
+        {"name": item.name, "sha256": item.sha256, "size": item.size, "known_optimum": item.known_optimum}
+        for item in items
+    ]
+
+
+def resumable_rows(outputs: Sequence[str | os.PathLike[str]], header: Mapping[str, Any]) -> list[Row]:
+    """Finished runs of the same experiment in an existing JSON report among ``outputs``.
+
+    Raises
+    ------
+    ExperimentMismatch
+        The JSON report holds a different experiment; the message names the
+        file and the first difference.
+    """
+    for path in outputs:
+        if Path(path).suffix.lower() == ".json" and Path(path).exists():
+            reason = same_experiment(read_report_header(path), header)
+            if reason is not None:
+                raise ExperimentMismatch(
+                    f"{path} holds a different experiment ({reason}); "
+                    "give another --out, or --new-file to write beside it"
+                )
+            return read_rows(path)
+    return []
+
+
+def free_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` if it does not exist, else the first free ``name-2.ext``, ``name-3.ext``, ..."""
+    target = Path(path)
+    k = 2
+    while target.exists():
+        target = Path(path).with_name(f"{Path(path).stem}-{k}{Path(path).suffix}")
+        k += 1
+    return target

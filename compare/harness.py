@@ -70,6 +70,8 @@ class Row:
     evidence: str = ""
     size: int | None = None
     repeat: int = 0
+    seed: int | None = None  # the run's derived seed
+    instance_hash: str = ""  # SHA-256 of the instance's content
     known_optimum: float | int | None = field(default=None, repr=False)
     covered: int | None = None
 

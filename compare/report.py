@@ -1,4 +1,22 @@
-"""Writing and reading comparison results: CSV, JSON, Markdown, plots."""
+"""Writing and reading comparison reports: JSON, CSV, Markdown, Parquet.
+
+Every report carries its header: the resolved experiment, the instances
+with their content hashes, the command line, the environment (versions, git
+commit, machine, CP-SAT parameters) and the warm-up (compile) time of each
+method. Where it goes:
+
+``.json``
+    ``{"schema": 2, "experiment": ..., "instances": ..., "command": ...,
+    "environment": ..., "warmup_s": ..., "runs": [...]}``; the only format
+    that resumes.
+``.csv``
+    ``# key: json`` comment lines, then the runs (``pandas.read_csv(path, comment="#")``).
+``.md``
+    A list of the header's fields, then the runs with numbers rounded for reading.
+``.parquet``
+    The runs, typed; the header as JSON in the file's key-value metadata
+    (key ``knightcert``). Needs pyarrow (``pip install 'knightcert[parquet]'``).
+"""
 
 from __future__ import annotations
 
@@ -7,25 +25,46 @@ import io
 import json
 import os
 import platform
-from collections.abc import Sequence
+import subprocess
+from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from knightcert.compare.harness import COLUMNS, Row
 from knightcert.compare.report_file import read_report_text, resume_mismatch, write_text_atomic
-from knightcert.problems.errors import InvalidReport
+from knightcert.problems.errors import InvalidInstance, InvalidReport, KnightcertError
 
-SCHEMA = 1
-FIELDS = (*COLUMNS, "size", "repeat")
-FORMATS = (".csv", ".json", ".md")
+SCHEMA = 2
+FIELDS = (*COLUMNS, "size", "repeat", "seed", "instance_hash")
+FORMATS = (".csv", ".json", ".md", ".parquet")
+#: Packages whose versions every report records.
+PACKAGES = (
+    "knightcert",
+    "ortools",
+    "numpy",
+    "scipy",
+    "numba",
+    "python-constraint2",
+    "rich",
+    "matplotlib",
+    "pyarrow",
+)
 
 
+@cache
 def environment() -> dict[str, Any]:
-    """Versions and machine, recorded with every JSON report."""
+    """Versions, git commit, machine and CP-SAT defaults, recorded with every report.
+
+    Notes
+    -----
+    ``git`` is the commit of the checkout the code was imported from (with
+    ``dirty`` when tracked files differ from it), ``None`` for an installed copy.
+    """
     from importlib import metadata
 
     versions = {}
-    for package in ("knightcert", "ortools", "numpy", "scipy", "numba", "python-constraint2"):
+    for package in PACKAGES:
         try:
             versions[package] = metadata.version(package)
         except metadata.PackageNotFoundError:
@@ -33,32 +72,130 @@ def environment() -> dict[str, Any]:
     return {
         "python": platform.python_version(),
         "platform": platform.platform(),
-        "cpu": platform.processor() or platform.machine(),
+        "cpu": _cpu_model(),
         "cores": os.cpu_count(),
+        "usable_cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "memory_gb": _memory_gb(),
         "versions": versions,
+        "git": _git_commit(),
+        "cpsat": cpsat_parameters(),
     }
 
 
-def write_rows(rows: Sequence[Row], path: str | os.PathLike[str]) -> None:
-    """Write rows as CSV, JSON or Markdown, chosen by the file ending; atomically
-    (a temporary file unique to this writer, renamed over the report)."""
+def cpsat_parameters() -> dict[str, Any]:
+    """The CP-SAT defaults of ``models/cpsat_solve.py``: every ``DEFAULT_*`` name it defines,
+    resolved when it is a function (for instance threads chosen from the cores)."""
+    from knightcert.models import cpsat_solve
+
+    defaults: dict[str, Any] = {}
+    for name in sorted(vars(cpsat_solve)):
+        if not name.lower().startswith("default"):
+            continue
+        value = getattr(cpsat_solve, name)
+        try:
+            value = value() if callable(value) else value
+            json.dumps(value)
+        except Exception:  # a default that needs arguments, or is not plain data
+            value = repr(value)
+        defaults[name.lower()] = value
+    return defaults
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _memory_gb() -> float | None:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return round(int(line.split()[1]) / 1024**2, 1)
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _git_commit() -> dict[str, Any] | None:
+    here = Path(__file__).resolve().parent
+    try:
+        tracked = subprocess.run(
+            ["git", "ls-files", "--error-unmatch", Path(__file__).name],
+            cwd=here,
+            capture_output=True,
+            timeout=5,
+        )
+        if tracked.returncode != 0:  # an installed copy, not a checkout
+            return None
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=here,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {"commit": commit, "dirty": bool(dirty)}
+
+
+def report_header(
+    experiment: Mapping[str, Any] | None = None,
+    instances: Sequence[Mapping[str, Any]] = (),
+    *,
+    command: Sequence[str] | None = None,
+    warmup: Mapping[str, float] | None = None,
+) -> dict[str, Any]:
+    """Everything a report says besides its runs."""
+    header: dict[str, Any] = {"schema": SCHEMA}
+    if experiment is not None:
+        header["experiment"] = dict(experiment)
+        header["instances"] = [dict(i) for i in instances]
+    header["command"] = list(command) if command is not None else None
+    header["environment"] = environment()
+    header["warmup_s"] = dict(warmup or {})
+    return header
+
+
+def write_rows(
+    rows: Sequence[Row], path: str | os.PathLike[str], header: Mapping[str, Any] | None = None
+) -> None:
+    """Write rows and their header as CSV, JSON, Markdown or Parquet, chosen by the file ending.
+
+    The file is replaced atomically (written beside it, then renamed).
+
+    Raises
+    ------
+    InvalidInstance
+        Unknown file ending.
+    KnightcertError
+        Parquet without pyarrow installed.
+    """
     target = Path(path)
     suffix = target.suffix.lower()
+    header = dict(header) if header is not None else report_header()
+    if suffix == ".parquet":
+        temporary = target.with_name(target.name + ".part")
+        to_parquet(rows, temporary, header)
+        temporary.replace(target)
+        return
     if suffix == ".csv":
-        text = to_csv(rows)
+        text = to_csv(rows, header)
     elif suffix == ".json":
-        text = (
-            json.dumps(
-                {"schema": SCHEMA, "environment": environment(), "runs": [_record(r) for r in rows]}, indent=1
-            )
-            + "\n"
-        )
+        text = json.dumps({**header, "runs": [_record(r) for r in rows]}, indent=1) + "\n"
     elif suffix == ".md":
-        text = to_markdown(rows)
+        text = to_markdown(rows, header)
     else:
-        from knightcert.problems.errors import InvalidInstance
-
-        raise InvalidInstance(f"unknown output format {suffix!r}: use .csv, .json or .md", str(path))
+        raise InvalidInstance(f"unknown output format {suffix!r}: use {', '.join(FORMATS)}", str(path))
     write_text_atomic(target, text)
 
 
@@ -67,8 +204,11 @@ def _record(row: Row) -> dict[str, Any]:
     return {field: data.get(field) for field in FIELDS}
 
 
-def to_csv(rows: Sequence[Row]) -> str:
+def to_csv(rows: Sequence[Row], header: Mapping[str, Any] | None = None) -> str:
+    """The runs as CSV, after ``# key: json`` lines holding the header."""
     buffer = io.StringIO()
+    for key, value in (header or {}).items():
+        buffer.write(f"# {key}: {json.dumps(value, separators=(',', ':'))}\n")
     writer = csv.DictWriter(buffer, fieldnames=FIELDS, lineterminator="\n")
     writer.writeheader()
     for row in rows:
@@ -76,32 +216,113 @@ def to_csv(rows: Sequence[Row]) -> str:
     return buffer.getvalue()
 
 
-def to_markdown(rows: Sequence[Row]) -> str:
-    lines = ["| " + " | ".join(FIELDS) + " |", "|" + "---|" * len(FIELDS)]
+def to_markdown(rows: Sequence[Row], header: Mapping[str, Any] | None = None) -> str:
+    """The header as a list, then the runs as a table with numbers rounded for reading."""
+    lines = []
+    if header:
+        lines += ["# knightcert compare report", ""]
+        lines += [f"- {key}: `{json.dumps(value, separators=(', ', ': '))}`" for key, value in header.items()]
+        lines.append("")
+    lines += ["| " + " | ".join(FIELDS) + " |", "|" + "---|" * len(FIELDS)]
     for row in rows:
-        cells = ["" if v is None else str(v).replace("|", "\\|") for v in _record(row).values()]
+        cells = [_cell(v) for v in _record(row).values()]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value).replace("|", "\\|")
+
+
+def to_parquet(rows: Sequence[Row], path: str | os.PathLike[str], header: Mapping[str, Any]) -> None:
+    """The runs as a typed Parquet table; the header in its metadata under ``knightcert``."""
+    pa, parquet = pyarrow_modules()
+    types = {
+        "objective": pa.float64(),
+        "bound": pa.float64(),
+        "gap": pa.float64(),
+        "time_s": pa.float64(),
+        "peak_mb": pa.float64(),
+        "nodes": pa.int64(),
+        "verified": pa.bool_(),
+        "certified": pa.bool_(),
+        "size": pa.int64(),
+        "repeat": pa.int64(),
+        "seed": pa.int64(),
+    }
+    schema = pa.schema([(name, types.get(name, pa.string())) for name in FIELDS]).with_metadata(
+        {"knightcert": json.dumps(dict(header))}
+    )
+    records = [_record(row) for row in rows]
+    columns = {name: [r[name] for r in records] for name in FIELDS}
+    parquet.write_table(pa.table(columns, schema=schema), str(path))
+
+
+def pyarrow_modules():
+    """``(pyarrow, pyarrow.parquet)``.
+
+    Raises
+    ------
+    KnightcertError
+        pyarrow is not installed (the message names the extra).
+    """
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as parquet
+    except ImportError:
+        raise KnightcertError("Parquet reports need pyarrow: pip install 'knightcert[parquet]'") from None
+    return pa, parquet
+
+
+def read_header(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The header of a report (empty for a report written before schema 2)."""
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix == ".json":
+        from knightcert.compare.experiment import read_report_header
+
+        return read_report_header(target)
+    if suffix == ".parquet":
+        _, parquet = pyarrow_modules()
+        metadata = parquet.read_schema(str(target)).metadata or {}
+        return json.loads(metadata.get(b"knightcert", b"{}"))
+    if suffix == ".csv":
+        header = {}
+        for line in read_report_text(target).splitlines():
+            if not line.startswith("# "):
+                break
+            key, _, value = line[2:].partition(": ")
+            header[key] = json.loads(value)
+        return header
+    return {}
+
+
 def read_rows(path: str | os.PathLike[str]) -> list[Row]:
-    """Read rows back from a CSV, JSON or Markdown report written by :func:`write_rows`.
+    """Read rows back from a report written by :func:`write_rows`.
 
     Raises
     ------
     InvalidReport
         The file is not a readable report (empty, truncated, binary, another
-        program's file, a folder or device); the message names the file and why.
+        program's file, a folder or device, an unknown ending); the message
+        names the file and why.
     """
     target = Path(path)
-    text = read_report_text(target)
     suffix = target.suffix.lower()
     if suffix not in FORMATS:
-        raise InvalidReport(f"unknown report format {suffix!r}", str(path))
+        raise InvalidReport(f"unknown report format {suffix!r}: use {', '.join(FORMATS)}", str(path))
     try:
-        records = _records(text, suffix)
+        if suffix == ".parquet":
+            _, parquet = pyarrow_modules()
+            records = parquet.read_table(str(target)).to_pylist()
+        else:
+            records = _records(read_report_text(target), suffix)
         return [_row(record) for record in records]
-    except (ValueError, KeyError, TypeError, AttributeError, OverflowError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError, OverflowError, OSError) as exc:
         why = f"a run has no {exc.args[0]!r} field" if isinstance(exc, KeyError) and exc.args else exc
         raise InvalidReport(f"not a knightcert report: {str(why)[:80]}", str(path)) from None
 
@@ -115,12 +336,14 @@ def _records(text: str, suffix: str) -> list[dict[str, Any]]:
             raise ValueError("no 'runs' list")
         records = data["runs"]
     elif suffix == ".csv":
-        records = list(csv.DictReader(io.StringIO(text)))
-        if not records and text.splitlines()[0].split(",")[:1] != ["problem"]:
+        body = "\n".join(line for line in text.splitlines() if not line.startswith("# "))
+        records = list(csv.DictReader(io.StringIO(body)))
+        if not records and body.splitlines()[:1] and body.splitlines()[0].split(",")[:1] != ["problem"]:
             raise ValueError("no header row")
     else:
-        lines = [line for line in text.splitlines() if line.startswith("|")][2:]
-        records = [dict(zip(FIELDS, _split_md(line), strict=True)) for line in lines]
+        lines = [line for line in text.splitlines() if line.startswith("|")]
+        names = _split_md(lines[0]) if lines else list(FIELDS)
+        records = [dict(zip(names, _split_md(line), strict=True)) for line in lines[2:]]
     if not all(isinstance(record, dict) for record in records):
         raise ValueError("a run is not a record")
     return records
@@ -151,6 +374,8 @@ def _row(record: dict[str, Any]) -> Row:
         if kind is bool:
             return raw if isinstance(raw, bool) else str(raw) == "True"
         number = float(raw)
+        if number != number:  # NaN from a typed column
+            return None
         return (
             int(number)
             if kind is int or (kind is float and number.is_integer() and name in ("objective", "bound"))
@@ -174,6 +399,8 @@ def _row(record: dict[str, Any]) -> Row:
         error=str(record.get("error") or ""),
         size=value("size", int),
         repeat=value("repeat", int) or 0,
+        seed=value("seed", int),
+        instance_hash=str(record.get("instance_hash") or ""),
     )
 
 
@@ -197,33 +424,3 @@ def resume_rows(path: str | os.PathLike[str] | None, problem: str) -> list[Row]:
         if why is not None:
             raise InvalidReport(f"cannot resume: {why}; choose another --out", os.fspath(path))
     return rows
-
-
-def plot_rows(rows: Sequence[Row], path: str | os.PathLike[str]) -> None:
-    """Gap against size and time against size (log scale), one line per method."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        from knightcert.problems.errors import KnightcertError
-
-        raise KnightcertError("--plot needs matplotlib: pip install 'knightcert[plot]'") from None
-    figure, (gap_axis, time_axis) = plt.subplots(1, 2, figsize=(11, 4.2))
-    for method in dict.fromkeys(r.method for r in rows):
-        mine = sorted((r for r in rows if r.method == method and r.size is not None), key=lambda r: r.size)
-        if not mine:
-            continue
-        with_gap = [r for r in mine if r.gap is not None]
-        gap_axis.plot([r.size for r in with_gap], [100 * r.gap for r in with_gap], marker="o", label=method)
-        time_axis.plot([r.size for r in mine], [max(r.time_s, 1e-6) for r in mine], marker="o", label=method)
-    problem = rows[0].problem if rows else ""
-    gap_axis.set(xlabel="size", ylabel="gap to best proven value (%)", title=f"{problem}: gap")
-    time_axis.set(xlabel="size", ylabel="time (s)", yscale="log", title=f"{problem}: time")
-    for axis in (gap_axis, time_axis):
-        axis.grid(alpha=0.3)
-        axis.legend(fontsize=8)
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)

@@ -210,10 +210,13 @@ def holding_report_lock(function: Callable[..., T]) -> Callable[..., T]:
     """Decorate a function with an ``out=`` report parameter so that it runs under :func:`report_lock`."""
 
     @functools.wraps(function)
-    def locked(*args: Any, out: str | os.PathLike[str] | None = None, **kwargs: Any) -> T:
+    def locked(*args: Any, out: Any = None, **kwargs: Any) -> T:
         if out is None:
             return function(*args, out=out, **kwargs)
-        with report_lock(out):
+        paths = [out] if isinstance(out, (str, os.PathLike)) else list(out)
+        with contextlib.ExitStack() as held:  # every report of the run, one lock each
+            for path in paths:
+                held.enter_context(report_lock(path))
             return function(*args, out=out, **kwargs)
 
     return locked

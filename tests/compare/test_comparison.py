@@ -5,6 +5,7 @@ import json
 import pytest
 from knightcert.compare.cli import main
 from knightcert.compare.comparison import run_comparison
+from knightcert.compare.experiment import ExperimentMismatch
 from knightcert.compare.harness import failed_row, fill_gaps
 from knightcert.compare.report import FIELDS, read_rows, write_rows
 from knightcert.compare.runner import Task, run_tasks
@@ -84,19 +85,36 @@ def test_timeouts_and_crashes_become_unknown_rows():
 def test_resume_skips_finished_runs(tmp_path):
     out = tmp_path / "runs.json"
     items = build_suite("knights", "seed")
-    first = run_comparison("knights", items, ["greedy"], out=out)
-    assert len(first) == 3
+    first = run_comparison("knights", items, ["greedy", "matching"], out=out)
+    assert len(first) == 6
+    data = json.loads(out.read_text())
+    data["runs"] = data["runs"][:4]  # as if interrupted after four runs
+    out.write_text(json.dumps(data))
     calls = []
     second = run_comparison("knights", items, ["greedy", "matching"], out=out, on_row=calls.append)
-    assert len(calls) == 3 and {row.method for row in calls} == {"matching"}
-    assert len(second) == 6 and json.loads(out.read_text())["schema"] == 1
+    assert len(calls) == 2 and len(second) == 6 and json.loads(out.read_text())["schema"] == 2
+    assert [r.as_dict() for r in second] == [r.as_dict() for r in read_rows(out)]
 
 
-@pytest.mark.parametrize("suffix", [".csv", ".json", ".md"])
+def test_resume_refuses_another_experiment(tmp_path):
+    out = tmp_path / "runs.json"
+    items = build_suite("knights", "seed")
+    run_comparison("knights", items, ["greedy"], out=out)
+    with pytest.raises(ExperimentMismatch, match=r"different experiment \(methods"):
+        run_comparison("knights", items, ["greedy", "matching"], out=out)
+    with pytest.raises(ExperimentMismatch, match=r"time_limit null -> 5.0"):
+        run_comparison("knights", items, ["greedy"], out=out, time_limit=5)
+    assert len(read_rows(out)) == 3  # untouched
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".json", ".md", ".parquet"])
 def test_reports_round_trip(seed_rows, tmp_path, suffix):
     path = tmp_path / f"report{suffix}"
     write_rows(seed_rows, path)
     again = read_rows(path)
+    if suffix == ".md":  # rounded for reading
+        for row in (*again, *seed_rows):
+            row.time_s, row.gap = float(f"{row.time_s:.4g}"), float(f"{row.gap:.4g}")
     assert [r.as_dict() for r in again] == [r.as_dict() for r in seed_rows]
 
 
@@ -104,13 +122,17 @@ def test_json_report_records_the_environment(seed_rows, tmp_path):
     path = tmp_path / "r.json"
     write_rows(seed_rows, path)
     data = json.loads(path.read_text())
-    assert set(data) == {"schema", "environment", "runs"}
-    assert data["environment"]["cores"] >= 1 and "ortools" in data["environment"]["versions"]
+    assert set(data) == {"schema", "command", "environment", "warmup_s", "runs"}
+    environment = data["environment"]
+    assert environment["cores"] >= 1 and "ortools" in environment["versions"]
+    assert (
+        environment["cpu"] and environment["memory_gb"] > 0 and environment["cpsat"]["default_workers"] >= 1
+    )
     assert set(data["runs"][0]) == set(FIELDS)
 
 
 def test_plot_is_written(seed_rows, tmp_path):
-    from knightcert.compare.report import plot_rows
+    from knightcert.compare.plots import plot_rows
 
     plot_rows(seed_rows, tmp_path / "p.png")
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
@@ -127,7 +149,7 @@ def test_unknown_methods_and_bad_sizes_are_rejected():
 def test_every_suite_builds(shared_data):
     for problem in ("path", "jump", "knights", "tour"):
         for suite in ("seed", "scaling", "random"):
-            items = build_suite(problem, suite, (5, 12))
+            items = build_suite(problem, suite, None if suite == "seed" else [5, 12])
             assert items and all(isinstance(item, SuiteItem) for item in items)
 
 
@@ -154,7 +176,8 @@ def test_compare_cli_writes_outputs(tmp_path, capsys):
     )
     text = capsys.readouterr().out
     assert "knightcert compare knights" in text and "answers verified" in text
-    assert out.read_text().startswith(",".join(FIELDS)) and plot.exists()
+    lines = out.read_text().splitlines()
+    assert lines[0] == "# schema: 2" and ",".join(FIELDS) in lines and plot.exists()
 
 
 @pytest.mark.parametrize(

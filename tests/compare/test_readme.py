@@ -1,4 +1,5 @@
-"""Every example in the README runs: Python blocks are executed, console examples compared."""
+"""Every example in the README and docs/experiments.md runs: Python blocks are executed,
+console examples compared."""
 
 from __future__ import annotations
 
@@ -12,16 +13,18 @@ from knightcert.compare.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
+#: Documents whose examples run here, read together.
+DOCUMENTS = README + (ROOT / "docs" / "experiments.md").read_text()
 
 
 def python_blocks() -> list[str]:
-    return re.findall(r"```python\n(.*?)```", README, flags=re.S)
+    return re.findall(r"```python\n(.*?)```", DOCUMENTS, flags=re.S)
 
 
 def console_examples() -> list[tuple[list[str], list[str]]]:
     """(argv, expected stdout lines) for each ``$ knightcert ...`` line followed by output."""
     examples = []
-    for block in re.findall(r"```console\n(.*?)```", README, flags=re.S):
+    for block in re.findall(r"```console\n(.*?)```", DOCUMENTS, flags=re.S):
         lines = block.splitlines()
         for i, line in enumerate(lines):
             if not line.startswith("$ knightcert "):
@@ -37,7 +40,8 @@ def console_examples() -> list[tuple[list[str], list[str]]]:
 
 
 @pytest.mark.parametrize("block", python_blocks())
-def test_python_examples_run(block):
+def test_python_examples_run(block, monkeypatch):
+    monkeypatch.chdir(ROOT)  # examples name files relative to the checkout
     exec(compile(block, "README.md", "exec"), {})
 
 

@@ -55,7 +55,10 @@ def test_stdin_is_read_with_dash(tmp_path):
         (("knights", "17000"), ("17000 x 17000", "matching", "memory")),
         (("tour", "17000"), ("17000 x 17000", "memory")),
         (("tour", "10000", "--closed"), ("10000 x 10000", "memory")),
-        (("compare", "path", "--sizes", "10..100000"), ("100000 x 100000", "300000000")),
+        (
+            ("compare", "path", "--suite", "scaling", "--sizes", "10..100000"),
+            ("100000 x 100000", "300000000"),
+        ),
         (("knights", "100000", "100000"), ("more than 300000000 squares",)),
     ],
 )

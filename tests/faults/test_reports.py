@@ -48,7 +48,7 @@ def test_another_problems_report_is_refused_and_kept(tmp_path, good_report):
     report = tmp_path / "r.json"
     report.write_bytes(good_report)  # a knights report
     done = run_cli(tmp_path, "compare", "tour", "--methods", "warnsdorff", "--out", "r.json")
-    assert_one_line(done, 2, "r.json", "cannot resume", "knights", "tour")
+    assert_one_line(done, 2, "r.json", "different experiment", "knights", "tour")
     assert report.read_bytes() == good_report
 
 

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.usefixtures("skip_unless_linux")
 #: A comparison whose first rows come fast (greedy) and whose CP-SAT runs take long.
 COMPARE = (
     "compare", "knights", "--suite", "scaling", "--sizes", "250..400",
-    "--methods", "greedy,cpsat", "--time-limit", "60", "--out", "report.json",
+    "--methods", "greedy,cpsat", "--time-limit", "60", "--out", "report.json", "--quiet",
 )  # fmt: skip
 
 

@@ -1,0 +1,420 @@
+"""An experiment as data: what ``knightcert compare`` runs, recorded so that it can be run again.
+
+An :class:`Experiment` holds the problem, the suites (generator and
+parameters, or files), the methods with their options, the time limit, the
+number of repeats, the base seed and the number of workers. It is read from
+a TOML file (``knightcert compare --experiment study.toml``), built from the
+command-line flags, or read back from a report (``--rerun report.json``);
+``to_dict`` gives the fully resolved record that every report carries.
+
+Each run gets its own seed, derived from the base seed and the run's key
+(instance content hash, method, repeat) with :class:`numpy.random.SeedSequence`:
+the same experiment gives every run the same seed on any machine, in any
+order and with any number of workers.
+
+Example experiment file::
+
+    problem = "knights"
+    time_limit = 10
+    repeat = 1
+    seed = 0
+    workers = 2
+    methods = ["greedy", "greedy+", "matching"]
+
+    [[suites]]
+    suite = "random"
+    sizes = "10..200:5"     # or a list [10, 20, 50]
+    seeds = 5               # 5 seeds 0..4, or a list [3, 7]
+    holes = 0.2
+
+A method with options is a table: ``{ name = "cpsat", options = { workers = 1 } }``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from knightcert.compare.suites import (
+    SuiteItem,
+    SuiteSpec,
+    build_suite,
+    parse_sizes,
+    resolve_suite,
+    unique_items,
+)
+from knightcert.problems.errors import InvalidInstance, KnightcertError
+
+#: Keys of an experiment file (and of the recorded experiment).
+KEYS = ("problem", "suites", "methods", "time_limit", "wall_limit", "repeat", "seed", "workers")
+SUITE_KEYS = ("suite", "sizes", "seeds", "holes", "files")
+#: Fields that say *how* an experiment runs, not *what* it runs: a resume may change them.
+HOW_NOT_WHAT = ("workers",)
+#: The suite of instances handed to the Python API directly (not rebuildable from the record).
+GIVEN = "given"
+
+
+class ExperimentMismatch(KnightcertError):
+    """A report holds a different experiment than the one asked for."""
+
+
+@dataclass(frozen=True)
+class MethodSpec:
+    """A method name (an opaque string: registry name, ``module:function``, ``exec:...``) and its options."""
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def to_dict(self) -> str | dict[str, Any]:
+        return self.name if not self.options else {"name": self.name, "options": dict(self.options)}
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One experiment, every default resolved.
+
+    Parameters
+    ----------
+    problem : str
+    suites : tuple of SuiteSpec
+    methods : tuple of MethodSpec
+    time_limit : float, optional
+        Seconds per run given to each method.
+    wall_limit : float, optional
+        Seconds after which a local run is killed (default from the time limit).
+    repeat : int
+        Timed runs of each (instance, method).
+    seed : int, optional
+        Base seed; each run's seed is derived from it (:meth:`run_seed`).
+        ``None``: the methods' own defaults.
+    workers : int
+        Local worker processes (how the experiment runs; a resume may change it).
+    """
+
+    problem: str
+    suites: tuple[SuiteSpec, ...]
+    methods: tuple[MethodSpec, ...]
+    time_limit: float | None = None
+    wall_limit: float | None = None
+    repeat: int = 1
+    seed: int | None = 0
+    workers: int = 2
+
+    @property
+    def method_names(self) -> list[str]:
+        return [m.name for m in self.methods]
+
+    def method_options(self) -> dict[str, dict[str, Any]]:
+        return {m.name: dict(m.options) for m in self.methods if m.options}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The resolved record (plain JSON values), as stored in every report."""
+        return {
+            "problem": self.problem,
+            "suites": [spec.to_dict() for spec in self.suites],
+            "methods": [m.to_dict() for m in self.methods],
+            "time_limit": self.time_limit,
+            "wall_limit": self.wall_limit,
+            "repeat": self.repeat,
+            "seed": self.seed,
+            "workers": self.workers,
+        }
+
+    def build(self, data: Path | None = None) -> list[SuiteItem]:
+        """The instances of all suites, named uniquely, each with its content hash.
+
+        Raises
+        ------
+        ExperimentMismatch
+            The experiment was run on instances given from Python (nothing to rebuild).
+        """
+        if any(spec.suite == GIVEN for spec in self.suites):
+            raise ExperimentMismatch(
+                "this experiment ran on instances given from Python; run it again from Python"
+            )
+        items: list[SuiteItem] = []
+        for spec in self.suites:
+            items.extend(build_suite(self.problem, spec, data=data))
+        return unique_items(items)
+
+    def run_seed(self, sha256: str, method: str, repeat: int) -> int | None:
+        """The seed of one run; see :func:`run_seed`."""
+        return run_seed(self.seed, sha256, method, repeat)
+
+
+def run_seed(base: int | None, sha256: str, method: str, repeat: int) -> int | None:
+    """Seed of the run (instance ``sha256``, ``method``, ``repeat``) under base seed ``base``.
+
+    The key is hashed to 128 bits and handed to :class:`numpy.random.SeedSequence`
+    as its spawn key, with ``base`` as entropy; the first 31 bits of its state
+    are the seed (CP-SAT takes a signed 32-bit seed).
+
+    Examples
+    --------
+    >>> run_seed(0, "ab", "greedy", 0) == run_seed(0, "ab", "greedy", 0)
+    True
+    >>> len({run_seed(0, "ab", "greedy", k) for k in range(10)})
+    10
+    >>> run_seed(None, "ab", "greedy", 0) is None
+    True
+    """
+    if base is None:
+        return None
+    words = np.frombuffer(hashlib.sha256(f"{sha256}|{method}|{repeat}".encode()).digest()[:16], dtype="<u4")
+    sequence = np.random.SeedSequence(int(base), spawn_key=tuple(int(w) for w in words))
+    return int(sequence.generate_state(1, dtype=np.uint32)[0] >> 1)
+
+
+def parse_seeds(value: int | str | Sequence[int]) -> list[int]:
+    """Generator seeds: a count ``K`` (seeds 0..K-1), a range ``A..B`` or a list ``3,7,11``.
+
+    Raises
+    ------
+    InvalidInstance
+        Anything else.
+
+    Examples
+    --------
+    >>> parse_seeds(3), parse_seeds("4..6"), parse_seeds("3,7"), parse_seeds([1, 2])
+    ([0, 1, 2], [4, 5, 6], [3, 7], [1, 2])
+    """
+    expected = "seeds expects a count K, a range A..B or a list S1,S2,..."
+    if isinstance(value, bool):
+        raise InvalidInstance(f"{expected}, got {value!r}")
+    if isinstance(value, int):
+        if value < 1:
+            raise InvalidInstance(f"{expected} (K >= 1), got {value}")
+        return list(range(value))
+    if isinstance(value, str):
+        try:
+            if ".." in value:
+                low, high = (int(p) for p in value.split(".."))
+                if low > high:
+                    raise ValueError
+                return list(range(low, high + 1))
+            parts = [int(p) for p in value.split(",") if p.strip()]
+        except ValueError:
+            raise InvalidInstance(f"{expected}, got {value!r}") from None
+        return parse_seeds(parts[0]) if len(parts) == 1 and "," not in value else parts
+    if (
+        isinstance(value, Sequence)
+        and value
+        and all(isinstance(s, int) and not isinstance(s, bool) for s in value)
+    ):
+        return [int(s) for s in value]
+    raise InvalidInstance(f"{expected}, got {value!r}")
+
+
+def experiment_from_dict(data: Mapping[str, Any], source: str = "experiment") -> Experiment:
+    """Check and resolve an experiment record (from a TOML file or a report).
+
+    Raises
+    ------
+    InvalidInstance
+        A missing or unknown key, a value of the wrong kind, an unknown suite
+        or method; the message names ``source`` and the key.
+    """
+    from knightcert.compare.registry import get_method, problems
+
+    unknown = sorted(set(data) - set(KEYS))
+    if unknown:
+        raise InvalidInstance(f"{source}: unknown key {unknown[0]!r} (valid keys: {', '.join(KEYS)})")
+    problem = data.get("problem")
+    if problem not in problems():
+        raise InvalidInstance(f"{source}: problem must be one of {', '.join(problems())}, got {problem!r}")
+    suites_data = data.get("suites") or [{"suite": "seed"}]
+    if not isinstance(suites_data, list) or not all(isinstance(s, Mapping) for s in suites_data):
+        raise InvalidInstance(f"{source}: suites must be a list of tables ([[suites]])")
+    suites = tuple(_suite(problem, s, f"{source}: suites[{i}]") for i, s in enumerate(suites_data))
+    methods_data = data.get("methods")
+    if methods_data is None:
+        from knightcert.compare.registry import method_names
+
+        methods_data = method_names(problem)
+    if not isinstance(methods_data, list) or not methods_data:
+        raise InvalidInstance(f"{source}: methods must be a non-empty list")
+    methods = tuple(_method(m, f"{source}: methods[{i}]") for i, m in enumerate(methods_data))
+    for method in methods:
+        get_method(problem, method.name)  # UnknownMethod lists the valid names
+    if len({m.name for m in methods}) != len(methods):
+        raise InvalidInstance(f"{source}: a method is listed twice")
+    return Experiment(
+        problem=problem,
+        suites=suites,
+        methods=methods,
+        time_limit=_number(data, "time_limit", source),
+        wall_limit=_number(data, "wall_limit", source),
+        repeat=_count(data, "repeat", 1, source),
+        seed=_seed(data, source),
+        workers=_count(data, "workers", 2, source),
+    )
+
+
+def read_experiment(path: str | Path) -> Experiment:
+    """Read an experiment file (TOML).
+
+    Raises
+    ------
+    InvalidInstance
+        Unreadable file, TOML syntax (``file:line:column: ...``), or a bad record.
+    """
+    import tomllib
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInstance(f"cannot read experiment file: {exc}", str(path)) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        where = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        location = f"{path}:{where.group(1)}:{where.group(2)}" if where else str(path)
+        raise InvalidInstance(f"{location}: {message}") from None
+    return experiment_from_dict(data, str(path))
+
+
+def read_report_header(path: str | Path) -> dict[str, Any]:
+    """Everything in a JSON report but its runs.
+
+    Raises
+    ------
+    InvalidInstance
+        Not a readable JSON report.
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidInstance(f"cannot read report: {exc}", str(path)) from None
+    if not isinstance(data, dict) or "runs" not in data:
+        raise InvalidInstance("not a knightcert JSON report (no 'runs')", str(path))
+    return {key: value for key, value in data.items() if key != "runs"}
+
+
+def experiment_from_report(path: str | Path) -> Experiment:
+    """The experiment recorded in a JSON report (for ``--rerun``).
+
+    Raises
+    ------
+    InvalidInstance
+        The report has no experiment record (written before schema 2).
+    """
+    header = read_report_header(path)
+    if "experiment" not in header:
+        raise InvalidInstance("the report records no experiment (written by an older knightcert)", str(path))
+    return experiment_from_dict(header["experiment"], f"{path}: experiment")
+
+
+def same_experiment(recorded: Mapping[str, Any], current: Mapping[str, Any]) -> str | None:
+    """Why two report headers describe different experiments, or ``None`` when they are the same.
+
+    This is THE definition of "same experiment" for resuming a report. Two
+    headers (``{"experiment": ..., "instances": ...}``) are the same
+    experiment when every field of the resolved experiment is equal except
+    those in ``HOW_NOT_WHAT`` (the number of workers), and the instances are
+    the same names with the same content hashes, in the same order.
+
+    Returns
+    -------
+    str or None
+        A one-line reason naming the first field that differs, e.g.
+        ``time_limit 5.0 -> 1.0``.
+
+    Examples
+    --------
+    >>> a = {"experiment": {"problem": "knights", "time_limit": 5.0, "workers": 2}, "instances": []}
+    >>> same_experiment(a, {**a, "experiment": {**a["experiment"], "workers": 1}}) is None
+    True
+    >>> same_experiment(a, {**a, "experiment": {**a["experiment"], "time_limit": 1.0}})
+    'time_limit 5.0 -> 1.0'
+    """
+    if "experiment" not in recorded:
+        return "the report records no experiment (written by an older knightcert)"
+    old, new = recorded["experiment"], current["experiment"]
+    for key in dict.fromkeys([*old, *new]):
+        if key in HOW_NOT_WHAT:
+            continue
+        if old.get(key) != new.get(key):
+            return f"{key} {_short(old.get(key))} -> {_short(new.get(key))}"
+    old_instances = [(i["name"], i["sha256"]) for i in recorded.get("instances", [])]
+    new_instances = [(i["name"], i["sha256"]) for i in current.get("instances", [])]
+    if old_instances != new_instances:
+        for (name, digest), (other, other_digest) in zip(old_instances, new_instances, strict=False):
+            if name != other:
+                return f"instance {name} -> {other}"
+            if digest != other_digest:
+                return f"instance {name} has different content (sha256 {digest[:8]} -> {other_digest[:8]})"
+        return f"{len(old_instances)} instances -> {len(new_instances)}"
+    return None
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, separators=(",", ":"))
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _suite(problem: str, data: Mapping[str, Any], where: str) -> SuiteSpec:
+    unknown = sorted(set(data) - set(SUITE_KEYS))
+    if unknown:
+        raise InvalidInstance(f"{where}: unknown key {unknown[0]!r} (valid keys: {', '.join(SUITE_KEYS)})")
+    suite = data.get("suite", "seed")
+    if suite == GIVEN:
+        return SuiteSpec(GIVEN)
+    sizes = data.get("sizes")
+    if isinstance(sizes, str):
+        sizes = parse_sizes(sizes)
+    elif sizes is not None and not (
+        isinstance(sizes, list) and all(isinstance(n, int) and not isinstance(n, bool) for n in sizes)
+    ):
+        raise InvalidInstance(f"{where}: sizes must be a list of whole numbers or 'A..B[:COUNT[:spacing]]'")
+    seeds = parse_seeds(data["seeds"]) if "seeds" in data else None
+    holes = data.get("holes")
+    if holes is not None and (isinstance(holes, bool) or not isinstance(holes, (int, float))):
+        raise InvalidInstance(f"{where}: holes must be a number in [0, 1)")
+    files = data.get("files", [])
+    if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
+        raise InvalidInstance(f"{where}: files must be a list of paths")
+    try:
+        return resolve_suite(problem, suite, sizes=sizes, seeds=seeds, holes=holes, files=files)
+    except InvalidInstance as exc:
+        raise InvalidInstance(f"{where}: {exc}") from None
+
+
+def _method(data: Any, where: str) -> MethodSpec:
+    if isinstance(data, str):
+        return MethodSpec(data)
+    if isinstance(data, Mapping) and isinstance(data.get("name"), str) and set(data) <= {"name", "options"}:
+        options = data.get("options", {})
+        if not isinstance(options, Mapping):
+            raise InvalidInstance(f"{where}: options must be a table")
+        return MethodSpec(data["name"], tuple(sorted(options.items())))
+    raise InvalidInstance(f"{where}: a method is a name or a table {{ name = ..., options = {{...}} }}")
+
+
+def _number(data: Mapping[str, Any], key: str, source: str) -> float | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+        raise InvalidInstance(f"{source}: {key} must be a positive number of seconds, got {value!r}")
+    return float(value)
+
+
+def _count(data: Mapping[str, Any], key: str, default: int, source: str) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInstance(f"{source}: {key} must be a whole number >= 1, got {value!r}")
+    return value
+
+
+def _seed(data: Mapping[str, Any], source: str) -> int | None:
+    value = data.get("seed", 0)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+        raise InvalidInstance(f"{source}: seed must be a whole number >= 0, got {value!r}")
+    return value

@@ -1,0 +1,95 @@
+"""Standard plots of comparison runs: gap and time against size, with intervals."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from knightcert.compare.harness import Row
+from knightcert.compare.statistics import group_stats
+
+
+def pyplot():
+    """``matplotlib.pyplot`` with the file-only Agg backend.
+
+    Raises
+    ------
+    KnightcertError
+        matplotlib is not installed.
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        from knightcert.problems.errors import KnightcertError
+
+        raise KnightcertError("plots need matplotlib: pip install 'knightcert[plot]'") from None
+    return plt
+
+
+def plot_rows(rows: Sequence[Row], path: str | os.PathLike[str], title: str = "") -> None:
+    """Gap and time against size, one line per method, saved as PNG.
+
+    Left: mean gap to the best proven value with its 95 % bootstrap interval
+    over the runs of each size (seeds and repeats); when every gap is 0, the
+    success rate instead. Right: median time with
+    the interquartile range as bars (log scale). Runs without a size are left out.
+    """
+    plt = pyplot()
+    figure, (gap_axis, time_axis) = plt.subplots(1, 2, figsize=(11, 4.2))
+    sized = [r for r in rows if r.size is not None]
+    # when every gap is 0 (tours: a tour or nothing) the success rate says more
+    success_only = all(not r.gap for r in sized)
+    for method in dict.fromkeys(r.method for r in sized):
+        groups = group_stats([r for r in sized if r.method == method], ("size",))
+        with_gap = [g for g in groups if g.gap_mean is not None]
+        if success_only:
+            gap_axis.plot(
+                [g.key[0] for g in groups], [100 * g.success for g in groups], marker="o", label=method
+            )
+        elif with_gap:
+            means = [100 * g.gap_mean for g in with_gap]
+            low = [
+                m - 100 * (g.gap_mean_ci or (g.gap_mean,) * 2)[0]
+                for m, g in zip(means, with_gap, strict=True)
+            ]
+            high = [
+                100 * (g.gap_mean_ci or (g.gap_mean,) * 2)[1] - m
+                for m, g in zip(means, with_gap, strict=True)
+            ]
+            gap_axis.errorbar(
+                [g.key[0] for g in with_gap], means, yerr=[low, high], marker="o", capsize=3, label=method
+            )
+        medians = [max(g.time_median, 1e-6) for g in groups]
+        time_axis.errorbar(
+            [g.key[0] for g in groups],
+            medians,
+            yerr=[
+                [m - max(g.time_q1, 1e-6) for m, g in zip(medians, groups, strict=True)],
+                [max(g.time_q3, 1e-6) - m for m, g in zip(medians, groups, strict=True)],
+            ],
+            marker="o",
+            capsize=3,
+            label=method,
+        )
+    problem = title or (rows[0].problem if rows else "")
+    if success_only:
+        gap_axis.set(xlabel="size", ylabel="runs reaching the optimum (%)", title=f"{problem}: success rate")
+    else:
+        gap_axis.set(
+            xlabel="size", ylabel="gap to best proven value (%)", title=f"{problem}: mean gap, 95 % CI"
+        )
+    time_axis.set(xlabel="size", ylabel="time (s)", yscale="log", title=f"{problem}: median time, IQR")
+    sizes = [r.size for r in sized]
+    wide = bool(sizes) and min(sizes) > 0 and max(sizes) >= 8 * min(sizes)
+    for axis in (gap_axis, time_axis):
+        if wide:
+            axis.set_xscale("log")
+        axis.grid(alpha=0.3)
+        if axis.get_legend_handles_labels()[0]:
+            axis.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)

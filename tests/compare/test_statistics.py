@@ -1,0 +1,154 @@
+"""Statistics, tables, plots and performance profiles of comparison reports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+
+import numpy as np
+import pytest
+from knightcert.compare.cli import main
+from knightcert.compare.comparison import run_comparison
+from knightcert.compare.harness import failed_row
+from knightcert.compare.profiles import performance_ratios, profile
+from knightcert.compare.report import read_header, read_rows, write_rows
+from knightcert.compare.statistics import bootstrap_ci, group_stats, stats_table
+from knightcert.compare.suites import build_suite, resolve_suite
+
+
+def row(instance, method, status="FEASIBLE", gap=0.0, time_s=0.01, size=10, repeat=0):
+    r = failed_row("knights", instance, method, "", time_s)
+    r.status, r.verified, r.gap, r.size, r.repeat, r.peak_mb = (
+        status,
+        status != "UNKNOWN",
+        gap,
+        size,
+        repeat,
+        100.0,
+    )
+    if status == "UNKNOWN":
+        r.gap = None
+    return r
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    path = tmp_path_factory.mktemp("report") / "r.json"
+    spec = resolve_suite("knights", "random", sizes=[6, 10], seeds=[0, 1, 2])
+    run_comparison("knights", build_suite("knights", spec), ["greedy", "matching"], out=path, suites=[spec])
+    return path
+
+
+def test_group_statistics_by_hand():
+    rows = [
+        row(f"i{k}", "greedy", gap=g, time_s=t)
+        for k, (g, t) in enumerate([(0, 1), (0.1, 2), (0.2, 3), (0, 4)])
+    ]
+    rows.append(row("i4", "greedy", status="UNKNOWN", time_s=10))
+    [stats] = group_stats(rows, ("method",))
+    assert (stats.runs, stats.answered, stats.gaps) == (5, 4, 4)
+    assert stats.success == pytest.approx(2 / 5) and stats.gap_mean == pytest.approx(0.075)
+    assert stats.gap_median == pytest.approx(0.05)
+    assert (stats.time_q1, stats.time_median, stats.time_q3) == (2, 3, 4)
+    low, high = stats.gap_mean_ci
+    assert 0 <= low < stats.gap_mean < high <= 0.2
+    assert group_stats(rows, ("method",)) == [stats]  # the bootstrap has a fixed seed
+
+
+def test_bootstrap_edge_cases():
+    assert bootstrap_ci(np.array([0.3]), np.mean) is None
+    assert bootstrap_ci(np.array([0.1, 0.1, 0.1]), np.mean) == (0.1, 0.1)
+    low, high = bootstrap_ci(np.arange(20.0), np.median)
+    assert low < 9.5 < high
+
+
+def test_groups_are_ordered_by_size_then_method_order():
+    rows = [
+        row("a", "m2", size=20),
+        row("b", "m1", size=10),
+        row("c", "m1", size=20),
+        row("d", "m2", size=10),
+    ]
+    assert [s.key for s in group_stats(rows, ("size", "method"))] == [
+        (10, "m2"),
+        (10, "m1"),
+        (20, "m2"),
+        (20, "m1"),
+    ]
+
+
+def test_performance_ratios_and_profiles():
+    rows = [
+        row("a", "x", time_s=1.0),
+        row("a", "y", time_s=4.0),
+        row("b", "x", status="UNKNOWN", time_s=9.0),
+        row("b", "y", time_s=2.0, gap=0.5),
+    ]
+    ratios = performance_ratios(rows, "time")
+    assert ratios["x"].tolist() == [1.0, math.inf] and ratios["y"].tolist() == [4.0, 1.0]
+    assert profile(ratios["y"], np.array([1.0, 3.9, 4.0])).tolist() == [0.5, 0.5, 1.0]
+    gaps = performance_ratios(rows, "gap")
+    assert gaps["x"].tolist() == [1.0, math.inf] and gaps["y"].tolist() == [1.0, 1.5]
+
+
+def test_tables_in_three_formats(report):
+    rows = read_rows(report)
+    markdown = stats_table(rows, ("size", "method"), "md")
+    assert markdown.splitlines()[0].startswith("| size | method | runs | answered |")
+    assert len(markdown.splitlines()) == 2 + 4 and not re.search(r"\d\.\d{3,}", markdown)  # rounded
+    table = list(csv.DictReader(io.StringIO(stats_table(rows, ("method",), "csv"))))
+    assert [t["method"] for t in table] == ["greedy", "matching"] and table[1]["success"] == "1.0"
+    assert float(table[0]["gap_mean_low"]) <= float(table[0]["gap_mean"]) <= float(table[0]["gap_mean_high"])
+    latex = stats_table(rows, ("method",), "latex")
+    assert latex.startswith("\\begin{tabular}") and "\\%" in latex and "\\bottomrule" in latex
+
+
+def test_report_command(report, tmp_path, capsys):
+    plot, profiles = tmp_path / "p.png", tmp_path / "prof.png"
+    assert main(["report", str(report), "--plot", str(plot), "--profile", str(profiles)]) == 0
+    out = capsys.readouterr().out
+    assert "| 10 | matching | 3 | 3 | 3 | 100 % | 3 |" in out and "100 %" in out
+    assert plot.read_bytes()[:4] == b"\x89PNG" and profiles.read_bytes()[:4] == b"\x89PNG"
+    assert main(["report", str(report), "--by", "instance,method", "--format", "csv"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 1 + 6 * 2
+    assert main(["report", str(report), "--by", "colour"]) == 2
+    assert "--by takes fields among" in capsys.readouterr().err
+    assert main(["report", str(tmp_path / "missing.json")]) == 2
+
+
+def test_parquet_for_pandas_with_the_header(report, tmp_path):
+    pandas = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    rows, header = read_rows(report), read_header(report)
+    path = tmp_path / "r.parquet"
+    write_rows(rows, path, header)
+    frame = pandas.read_parquet(path)
+    assert len(frame) == len(rows) and frame["verified"].dtype == bool and frame["seed"].notna().all()
+    assert read_header(path)["experiment"] == json.loads(report.read_text())["experiment"]
+    assert [r.as_dict() for r in read_rows(path)] == [r.as_dict() for r in rows]
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["report", "--help"], ["compare", "--help"]])
+def test_help_pages(argv, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 0 and "usage: knightcert" in capsys.readouterr().out
+
+
+def test_missing_optional_packages_are_refused_before_any_run(monkeypatch, tmp_path, capsys):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_pyarrow(name, *args, **kwargs):
+        if name.startswith("pyarrow"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pyarrow)
+    out = tmp_path / "r.parquet"
+    assert main(["compare", "knights", "--methods", "greedy", "--out", str(out), "--quiet"]) == 2
+    assert "knightcert[parquet]" in capsys.readouterr().err and not out.exists()
