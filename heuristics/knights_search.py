@@ -146,7 +146,7 @@ def matching(
 
     Notes
     -----
-    Hopcroft-Karp with dead-end marking (``knightcert.heuristics.knights_matching``):
+    Hopcroft-Karp with dead-end marking (``knightcert.problems.knight_matching``):
     O(E sqrt(V)) worst case, E <= 4V, each phase O(E). It replaces
     ``scipy.sparse.csgraph.maximum_bipartite_matching``, exponential on
     layered graphs (scipy issue #26147; 946 s on a 200 x 200 board with holes).
@@ -158,42 +158,27 @@ def matching(
             "side is not bipartite (use cpsat)"
         )
     clock = Deadline(time_limit)
-    from knightcert.heuristics.knights_matching import (
-        INF,
-        greedy_matching,
-        hopcroft_karp_phase,
-        koenig_independent,
-    )
+    from knightcert.problems.knight_matching import INF, MatchingRun, koenig_independent
 
-    n = board.size
-    nb = knight_neighbours(board)
-    colour = (np.add.outer(np.arange(board.rows), np.arange(board.cols)) % 2).reshape(-1)
-    free = board.free.reshape(-1)
-    left = np.flatnonzero(free & (colour == 0))
-    right = np.flatnonzero(free & (colour == 1))
-    match = np.full(n, -1, dtype=np.int64)
-    dist = np.empty(n, dtype=np.int64)
-    queue = np.empty(max(left.size, 1), dtype=np.int64)
-    stack = np.empty(max(left.size, 1), dtype=np.int64)
-    cursor = np.zeros(n, dtype=np.int64)
-    _block_matching(board, match)
-    greedy_matching(nb, left, match)
-    size = int(np.count_nonzero(match[left] >= 0))
-    phases = 0
+    run = MatchingRun(board, knight_neighbours(board))
     while True:
         if clock.expired():
-            info = {**clock.stopped(f"Hopcroft-Karp phase {phases + 1}"), "matching_size": size}
+            info = {**clock.stopped(f"Hopcroft-Karp phase {run.phases + 1}"), "matching_size": run.size}
             return Result("knights", "matching", Status.UNKNOWN, None, None, None, clock.elapsed(), info=info)
-        gained = hopcroft_karp_phase(nb, left, match, dist, queue, stack, cursor)
-        phases += 1
-        if gained == 0:
+        if run.phase() == 0:
             break
-        size += gained
+    nb, left, right, match, dist, size, phases = (
+        run.nb,
+        run.left,
+        run.right,
+        run.match,
+        run.dist,
+        run.size,
+        run.phases,
+    )
     independent = koenig_independent(nb, left, right, match, dist < INF).astype(bool)
     count = int(independent.sum())
-    matched = left[match[left] >= 0]
-    pairs = np.stack([matched, match[matched]], axis=1)
-    certificate = {"matching": _square_pairs(board, pairs)}
+    certificate = {"matching": _square_pairs(board, run.pairs())}
     return Result(
         "knights",
         "matching",
@@ -205,29 +190,6 @@ def matching(
         certificate=certificate,
         info={"matching_size": size, "phases": phases},
     )
-
-
-#: A perfect knight matching of a 2 x 4 block: (row, col) pairs inside the block.
-_BLOCK_PAIRS = (((0, 0), (1, 2)), ((0, 1), (1, 3)), ((0, 2), (1, 0)), ((0, 3), (1, 1)))
-
-
-def _block_matching(board, match: np.ndarray) -> None:
-    """Start from the perfect matching of 2 x 4 blocks (pairs whose two squares are usable).
-
-    A full board whose sides are multiples of 2 and 4 is then matched at once;
-    elsewhere the greedy step and Hopcroft-Karp only repair the edges and holes.
-    """
-    free = board.free
-    top = np.arange(0, board.rows - 1, 2)[:, None]
-    first = np.arange(0, board.cols - 3, 4)[None, :]
-    for (ra, ca), (rb, cb) in _BLOCK_PAIRS:
-        a_r, a_c = np.broadcast_arrays(top + ra, first + ca)
-        b_r, b_c = np.broadcast_arrays(top + rb, first + cb)
-        usable = free[a_r, a_c] & free[b_r, b_c]
-        a = (a_r * board.cols + a_c)[usable]
-        b = (b_r * board.cols + b_c)[usable]
-        match[a] = b
-        match[b] = a
 
 
 def _square_pairs(board, pairs: np.ndarray) -> list[list[list[int]]]:

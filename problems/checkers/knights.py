@@ -11,7 +11,7 @@ On a bipartite knight graph (every plain board, and tori whose sides are
 both even) Kőnig's theorem makes this exact: a *maximum* matching gives the
 optimum itself. So when no matching is attached, or the attached one does
 not prove the claim, the checker computes its own maximum matching
-(Hopcroft–Karp, ``scipy.sparse.csgraph.maximum_bipartite_matching``) and
+(Hopcroft–Karp with dead-end marking, :mod:`knightcert.problems.knight_matching`) and
 either certifies the claim or refutes it. On other boards (tori with an odd
 side) the checker finds the optimum itself by branch and bound on boards of
 at most ``SEARCH_SQUARES`` usable squares (within ``SEARCH_NODES`` nodes);
@@ -34,7 +34,7 @@ from knightcert.problems.checkers.common import (
 )
 from knightcert.problems.checkers.fields import int_array
 from knightcert.problems.independent_knights import KnightsInstance
-from knightcert.problems.moves import knight_edges, knight_neighbours
+from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 MATCHING = "matching (Kőnig)"
@@ -158,24 +158,20 @@ def maximum_matching(board) -> np.ndarray:
 
     Notes
     -----
-    Hopcroft–Karp (scipy): O(E sqrt(V)) with E <= 4 V.
+    Hopcroft–Karp with dead-end marking (:mod:`knightcert.problems.knight_matching`):
+    O(E sqrt(V)) with E <= 4 V in the worst case (scipy's ``maximum_bipartite_matching``
+    is exponential on layered graphs, scipy issue #26147, so the checker does not use it).
     """
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import maximum_bipartite_matching
+    from knightcert.problems.knight_matching import MatchingRun
 
     if not bipartite(board):
         raise ValueError("the knight graph of this board is not bipartite by colour")
-    u, v = knight_edges(board)
-    colour = (np.add.outer(np.arange(board.rows), np.arange(board.cols)) % 2).reshape(-1)
-    white_first = colour[u] == 0
-    white = np.where(white_first, u, v)
-    black = np.where(white_first, v, u)
-    graph = csr_matrix((np.ones(len(u), dtype=np.int8), (white, black)), shape=(board.size, board.size))
-    mate = maximum_bipartite_matching(graph, perm_type="column")  # row (white) -> matched column
-    rows = np.flatnonzero(mate >= 0)
-    cols = mate[rows]
-    w = np.stack(np.divmod(rows, board.cols), axis=1)
-    b = np.stack(np.divmod(cols.astype(np.int64), board.cols), axis=1)
+    run = MatchingRun(board, knight_neighbours(board))
+    while run.phase():
+        pass
+    pairs = run.pairs()
+    w = np.stack(np.divmod(pairs[:, 0], board.cols), axis=1)
+    b = np.stack(np.divmod(pairs[:, 1], board.cols), axis=1)
     return np.stack([w, b], axis=1).astype(np.int64)
 
 

@@ -7,10 +7,10 @@ import math
 import networkx as nx
 import numpy as np
 import pytest
-from knightcert.heuristics.knights_matching import INF, greedy_matching, hopcroft_karp_phase
 from knightcert.heuristics.knights_search import matching
 from knightcert.problems.board import Board
 from knightcert.problems.independent_knights import KnightsInstance
+from knightcert.problems.knight_matching import INF, greedy_matching, hopcroft_karp_phase
 from knightcert.problems.result import Status
 
 
@@ -87,6 +87,11 @@ def test_the_board_that_took_scipy_a_quarter_of_an_hour():
     assert result.status is Status.OPTIMAL and result.verified
     assert result.objective == board.n_free - result.info["matching_size"]
     assert result.info["phases"] <= 2 * math.isqrt(board.n_free) + 2
+    # the checker derives its own matching when none is attached: the same polynomial kernels
+    from knightcert.problems.checkers import certify
+
+    again = certify(KnightsInstance(board, "200x200-holes-s2"), result.with_(certificate=None, evidence=()))
+    assert again.certified and "matching" in again.evidence[-1].how
 
 
 def test_matching_stops_at_its_time_limit():

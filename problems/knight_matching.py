@@ -1,5 +1,11 @@
 """Compiled Hopcroft-Karp maximum matching on a knight graph, and its Koenig independent set.
 
+Used by the ``matching`` method (``knightcert.heuristics.knights_search``) and by the
+independent-knights checker, which derives its own matching with it. Sharing the code
+costs the checker no independence: any set of disjoint knight moves bounds the optimum
+(Kőnig), and the checker validates every move of the matching it uses, so a fault here
+can only make a claim go uncertified, never certify a wrong one.
+
 Squares keep their board index: ``match[s]`` is the square matched to ``s``
 (or -1) for squares of both colours, and ``nb`` is the padded neighbour table
 of :func:`knightcert.problems.moves.knight_neighbours`. ``left`` lists the
@@ -155,3 +161,76 @@ def koenig_independent(nb, left, right, match, reached):  # pragma: no cover - c
         if not covered[v]:
             chosen[v] = 1
     return chosen
+
+
+#: A perfect knight matching of a 2 x 4 block: (row, col) pairs inside the block.
+_BLOCK_PAIRS = (((0, 0), (1, 2)), ((0, 1), (1, 3)), ((0, 2), (1, 0)), ((0, 3), (1, 1)))
+
+
+def block_matching(board, match: np.ndarray) -> None:
+    """Start from the perfect matching of 2 x 4 blocks (pairs whose two squares are usable).
+
+    A full board whose sides are multiples of 2 and 4 is then matched at once;
+    elsewhere the greedy step and Hopcroft-Karp only repair the edges and holes.
+    """
+    free = board.free
+    top = np.arange(0, board.rows - 1, 2)[:, None]
+    first = np.arange(0, board.cols - 3, 4)[None, :]
+    for (ra, ca), (rb, cb) in _BLOCK_PAIRS:
+        a_r, a_c = np.broadcast_arrays(top + ra, first + ca)
+        b_r, b_c = np.broadcast_arrays(top + rb, first + cb)
+        usable = free[a_r, a_c] & free[b_r, b_c]
+        a = (a_r * board.cols + a_c)[usable]
+        b = (b_r * board.cols + b_c)[usable]
+        match[a] = b
+        match[b] = a
+
+
+class MatchingRun:
+    """A maximum matching of the knight graph of a bipartite board, phase by phase.
+
+    Parameters
+    ----------
+    board : Board
+        Plain board or torus with both sides even (bipartite by colour).
+    nb : numpy.ndarray
+        Its padded neighbour table (:func:`knightcert.problems.moves.knight_neighbours`).
+
+    Notes
+    -----
+    Call :meth:`phase` until it returns 0: Hopcroft-Karp, O(E sqrt(V)) in all,
+    each phase O(E) (dead ends are marked). ``match``, ``left``, ``right`` and
+    ``dist`` are then the matching and the last layered search, from which
+    :func:`koenig_independent` reads a maximum independent set.
+    """
+
+    def __init__(self, board, nb: np.ndarray) -> None:
+        n = board.size
+        self.nb = nb
+        colour = (np.add.outer(np.arange(board.rows), np.arange(board.cols)) % 2).reshape(-1)
+        free = board.free.reshape(-1)
+        self.left = np.flatnonzero(free & (colour == 0))
+        self.right = np.flatnonzero(free & (colour == 1))
+        self.match = np.full(n, -1, dtype=np.int64)
+        self.dist = np.empty(n, dtype=np.int64)
+        self._queue = np.empty(max(self.left.size, 1), dtype=np.int64)
+        self._stack = np.empty(max(self.left.size, 1), dtype=np.int64)
+        self._cursor = np.zeros(n, dtype=np.int64)
+        block_matching(board, self.match)
+        greedy_matching(nb, self.left, self.match)
+        self.size = int(np.count_nonzero(self.match[self.left] >= 0))
+        self.phases = 0
+
+    def phase(self) -> int:
+        """One Hopcroft-Karp phase; how many augmenting paths it applied (0: maximum)."""
+        gained = hopcroft_karp_phase(
+            self.nb, self.left, self.match, self.dist, self._queue, self._stack, self._cursor
+        )
+        self.phases += 1
+        self.size += gained
+        return gained
+
+    def pairs(self) -> np.ndarray:
+        """The matched moves as flat indices, shape (k, 2), left square first."""
+        matched = self.left[self.match[self.left] >= 0]
+        return np.stack([matched, self.match[matched]], axis=1)
