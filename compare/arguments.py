@@ -111,7 +111,7 @@ def add_solver_arguments(
     *,
     fixed_default: bool = True,
     method_help: str | None = None,
-    time_help: str = "seconds per instance for exact models",
+    time_help: str = "seconds for the whole command, shared by its instances",
     json_help: str = "JSON output",
 ) -> None:
     """``--method``, ``--time-limit``, ``--seed``, ``--json`` and ``--save``, shared by the subcommands."""

@@ -17,6 +17,7 @@ import argparse
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -97,9 +98,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
-    global _stopped_by
+#: When this command started (``time.perf_counter()``): ``--time-limit`` counts from here.
+_started = time.perf_counter()
+
+
+def time_left(limit: float | None) -> float | None:
+    """What is left of a ``--time-limit`` of ``limit`` seconds for the whole command.
+
+    The clock starts when the command line starts, before the solvers' imports,
+    so that loading OR-Tools and compiled kernels counts against the limit too.
+    A spent budget still gives the method a sliver (it then answers ``UNKNOWN``
+    or what it has). None stays None (no limit).
+    """
+    if limit is None:
+        return None
+    return max(limit - (time.perf_counter() - _started), 1e-3)
+
+
+def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> int:
+    """Run the command line; return the exit code.
+
+    ``started``: the ``time.perf_counter()`` reading when the process started
+    its work (the console script passes it), from which ``--time-limit`` counts.
+    """
+    global _stopped_by, _started
+    _started = time.perf_counter() if started is None else started
     _stopped_by = signal.SIGINT
     previous = _install(signal.SIGTERM, _on_sigterm)
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from knightcert.compare.arguments import add_board_arguments, add_solver_arguments
+from knightcert.compare.cli import time_left
 from knightcert.compare.memory import check_fits
 from knightcert.compare.output import check_suffix, claim_text, exit_code, print_json, save_answer
 from knightcert.compare.registry import default_method, get_method
@@ -26,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         parser,
         "knights",
         fixed_default=False,
-        time_help="seconds for cpsat, bnb, csp, greedy+",
+        time_help="seconds for the whole command (cpsat, bnb, csp, greedy+, matching)",
         method_help=f"solving method (default: {default_method('knights')}, "
         "or cpsat on a torus with an odd side)",
     )
@@ -43,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
         method = "cpsat" if odd_torus else default_method("knights")
     check_fits("knights", method, instance)
     result = certify(
-        instance, get_method("knights", method)(instance, time_limit=args.time_limit, seed=args.seed)
+        instance,
+        get_method("knights", method)(instance, time_limit=time_left(args.time_limit), seed=args.seed),
     )
     save_answer(
         args.save, result, instance, instance_path=args.board, time_limit=args.time_limit, seed=args.seed

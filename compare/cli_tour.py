@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from knightcert.compare.arguments import add_board_arguments, add_solver_arguments, node_budget, square
+from knightcert.compare.cli import time_left
 from knightcert.compare.memory import check_fits
 from knightcert.compare.output import (
     backing_text,
@@ -37,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         parser,
         "tour",
         fixed_default=False,
-        time_help="seconds for cpsat",
+        time_help="seconds for the whole command",
         method_help=f"solving method (default: {default_method('tour')}: theorem, construction, then search)",
     )
     parser.add_argument(
@@ -70,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     if args.method in ("warnsdorff", "marginality", "roth") and args.no_backtracking:
         options["backtracking"] = False
     check_fits("tour", method, instance)
-    result = get_method("tour", method)(instance, time_limit=args.time_limit, seed=args.seed, **options)
+    limit = time_left(args.time_limit)
+    result = get_method("tour", method)(instance, time_limit=limit, seed=args.seed, **options)
     result = certify(instance, result)  # whatever the method, the answer reported is checked
     save_answer(
         args.save,

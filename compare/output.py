@@ -115,7 +115,7 @@ def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Res
     InstanceTooLarge
         A board whose memory estimate for the method exceeds the memory available.
     """
-    from knightcert.compare.cli import solve_each
+    from knightcert.compare.cli import solve_each, time_left
     from knightcert.compare.memory import check_fits
     from knightcert.compare.registry import get_method
     from knightcert.problems.checkers import certify
@@ -129,10 +129,11 @@ def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Res
     method = get_method(problem, args.method)
 
     def solve(instance: Any, **options: Any) -> Result:
+        # --time-limit bounds the whole command: each instance gets what is left of it;
         # checked here too: a method from anywhere (decorated or not) is reported only once checked
-        return certify(instance, method(instance, **options))
+        return certify(instance, method(instance, time_limit=time_left(args.time_limit), **options))
 
-    results, interrupted = solve_each(solve, instances, time_limit=args.time_limit, seed=args.seed)
+    results, interrupted = solve_each(solve, instances, seed=args.seed)
     if results and not interrupted:
         save_answer(
             args.save,

@@ -18,7 +18,7 @@ from typing import Any
 
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.method import check_arguments
-from knightcert.problems.result import Result
+from knightcert.problems.result import Result, Status
 
 
 def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
@@ -29,7 +29,7 @@ def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
     check_arguments("knights", instance, options.get("time_limit"), options.get("seed"))
     start = greedy(instance, check=False)
     result = cpsat(instance, hint=start.solution, **_time_left(options, start.time))
-    return result.with_(time=result.time + start.time)
+    return _at_least_the_start(result, start)
 
 
 def knights_bnb(instance: KnightsInstance, **options: Any) -> Result:
@@ -40,7 +40,7 @@ def knights_bnb(instance: KnightsInstance, **options: Any) -> Result:
     check_arguments("knights", instance, options.get("time_limit"), options.get("seed"))
     start = greedy(instance, check=False)
     result = bnb(instance, incumbent=start.solution, **_time_left(options, start.time))
-    return result.with_(time=result.time + start.time)
+    return _at_least_the_start(result, start)
 
 
 def _time_left(options: dict[str, Any], spent: float) -> dict[str, Any]:
@@ -48,3 +48,20 @@ def _time_left(options: dict[str, Any], spent: float) -> dict[str, Any]:
     if options.get("time_limit") is None:
         return options
     return {**options, "time_limit": max(options["time_limit"] - spent, 1e-3)}
+
+
+def _at_least_the_start(result: Result, start: Result) -> Result:
+    """The exact method's result with the greedy start's time added; when the exact method
+    stopped without a placement (time limit, interruption), the greedy placement instead,
+    as ``FEASIBLE`` with the exact method's bound if it proved one."""
+    time_s = result.time + start.time
+    if result.solution is not None or start.solution is None:
+        return result.with_(time=time_s)
+    why = result.info.get("stopped") or "no placement within the time limit"
+    return result.with_(
+        status=Status.FEASIBLE,
+        objective=start.objective,
+        solution=start.solution,
+        time=time_s,
+        info={**result.info, "stopped": f"{why}; the greedy start is the best placement found"},
+    )

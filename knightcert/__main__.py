@@ -7,6 +7,9 @@ after, with the same one line and exit code as later on.
 
 import signal
 import sys
+import time
+
+_STARTED = time.perf_counter()  # --time-limit counts from here (see knightcert.compare.cli.time_left)
 
 _held: list[int] = []
 _previous = {
@@ -25,7 +28,7 @@ if _held:
 
 def run() -> int:
     """The console script's entry point (this module's import holds the signals, as above)."""
-    return main()
+    return main(started=_STARTED)
 
 
 if __name__ == "__main__":
