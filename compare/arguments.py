@@ -121,8 +121,10 @@ def add_solver_arguments(
     parser.add_argument(
         "--method",
         default=default if fixed_default else None,
-        choices=method_names(problem),
-        help=method_help or f"solving method (default: {default})",
+        metavar="METHOD",
+        help=(method_help or f"solving method (default: {default})")
+        + f": {', '.join(method_names(problem))}; a registered or plug-in name; "
+        "package.module:function; or 'exec:COMMAND' (docs/your-own-method.md)",
     )
     parser.add_argument("--time-limit", type=positive_float, metavar="S", help=time_help)
     parser.add_argument(
@@ -134,3 +136,21 @@ def add_solver_arguments(
         metavar="ANSWER.json",
         help="save the answer with its evidence and certificate (re-check it with 'knightcert check')",
     )
+
+
+def split_methods(values: list[str] | None) -> list[str] | None:
+    """``--methods`` values (the option may be repeated) as a list of method names.
+
+    Each value is split on commas, except one that starts with ``exec:``: a
+    command line is one method whatever it holds (``--methods greedy,matching
+    --methods 'exec:./solver --fast'``).
+    """
+    if not values:
+        return None
+    names: list[str] = []
+    for value in values:
+        if value.startswith("exec:"):
+            names.append(value)
+        else:
+            names.extend(name.strip() for name in value.split(",") if name.strip())
+    return names

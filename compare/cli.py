@@ -81,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
         cli_check,
         cli_compare,
         cli_demo,
+        cli_instance,
         cli_jump,
         cli_knights,
         cli_path,
@@ -93,7 +94,17 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exact and heuristic solvers for knight problems, with independent checkers.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (cli_demo, cli_compare, cli_report, cli_path, cli_jump, cli_knights, cli_tour, cli_check):
+    for module in (
+        cli_demo,
+        cli_compare,
+        cli_report,
+        cli_path,
+        cli_jump,
+        cli_knights,
+        cli_tour,
+        cli_check,
+        cli_instance,
+    ):
         module.add_parser(sub)
     return parser
 

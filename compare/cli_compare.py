@@ -18,6 +18,7 @@ from knightcert.compare.arguments import (
     positive_float,
     repeat_count,
     seed_value,
+    split_methods,
     worker_count,
 )
 from knightcert.compare.registry import method_names, problems
@@ -63,7 +64,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--holes", type=float, metavar="P", help="fraction of blocked squares (random suites)"
     )
     parser.add_argument("--instances", nargs="+", metavar="FILE", help="instance files instead of a suite")
-    parser.add_argument("--methods", metavar="M1,M2", help="comma-separated methods (default: all)")
+    parser.add_argument(
+        "--methods",
+        action="append",
+        metavar="M1,M2",
+        help="comma-separated methods (default: all built-in); repeat it for more; a method can be "
+        "package.module:function or 'exec:COMMAND' (one per --methods)",
+    )
+    parser.add_argument(
+        "--upload",
+        action="append",
+        metavar="FILE.py",
+        help="with --dask: ship this one-file module to the workers (for --methods FILE:function)",
+    )
     parser.add_argument(
         "--time-limit", type=positive_float, metavar="S", help="seconds per run for the methods"
     )
@@ -143,7 +156,7 @@ def experiment_from_args(args: argparse.Namespace):
         record: dict[str, Any] = {
             "problem": args.problem,
             "suites": [suite],
-            "methods": args.methods.split(",") if args.methods else method_names(args.problem),
+            "methods": split_methods(args.methods) or method_names(args.problem),
             "repeat": args.repeat or 1,
         }
         if args.time_limit is not None:
@@ -199,6 +212,7 @@ def run(args: argparse.Namespace) -> int:
 
     check_paths(args)  # before any work: a bad --out or --plot must not cost the runs
     _check_optional_packages(args)
+    uploads = _uploads(args)
     experiment = experiment_from_args(args)
     data = Path(args.data) if args.data else None
     items = experiment.build(data)
@@ -214,6 +228,13 @@ def run(args: argparse.Namespace) -> int:
         except ImportError:
             raise InvalidInstance("--dask needs the dask extra: pip install 'knightcert[dask]'") from None
         client = connect_dask(Client, args.dask)
+        try:
+            for path in uploads:
+                client.upload_file(path)
+            check_methods_on_workers(client, experiment.problem, [m.name for m in experiment.methods])
+        except BaseException:
+            client.close()
+            raise
         executor = client.get_executor()
     total = len(items) * len(experiment.methods) * experiment.repeat
     command = ["knightcert", *getattr(args, "argv", sys.argv[1:])]
@@ -256,12 +277,63 @@ def run(args: argparse.Namespace) -> int:
             f" (median time of {experiment.repeat} runs)" if experiment.repeat > 1 else ""
         )
         out.print(rows_table(shown, title=title))
-        failed = sum(1 for r in rows if r.error)
+        rejected = sum(1 for r in rows if not r.verified and r.status != "UNKNOWN")
+        failed = sum(1 for r in rows if r.status == "UNKNOWN" and r.error)
         print(
             f"{sum(r.verified for r in rows)} of {len(rows)} answers verified"
-            + (f"; {failed} runs without an answer (see error column)" if failed else "")
+            + (f"; {rejected} rejected by the checker" if rejected else "")
+            + (f"; {failed} runs without an answer" if failed else "")
+            + (" (see the status column)" if rejected or failed else "")
         )
     return 1 if any(not r.verified and r.status != "UNKNOWN" for r in rows) else 0
+
+
+def _uploads(args: argparse.Namespace) -> list[str]:
+    """``--upload`` files: one-file Python modules, which become importable here too.
+
+    Raises
+    ------
+    InvalidInstance
+        ``--upload`` without ``--dask``, or a file that is not a readable ``.py`` file.
+    """
+    files = args.upload or []
+    if files and not args.dask:
+        raise InvalidInstance("--upload ships a module to Dask workers: use it with --dask")
+    for path in files:
+        if not path.endswith(".py") or not os.path.isfile(path):
+            raise InvalidInstance(f"--upload: {path!r} is not a Python file (FILE.py)")
+        folder = os.path.dirname(os.path.abspath(path))
+        if folder not in sys.path:
+            sys.path.append(folder)  # resolved here before it runs there
+    return files
+
+
+def check_methods_on_workers(client: Any, problem: str, names: list[str]) -> None:
+    """Every foreign method can be found on every Dask worker: a program exists and can be run
+    there, a module path imports there.
+
+    Raises
+    ------
+    InvalidInstance
+        One line naming the method, what is wrong and on which worker.
+    """
+    from knightcert.compare.program import PREFIX, parse_command, program_missing
+    from knightcert.compare.registry import REGISTRY, import_problem
+
+    for name in names:
+        if name in REGISTRY[problem]:
+            continue
+        if name.startswith(PREFIX):
+            answers = client.run(program_missing, parse_command(name)[0])
+        elif ":" in name:
+            answers = client.run(import_problem, name)
+        else:
+            continue  # registered or plug-in functions travel with the task
+        bad = {worker: why for worker, why in answers.items() if why}
+        if bad:
+            worker, why = next(iter(bad.items()))
+            more = f" (and {len(bad) - 1} more workers)" if len(bad) > 1 else ""
+            raise InvalidInstance(f"--dask: method {name!r} on worker {worker}: {why}{more}")
 
 
 def _check_optional_packages(args: argparse.Namespace) -> None:

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 
 from knightcert.compare.arguments import add_solver_arguments
-from knightcert.compare.output import check_suffix, claim_text, exit_code, print_json, solve_files
+from knightcert.compare.output import (
+    check_suffix,
+    claim_text,
+    exit_code,
+    print_json,
+    solve_files,
+    stopped_text,
+)
 from knightcert.problems.jump_game import JumpInstance, read_jump
 from knightcert.problems.result import Result
 
@@ -47,7 +54,8 @@ def print_answers(args: argparse.Namespace, instances: list[JumpInstance], resul
         if len(instances) > 1:
             print(f"==> {inst.name} <==")
         if result.solution is None:
-            print(f"no answer ({result.method}: {result.status.value}){check_suffix(result)}")
+            why = f"{result.status.value}{stopped_text(result)}"
+            print(f"no answer ({result.method}: {why}){check_suffix(result)}")
             continue
         print(result.solution["output"], end="")
         if check_suffix(result) or not result.certified:

@@ -7,7 +7,14 @@ import argparse
 from knightcert.compare.arguments import add_board_arguments, add_solver_arguments
 from knightcert.compare.cli import time_left
 from knightcert.compare.memory import check_fits
-from knightcert.compare.output import check_suffix, claim_text, exit_code, print_json, save_answer
+from knightcert.compare.output import (
+    check_suffix,
+    claim_text,
+    exit_code,
+    print_json,
+    save_answer,
+    stopped_text,
+)
 from knightcert.compare.registry import default_method, get_method
 from knightcert.compare.runner import stop_if_interrupted
 from knightcert.problems.checkers import certify
@@ -64,7 +71,7 @@ def describe(result: Result) -> str:
     """``18 knights (optimal, certified: matching (Kőnig))``, ``14 knights (optimal by CP-SAT;
     not independently certified)``, ``15 knights (greedy: FEASIBLE, not proven optimal)``."""
     if result.solution is None:
-        return f"no answer ({result.method}: {result.status.value})"
+        return f"no answer ({result.method}: {result.status.value}{stopped_text(result)})"
     text = f"{result.objective} knights"
     if result.status is Status.OPTIMAL:
         return text + f" ({claim_text(result)})"

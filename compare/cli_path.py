@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 
 from knightcert.compare.arguments import add_solver_arguments
-from knightcert.compare.output import check_suffix, claim_text, exit_code, print_json, solve_files
+from knightcert.compare.output import (
+    check_suffix,
+    claim_text,
+    exit_code,
+    print_json,
+    solve_files,
+    stopped_text,
+)
 from knightcert.compare.render import numbered_board
 from knightcert.problems.lost_knight import read_lost_knight
 from knightcert.problems.result import Result, Status
@@ -45,7 +52,7 @@ def describe(result: Result) -> str:
         return f"unreachable ({claim_text(result).removeprefix('none exists').lstrip(', ')})"
     if result.status is Status.UNKNOWN:
         bound = f", {claim_text(result)}" if result.bound is not None else ""
-        stopped = ", interrupted" if result.info.get("interrupted") else ""
+        stopped = ", interrupted" if result.info.get("interrupted") else stopped_text(result)
         return f"no answer ({result.method}: UNKNOWN{bound}{stopped})"
     text = f"{result.objective} moves"
     if result.status is Status.FEASIBLE:

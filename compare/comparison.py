@@ -28,7 +28,7 @@ from knightcert.compare.experiment import (
     same_experiment,
 )
 from knightcert.compare.harness import Row, fill_gaps
-from knightcert.compare.registry import get_method
+from knightcert.compare.registry import MethodRef, resolve
 from knightcert.compare.report import read_rows, report_header, write_rows
 from knightcert.compare.report_file import holding_report_lock
 from knightcert.compare.runner import WARMED, Task, run_isolated, run_with_executor
@@ -76,6 +76,9 @@ def check_comparison_arguments(items: object, methods: object, repeat: object, w
             raise InvalidArgument(f"items: expected SuiteItem entries, got {describe(item)}")
     if isinstance(methods, str) or not isinstance(methods, Sequence):
         raise InvalidArgument(f"methods: expected a list of method names, got {describe(methods)}")
+    for method in methods:
+        if not isinstance(method, str | MethodSpec | MethodRef) and not callable(method):
+            raise InvalidArgument(f"methods: expected names, MethodSpec or callables, got {describe(method)}")
     expect_whole(repeat, "repeat", 1)
     expect_whole(workers, "workers", 1)
 
@@ -105,8 +108,11 @@ def run_comparison(
     items : sequence of SuiteItem
         The instances; repeated ones are dropped and different instances that
         share a name are renamed (``name@hash``).
-    methods : sequence of str or MethodSpec
-        Method names (with options, as ``MethodSpec``).
+    methods : sequence of str, MethodSpec or callable
+        Methods in any form :func:`~knightcert.compare.registry.resolve` takes:
+        built-in, registered or plug-in names, ``package.module:function``,
+        ``exec:COMMAND``, or Python callables (options with ``MethodSpec``).
+        Rows name each as given (a callable by its name); every answer is checked.
     seed : int, optional
         Base seed: each run gets its own seed derived from it and the run's
         (instance content, method, repeat); see :func:`knightcert.compare.experiment.run_seed`.
@@ -141,9 +147,13 @@ def run_comparison(
         Another run is writing ``out`` (one writer per report, an exclusive lock).
     """
     check_comparison_arguments(items, methods, repeat, workers)
-    specs = [m if isinstance(m, MethodSpec) else MethodSpec(m) for m in methods]
-    for spec in specs:
-        get_method(problem, spec.name)  # validate names before any work
+    refs = [resolve(problem, m.name if isinstance(m, MethodSpec) else m) for m in methods]  # before any work
+    specs = [
+        m if isinstance(m, MethodSpec) else MethodSpec(ref.name) for m, ref in zip(methods, refs, strict=True)
+    ]
+    if len({spec.name for spec in specs}) != len(specs):
+        raise InvalidArgument("methods: a method is listed twice")
+    ref_of = {spec.name: declared(ref, spec.exact) for spec, ref in zip(specs, refs, strict=True)}
     experiment = Experiment(
         problem,
         tuple(suites) if suites else (SuiteSpec(GIVEN),),
@@ -178,6 +188,7 @@ def run_comparison(
             None if answers is None else os.fspath(answers),
             spec.options,
             item.sha256,
+            ref_of[spec.name],
         )
         for item in items
         for spec in specs
@@ -211,6 +222,11 @@ def run_comparison(
         rows.sort(key=lambda row: order.get(row.key, len(order)))
         save()
     return rows
+
+
+def declared(ref: MethodRef, exact: bool | None) -> MethodRef:
+    """A foreign method with the kind its experiment declares (a built-in keeps its own)."""
+    return dataclasses.replace(ref, exact=exact) if exact is not None and ref.foreign else ref
 
 
 def instance_records(items: Sequence[SuiteItem]) -> list[dict[str, Any]]:

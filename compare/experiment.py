@@ -28,6 +28,9 @@ Example experiment file::
     holes = 0.2
 
 A method with options is a table: ``{ name = "cpsat", options = { workers = 1 } }``.
+A method may be any form :func:`knightcert.compare.registry.resolve` takes
+(``"mymod:solve"``, ``"exec:./solver --fast"``); ``exact = true`` declares a
+foreign method exact (its claims still count only as far as they are certified).
 """
 
 from __future__ import annotations
@@ -66,13 +69,22 @@ class ExperimentMismatch(KnightcertError):
 
 @dataclass(frozen=True)
 class MethodSpec:
-    """A method name (an opaque string: registry name, ``module:function``, ``exec:...``) and its options."""
+    """A method name (an opaque string: registry name, ``module:function``, ``exec:...``), its
+    options, and for a foreign method its declared kind (``exact``; None: as the method declares)."""
 
     name: str
     options: tuple[tuple[str, Any], ...] = ()
+    exact: bool | None = None
 
     def to_dict(self) -> str | dict[str, Any]:
-        return self.name if not self.options else {"name": self.name, "options": dict(self.options)}
+        if not self.options and self.exact is None:
+            return self.name
+        data: dict[str, Any] = {"name": self.name}
+        if self.options:
+            data["options"] = dict(self.options)
+        if self.exact is not None:
+            data["exact"] = self.exact
+        return data
 
 
 @dataclass(frozen=True)
@@ -220,7 +232,7 @@ def experiment_from_dict(data: Mapping[str, Any], source: str = "experiment") ->
         A missing or unknown key, a value of the wrong kind, an unknown suite
         or method; the message names ``source`` and the key.
     """
-    from knightcert.compare.registry import get_method, problems
+    from knightcert.compare.registry import problems, resolve
 
     unknown = sorted(set(data) - set(KEYS))
     if unknown:
@@ -241,7 +253,7 @@ def experiment_from_dict(data: Mapping[str, Any], source: str = "experiment") ->
         raise InvalidInstance(f"{source}: methods must be a non-empty list")
     methods = tuple(_method(m, f"{source}: methods[{i}]") for i, m in enumerate(methods_data))
     for method in methods:
-        get_method(problem, method.name)  # UnknownMethod lists the valid names
+        resolve(problem, method.name)  # UnknownMethod lists the valid names and forms
     if len({m.name for m in methods}) != len(methods):
         raise InvalidInstance(f"{source}: a method is listed twice")
     return Experiment(
@@ -389,12 +401,18 @@ def _suite(problem: str, data: Mapping[str, Any], where: str) -> SuiteSpec:
 def _method(data: Any, where: str) -> MethodSpec:
     if isinstance(data, str):
         return MethodSpec(data)
-    if isinstance(data, Mapping) and isinstance(data.get("name"), str) and set(data) <= {"name", "options"}:
+    table = isinstance(data, Mapping) and isinstance(data.get("name"), str)
+    if table and set(data) <= {"name", "options", "exact"}:
         options = data.get("options", {})
         if not isinstance(options, Mapping):
             raise InvalidInstance(f"{where}: options must be a table")
-        return MethodSpec(data["name"], tuple(sorted(options.items())))
-    raise InvalidInstance(f"{where}: a method is a name or a table {{ name = ..., options = {{...}} }}")
+        exact = data.get("exact")
+        if exact is not None and not isinstance(exact, bool):
+            raise InvalidInstance(f"{where}: exact must be true or false")
+        return MethodSpec(data["name"], tuple(sorted(options.items())), exact)
+    raise InvalidInstance(
+        f"{where}: a method is a name or a table {{ name = ..., options = {{...}}, exact = true|false }}"
+    )
 
 
 def _number(data: Mapping[str, Any], key: str, source: str) -> float | None:

@@ -18,6 +18,11 @@ certificate are marked in ``error``: ``"conflicts with a certified optimum
 of N"``, ``"two uncertified optima disagree"``, ``"a verified answer of V
 (method) beats this optimum"``; a verified answer better than a published
 optimum is marked ``"beats the published optimum of N"``.
+
+A foreign method (:mod:`knightcert.compare.registry`) is a suspect: its
+optimality claims count only when the checker certified them; an uncertified
+one never becomes the reference, and one that differs from the reference is
+marked ``"claims optimal N (unproven); the certified optimum is M"``.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ COLUMNS = (
     "problem",
     "instance",
     "method",
+    "kind",
+    "origin",
     "status",
     "objective",
     "bound",
@@ -74,6 +81,20 @@ class Row:
     instance_hash: str = ""  # SHA-256 of the instance's content
     known_optimum: float | int | None = field(default=None, repr=False)
     covered: int | None = None
+    kind: str = ""  # "exact" or "heuristic", as declared
+    origin: str = ""  # where the method comes from: "built-in", "registered", "plug-in", "python", "program"
+
+    @property
+    def foreign(self) -> bool:
+        """A method from outside the project: its uncertified claims never serve as a reference."""
+        return self.origin not in ("", "built-in")
+
+    @property
+    def exact(self) -> bool:
+        """A built-in exact method (whose own bound is a proven one)."""
+        if self.origin:
+            return self.origin == "built-in" and self.kind == "exact"
+        return is_exact(self.problem, self.method)  # a row read from an older report
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -164,7 +185,8 @@ def _reference(group: list[Row], known: float | int | None) -> tuple[float | int
         r for r in group if r.status == Status.OPTIMAL.value and r.verified and r.objective is not None
     ]
     certified = [r for r in optimal if r.certified]
-    uncertified = [r for r in optimal if not r.certified]
+    uncertified = [r for r in optimal if not r.certified and not r.foreign]
+    unproven = [r for r in optimal if not r.certified and r.foreign]
     best: float | int | None = None
     if len({r.objective for r in certified}) > 1:
         for row in certified:
@@ -200,6 +222,11 @@ def _reference(group: list[Row], known: float | int | None) -> tuple[float | int
         for row in answers:
             if _better(row.problem, row.objective, known):
                 _mark(row, f"beats the published optimum of {known}")
+    if best is not None:
+        for row in unproven:
+            if row.objective != best:
+                where = "certified optimum" if is_certified else "reference value"
+                _mark(row, f"claims optimal {row.objective} (unproven); the {where} is {best}")
     return best, is_certified
 
 
@@ -221,7 +248,7 @@ def _gap(row: Row, best: float | int | None, certified: bool, infeasible: bool) 
         return 1 - row.covered / best  # a dead end: the share of usable squares left out
     if row.objective is None or not row.verified:
         return None
-    if not certified and is_exact(row.problem, row.method) and row.bound is not None:
+    if not certified and row.exact and row.bound is not None:
         best = row.bound  # an exact method: its own distance to its proven bound
     if best is None:
         return None

@@ -40,6 +40,13 @@ def check_suffix(result: Result) -> str:
     return f" [NOT VERIFIED: {result.info['check_error']}]"
 
 
+def stopped_text(result: Result) -> str:
+    """``, <why it stopped>`` for an answer that stopped without one (a program's failure, a
+    limit), or ``""``."""
+    stopped = result.info.get("stopped")
+    return f", {stopped}" if isinstance(stopped, str) and stopped else ""
+
+
 def exit_code(results: Sequence[Result]) -> int:
     """1 when a checker rejected an answer, else 0."""
     return 1 if any("check_error" in r.info for r in results) else 0
@@ -77,12 +84,12 @@ def claim_text(result: Result) -> str:
     """
     if "check_error" in result.info and result.status in (Status.OPTIMAL, Status.INFEASIBLE):
         return "claimed " + ("optimal" if result.status is Status.OPTIMAL else "none exists")
-    if result.status is Status.OPTIMAL:
-        text = backing_text(evidence_for(result, "optimal"))
-        return "optimal" + (", " + text if text.startswith("certified") else " " + text)
-    if result.status is Status.INFEASIBLE:
-        text = backing_text(evidence_for(result, "infeasible"))
-        return "none exists" + (", " + text if text.startswith("certified") else " " + text)
+    if result.status in (Status.OPTIMAL, Status.INFEASIBLE):
+        claim = "optimal" if result.status is Status.OPTIMAL else "none exists"
+        text = backing_text(evidence_for(result, claim.replace("none exists", "infeasible")))
+        if text == "unproven":  # a foreign method's word: never shown as a proof
+            return f"claimed {claim}; unproven"
+        return claim + (", " + text if text.startswith("certified") else " " + text)
     words = {"path": "at least", "jump": "at least", "knights": "at most", "tour": "at most"}
     if result.bound is not None:
         bound = f"{words.get(result.problem, 'bound')} {result.bound}"

@@ -401,6 +401,8 @@ def _row(record: dict[str, Any]) -> Row:
         repeat=value("repeat", int) or 0,
         seed=value("seed", int),
         instance_hash=str(record.get("instance_hash") or ""),
+        kind=str(record.get("kind") or ""),
+        origin=str(record.get("origin") or ""),
     )
 
 

@@ -44,7 +44,7 @@ from typing import Any
 
 from knightcert.compare.harness import Row, failed_row, row_from_result
 from knightcert.compare.memory import check_fits
-from knightcert.compare.registry import get_method
+from knightcert.compare.registry import MethodRef, get_method, resolve
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import KnightcertError
 
@@ -75,6 +75,12 @@ class Task:
     answers: str | None = None  # folder where the run's answer file is saved
     options: tuple[tuple[str, Any], ...] = ()  # keyword options of the method
     sha256: str = ""  # content hash of the instance
+    ref: Any = None  # the resolved method (a MethodRef), when it is not found by name alone
+
+    def method_ref(self) -> Any:
+        """The method to run: ``ref``, or the one ``method`` names (resolved here: on a Dask
+        worker a module path is imported there)."""
+        return self.ref if self.ref is not None else resolve(self.problem, self.method)
 
     @property
     def name(self) -> str:
@@ -92,14 +98,22 @@ class Task:
 
 def run_task(task: Task) -> Row:
     """Run one task in this process and return its row (never raises for a method's failure)."""
-    ensure_warm(task.problem, task.method)
     began = time.perf_counter()
     try:
+        ref = task.ref
+        if ref is None:
+            with contextlib.suppress(KnightcertError):  # get_method below says why, in the row
+                ref = resolve(task.problem, task.method)
+        if ref is not None and not ref.foreign:  # a foreign method is not warmed: it may hang or crash
+            ensure_warm(task.problem, task.method)
         check_fits(task.problem, task.method, task.instance)
-        result = get_method(task.problem, task.method)(
+        result = get_method(task.problem, task.method if ref is None else ref)(
             task.instance, time_limit=task.time_limit, seed=task.seed, **dict(task.options)
         )
         stop_if_interrupted(result)
+        if (result.method, result.instance) != (task.method, task.name):
+            # the row names what the task ran, never what the method says it is
+            result = result.with_(method=task.method, instance=task.name)
         result = certify(task.instance, result)  # whatever the method is, its answer is checked here
         row = row_from_result(result, task.known_optimum, peak_mb=_peak_mb(), instance=task.instance)
         if task.answers is not None:
@@ -123,8 +137,14 @@ def run_task(task: Task) -> Row:
 
 def _stamp(row: Row, task: Task) -> Row:
     """Copy what identifies the run from the task to its row."""
+    row.problem, row.instance, row.method = task.problem, task.name, task.method
     row.size, row.repeat, row.known_optimum = task.size, task.repeat, task.known_optimum
     row.seed, row.instance_hash = task.seed, task.sha256
+    try:
+        ref = task.method_ref()
+        row.kind, row.origin = ref.kind, ref.origin
+    except KnightcertError:  # a method that cannot be found where it ran: the row says why already
+        row.kind, row.origin = "heuristic", "python"
     return row
 
 
@@ -159,7 +179,9 @@ def stop_if_interrupted(result: Any) -> None:
 
 
 def _peak_mb() -> float:
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    """Peak resident memory of this process, or of a program it ran if that was larger (MB)."""
+    peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return round(peak / 1024, 1)
 
 
 def _child(task: Task, connection, parent: int) -> None:  # pragma: no cover - runs in the worker process
@@ -167,7 +189,7 @@ def _child(task: Task, connection, parent: int) -> None:  # pragma: no cover - r
     try:
         # once more in this fresh process: its first call pays for page faults and lazy
         # dispatch even when the parent compiled everything (measured: 3-10x on 1 ms runs)
-        warm_up(task.problem, [task.method], again=True)
+        warm_up(task.problem, [task.method_ref()], again=True)
         connection.send(run_task(task))
     finally:
         connection.close()
@@ -235,7 +257,7 @@ def ensure_warm(problem: str, method: str) -> None:
         warm_up(problem, [method])
 
 
-def warm_up(problem: str, methods: Iterable[str], *, again: bool = False) -> None:
+def warm_up(problem: str, methods: Iterable[Any], *, again: bool = False) -> None:
     """Run each method once on a tiny instance in this process, so that forked
     workers inherit loaded compiled code and do not time its loading.
 
@@ -243,7 +265,9 @@ def warm_up(problem: str, methods: Iterable[str], *, again: bool = False) -> Non
     :data:`WARMED`; reports record them as compile time, apart from the runs.
     A method that fails on the tiny instance is still counted as warmed: its
     failure shows in its timed runs. ``again``: warm even if warmed before
-    (the first warm-up's time is kept).
+    (the first warm-up's time is kept). ``methods``: names or resolved
+    methods; foreign ones are never warmed (a suspect may hang or crash:
+    only its timed run, with its wall-clock limit, calls it).
     """
     from knightcert.problems.independent_knights import knights_instance
     from knightcert.problems.jump_game import parse_jump
@@ -257,12 +281,16 @@ def warm_up(problem: str, methods: Iterable[str], *, again: bool = False) -> Non
         "tour": lambda: tour_instance(6, closed=True),
     }[problem]()
     for method in methods:
-        if (problem, method) in WARMED and not again:
+        with contextlib.suppress(KnightcertError):  # an unknown name shows in its timed run
+            method = resolve(problem, method)
+        if not isinstance(method, MethodRef) or method.foreign:
+            continue
+        if (problem, method.name) in WARMED and not again:
             continue
         began = time.perf_counter()
         with contextlib.suppress(Exception):  # any failure shows again in the timed run
-            stop_if_interrupted(get_method(problem, method)(tiny, time_limit=5))
-        WARMED.setdefault((problem, method), time.perf_counter() - began)
+            stop_if_interrupted(get_method(problem, method.name)(tiny, time_limit=5))
+        WARMED.setdefault((problem, method.name), time.perf_counter() - began)
 
 
 def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Iterator[Row]:
@@ -277,7 +305,7 @@ def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Iterator[Row]:
     os.environ.setdefault("KNIGHTCERT_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, workers))))
     pending = list(tasks)
     for problem in dict.fromkeys(task.problem for task in pending):
-        warm_up(problem, dict.fromkeys(task.method for task in pending if task.problem == problem))
+        warm_up(problem, [task.ref or task.method for task in _distinct_methods(pending, problem)])
     running: list[tuple[Task, Any, Any, float]] = []
     try:
         while pending or running:
@@ -323,6 +351,18 @@ def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Iterator[Row]:
             process.join()
 
 
+def _foreign(task: Task) -> bool:
+    try:
+        return task.method_ref().foreign
+    except KnightcertError:
+        return True
+
+
+def _distinct_methods(tasks: list[Task], problem: str) -> list[Task]:
+    """One task of each method of ``problem``."""
+    return list({task.method: task for task in tasks if task.problem == problem}.values())
+
+
 def _died(task: Task, process, elapsed: float) -> Row:
     row = failed_row(
         task.problem, task.name, task.method, f"crash: worker exit code {process.exitcode}", elapsed
@@ -330,9 +370,46 @@ def _died(task: Task, process, elapsed: float) -> Row:
     return _stamp(row, task)
 
 
+def run_alone(task: Task) -> Row:
+    """Run one task in a fresh process of its own, killed at its wall-clock limit (see
+    :func:`run_isolated`): how an executor's worker runs a foreign method, which may hang,
+    crash or exhaust memory."""
+    source = run_isolated([task], workers=1)
+    with _children_allowed():
+        try:
+            return next(source)
+        finally:
+            source.close()
+
+
+@contextlib.contextmanager
+def _children_allowed() -> Iterator[None]:
+    """Let a daemonic process (a Dask worker) start worker processes.
+
+    ``multiprocessing`` refuses it so that no child is orphaned when the daemon
+    dies; ours cannot be (:func:`bind_to_parent`: the kernel's parent-death
+    signal, a watchdog and an alarm), so the flag is lifted for the call.
+    """
+    config = mp.current_process()._config  # no public switch exists
+    daemon = config.get("daemon")
+    config["daemon"] = False
+    try:
+        yield
+    finally:
+        if daemon is None:
+            config.pop("daemon", None)
+        else:
+            config["daemon"] = daemon
+
+
 def run_with_executor(tasks: Iterable[Task], executor: Executor) -> Iterator[Row]:
-    """Run the tasks on any ``concurrent.futures.Executor``; yield rows as they finish."""
-    futures = {executor.submit(run_task, task): task for task in tasks}
+    """Run the tasks on any ``concurrent.futures.Executor``; yield rows as they finish.
+
+    Built-in methods run in the executor's worker itself (their own time limit
+    holds); a foreign method runs in a process of its own on the worker
+    (:func:`run_alone`), so that its wall-clock limit holds there too.
+    """
+    futures = {executor.submit(run_alone if _foreign(task) else run_task, task): task for task in tasks}
     for future in as_completed(futures):
         task = futures[future]
         try:

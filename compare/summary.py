@@ -41,7 +41,8 @@ def rows_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
 
 def row_certified(row: Row) -> str:
     """``yes: <what>`` when every claim is certified, ``solver: <which>`` when one rests on a
-    solver only, ``no`` when the answer was rejected, ``-`` without an answer."""
+    solver only, ``unproven`` when one rests on a foreign method's word only, ``no`` when the
+    answer was rejected, ``-`` without an answer."""
     if not row.evidence:
         return "-" if row.status == "UNKNOWN" and not row.error else "no"
     claims = [part.split(": ", 1) for part in row.evidence.split("; ") if ": " in part]
@@ -49,7 +50,9 @@ def row_certified(row: Row) -> str:
         proofs = [how for claim, how in claims if claim != "answer"]
         return "yes" + (f": {_short(proofs[0])}" if proofs else "")
     solver = [how for claim, how in claims if how.startswith("solver")]
-    return f"solver: {_short(solver[0])}" if solver else "no"
+    if solver:
+        return f"solver: {_short(solver[0])}"
+    return "unproven" if any(how.startswith("none") for _, how in claims) else "no"
 
 
 def _short(how: str) -> str:
@@ -98,7 +101,7 @@ def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table
         table.add_row(
             problem,
             method,
-            "exact" if is_exact(problem, method) else "heuristic",
+            mine[0].kind or ("exact" if is_exact(problem, method) else "heuristic"),
             str(len(mine)),
             str(len(answered)),
             str(len(proven)),

@@ -55,6 +55,8 @@ _LAZY = {
     "certify": "knightcert.problems.checkers:certify",
     "CheckFailed": "knightcert.problems.checkers.common:CheckFailed",
     "get_method": "knightcert.compare.registry:get_method",
+    "register_method": "knightcert.compare.registry:register_method",
+    "resolve_method": "knightcert.compare.registry:resolve",
     "method_names": "knightcert.compare.registry:method_names",
     "problems": "knightcert.compare.registry:problems",
 }
@@ -72,12 +74,15 @@ __all__ = [
     "get_method",
     "method_names",
     "problems",
+    "register_method",
+    "resolve_method",
     "solve",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
     from knightcert.compare.api import solve
-    from knightcert.compare.registry import get_method, method_names, problems
+    from knightcert.compare.registry import get_method, method_names, problems, register_method
+    from knightcert.compare.registry import resolve as resolve_method
     from knightcert.problems.answers import check_answer as check
     from knightcert.problems.checkers import certify
     from knightcert.problems.checkers.common import CheckFailed

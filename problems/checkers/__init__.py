@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from knightcert.problems.checkers.common import CheckFailed, check_status_fields
-from knightcert.problems.result import Evidence, Result, Status
+from knightcert.problems.result import Backing, Evidence, Result, Status
 
 __all__ = ["CheckFailed", "certify", "check", "checker"]
 
@@ -106,8 +106,18 @@ def certify(instance: Any, result: Result) -> Result:
     else:
         # an UNKNOWN result has no answer to verify, only (at most) a bound with its evidence
         answered = clean.status is not Status.UNKNOWN
+        if info.get("foreign"):
+            evidence = [_unproven(e, clean.method) for e in evidence]
         out = clean.with_(verified=answered, evidence=tuple(evidence), certificate=certificate)
     return _remember(out, instance)
+
+
+def _unproven(evidence: Evidence, method: str) -> Evidence:
+    """A foreign method's claim the checker could not certify: its own word only, *unproven*
+    (never reported as a solver's proof)."""
+    if evidence.certified:
+        return evidence
+    return Evidence(evidence.claim, Backing.NONE, f"claimed by {method}; not certified by the checker")
 
 
 def check(instance: Any, result: Result) -> Result:

@@ -1,0 +1,245 @@
+"""External programs as methods: ``exec:COMMAND``, in any language.
+
+The contract (docs/your-own-method.md):
+
+* the program is started as ``COMMAND... INSTANCE_FILE``: the instance in the
+  project's text format (:mod:`knightcert.problems.instance_files`), with
+  standard input closed;
+* its environment holds ``KNIGHTCERT_PROBLEM`` (path, jump, knights, tour),
+  ``KNIGHTCERT_INSTANCE`` (the same file), ``KNIGHTCERT_INSTANCE_JSON`` (the
+  instance's canonical JSON, every field included), ``KNIGHTCERT_TIME_LIMIT``
+  (seconds, empty for none), ``KNIGHTCERT_SEED`` (empty for none),
+  ``KNIGHTCERT_TORUS`` and ``KNIGHTCERT_CLOSED`` (``0``/``1``),
+  ``KNIGHTCERT_START`` and ``KNIGHTCERT_END`` (``r,c`` or empty) and
+  ``KNIGHTCERT_OPTIONS`` (the method's options as a JSON object);
+* it prints one answer JSON object on standard output: ``status`` and, as the
+  status needs, ``objective``, ``bound``, ``solution``, ``certificate`` (the
+  answer-file schema of :mod:`knightcert.problems.answers`, without what it
+  cannot know); exit code 0.
+
+Whatever else happens is one ``UNKNOWN`` answer with the reason in
+``info["stopped"]``: a non-zero exit (with the tail of its standard error),
+output that is not one JSON answer, more than :data:`MAX_OUTPUT_BYTES` on
+standard output, or running past the time limit plus :func:`grace` (then the
+program and everything it started are killed). The program runs in its own
+process group, and dies with the process that started it (Linux).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+from knightcert.problems.errors import UnknownMethod
+from knightcert.problems.result import Result, Status
+
+#: The prefix that makes a method name a command line.
+PREFIX = "exec:"
+#: Largest answer a program may print (bytes); past it the program is killed.
+MAX_OUTPUT_BYTES = 64 * 2**20
+#: Characters of a program's standard error kept for the reason of a failure.
+STDERR_TAIL = 400
+
+
+def parse_command(name: str) -> tuple[str, ...]:
+    """``exec:./solver --fast`` -> ``("./solver", "--fast")``.
+
+    Raises
+    ------
+    UnknownMethod
+        No command after ``exec:``, or unbalanced quotes.
+    """
+    try:
+        argv = tuple(shlex.split(name[len(PREFIX) :]))
+    except ValueError as exc:
+        raise UnknownMethod(f"method {name!r}: cannot split the command ({exc})") from None
+    if not argv:
+        raise UnknownMethod(f"method {name!r}: no command after {PREFIX!r}")
+    return argv
+
+
+def program_missing(program: str) -> str | None:
+    """Why ``program`` cannot be started from here (None when it can)."""
+    if os.sep in program or (os.altsep and os.altsep in program):
+        if not os.path.isfile(program):
+            return f"program {program!r} not found (from {os.getcwd()})"
+        if not os.access(program, os.X_OK):
+            return f"program {program!r} is not executable (chmod +x)"
+        return None
+    if shutil.which(program) is None:
+        return f"program {program!r} not found on PATH"
+    return None
+
+
+def grace(time_limit: float | None) -> float:
+    """Seconds a program may run past its time limit before it is killed (its start-up)."""
+    return 2.0 if time_limit is None else 2.0 + 0.1 * time_limit
+
+
+def run_program(
+    argv: tuple[str, ...],
+    problem: str,
+    instance: Any,
+    *,
+    time_limit: float | None = None,
+    seed: int | None = None,
+    options: dict[str, Any] | None = None,
+    wall_limit: float | None = None,
+) -> Result:
+    """Run one external program on ``instance``; its answer as a (not yet checked) Result.
+
+    Parameters
+    ----------
+    argv : tuple of str
+        The command, without the instance file (appended).
+    wall_limit : float, optional
+        Seconds after which the program is killed; default: the time limit
+        plus :func:`grace`, none without a time limit.
+
+    Returns
+    -------
+    Result
+        What the program printed (fields checked strictly, nothing believed:
+        the caller certifies it), or ``UNKNOWN`` with ``info["stopped"]``
+        saying what went wrong. ``info["stderr"]`` holds the tail of its
+        standard error when it wrote any.
+    """
+    from knightcert.problems.answers import InvalidAnswer, instance_to_data, result_from_answer
+    from knightcert.problems.instance_files import SUFFIX, format_instance, instance_flags
+
+    if wall_limit is None and time_limit is not None:
+        wall_limit = time_limit + grace(time_limit)
+    with tempfile.TemporaryDirectory(prefix="knightcert-") as folder:
+        path = os.path.join(folder, "instance" + SUFFIX[problem])
+        with open(path, "w", encoding="ascii") as stream:
+            stream.write(format_instance(instance))
+        json_path = os.path.join(folder, "instance.json")
+        with open(json_path, "w", encoding="ascii") as stream:
+            json.dump(
+                {"problem": problem, "name": getattr(instance, "name", ""), **instance_to_data(instance)},
+                stream,
+            )
+        flags = instance_flags(instance)
+        env = {
+            **os.environ,
+            "KNIGHTCERT_PROBLEM": problem,
+            "KNIGHTCERT_INSTANCE": path,
+            "KNIGHTCERT_INSTANCE_JSON": json_path,
+            "KNIGHTCERT_TIME_LIMIT": "" if time_limit is None else repr(float(time_limit)),
+            "KNIGHTCERT_SEED": "" if seed is None else str(int(seed)),
+            "KNIGHTCERT_OPTIONS": json.dumps(options or {}, default=str),
+            **{f"KNIGHTCERT_{key.upper()}": value for key, value in flags.items()},
+        }
+        stdout, stderr, code, stopped = _communicate([*argv, path], env, wall_limit)
+    tail = _tail(stderr)
+    info: dict[str, Any] = {"stderr": tail} if tail else {}
+    if stopped is None and code != 0:
+        stopped = f"the program exited with code {code}" + (f": {tail}" if tail else "")
+    if stopped is None:
+        try:
+            data = json.loads(stdout.decode("utf-8"))
+            result = result_from_answer(data, problem=problem)
+        except (UnicodeDecodeError, ValueError) as exc:
+            why = exc.reason if isinstance(exc, InvalidAnswer) else str(exc)
+            stopped = f"unreadable answer on standard output ({why[:160]})" + (
+                f"; stderr: {tail}" if tail else ""
+            )
+        else:
+            return result.with_(info={**result.info, **info})
+    return Result(problem, "", Status.UNKNOWN, None, None, None, 0.0, info={**info, "stopped": stopped})
+
+
+def _communicate(
+    argv: list[str], env: dict[str, str], wall_limit: float | None
+) -> tuple[bytes, bytes, int, str | None]:
+    """Run ``argv``; (stdout, stderr, exit code, why it was stopped or None)."""
+    began = time.monotonic()
+    try:
+        process = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            start_new_session=True,  # its own group: killed whole, and Ctrl-C is ours to handle
+            preexec_fn=_death_signal(),
+        )
+    except OSError as exc:
+        return b"", b"", -1, f"cannot start the program: {exc.strerror or exc}"
+    out, err = bytearray(), bytearray()
+    stopped = None
+    selector = selectors.DefaultSelector()
+    try:
+        for stream in (process.stdout, process.stderr):
+            os.set_blocking(stream.fileno(), False)
+            selector.register(stream, selectors.EVENT_READ)
+        while selector.get_map():
+            left = None if wall_limit is None else wall_limit - (time.monotonic() - began)
+            if left is not None and left <= 0:
+                stopped = f"timeout: the program ran past {wall_limit:.1f} s and was killed"
+                break
+            for key, _ in selector.select(timeout=None if left is None else min(left, 0.5)):
+                chunk = os.read(key.fd, 1 << 16)
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                elif key.fileobj is process.stdout:
+                    out += chunk
+                    if len(out) > MAX_OUTPUT_BYTES:
+                        stopped = (
+                            f"the program printed more than {MAX_OUTPUT_BYTES // 2**20} MB and was killed"
+                        )
+                        break
+                else:
+                    err += chunk
+                    del err[: max(0, len(err) - 8 * STDERR_TAIL)]
+            if stopped:
+                break
+        if stopped is None:
+            left = None if wall_limit is None else max(0.0, wall_limit - (time.monotonic() - began))
+            try:
+                process.wait(timeout=left)
+            except subprocess.TimeoutExpired:
+                stopped = f"timeout: the program ran past {wall_limit:.1f} s and was killed"
+    finally:
+        selector.close()
+        _kill_group(process)  # a program stopped early, or what it left running in its group
+        process.wait()
+        for stream in (process.stdout, process.stderr):
+            stream.close()
+    return bytes(out), bytes(err), process.returncode, stopped
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+def _death_signal() -> Any:
+    """A function for the child (between fork and exec) that makes the kernel kill it when its
+    parent dies (Linux ``PR_SET_PDEATHSIG``); None elsewhere. Everything is loaded here, in the
+    parent: the child may call nothing that takes a lock."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    return lambda: prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+
+
+def _tail(stderr: bytes) -> str:
+    """The last lines of standard error, on one line, at most STDERR_TAIL characters."""
+    text = " | ".join(line.strip() for line in stderr.decode("utf-8", "replace").splitlines() if line.strip())
+    return text if len(text) <= STDERR_TAIL else "..." + text[-STDERR_TAIL:]
