@@ -198,12 +198,13 @@ def run_comparison(
     todo = [task for task in tasks if task.key not in finished]
     rows = list(done)
 
+    warmed_before = recorded_warmups(outputs) if done else {}
+
     def save() -> None:
         fill_gaps(rows, known)  # a partial report has its gaps too
-        header["warmup_s"] = {
-            spec.name: round(WARMED[problem, spec.name], 4)
-            for spec in specs
-            if (problem, spec.name) in WARMED
+        header["warmup_s"] = {  # a resumed report keeps the warm-ups of its earlier runs
+            **warmed_before,
+            **{s.name: round(WARMED[problem, s.name], 4) for s in specs if (problem, s.name) in WARMED},
         }
         for path in outputs:
             write_rows(rows, path, header)
@@ -222,6 +223,15 @@ def run_comparison(
         rows.sort(key=lambda row: order.get(row.key, len(order)))
         save()
     return rows
+
+
+def recorded_warmups(outputs: Sequence[str | os.PathLike[str]]) -> dict[str, float]:
+    """The warm-up seconds an existing JSON report among ``outputs`` recorded (``{}`` when none)."""
+    for path in outputs:
+        if Path(path).suffix.lower() == ".json" and Path(path).exists():
+            recorded = read_report_header(path).get("warmup_s")
+            return dict(recorded) if isinstance(recorded, dict) else {}
+    return {}
 
 
 def declared(ref: MethodRef, exact: bool | None) -> MethodRef:

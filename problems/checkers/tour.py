@@ -41,7 +41,6 @@ from knightcert.problems.checkers.common import (
     on_usable,
     solver_evidence,
 )
-from knightcert.problems.checkers.tour_search import FOUND, NONE, find_tour
 from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
 from knightcert.problems.tours import TourInstance, closed_tour_exists, full_board_reason, open_tour_exists
@@ -93,6 +92,8 @@ def nonexistence_evidence(instance: TourInstance, method: str = "") -> Evidence:
             f"the board has {board.n_free} usable squares, beyond the checker's search ({EXHAUSTIVE_SQUARES})"
         )
         return solver_evidence("infeasible", method, why)
+    from knightcert.problems.checkers.tour_search import FOUND, NONE  # numba: only a "No" needs it
+
     outcome, nodes, tour = search_tour(instance)
     if outcome == FOUND:
         first = ", ".join(str(board.square(i)) for i in tour[:3])
@@ -200,6 +201,8 @@ def search_tour(instance: TourInstance, budget: int | None = None) -> tuple[int,
 
     ``budget`` defaults to ``EXHAUSTIVE_NODES``.
     """
+    from knightcert.problems.checkers.tour_search import FOUND, find_tour
+
     budget = EXHAUSTIVE_NODES if budget is None else budget
     board = instance.board
     usable = np.flatnonzero(board.free.reshape(-1))
@@ -226,6 +229,8 @@ def _search_cycle(
 ) -> tuple[int, int, list[int]]:
     """A closed tour through square ``s`` (the given start, else one of fewest moves) uses two of
     its moves, ``a - s - b``: it exists iff some pair has a path ``a -> b`` through all other squares."""
+    from knightcert.problems.checkers.tour_search import FOUND, NONE, find_tour
+
     degree = (neighbours >= 0).sum(axis=1)
     s = int(np.argmin(degree)) if start is None else start
     ends = [int(x) for x in neighbours[s] if x >= 0]

@@ -135,3 +135,25 @@ def test_the_command_line_checks_an_undecorated_method(monkeypatch, capsys):
     assert main(["knights", "6", "--method", "greedy"]) == 1
     out = capsys.readouterr().out
     assert "NOT VERIFIED: optimal claim rejected: the checker's maximum matching proves 18 knights fit" in out
+
+
+def test_tour_gaps_without_a_known_optimum():
+    """On a board with holes nobody publishes an optimum: a verified tour is one (every tour
+    covers all usable squares), so it has gap 0 and a dead end has 1 - covered / usable."""
+    tour = row("auto", "FEASIBLE", 19, certified=True, problem="tour")
+    dead = row("warnsdorff", "UNKNOWN", None, verified=False, problem="tour")
+    dead.covered = 15
+    fill_gaps([tour, dead])
+    assert tour.gap == 0.0 and dead.gap == pytest.approx(1 - 15 / 19)
+
+
+def test_a_resume_with_nothing_left_keeps_the_recorded_warmups(tmp_path):
+    from knightcert.compare.comparison import run_comparison
+    from knightcert.compare.suites import SuiteItem
+
+    out = tmp_path / "r.json"
+    run_comparison("knights", [SuiteItem(SIX, 6)], ["greedy"], out=out, workers=1)
+    first = json.loads(out.read_text())["warmup_s"]
+    runner.WARMED.clear()  # as in a new process: nothing warmed, nothing left to run
+    run_comparison("knights", [SuiteItem(SIX, 6)], ["greedy"], out=out, workers=1)
+    assert first and json.loads(out.read_text())["warmup_s"] == first
