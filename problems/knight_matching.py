@@ -1,4 +1,5 @@
-"""Compiled Hopcroft-Karp maximum matching on a knight graph, and its Koenig independent set.
+"""Compiled maximum matching on a knight graph (push-relabel, then Hopcroft-Karp), and its
+Koenig independent set.
 
 Used by the ``matching`` method (``knightcert.heuristics.knights_search``) and by the
 independent-knights checker, which derives its own matching with it. Sharing the code
@@ -16,9 +17,14 @@ exponential time on layered graphs (scipy issue #26147: its depth-first phase
 never marks dead ends), and the polynomial alternatives measured on knight
 boards (scipy's Dinic ``maximum_flow``, python-igraph, OR-Tools' push-relabel
 ``SimpleMaxFlow``) are 3-50x slower than the targets; see docs/benchmarks.md.
+A bug in :func:`push_relabel` cannot make the result wrong either: it only
+moves a valid matching along edges, and Hopcroft-Karp finishes whatever it
+leaves and proves the matching maximum.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numba import njit
@@ -138,6 +144,106 @@ def hopcroft_karp_phase(nb, left, match, dist, queue, stack, cursor):  # pragma:
 
 
 @njit(cache=True, nogil=True)
+def global_relabel(nb, degree, left, right, match, label, queue, limit):  # pragma: no cover - compiled
+    """Exact distance labels of the right squares to a free right square in the residual graph.
+
+    Breadth-first search backwards from the free right squares (label 0): a
+    left square reaches right square ``v`` along an unmatched move, a right
+    square reaches its matched left square. ``label[v]`` is the length of the
+    shortest alternating path from ``v`` to a free right square; ``limit``
+    where there is none (no augmenting path can use ``v``). O(E).
+    """
+    tail = 0
+    for v in right:
+        if match[v] < 0:
+            label[v] = 0
+            queue[tail] = v
+            tail += 1
+        else:
+            label[v] = limit
+    head = 0
+    while head < tail:
+        v = queue[head]
+        head += 1
+        for k in range(degree[v]):
+            u = nb[v, k]
+            m = match[u]
+            if m < 0 or m == v:
+                continue  # a free left square needs no label; u's own edge is not residual
+            if label[m] == limit:
+                label[m] = label[v] + 2
+                queue[tail] = m
+                tail += 1
+    return tail
+
+
+@njit(cache=True, nogil=True)
+def push_relabel(  # pragma: no cover - compiled
+    nb, degree, left, right, match, label, active, queue, limit, budget
+):
+    """Push-relabel for bipartite matching: double pushes, FIFO order, global relabelling.
+
+    Each unmatched left square (active) takes its neighbour ``v`` of lowest
+    label: it is matched to ``v``, ``v``'s former partner becomes active,
+    and ``v`` is relabelled to the second lowest label + 2 (Cherkassky,
+    Goldberg, Martin, Setubal and Stolfi 1998; Kaya, Langguth, Manne and
+    Uçar 2013). Every ``len(left)`` pushes the labels are recomputed exactly
+    (:func:`global_relabel`). A left square whose neighbours all have
+    ``limit`` cannot be matched and drops out. Each unit of excess travels
+    the board by itself, so the long transports across a board with holes
+    cost no phases; it keeps a matching at every step.
+
+    Returns ``(finished, pushes)``: it stops after ``budget`` pushes, or when
+    no active square is left (finished). Called again, it resumes from the
+    matching (labels recomputed). A matching it leaves is finished by
+    Hopcroft-Karp, which also proves it maximum.
+    """
+    global_relabel(nb, degree, left, right, match, label, queue, limit)
+    tail = 0
+    for u in left:
+        if match[u] < 0:
+            active[tail] = u
+            tail += 1
+    size = active.shape[0]
+    head = 0
+    count = tail  # active squares in the ring buffer active[head .. head + count)
+    pushes = 0
+    since = 0
+    while count > 0:
+        if pushes >= budget:
+            return False, pushes
+        if since >= left.shape[0]:
+            global_relabel(nb, degree, left, right, match, label, queue, limit)
+            since = 0
+        u = active[head]
+        head = (head + 1) % size
+        count -= 1
+        best, second = -1, limit
+        low = limit
+        for k in range(degree[u]):
+            v = nb[u, k]
+            if label[v] < low:
+                if best >= 0:
+                    second = low
+                best, low = v, label[v]
+            elif label[v] < second:
+                second = label[v]
+        if best < 0 or low >= limit:
+            continue  # no augmenting path from u: it stays unmatched
+        w = match[best]
+        match[u] = best
+        match[best] = u
+        label[best] = min(second + 2, limit) if second < limit else limit
+        pushes += 1
+        since += 1
+        if w >= 0:
+            match[w] = -1
+            active[(head + count) % size] = w
+            count += 1
+    return True, pushes
+
+
+@njit(cache=True, nogil=True)
 def koenig_independent(nb, left, right, match, reached):  # pragma: no cover - compiled
     """Koenig's independent set of a maximum matching, as a 0/1 array over the squares.
 
@@ -198,10 +304,20 @@ class MatchingRun:
 
     Notes
     -----
-    Call :meth:`phase` until it returns 0: Hopcroft-Karp, O(E sqrt(V)) in all,
-    each phase O(E) (dead ends are marked). ``match``, ``left``, ``right`` and
-    ``dist`` are then the matching and the last layered search, from which
-    :func:`koenig_independent` reads a maximum independent set.
+    Call :meth:`phase` until it returns 0. From the 2 x 4-block and greedy
+    start, push-relabel (:func:`push_relabel`) moves the remaining excess
+    across the board in chunks of ``len(left)`` pushes, at most
+    ``8 L (sqrt(L) + 1)`` pushes in all (L left squares); Hopcroft-Karp phases
+    then finish the matching and, with a phase that finds no augmenting path,
+    prove it maximum (whatever push-relabel left). Each push is O(1) (at most 8
+    neighbours), each global relabelling and each Hopcroft-Karp phase O(E)
+    (dead ends marked), and Hopcroft-Karp from any matching needs O(sqrt(V))
+    phases: O(E sqrt(V)) in all. On boards with holes push-relabel does
+    nearly all the work: Hopcroft-Karp alone spent hundreds of phases there
+    that augmented one or two long paths each (docs/benchmarks.md).
+    ``match``, ``left``, ``right`` and ``dist`` are then the matching and the
+    last layered search, from which :func:`koenig_independent` reads a
+    maximum independent set.
     """
 
     def __init__(self, board, nb: np.ndarray) -> None:
@@ -218,17 +334,54 @@ class MatchingRun:
         self._cursor = np.zeros(n, dtype=np.int64)
         block_matching(board, self.match)
         greedy_matching(nb, self.left, self.match)
+        self.phases = 0  # Hopcroft-Karp phases
         self.size = int(np.count_nonzero(self.match[self.left] >= 0))
-        self.phases = 0
+        self.pushes = 0
+        # push-relabel first, within O(E sqrt(V)) pushes in all, a chunk per step
+        self._push_budget = 8 * self.left.size * (math.isqrt(self.left.size) + 1)
+        self._degree = (nb >= 0).sum(axis=1).astype(np.int64)
+        self._label = np.empty(n, dtype=np.int64)
+        self._active = np.empty(self.left.size + 1, dtype=np.int64)
+        self._relabel_queue = np.empty(max(n, 1), dtype=np.int64)
 
     def phase(self) -> int:
-        """One Hopcroft-Karp phase; how many augmenting paths it applied (0: maximum)."""
+        """One step: a chunk of push-relabel while it lasts, then one Hopcroft-Karp phase.
+
+        Returns the number of augmentations the step made, at least 1 while
+        push-relabel goes on; 0 only from a Hopcroft-Karp phase that found no
+        augmenting path: the matching is maximum, and ``dist`` holds that
+        phase's layered search.
+        """
+        if self._push_budget > 0:
+            before = self.size
+            self._push_step()
+            return max(1, self.size - before)
         gained = hopcroft_karp_phase(
             self.nb, self.left, self.match, self.dist, self._queue, self._stack, self._cursor
         )
         self.phases += 1
         self.size += gained
         return gained
+
+    def _push_step(self) -> None:
+        """A chunk of push-relabel: at most ``len(left)`` pushes (one global relabelling's worth)."""
+        chunk = min(max(self.left.size, 1), self._push_budget - self.pushes)
+        finished, pushes = push_relabel(
+            self.nb,
+            self._degree,
+            self.left,
+            self.right,
+            self.match,
+            self._label,
+            self._active,
+            self._relabel_queue,
+            np.int64(2 * self.nb.shape[0] + 2),
+            np.int64(chunk),
+        )
+        self.pushes += int(pushes)
+        self.size = int(np.count_nonzero(self.match[self.left] >= 0))
+        if finished or self.pushes >= self._push_budget:
+            self._push_budget = 0  # over: Hopcroft-Karp finishes and proves the matching
 
     def pairs(self) -> np.ndarray:
         """The matched moves as flat indices, shape (k, 2), left square first."""

@@ -110,3 +110,53 @@ def test_dead_ends_are_marked():
     assert hopcroft_karp_phase(nb, left, match, dist, *buffers) == 1
     assert hopcroft_karp_phase(nb, left, match, dist, *buffers) == 0
     assert int((dist[left] < INF).sum()) == 2  # both left squares reach the one right square
+
+
+def _push_relabel_matching(nb: np.ndarray, left: np.ndarray, right: np.ndarray) -> int:
+    """Push-relabel alone, to the end, on a padded table; checks the matching; returns its size."""
+    from knightcert.problems.knight_matching import push_relabel
+
+    n = nb.shape[0]
+    match = np.full(n, -1, dtype=np.int64)
+    degree = (nb >= 0).sum(axis=1).astype(np.int64)
+    finished, _ = push_relabel(
+        nb.astype(np.int64), degree, left, right, match, np.empty(n, dtype=np.int64),
+        np.empty(left.size + 1, dtype=np.int64), np.empty(max(n, 1), dtype=np.int64),
+        np.int64(2 * n + 2), np.int64(10**9),
+    )  # fmt: skip
+    assert finished
+    matched = left[match[left] >= 0]
+    assert (match[match[matched]] == matched).all() and all(match[u] in nb[u] for u in matched)
+    return len(matched)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_push_relabel_alone_is_maximum_on_random_graphs(seed):
+    """Push-relabel runs first on every board; Hopcroft-Karp only confirms. Alone, to the end,
+    it must already be maximum (networkx's Hopcroft-Karp as the reference)."""
+    rng = np.random.default_rng(100 + seed)
+    half = int(rng.integers(1, 60))
+    edges = sorted(
+        {(int(u), half + int(v)) for u, v in rng.integers(0, half, (int(rng.integers(0, 3 * half)), 2))}
+    )
+    graph = nx.Graph(edges)
+    graph.add_nodes_from(range(2 * half))
+    expected = len(nx.bipartite.hopcroft_karp_matching(graph, top_nodes=range(half))) // 2
+    left, right = np.arange(half, dtype=np.int64), np.arange(half, 2 * half, dtype=np.int64)
+    assert _push_relabel_matching(_table(2 * half, edges), left, right) == expected
+
+
+@pytest.mark.parametrize("levels", [9, 400])
+def test_push_relabel_on_the_layered_graphs(levels):
+    n, edges, left = _layered(levels)
+    graph = nx.Graph(edges)
+    expected = len(nx.bipartite.hopcroft_karp_matching(graph, top_nodes=set(left.tolist()) & set(graph))) // 2
+    right = np.array(sorted(set(range(n)) - set(left.tolist())), dtype=np.int64)
+    assert _push_relabel_matching(_table(n, edges), left, right) == expected
+
+
+def test_boards_with_holes_need_no_more_than_one_confirming_phase():
+    board = Board(120, 120, np.random.default_rng(7).random((120, 120)) < 0.2)
+    result = matching(KnightsInstance(board, "holes"), time_limit=60)
+    assert result.status is Status.OPTIMAL and result.verified and result.certified
+    assert result.info["phases"] <= 2 and result.info["pushes"] > 0

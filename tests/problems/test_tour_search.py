@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from knightcert.problems.board import Board
-from knightcert.problems.checkers.tour import FOUND, NONE, search_tour
-from knightcert.problems.checkers.tour_search import UNDECIDED
+from knightcert.problems.checkers.tour import search_tour
+from knightcert.problems.checkers.tour_search import FOUND, NONE, UNDECIDED
 from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.tours import TourInstance
 
