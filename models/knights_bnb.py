@@ -18,6 +18,8 @@ from knightcert.problems.method import method
 from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.result import Result, Status
 
+#: Seconds before the time limit at which the search stops (at most 2 % of the limit).
+_STOP_MARGIN = 0.1
 _CHECK_EVERY = 4096
 
 
@@ -61,17 +63,15 @@ def bnb(
     all_free = int.from_bytes(np.packbits(free, bitorder="little").tobytes(), "little")
     nodes = 0
     interrupted = False
+    # stop a little early: reading the answer back and the caller's wrapping come after
+    stop_at = began + (time_limit - min(_STOP_MARGIN, 0.02 * time_limit) if time_limit is not None else 0.0)
     # stack of (next square, still-available squares, placed knights bitset, count)
     stack = [(0, all_free, 0, 0)]
     try:
         while stack:
             square, available, placed, count = stack.pop()
             nodes += 1
-            if (
-                nodes % _CHECK_EVERY == 0
-                and time_limit is not None
-                and time.perf_counter() - began > time_limit
-            ):
+            if nodes % _CHECK_EVERY == 0 and time_limit is not None and time.perf_counter() > stop_at:
                 interrupted = True
                 break
             rest = available >> square
