@@ -22,7 +22,8 @@ optimum is marked ``"beats the published optimum of N"``.
 A foreign method (:mod:`knightcert.compare.registry`) is a suspect: its
 optimality claims count only when the checker certified them; an uncertified
 one never becomes the reference, and one that differs from the reference is
-marked ``"claims optimal N (unproven); the certified optimum is M"``.
+marked ``"claims optimal N (unproven); the certified optimum is M"`` (``the
+reference value is M`` when the reference is not certified).
 """
 
 from __future__ import annotations

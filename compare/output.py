@@ -85,8 +85,9 @@ def claim_text(result: Result) -> str:
     if "check_error" in result.info and result.status in (Status.OPTIMAL, Status.INFEASIBLE):
         return "claimed " + ("optimal" if result.status is Status.OPTIMAL else "none exists")
     if result.status in (Status.OPTIMAL, Status.INFEASIBLE):
-        claim = "optimal" if result.status is Status.OPTIMAL else "none exists"
-        text = backing_text(evidence_for(result, claim.replace("none exists", "infeasible")))
+        optimal = result.status is Status.OPTIMAL
+        claim = "optimal" if optimal else "none exists"
+        text = backing_text(evidence_for(result, "optimal" if optimal else "infeasible"))
         if text == "unproven":  # a foreign method's word: never shown as a proof
             return f"claimed {claim}; unproven"
         return claim + (", " + text if text.startswith("certified") else " " + text)

@@ -77,10 +77,16 @@ class Task:
     sha256: str = ""  # content hash of the instance
     ref: Any = None  # the resolved method (a MethodRef), when it is not found by name alone
 
-    def method_ref(self) -> Any:
+    def method_ref(self) -> MethodRef | None:
         """The method to run: ``ref``, or the one ``method`` names (resolved here: on a Dask
-        worker a module path is imported there)."""
-        return self.ref if self.ref is not None else resolve(self.problem, self.method)
+        worker a module path is imported there); None when the name cannot be resolved (the
+        run's row then says why)."""
+        if self.ref is not None:
+            return self.ref
+        try:
+            return resolve(self.problem, self.method)
+        except KnightcertError:
+            return None
 
     @property
     def name(self) -> str:
@@ -100,14 +106,11 @@ def run_task(task: Task) -> Row:
     """Run one task in this process and return its row (never raises for a method's failure)."""
     began = time.perf_counter()
     try:
-        ref = task.ref
-        if ref is None:
-            with contextlib.suppress(KnightcertError):  # get_method below says why, in the row
-                ref = resolve(task.problem, task.method)
+        ref = task.method_ref()
         if ref is not None and not ref.foreign:  # a foreign method is not warmed: it may hang or crash
             ensure_warm(task.problem, task.method)
         check_fits(task.problem, task.method, task.instance)
-        result = get_method(task.problem, task.method if ref is None else ref)(
+        result = get_method(task.problem, task.method if ref is None else ref)(  # None: says why
             task.instance, time_limit=task.time_limit, seed=task.seed, **dict(task.options)
         )
         stop_if_interrupted(result)
@@ -140,11 +143,11 @@ def _stamp(row: Row, task: Task) -> Row:
     row.problem, row.instance, row.method = task.problem, task.name, task.method
     row.size, row.repeat, row.known_optimum = task.size, task.repeat, task.known_optimum
     row.seed, row.instance_hash = task.seed, task.sha256
-    try:
-        ref = task.method_ref()
-        row.kind, row.origin = ref.kind, ref.origin
-    except KnightcertError:  # a method that cannot be found where it ran: the row says why already
+    ref = task.method_ref()
+    if ref is None:  # a method that cannot be found where it ran: the row says why already
         row.kind, row.origin = "heuristic", "python"
+    else:
+        row.kind, row.origin = ref.kind, ref.origin
     return row
 
 
@@ -189,7 +192,7 @@ def _child(task: Task, connection, parent: int) -> None:  # pragma: no cover - r
     try:
         # once more in this fresh process: its first call pays for page faults and lazy
         # dispatch even when the parent compiled everything (measured: 3-10x on 1 ms runs)
-        warm_up(task.problem, [task.method_ref()], again=True)
+        warm_up(task.problem, [task.method_ref() or task.method], again=True)
         connection.send(run_task(task))
     finally:
         connection.close()
@@ -352,10 +355,8 @@ def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Iterator[Row]:
 
 
 def _foreign(task: Task) -> bool:
-    try:
-        return task.method_ref().foreign
-    except KnightcertError:
-        return True
+    ref = task.method_ref()
+    return ref is None or ref.foreign
 
 
 def _distinct_methods(tasks: list[Task], problem: str) -> list[Task]:
