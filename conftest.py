@@ -1,3 +1,3 @@
 """Keep pytest's doctest collection away from the CLI entry module."""
 
-collect_ignore = ["compare/__main__.py"]
+collect_ignore = ["knightcert/__main__.py", "knightcert/cli/__main__.py"]

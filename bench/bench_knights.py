@@ -22,11 +22,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from knightcert.compare.wiring import knights_bnb as bnb  # noqa: E402  (seed 002: greedy incumbent)
-from knightcert.compare.wiring import knights_cpsat as cpsat  # noqa: E402  (greedy hint)
 from knightcert.heuristics.knights_search import greedy, greedy_plus, matching  # noqa: E402
 from knightcert.problems.independent_knights import closed_form, knights_instance  # noqa: E402
 from knightcert.problems.moves import knight_edges  # noqa: E402
+
+from knightcert.combined import knights_bnb as bnb  # noqa: E402  (seed 002: greedy incumbent)
+from knightcert.combined import knights_cpsat as cpsat  # noqa: E402  (greedy hint)
 
 
 def timed(function, *args, **kwargs):

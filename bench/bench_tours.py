@@ -24,7 +24,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from knightcert.compare.tour_auto import auto  # noqa: E402
 from knightcert.heuristics.tour_divide import construct  # noqa: E402
 from knightcert.heuristics.tour_kernels import FOUND  # noqa: E402
 from knightcert.heuristics.tour_kernels import warnsdorff as engine  # noqa: E402
@@ -33,6 +32,8 @@ from knightcert.models.tour_cpsat import cpsat  # noqa: E402
 from knightcert.problems.board import Board  # noqa: E402
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets  # noqa: E402
 from knightcert.problems.tours import full_board_reason, tour_instance  # noqa: E402
+
+from knightcert.tour_auto import auto  # noqa: E402
 
 
 def python_warnsdorff(n: int) -> bool:

@@ -28,13 +28,14 @@ from knightcert.compare.experiment import (
     same_experiment,
 )
 from knightcert.compare.harness import Row, fill_gaps
-from knightcert.compare.registry import MethodRef, resolve
 from knightcert.compare.report import read_rows, report_header, write_rows
 from knightcert.compare.report_file import holding_report_lock
 from knightcert.compare.runner import WARMED, Task, run_isolated, run_with_executor
 from knightcert.compare.suites import SuiteItem, SuiteSpec, instance_hash, unique_items
 from knightcert.problems.argument_checks import describe, expect_whole
 from knightcert.problems.errors import InvalidArgument
+
+from knightcert.registry import MethodRef, resolve
 
 
 def run_experiment(
@@ -109,7 +110,7 @@ def run_comparison(
         The instances; repeated ones are dropped and different instances that
         share a name are renamed (``name@hash``).
     methods : sequence of str, MethodSpec or callable
-        Methods in any form :func:`~knightcert.compare.registry.resolve` takes:
+        Methods in any form :func:`~knightcert.registry.resolve` takes:
         built-in, registered or plug-in names, ``package.module:function``,
         ``exec:COMMAND``, or Python callables (options with ``MethodSpec``).
         Rows name each as given (a callable by its name); every answer is checked.

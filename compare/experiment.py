@@ -28,7 +28,7 @@ Example experiment file::
     holes = 0.2
 
 A method with options is a table: ``{ name = "cpsat", options = { workers = 1 } }``.
-A method may be any form :func:`knightcert.compare.registry.resolve` takes
+A method may be any form :func:`knightcert.registry.resolve` takes
 (``"mymod:solve"``, ``"exec:./solver --fast"``); ``exact = true`` declares a
 foreign method exact (its claims still count only as far as they are certified).
 """
@@ -232,21 +232,22 @@ def experiment_from_dict(data: Mapping[str, Any], source: str = "experiment") ->
         A missing or unknown key, a value of the wrong kind, an unknown suite
         or method; the message names ``source`` and the key.
     """
-    from knightcert.compare.registry import problems, resolve
+    from knightcert.registry import problem_names, resolve
 
     unknown = sorted(set(data) - set(KEYS))
     if unknown:
         raise InvalidInstance(f"{source}: unknown key {unknown[0]!r} (valid keys: {', '.join(KEYS)})")
     problem = data.get("problem")
-    if problem not in problems():
-        raise InvalidInstance(f"{source}: problem must be one of {', '.join(problems())}, got {problem!r}")
+    if problem not in problem_names():
+        choices = ", ".join(problem_names())
+        raise InvalidInstance(f"{source}: problem must be one of {choices}, got {problem!r}")
     suites_data = data.get("suites") or [{"suite": "seed"}]
     if not isinstance(suites_data, list) or not all(isinstance(s, Mapping) for s in suites_data):
         raise InvalidInstance(f"{source}: suites must be a list of tables ([[suites]])")
     suites = tuple(_suite(problem, s, f"{source}: suites[{i}]") for i, s in enumerate(suites_data))
     methods_data = data.get("methods")
     if methods_data is None:
-        from knightcert.compare.registry import method_names
+        from knightcert.registry import method_names
 
         methods_data = method_names(problem)
     if not isinstance(methods_data, list) or not methods_data:

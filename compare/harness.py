@@ -19,7 +19,7 @@ of N"``, ``"two uncertified optima disagree"``, ``"a verified answer of V
 (method) beats this optimum"``; a verified answer better than a published
 optimum is marked ``"beats the published optimum of N"``.
 
-A foreign method (:mod:`knightcert.compare.registry`) is a suspect: its
+A foreign method (:mod:`knightcert.registry`) is a suspect: its
 optimality claims count only when the checker certified them; an uncertified
 one never becomes the reference, and one that differs from the reference is
 marked ``"claims optimal N (unproven); the certified optimum is M"`` (``the
@@ -33,10 +33,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from knightcert.compare.registry import is_exact
 from knightcert.problems.checkers import certify
 from knightcert.problems.checkers.common import MINIMISE
 from knightcert.problems.result import Result, Status
+
+from knightcert.registry import is_exact
 
 COLUMNS = (
     "problem",

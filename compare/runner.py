@@ -43,10 +43,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from knightcert.compare.harness import Row, failed_row, row_from_result
-from knightcert.compare.memory import check_fits
-from knightcert.compare.registry import MethodRef, get_method, resolve
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import KnightcertError
+
+from knightcert.memory import check_fits
+from knightcert.registry import MethodRef, get_method, resolve
 
 #: Seconds a run may take beyond its method time limit before it is killed.
 GRACE_SECONDS = 30.0

@@ -73,8 +73,9 @@ def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table
     """One row per (problem, method): how many answers, proven (OPTIMAL or INFEASIBLE), of those
     certified (every claim backed by a checked certificate, a theorem or the checker's search),
     verified, gap, time."""
-    from knightcert.compare.registry import is_exact
     from rich.table import Table
+
+    from knightcert.registry import is_exact
 
     table = Table(title=title or None, title_justify="left")
     for name, justify in (

@@ -18,6 +18,9 @@ from knightcert.problems.result import Result, Status
 
 #: Largest board A* and greedy accept: their priority keys are packed in 63 bits.
 MAX_BEST_FIRST_BITS = 62
+#: Boards up to this many squares are searched in plain Python: loading the compiled
+#: kernel (about 0.4 s) costs more than the whole search there (docs/benchmarks.md).
+PLAIN_BFS_SQUARES = 4096
 
 
 @method("path", "bfs")
@@ -47,15 +50,19 @@ def bfs(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
     Notes
     -----
     O(8 * rows * cols) time and O(rows * cols) memory; stops as soon as S is
-    labelled. Exact: BFS labels squares in order of distance.
+    labelled. Exact: BFS labels squares in order of distance. Boards up to
+    ``PLAIN_BFS_SQUARES`` squares are searched in plain Python, larger ones
+    by a compiled kernel; both label the same squares.
     """
-    from knightcert.heuristics.path_kernels import bfs_torus
-
     board = instance.board
     began = time.perf_counter()
     blocked = board.blocked.reshape(-1).view(np.uint8)
     dist = np.full(board.size, -1, dtype=np.int32)
-    expanded = bfs_torus(blocked, board.rows, board.cols, instance.start_index, instance.exit_index, dist)
+    if board.size <= PLAIN_BFS_SQUARES:
+        search = _bfs_plain
+    else:
+        from knightcert.heuristics.path_kernels import bfs_torus as search
+    expanded = search(blocked, board.rows, board.cols, instance.start_index, instance.exit_index, dist)
     goal_dist = int(dist[instance.exit_index])
     if goal_dist < 0:
         elapsed = time.perf_counter() - began
@@ -172,6 +179,31 @@ def _best_first(instance: LostKnightInstance, weight_g: int, name: str) -> Resul
     if weight_g:
         return Result("path", name, Status.OPTIMAL, length, length, path, elapsed, nodes=int(expanded))
     return Result("path", name, Status.FEASIBLE, length, None, path, elapsed, nodes=int(expanded))
+
+
+def _bfs_plain(blocked: np.ndarray, rows: int, cols: int, start: int, goal: int, dist: np.ndarray) -> int:
+    """:func:`~knightcert.heuristics.path_kernels.bfs_torus` in plain Python, for small boards:
+    fills ``dist`` the same way and returns the number of expanded squares."""
+    free = [not b for b in blocked.tolist()]
+    labels = [-1] * (rows * cols)
+    labels[start] = 0
+    queue = [start]
+    head = 0
+    found = start == goal
+    while head < len(queue) and not found:
+        u = queue[head]
+        head += 1
+        r, c = divmod(u, cols)
+        for dr, dc in KNIGHT_OFFSETS:
+            v = ((r + dr) % rows) * cols + (c + dc) % cols
+            if labels[v] < 0 and free[v]:
+                labels[v] = labels[u] + 1
+                if v == goal:
+                    found = True
+                    break
+                queue.append(v)
+    dist[:] = labels
+    return head
 
 
 def _walk_back(instance: LostKnightInstance, dist: np.ndarray) -> list[list[int]]:

@@ -1,19 +1,31 @@
 """knightcert: knight problems solved exactly and heuristically, with independent certificates.
 
-The distribution installs this one package. Its layers are subpackages:
+This package is the front door: :func:`solve`, :func:`check`, :func:`certify`,
+:func:`register_method` and the method registry, with the :class:`Result`,
+:class:`Status` and error types re-exported. Its modules, one concept each:
 
-``knightcert.problems``
-    what a problem is: instances, parsers, moves, checkers and certificates;
-``knightcert.models``
-    exact methods (CP-SAT, python-constraint, exact searches);
-``knightcert.heuristics``
-    fast methods;
-``knightcert.compare``
-    the harness, the reports and the command line.
+``knightcert.solving``     :func:`solve`: any instance, any method, the answer checked;
+``knightcert.registry``    the built-in methods in order (the first is the default), and how any
+                           other method gets in (names, callables, ``module:function``,
+                           ``exec:``, plug-ins);
+``knightcert.program``     running an external program as a method (``exec:COMMAND``);
+``knightcert.memory``      the methods' memory estimates, checked before a run;
+``knightcert.combined``    methods that start an exact model from a heuristic (knights);
+``knightcert.tour_auto``   the default tour method, a dispatcher over the tour methods;
+``knightcert.cli``         the command line (the top layer; nothing imports it).
 
-In a source checkout the four layers are folders at the top of the repository,
-beside this one; an installed wheel holds them inside this package. Either way
-they are imported as ``knightcert.<layer>``.
+The layers below and above are subpackages too, kept as folders at the top of a
+checkout (``[tool.setuptools.package-dir]`` maps them; an installed wheel holds
+them inside this package):
+
+``knightcert.problems``    (folder ``problems/``) instances, parsers, moves, checkers, certificates;
+``knightcert.models``      (folder ``models/``) exact methods: CP-SAT, python-constraint, exact searches;
+``knightcert.heuristics``  (folder ``heuristics/``) fast methods;
+``knightcert.compare``     (folder ``compare/``) the harness: runs, suites, experiments, reports.
+
+Dependencies flow one way: cli -> compare -> this front door -> models,
+heuristics -> problems (``tests/test_layers.py`` checks it, and that no
+module is part of an import circle).
 
 The names below are loaded on first use, so that ``import knightcert`` (and
 ``knightcert --help``) stays fast.
@@ -25,6 +37,8 @@ Examples
 >>> result = knightcert.solve(knights_instance(4))
 >>> (result.status, result.objective, result.verified)
 (<Status.OPTIMAL: 'OPTIMAL'>, 8, True)
+>>> knightcert.problem_names()
+['path', 'jump', 'knights', 'tour']
 """
 
 from __future__ import annotations
@@ -50,15 +64,15 @@ _LAZY = {
     "InvalidInstance": "knightcert.problems.errors:InvalidInstance",
     "InvalidArgument": "knightcert.problems.errors:InvalidArgument",
     "UnknownMethod": "knightcert.problems.errors:UnknownMethod",
-    "solve": "knightcert.compare.api:solve",
+    "solve": "knightcert.solving:solve",
     "check": "knightcert.problems.answers:check_answer",
     "certify": "knightcert.problems.checkers:certify",
-    "CheckFailed": "knightcert.problems.checkers.common:CheckFailed",
-    "get_method": "knightcert.compare.registry:get_method",
-    "register_method": "knightcert.compare.registry:register_method",
-    "resolve_method": "knightcert.compare.registry:resolve",
-    "method_names": "knightcert.compare.registry:method_names",
-    "problems": "knightcert.compare.registry:problems",
+    "CheckFailed": "knightcert.problems.checkers.failure:CheckFailed",
+    "get_method": "knightcert.registry:get_method",
+    "register_method": "knightcert.registry:register_method",
+    "resolve_method": "knightcert.registry:resolve",
+    "method_names": "knightcert.registry:method_names",
+    "problem_names": "knightcert.registry:problem_names",
 }
 
 __all__ = [
@@ -73,28 +87,34 @@ __all__ = [
     "check",
     "get_method",
     "method_names",
-    "problems",
+    "problem_names",
     "register_method",
     "resolve_method",
     "solve",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from knightcert.compare.api import solve
-    from knightcert.compare.registry import get_method, method_names, problems, register_method
-    from knightcert.compare.registry import resolve as resolve_method
     from knightcert.problems.answers import check_answer as check
     from knightcert.problems.checkers import certify
-    from knightcert.problems.checkers.common import CheckFailed
+    from knightcert.problems.checkers.failure import CheckFailed
     from knightcert.problems.errors import InvalidArgument, InvalidInstance, KnightcertError, UnknownMethod
     from knightcert.problems.result import Result, Status
+    from knightcert.registry import get_method, method_names, problem_names, register_method
+    from knightcert.registry import resolve as resolve_method
+    from knightcert.solving import solve
+
+
+#: subpackages, importable as attributes too (``knightcert.problems`` is always the subpackage)
+_SUBPACKAGES = ("problems", "models", "heuristics", "compare", "cli")
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module 'knightcert' has no attribute {name!r}")
     import importlib
 
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f"knightcert.{name}")  # the import sets the attribute
+    if name not in _LAZY:
+        raise AttributeError(f"module 'knightcert' has no attribute {name!r}")
     module, attribute = _LAZY[name].split(":")
     value = getattr(importlib.import_module(module), attribute)
     globals()[name] = value
@@ -102,4 +122,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | set(_SUBPACKAGES))

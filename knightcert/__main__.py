@@ -9,7 +9,7 @@ import signal
 import sys
 import time
 
-_STARTED = time.perf_counter()  # --time-limit counts from here (see knightcert.compare.cli.time_left)
+_STARTED = time.perf_counter()  # --time-limit counts from here (see knightcert.cli.session.time_left)
 
 _held: list[int] = []
 _previous = {
@@ -17,7 +17,7 @@ _previous = {
     for number in (signal.SIGINT, signal.SIGTERM)
 }
 try:
-    from knightcert.compare.cli import main
+    from knightcert.cli.main import main
 finally:
     for _number, _handler in _previous.items():
         signal.signal(_number, _handler)

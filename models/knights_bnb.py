@@ -4,7 +4,7 @@ Squares are decided in row-major order: first *no knight*, then *knight*
 (which removes the squares it attacks). A branch is pruned when the knights
 placed plus the squares still undecided and free cannot beat the best
 placement known; the seed used its greedy value as first incumbent (passed in by
-``knightcert.compare.wiring``, since models do not import heuristics). Depth-first here
+``knightcert.combined``, since models do not import heuristics). Depth-first here
 (the seed used a queue), with the same branching and pruning.
 """
 
@@ -38,7 +38,7 @@ def bnb(
     incumbent : list of [row, col], optional
         A valid placement to start from; its size prunes from the first node.
         The registered ``bnb`` method passes seed 002's greedy placement, as the
-        seed did (``knightcert.compare.wiring``).
+        seed did (``knightcert.combined``).
 
     Returns
     -------

@@ -39,7 +39,7 @@ def cpsat(
         CP-SAT ``num_workers`` (default ``knightcert.models.cpsat_solve.default_workers()``).
     hint : list of [row, col], optional
         A placement to start the search from (``add_hint``); the registered
-        ``cpsat`` method passes seed 002's greedy placement (``knightcert.compare.wiring``).
+        ``cpsat`` method passes seed 002's greedy placement (``knightcert.combined``).
 
     Returns
     -------

@@ -8,12 +8,12 @@ import pkgutil
 
 import pytest
 
-SKIP = {"knightcert.__main__", "knightcert.compare.__main__"}
+SKIP = {"knightcert.__main__", "knightcert.cli.__main__"}
 
 
 def modules() -> list[str]:
     names = ["knightcert"]
-    for layer in ("problems", "models", "heuristics", "compare"):
+    for layer in ("problems", "models", "heuristics", "compare", "cli"):
         package = importlib.import_module(f"knightcert.{layer}")
         names.append(package.__name__)
         names += [m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]

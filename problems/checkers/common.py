@@ -1,11 +1,12 @@
-"""What all checkers share: the rejection, the status rules, the evidence texts."""
+"""What all checkers share: the status rules, the evidence texts (the rejection is in ``failure``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
-from knightcert.problems.errors import KnightcertError
+from knightcert.problems.checkers.failure import CheckFailed
+from knightcert.problems.checkers.fields import optional_integer, squares
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 #: Claims an answer can make, in the order they are reported.
@@ -14,28 +15,6 @@ CLAIMS = ("answer", "optimal", "infeasible", "bound")
 MINIMISE = {"path": True, "jump": True, "knights": False, "tour": False}
 #: How the evidence names a method whose proof is its own (SOLVER backing).
 SOLVER_NAMES = {"cpsat": "CP-SAT", "bnb": "branch and bound", "csp": "python-constraint"}
-
-
-class CheckFailed(KnightcertError):
-    """An answer (or its certificate) that the checker rejects.
-
-    Parameters
-    ----------
-    message : str
-        Why, in words (``"step 3: (0, 0) -> (1, 1) is not a knight move"``).
-    claim : str
-        Which claim is rejected: ``"answer"``, ``"optimal"``, ``"infeasible"`` or ``"bound"``.
-    """
-
-    def __init__(self, message: str, claim: str = "answer") -> None:
-        self.claim = claim
-        self.reason = message
-        super().__init__(message)
-
-    def describe(self) -> str:
-        """``answer rejected: ...`` or ``optimal claim rejected: ...`` (one line)."""
-        what = "answer" if self.claim == "answer" else f"{self.claim} claim"
-        return f"{what} rejected: {self.reason}"
 
 
 def certificate_of(result: Result, claim: str) -> dict[str, Any]:
@@ -58,8 +37,6 @@ def check_status_fields(result: Result, *, no_winner_solution: bool = False) -> 
     ``no_winner_solution``); ``FEASIBLE`` carries a solution and an objective;
     ``UNKNOWN`` carries neither; a bound lies on the right side of the objective.
     """
-    from knightcert.problems.checkers.fields import optional_integer
-
     if not isinstance(result.status, Status):
         raise CheckFailed(f"status: {result.status!r} is not a Status")
     objective = optional_integer(result.objective, "objective")
@@ -126,8 +103,6 @@ def on_usable(board, squares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def as_squares(solution: Any, field: str = "solution") -> np.ndarray:
     """A list of ``[row, col]`` pairs as an (n, 2) integer array; CheckFailed if it is not one."""
-    from knightcert.problems.checkers.fields import squares
-
     if not isinstance(solution, list | tuple | np.ndarray):
         raise CheckFailed(f"{field}: the answer must be a list of [row, col] squares")
     return squares(solution, field)

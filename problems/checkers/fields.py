@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 import numpy as np
-from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.checkers.failure import CheckFailed
 
 _INT_TYPES = (int, np.integer)
 
@@ -45,7 +45,7 @@ def integer(value: Any, field: str, *, minimum: int | None = 0, claim: str = "an
     >>> integer(2.0, "objective")
     Traceback (most recent call last):
     ...
-    knightcert.problems.checkers.common.CheckFailed: objective: 2.0 is not an integer
+    knightcert.problems.checkers.failure.CheckFailed: objective: 2.0 is not an integer
     """
     if not is_integer(value):
         raise CheckFailed(f"{field}: {describe_value(value)} is not an integer", claim=claim)

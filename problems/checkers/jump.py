@@ -267,9 +267,3 @@ def _index(name: Any, players: int) -> int:
             return p
     raise CheckFailed(f"unknown player {name!r}")
 
-
-def check_jump(instance, result: Result) -> Result:
-    """:func:`knightcert.problems.checkers.check` for this problem: the certified result, or CheckFailed."""
-    from knightcert.problems.checkers import check
-
-    return check(instance, result.with_(problem="jump"))

@@ -175,12 +175,6 @@ def maximum_matching(board) -> np.ndarray:
     return np.stack([w, b], axis=1).astype(np.int64)
 
 
-def check_knights(instance, result: Result) -> Result:
-    """:func:`knightcert.problems.checkers.check` for this problem: the certified result, or CheckFailed."""
-    from knightcert.problems.checkers import check
-
-    return check(instance, result.with_(problem="knights"))
-
 
 class _Spent(Exception):
     pass

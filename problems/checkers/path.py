@@ -187,9 +187,3 @@ def reachable_set(instance: LostKnightInstance) -> np.ndarray:
     """Squares reachable from C (a closed set when S is not among them)."""
     return _flood(instance, None) >= 0
 
-
-def check_path(instance, result: Result) -> Result:
-    """:func:`knightcert.problems.checkers.check` for this problem: the certified result, or CheckFailed."""
-    from knightcert.problems.checkers import check
-
-    return check(instance, result.with_(problem="path"))

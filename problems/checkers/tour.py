@@ -285,9 +285,3 @@ def check_tour_moves(instance: TourInstance, tour: Any) -> None:
     if instance.end is not None and tuple(squares[-1].tolist()) != tuple(instance.end):
         raise CheckFailed(f"the tour ends at {tuple(squares[-1].tolist())}, not at {tuple(instance.end)}")
 
-
-def check_tour(instance, result: Result) -> Result:
-    """:func:`knightcert.problems.checkers.check` for this problem: the certified result, or CheckFailed."""
-    from knightcert.problems.checkers import check
-
-    return check(instance, result.with_(problem="tour"))

@@ -7,8 +7,6 @@ import time
 
 import numpy as np
 import pytest
-from knightcert.compare.cli import main
-from knightcert.compare.registry import REGISTRY, get_method
 from knightcert.problems.answers import (
     AnswerFileError,
     InvalidAnswer,
@@ -29,6 +27,8 @@ from knightcert.problems.result import Status
 from knightcert.problems.tours import TourInstance, tour_instance
 
 import knightcert
+from knightcert.cli.main import main
+from knightcert.registry import REGISTRY, get_method
 
 
 def small_instances(problem: str) -> list:

@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 import pytest
 from knightcert.compare import runner
-from knightcert.compare.cli import main
 from knightcert.compare.runner import Task, run_task
 from knightcert.heuristics.jump_search import bfs as jump_bfs
 from knightcert.problems.answers import answer_to_dict, seal
@@ -34,6 +33,7 @@ from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, tour_instance
 
 import knightcert
+from knightcert.cli.main import main
 from tests.problems.test_tour_checker import PUBLISHED_5, as_tour
 
 NAN, INF = float("nan"), float("inf")
@@ -215,7 +215,7 @@ T5, T7 = knights_instance(5, torus=True), knights_instance(7, torus=True)
 
 
 def torus_placement(instance, count):
-    from knightcert.compare.registry import get_method
+    from knightcert.registry import get_method
 
     return get_method("knights", "cpsat")(instance, time_limit=10).solution[:count]
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from knightcert.compare.cli import main
 from knightcert.compare.comparison import run_comparison
 from knightcert.compare.experiment import ExperimentMismatch
 from knightcert.compare.harness import failed_row, fill_gaps
@@ -13,6 +12,8 @@ from knightcert.compare.suites import SuiteItem, build_suite, parse_sizes, size_
 from knightcert.problems.errors import InvalidInstance, UnknownMethod
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
 from knightcert.problems.tours import tour_instance
+
+from knightcert.cli.main import main
 
 
 @pytest.fixture(scope="module")
@@ -280,8 +281,9 @@ def test_starts_suite_runs_a_heuristic_from_every_start():
     assert len(items) == 25 + 36 and items[0].instance.start == (0, 0)
     assert sum(item.known_optimum is not None for item in items) == 13 + 36  # majority colour on 5 x 5
     from knightcert.compare.harness import row_from_result
-    from knightcert.compare.tour_auto import auto
     from knightcert.heuristics.tour_warnsdorff import warnsdorff
+
+    from knightcert.tour_auto import auto
 
     rows = [row_from_result(m(item.instance)) for item in items for m in (auto, warnsdorff)]
     rates = start_success(rows)

@@ -6,12 +6,13 @@ import json
 
 import pytest
 from knightcert.compare import runner
-from knightcert.compare.cli import main
 from knightcert.compare.harness import Row, fill_gaps, row_from_result
 from knightcert.compare.runner import Task, run_task
 from knightcert.compare.summary import row_certified
 from knightcert.problems.independent_knights import knights_instance
 from knightcert.problems.result import Result, Status
+
+from knightcert.cli.main import main
 
 SIX = knights_instance(6)
 WHITES = [[r, c] for r in range(6) for c in range(6) if (r + c) % 2 == 0]
@@ -128,7 +129,7 @@ def test_tour_nonexistence_beyond_the_checker_is_reported_as_solver_only(monkeyp
 
 
 def test_the_command_line_checks_an_undecorated_method(monkeypatch, capsys):
-    from knightcert.compare import cli_knights
+    from knightcert.cli import knights as cli_knights
 
     lie = Result("knights", "liar", Status.OPTIMAL, 15, 15, WHITES[:15], 0.0, verified=True)
     monkeypatch.setattr(cli_knights, "get_method", lambda problem, name: lambda *a, **k: lie)

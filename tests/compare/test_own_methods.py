@@ -14,10 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
-from knightcert.compare.cli import main
 from knightcert.compare.comparison import run_comparison
 from knightcert.compare.harness import Row, fill_gaps
-from knightcert.compare.registry import MethodRef, register_method, resolve, unregister_method
 from knightcert.compare.suites import SuiteItem
 from knightcert.problems.errors import InvalidArgument, UnknownMethod
 from knightcert.problems.independent_knights import knights_instance
@@ -25,6 +23,8 @@ from knightcert.problems.lost_knight import parse_lost_knight
 from knightcert.problems.result import Result, Status
 
 import knightcert
+from knightcert.cli.main import main
+from knightcert.registry import MethodRef, register_method, resolve, unregister_method
 
 SIX = knights_instance(6)  # optimum 18 (matching + Kőnig)
 WHITES = [[r, c] for r in range(6) for c in range(6) if (r + c) % 2 == 0]
@@ -300,7 +300,7 @@ def test_cli_method_forms(tmp_path, monkeypatch, capsys):
 
 
 def test_split_methods_keeps_a_command_whole():
-    from knightcert.compare.arguments import split_methods
+    from knightcert.cli.options import split_methods
 
     assert split_methods(["greedy,matching", "exec:./s --a,b"]) == ["greedy", "matching", "exec:./s --a,b"]
 
@@ -321,7 +321,7 @@ def test_plugin_entry_point(tmp_path, monkeypatch):
     assert isinstance(ref, MethodRef) and ref.origin == "plug-in"
     result = knightcert.solve(SIX, method="whites")
     assert result.verified and result.objective == 18 and result.method == "whites"
-    assert "whites" in knightcert.compare.registry.available("knights")
+    assert "whites" in knightcert.registry.available("knights")
 
 
 def test_instance_command_writes_the_suite_instance(capsys):
@@ -376,7 +376,7 @@ def test_lying_methods_on_a_dask_local_cluster(tmp_path):
             ("exec:./not-on-the-workers", "not found"),
             ("nomodule_anywhere:solve", "cannot import"),
         ]:
-            from knightcert.compare.cli_compare import check_methods_on_workers
+            from knightcert.cli.compare import check_methods_on_workers
 
             with pytest.raises(knightcert.KnightcertError, match=words):
                 check_methods_on_workers(client, "knights", [method])

@@ -9,7 +9,8 @@ import shlex
 from pathlib import Path
 
 import pytest
-from knightcert.compare.cli import main
+
+from knightcert.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()

@@ -2,10 +2,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from knightcert.compare.registry import default_method
-from knightcert.compare.tour_auto import auto
 from knightcert.problems.result import Status
 from knightcert.problems.tours import full_board_reason, tour_instance
+
+from knightcert.registry import default_method
+from knightcert.tour_auto import auto
 
 
 def test_auto_is_the_default_tour_method():

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from knightcert.compare.api import solve
 from knightcert.compare.comparison import run_comparison
-from knightcert.compare.registry import REGISTRY, get_method
 from knightcert.problems.board import Board
 from knightcert.problems.errors import InvalidArgument, InvalidInstance, KnightcertError
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
 from knightcert.problems.jump_game import JumpInstance, parse_jump, read_jump
 from knightcert.problems.lost_knight import LostKnightInstance, parse_lost_knight, read_lost_knight
 from knightcert.problems.tours import TourInstance, tour_instance
+
+from knightcert.registry import REGISTRY, get_method
+from knightcert.solving import solve
 
 METHODS = [(problem, name) for problem, methods in REGISTRY.items() for name in methods]
 WRONG = [None, "board.txt", np.zeros((3, 3)), 42, [[0, 1], [1, 0]]]

@@ -61,3 +61,23 @@ def test_search_methods_agree_and_are_verified(rows, cols, density, seed):
         assert quick.status is Status.INFEASIBLE
     else:
         assert quick.objective >= exact.objective
+
+
+def test_the_plain_bfs_labels_like_the_compiled_kernel():
+    """Small boards are searched in plain Python (no kernel to load); both searches agree square
+    for square, on random holed tori of every shape up to 30 x 30 (1-row and 1-column ones too)."""
+    import numpy as np
+    from knightcert.heuristics.knight_path_search import _bfs_plain
+    from knightcert.heuristics.path_kernels import bfs_torus
+
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        rows, cols = (int(x) for x in rng.integers(1, 31, size=2))
+        blocked = (rng.random(rows * cols) < rng.random() * 0.6).astype(np.uint8)
+        start, goal = (int(x) for x in rng.integers(0, rows * cols, size=2))
+        blocked[[start, goal]] = 0
+        compiled = np.full(rows * cols, -1, np.int32)
+        plain = compiled.copy()
+        expanded = bfs_torus(blocked, rows, cols, start, goal, compiled)
+        assert _bfs_plain(blocked, rows, cols, start, goal, plain) == expanded
+        assert (plain == compiled).all()

@@ -50,7 +50,7 @@ def test_cenpl_says_no_where_no_tour_exists(n):
 
 
 def test_cenpl_8x8_is_a_valid_tour_and_the_published_one_is_valid_too():
-    from knightcert.problems.checkers.tour import check_tour
+    from knightcert.problems.checkers import check as check_tour
 
     result = cenpl(tour_instance(8))
     assert result.verified and result.objective == 64
@@ -206,9 +206,10 @@ def test_divide_rotates_closed_tours_to_the_start():
 def test_construction_on_random_boards_and_starts(m, n, closed, fr, fc, with_start):
     """A tour only where the theorems allow one; with no start, always there; with a start, the
     construction may leave only narrow boards to search."""
-    from knightcert.compare.tour_auto import solve_piece
     from knightcert.problems.checkers.tour import check_tour_moves
     from knightcert.problems.tours import full_board_reason
+
+    from knightcert.tour_auto import solve_piece
 
     start = (min(m - 1, int(fr * m)), min(n - 1, int(fc * n))) if with_start else None
     squares = construct(m, n, closed=closed, start=start, solver=solve_piece)

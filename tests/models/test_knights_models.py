@@ -71,7 +71,7 @@ def test_cpsat_time_limit_reports_a_bound():
 
 
 def test_bnb_honours_its_time_limit_and_starts_from_the_greedy_value():
-    from knightcert.compare.wiring import knights_bnb
+    from knightcert.combined import knights_bnb
 
     plain = bnb(knights_instance(12), time_limit=0.05)
     assert plain.status is Status.FEASIBLE and plain.verified and plain.bound is None
@@ -82,7 +82,7 @@ def test_bnb_honours_its_time_limit_and_starts_from_the_greedy_value():
 
 
 def test_cpsat_with_the_greedy_hint():
-    from knightcert.compare.wiring import knights_cpsat
+    from knightcert.combined import knights_cpsat
 
     result = knights_cpsat(knights_instance(30), seed=0)
     assert result.status is Status.OPTIMAL and result.verified and result.objective == 450

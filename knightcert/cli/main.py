@@ -14,59 +14,36 @@ or 143 (SIGTERM).
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from knightcert.cli import session
+from knightcert.cli.commands import HELP
+from knightcert.cli.session import (
+    EXIT_FAILED_CHECK,
+    EXIT_OK,
+    EXIT_USAGE,
+    UsageError,
+    interruption,
+)
 from knightcert.problems.errors import KnightcertError
 
-EXIT_OK = 0
-EXIT_FAILED_CHECK = 1
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
-EXIT_TERMINATED = 143
-
-#: The stopping signal received by this process (SIGINT unless SIGTERM arrived).
-_stopped_by = signal.SIGINT
-
-
-def _on_sigterm(signum: int, frame: Any) -> None:
-    """SIGTERM becomes a ``KeyboardInterrupt``, so every cleanup path of Ctrl-C runs."""
-    global _stopped_by
-    _stopped_by = signal.SIGTERM
-    raise KeyboardInterrupt
-
-
-def interruption() -> tuple[int, str]:
-    """Exit code and the word for the stopping signal: (130, "interrupted") or (143, "terminated")."""
-    if _stopped_by == signal.SIGTERM:
-        return EXIT_TERMINATED, "interrupted (SIGTERM)"
-    return EXIT_INTERRUPTED, "interrupted"
-
-
-def solve_each(solve: Callable[..., Any], instances: Sequence[Any], **options: Any) -> tuple[list[Any], bool]:
-    """Solve the instances in order; stop at an interruption.
-
-    Returns the results finished so far (an interrupted CP-SAT solve gives its
-    best answer, kept as the last result) and whether an interrupt arrived, so
-    that the caller prints what it has before exiting with :func:`interruption`.
-    """
-    results = []
-    try:
-        for instance in instances:
-            results.append(solve(instance, **options))
-            if results[-1].info.get("interrupted"):
-                return results, True
-    except KeyboardInterrupt:
-        return results, True
-    return results, False
-
-
-class UsageError(KnightcertError):
-    """Bad command-line usage (reported like any other input error)."""
+#: command -> its module, imported only when that command runs (``HELP`` has the order and help lines)
+COMMAND_MODULES = {
+    "demo": "knightcert.cli.demo",
+    "compare": "knightcert.cli.compare",
+    "report": "knightcert.cli.report",
+    "path": "knightcert.cli.path",
+    "jump": "knightcert.cli.jump",
+    "knights": "knightcert.cli.knights",
+    "tour": "knightcert.cli.tour",
+    "check": "knightcert.cli.check",
+    "instance": "knightcert.cli.instance",
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -76,54 +53,36 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} (see --help)")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from knightcert.compare import (
-        cli_check,
-        cli_compare,
-        cli_demo,
-        cli_instance,
-        cli_jump,
-        cli_knights,
-        cli_path,
-        cli_report,
-        cli_tour,
-    )
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of the command line.
 
+    Only the command named in ``argv`` is imported and given its options; the
+    others are listed with their help line (all of them when ``argv`` is None).
+    """
+    chosen = _command_in(argv)
     parser = _Parser(
         prog="knightcert",
         description="Exact and heuristic solvers for knight problems, with independent checkers.",
+        epilog="Exit codes: 0 done (every answer checked); 1 an answer or claim was rejected by the "
+        "checker (or an internal error); 2 bad input or usage; 130 interrupted (Ctrl-C); 143 SIGTERM.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (
-        cli_demo,
-        cli_compare,
-        cli_report,
-        cli_path,
-        cli_jump,
-        cli_knights,
-        cli_tour,
-        cli_check,
-        cli_instance,
-    ):
-        module.add_parser(sub)
+    for name, help_line in HELP.items():
+        if argv is None or name == chosen:
+            importlib.import_module(COMMAND_MODULES[name]).add_parser(sub)
+        else:
+            sub.add_parser(name, help=help_line)
     return parser
 
 
-#: When this command started (``time.perf_counter()``): ``--time-limit`` counts from here.
-_started = time.perf_counter()
-
-
-def time_left(limit: float | None) -> float | None:
-    """What is left of a ``--time-limit`` of ``limit`` seconds for the whole command.
-
-    The clock starts when the command line starts, before the solvers' imports,
-    so that loading OR-Tools and compiled kernels counts against the limit too.
-    A spent budget still gives the method a sliver (it then answers ``UNKNOWN``
-    or what it has). None stays None (no limit).
-    """
-    if limit is None:
-        return None
-    return max(limit - (time.perf_counter() - _started), 1e-3)
+def _command_in(argv: Sequence[str] | None) -> str | None:
+    """The subcommand ``argv`` names (its first word that is not an option), if any."""
+    for word in argv or ():
+        if not word.startswith("-"):
+            return word
+        if word == "--":
+            break
+    return None
 
 
 def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> int:
@@ -132,14 +91,13 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
     ``started``: the ``time.perf_counter()`` reading when the process started
     its work (the console script passes it), from which ``--time-limit`` counts.
     """
-    global _stopped_by, _started
-    _started = time.perf_counter() if started is None else started
-    _stopped_by = signal.SIGINT
-    previous = _install(signal.SIGTERM, _on_sigterm)
+    session.start(started)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    previous = _install(signal.SIGTERM, session.on_sigterm)
     try:
-        parser = _build_parser_deferring_signals()
+        parser = _build_parser_deferring_signals(argv)
         args = parser.parse_args(argv)
-        args.argv = list(sys.argv[1:] if argv is None else argv)  # recorded by reports
+        args.argv = argv  # recorded by reports
         if args.command is None:
             parser.print_help()
             return EXIT_USAGE
@@ -167,21 +125,20 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
             _install(signal.SIGTERM, previous)
 
 
-def _build_parser_deferring_signals() -> argparse.ArgumentParser:
-    """:func:`build_parser`, which imports numpy and the subcommands, with Ctrl-C and SIGTERM held
+def _build_parser_deferring_signals(argv: Sequence[str]) -> argparse.ArgumentParser:
+    """:func:`build_parser`, which imports the chosen command, with Ctrl-C and SIGTERM held
     until the imports are done: an interrupt inside a compiled module's import turns into an
     ``ImportError`` there (numpy: "PyCapsule_Import could not import module"), not an interrupt."""
-    global _stopped_by
     held: list[int] = []
     previous = {signum: _install(signum, lambda number, frame: held.append(number)) for signum in _STOPS}
     try:
-        parser = build_parser()
+        parser = build_parser(argv)
     finally:
         for signum, handler in previous.items():
             if handler is not None:
                 _install(signum, handler)
     if held:
-        _stopped_by = signal.SIGTERM if signal.SIGTERM in held else signal.SIGINT
+        session.stopped_by(signal.SIGTERM if signal.SIGTERM in held else signal.SIGINT)
         raise KeyboardInterrupt
     return parser
 

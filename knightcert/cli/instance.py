@@ -9,14 +9,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from knightcert.compare.arguments import positive_int, seed_value
+from knightcert.cli.commands import HELP
+from knightcert.cli.options import positive_int, seed_value
 from knightcert.problems.instance_files import DEFAULT_HOLES, DEFAULT_PLAYERS, SUFFIX
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "instance",
-        help="write a seeded random instance (for your own method)",
+        help=HELP["instance"],
         description="Write a seeded random instance on standard output, in the format the other "
         "commands read: a lost-knight board, a jump game, or a board file for knights and tours. "
         "The same instance as the random suite of 'knightcert compare' with that size, holes and seed.",

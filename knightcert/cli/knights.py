@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from knightcert.compare.arguments import add_board_arguments, add_solver_arguments
-from knightcert.compare.cli import time_left
-from knightcert.compare.memory import check_fits
-from knightcert.compare.output import (
+from knightcert.cli.commands import HELP
+from knightcert.cli.options import add_board_arguments, add_solver_arguments
+from knightcert.cli.output import (
     check_suffix,
     claim_text,
     exit_code,
@@ -15,17 +14,19 @@ from knightcert.compare.output import (
     save_answer,
     stopped_text,
 )
-from knightcert.compare.registry import default_method, get_method
+from knightcert.cli.session import time_left
 from knightcert.compare.runner import stop_if_interrupted
+from knightcert.memory import check_fits
 from knightcert.problems.checkers import certify
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
 from knightcert.problems.result import Result, Status
+from knightcert.registry import default_method, get_method
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "knights",
-        help="most knights that attack no other",
+        help=HELP["knights"],
         description="Most knights on a board with none attacking another (seed 002).",
     )
     add_board_arguments(parser)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from knightcert.compare.arguments import add_solver_arguments
-from knightcert.compare.output import (
+from knightcert.cli.commands import HELP
+from knightcert.cli.options import add_solver_arguments
+from knightcert.cli.output import (
     check_suffix,
     claim_text,
     exit_code,
@@ -13,7 +14,7 @@ from knightcert.compare.output import (
     solve_files,
     stopped_text,
 )
-from knightcert.compare.render import numbered_board
+from knightcert.cli.render import numbered_board
 from knightcert.problems.lost_knight import read_lost_knight
 from knightcert.problems.result import Result, Status
 
@@ -21,7 +22,7 @@ from knightcert.problems.result import Result, Status
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "path",
-        help="fewest knight moves from C to S on a toroidal board",
+        help=HELP["path"],
         description="Fewest knight moves from C to S on toroidal boards read from FILEs.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="board files ('.', 'x', 'C', 'S')")

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from knightcert.compare.arguments import add_board_arguments, add_solver_arguments, node_budget, square
-from knightcert.compare.cli import time_left
-from knightcert.compare.memory import check_fits
-from knightcert.compare.output import (
+from knightcert.cli.commands import HELP
+from knightcert.cli.options import add_board_arguments, add_solver_arguments, node_budget, square
+from knightcert.cli.output import (
     backing_text,
     check_suffix,
     evidence_for,
@@ -15,19 +14,21 @@ from knightcert.compare.output import (
     print_json,
     save_answer,
 )
-from knightcert.compare.registry import default_method, get_method
+from knightcert.cli.session import time_left
+from knightcert.cli.tour_output import numbered_text
 from knightcert.compare.runner import stop_if_interrupted
-from knightcert.compare.tour_output import numbered_text
+from knightcert.memory import check_fits
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
+from knightcert.registry import default_method, get_method
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "tour",
-        help="open or closed knight's tours",
+        help=HELP["tour"],
         description="A knight's tour of the board (seeds 001 and 003): the numbered board, or 'No'.",
     )
     add_board_arguments(parser)

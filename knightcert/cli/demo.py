@@ -6,13 +6,14 @@ import argparse
 import json
 import sys
 
+from knightcert.cli.commands import HELP
 from knightcert.problems.errors import InvalidInstance
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "demo",
-        help="run every seed problem, heuristics against exact methods, and print a summary",
+        help=HELP["demo"],
         description="Run every seed problem with heuristics and exact methods; print one summary table.",
     )
     parser.add_argument(
@@ -26,10 +27,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from knightcert.compare.demo import find_shared_data, run_demo
-    from knightcert.compare.summary import method_summary_table, rows_table
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from knightcert.compare.demo import find_shared_data, run_demo
+    from knightcert.compare.summary import method_summary_table, rows_table
 
     data = find_shared_data(args.data)
     if args.data and data is None:

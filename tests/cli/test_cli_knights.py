@@ -3,7 +3,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from knightcert.compare.cli import main
+
+from knightcert.cli.main import main
 
 
 def test_default_is_the_exact_matching(capsys):

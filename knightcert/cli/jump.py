@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from knightcert.compare.arguments import add_solver_arguments
-from knightcert.compare.output import (
+from knightcert.cli.commands import HELP
+from knightcert.cli.options import add_solver_arguments
+from knightcert.cli.output import (
     check_suffix,
     claim_text,
     exit_code,
@@ -20,7 +21,7 @@ from knightcert.problems.result import Result
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "jump",
-        help="who wins the jump game",
+        help=HELP["jump"],
         description="Winner of the jump game (seed 004) for each FILE, in the official output format.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="instance files (N M / J / board / starts)")

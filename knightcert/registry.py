@@ -15,7 +15,7 @@ one contract (docs/your-own-method.md):
 ``python``
     a Python callable, or a ``package.module:function`` path;
 ``program``
-    an external program in any language, ``exec:COMMAND`` (:mod:`knightcert.compare.program`).
+    an external program in any language, ``exec:COMMAND`` (:mod:`knightcert.program`).
 
 A foreign method is a suspect, not a witness: it is called as
 ``function(instance, time_limit=..., seed=..., **options)`` and may return a
@@ -60,12 +60,12 @@ REGISTRY: dict[str, dict[str, str]] = {
         "matching": "knightcert.heuristics.knights_search:matching",
         "greedy": "knightcert.heuristics.knights_search:greedy",
         "greedy+": "knightcert.heuristics.knights_search:greedy_plus",
-        "cpsat": "knightcert.compare.wiring:knights_cpsat",
-        "bnb": "knightcert.compare.wiring:knights_bnb",
+        "cpsat": "knightcert.combined:knights_cpsat",
+        "bnb": "knightcert.combined:knights_bnb",
         "csp": "knightcert.models.knights_csp:csp",
     },
     "tour": {
-        "auto": "knightcert.compare.tour_auto:auto",
+        "auto": "knightcert.tour_auto:auto",
         "warnsdorff": "knightcert.heuristics.tour_warnsdorff:warnsdorff",
         "marginality": "knightcert.heuristics.tour_warnsdorff:marginality",
         "roth": "knightcert.heuristics.tour_warnsdorff:roth",
@@ -85,7 +85,7 @@ EXACT: dict[str, set[str]] = {
 }
 
 
-def problems() -> list[str]:
+def problem_names() -> list[str]:
     """Names of the registered problems."""
     return list(REGISTRY)
 
@@ -166,7 +166,7 @@ class MethodRef:
         check_arguments(self.problem, instance, time_limit, seed)
         began = time.perf_counter()
         if self.origin == "program":
-            from knightcert.compare.program import run_program
+            from knightcert.program import run_program
 
             result = run_program(
                 self.target, self.problem, instance, time_limit=time_limit, seed=seed, options=options
@@ -295,7 +295,7 @@ def resolve(problem: str, method: str | Callable[..., Any] | MethodRef | None = 
         return MethodRef(problem, method, method in EXACT.get(problem, set()), "built-in", methods[method])
     if method in _REGISTERED.get(problem, {}):
         return _REGISTERED[problem][method]
-    from knightcert.compare.program import PREFIX, parse_command, program_missing
+    from knightcert.program import PREFIX, parse_command, program_missing
 
     if method.startswith(PREFIX):
         argv = parse_command(method)

@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from knightcert.compare.arguments import (
+from knightcert.cli.commands import HELP
+from knightcert.cli.options import (
     dask_address,
     positive_float,
     repeat_count,
@@ -21,9 +22,9 @@ from knightcert.compare.arguments import (
     split_methods,
     worker_count,
 )
-from knightcert.compare.registry import method_names, problems
 from knightcert.compare.suites import SUITES
 from knightcert.problems.errors import InvalidInstance
+from knightcert.registry import method_names, problem_names
 
 #: Flags that define the experiment: given with --experiment or --rerun they would contradict it.
 DEFINING = (
@@ -43,12 +44,12 @@ DEFINING = (
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "compare",
-        help="run methods side by side on a suite; gaps, times, memory, all answers checked",
+        help=HELP["compare"],
         description="Run methods side by side on built-in suites or given instances; every answer is "
         "checked; gaps are measured against the best proven value. The report records the full "
         "experiment, so that --rerun REPORT.json repeats it.",
     )
-    parser.add_argument("problem", nargs="?", choices=problems(), help="which problem")
+    parser.add_argument("problem", nargs="?", choices=problem_names(), help="which problem")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--experiment", metavar="FILE.toml", help="read the experiment from a TOML file")
     source.add_argument("--rerun", metavar="REPORT.json", help="run again the experiment a report records")
@@ -205,10 +206,11 @@ def check_paths(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
+    from rich.console import Console
+
     from knightcert.compare.comparison import instance_records, run_experiment
     from knightcert.compare.harness import median_of_repeats
     from knightcert.compare.summary import rows_table
-    from rich.console import Console
 
     check_paths(args)  # before any work: a bad --out or --plot must not cost the runs
     _check_optional_packages(args)
@@ -257,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
             if client is not None:
                 client.close()
     if interrupted:
-        from knightcert.compare.cli import interruption
+        from knightcert.cli.session import interruption
 
         code, word = interruption()
         saved = f"; finished runs are in {', '.join(map(str, outputs))}" if outputs else ""
@@ -317,8 +319,8 @@ def check_methods_on_workers(client: Any, problem: str, names: list[str]) -> Non
     InvalidInstance
         One line naming the method, what is wrong and on which worker.
     """
-    from knightcert.compare.program import PREFIX, parse_command, program_missing
-    from knightcert.compare.registry import REGISTRY, import_problem
+    from knightcert.program import PREFIX, parse_command, program_missing
+    from knightcert.registry import REGISTRY, import_problem
 
     for name in names:
         if name in REGISTRY[problem]:

@@ -25,7 +25,7 @@ def print_json(results: Sequence[Result], stream: TextIO | None = None) -> None:
     for marker, squares in arrays.items():
         head, text = text.split(marker, 1)
         stream.write(head)
-        from knightcert.compare.tour_output import squares_json
+        from knightcert.cli.tour_output import squares_json
 
         for chunk in squares_json(squares):
             stream.write(chunk)
@@ -123,11 +123,11 @@ def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Res
     InstanceTooLarge
         A board whose memory estimate for the method exceeds the memory available.
     """
-    from knightcert.compare.cli import solve_each, time_left
-    from knightcert.compare.memory import check_fits
-    from knightcert.compare.registry import get_method
+    from knightcert.cli.session import solve_each, time_left
+    from knightcert.memory import check_fits
     from knightcert.problems.checkers import certify
     from knightcert.problems.errors import InvalidArgument
+    from knightcert.registry import get_method
 
     if args.save and len(args.files) > 1:
         raise InvalidArgument("--save writes one answer: give one FILE")

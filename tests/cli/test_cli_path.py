@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from knightcert.compare.cli import main
+
+from knightcert.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -106,11 +107,12 @@ def test_time_limit_must_be_positive(boards, capsys):
     assert "expected a positive number of seconds" in capsys.readouterr().err
 
 
-def test_module_entry_point_reports_errors_without_traceback(tmp_path):
+@pytest.mark.parametrize("module", ["knightcert", "knightcert.cli"])
+def test_module_entry_point_reports_errors_without_traceback(tmp_path, module):
     bad = tmp_path / "bad.txt"
     bad.write_text("C.x\n.Z.\n")
     proc = subprocess.run(
-        [sys.executable, "-m", "compare", "path", str(bad)],
+        [sys.executable, "-m", module, "path", str(bad)],
         capture_output=True,
         text=True,
         cwd=ROOT,

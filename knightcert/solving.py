@@ -1,6 +1,6 @@
 """The Python entry point: solve any instance with any registered method.
 
->>> from knightcert.compare.api import solve
+>>> from knightcert.solving import solve
 >>> from knightcert.problems.lost_knight import parse_lost_knight
 >>> result = solve(parse_lost_knight("C.....\\n......\\n....S.\\n......\\n......\\n......\\n"))
 >>> (result.method, result.status.value, result.objective, result.verified)
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from knightcert.compare.memory import check_fits
-from knightcert.compare.registry import default_method, get_method
+from knightcert.memory import check_fits
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.result import Result
+from knightcert.registry import default_method, get_method
 
 
 def problem_of(instance: Any) -> str:

@@ -6,13 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from knightcert.cli.commands import HELP
 from knightcert.problems.errors import InvalidInstance
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "report",
-        help="statistics of a compare report: per group runs, success, gap with 95 %% CI, time, memory",
+        help=HELP["report"],
         description="Statistics of a report written by 'knightcert compare --out': per group (default "
         "size,method) the runs, answered, certified, success rate, gap mean and median with 95 % "
         "bootstrap confidence intervals, time median and interquartile range, peak memory.",

@@ -115,7 +115,7 @@ def add_solver_arguments(
     json_help: str = "JSON output",
 ) -> None:
     """``--method``, ``--time-limit``, ``--seed``, ``--json`` and ``--save``, shared by the subcommands."""
-    from knightcert.compare.registry import default_method, method_names
+    from knightcert.registry import default_method, method_names
 
     default = default_method(problem)
     parser.add_argument(

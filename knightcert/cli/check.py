@@ -8,7 +8,8 @@ import re
 import sys
 from typing import Any
 
-from knightcert.compare.output import backing_text
+from knightcert.cli.commands import HELP
+from knightcert.cli.output import backing_text
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.result import Result
 
@@ -19,7 +20,7 @@ EXIT_REJECTED = 1
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "check",
-        help="re-check a saved answer (from --save) without solving",
+        help=HELP["check"],
         description="Re-check every claim of an answer file against an instance, with the independent "
         "checker only. Exit 0: every claim certified (claims resting only on a solver are listed, "
         "and fail only with --strict); 1: a claim is rejected; 2: bad input.",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
+
 from knightcert.problems.board import Board
 
 #: Squares from which the compiled formatters are used.
@@ -40,12 +41,12 @@ def squares_json(squares: np.ndarray) -> Iterator[str]:
 def numbered_text(board: Board, squares: np.ndarray, start: int = 1) -> str:
     """The board with each square's step number (from ``start``), right-aligned; ``x`` on removed squares.
 
-    Same layout as :func:`knightcert.compare.render.numbered_board` for a tour
+    Same layout as :func:`knightcert.cli.render.numbered_board` for a tour
     of the full board (every square numbered), compiled for large boards.
     """
     n = len(squares)
     if n < COMPILED_FROM or board.blocked.any() or n != board.size:
-        from knightcert.compare.render import numbered_board
+        from knightcert.cli.render import numbered_board
 
         return numbered_board(board, np.asarray(squares).tolist(), start=start)
     from knightcert.heuristics.tour_kernels import format_grid

@@ -1,0 +1,89 @@
+"""The state of one running command: its clock, how it was stopped, its exit codes.
+
+Every command module reads the clock (:func:`time_left`) and the stopping
+signal (:func:`interruption`) from here; :mod:`knightcert.cli.main` starts
+the clock and installs the SIGTERM handler. Nothing here imports a command,
+so the command modules and the dispatcher never import each other in a circle.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from knightcert.problems.errors import KnightcertError
+
+EXIT_OK = 0
+EXIT_FAILED_CHECK = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+
+#: The stopping signal received by this process (SIGINT unless SIGTERM arrived).
+_stopped_by = signal.SIGINT
+
+#: When this command started (``time.perf_counter()``): ``--time-limit`` counts from here.
+_started = time.perf_counter()
+
+
+def start(started: float | None = None) -> None:
+    """Start the command's clock (at ``started`` when given) and forget any earlier stop."""
+    global _started, _stopped_by
+    _started = time.perf_counter() if started is None else started
+    _stopped_by = signal.SIGINT
+
+
+def stopped_by(signum: int) -> None:
+    """Record the signal that stops the command (SIGINT or SIGTERM)."""
+    global _stopped_by
+    _stopped_by = signum
+
+
+def on_sigterm(signum: int, frame: Any) -> None:
+    """SIGTERM becomes a ``KeyboardInterrupt``, so every cleanup path of Ctrl-C runs."""
+    stopped_by(signal.SIGTERM)
+    raise KeyboardInterrupt
+
+
+def interruption() -> tuple[int, str]:
+    """Exit code and the word for the stopping signal: (130, "interrupted") or (143, "terminated")."""
+    if _stopped_by == signal.SIGTERM:
+        return EXIT_TERMINATED, "interrupted (SIGTERM)"
+    return EXIT_INTERRUPTED, "interrupted"
+
+
+def time_left(limit: float | None) -> float | None:
+    """What is left of a ``--time-limit`` of ``limit`` seconds for the whole command.
+
+    The clock starts when the command line starts, before the solvers' imports,
+    so that loading OR-Tools and compiled kernels counts against the limit too.
+    A spent budget still gives the method a sliver (it then answers ``UNKNOWN``
+    or what it has). None stays None (no limit).
+    """
+    if limit is None:
+        return None
+    return max(limit - (time.perf_counter() - _started), 1e-3)
+
+
+def solve_each(solve: Callable[..., Any], instances: Sequence[Any], **options: Any) -> tuple[list[Any], bool]:
+    """Solve the instances in order; stop at an interruption.
+
+    Returns the results finished so far (an interrupted CP-SAT solve gives its
+    best answer, kept as the last result) and whether an interrupt arrived, so
+    that the caller prints what it has before exiting with :func:`interruption`.
+    """
+    results = []
+    try:
+        for instance in instances:
+            results.append(solve(instance, **options))
+            if results[-1].info.get("interrupted"):
+                return results, True
+    except KeyboardInterrupt:
+        return results, True
+    return results, False
+
+
+class UsageError(KnightcertError):
+    """Bad command-line usage (reported like any other input error)."""

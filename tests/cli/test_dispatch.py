@@ -1,0 +1,51 @@
+"""The dispatcher imports only the command being run (start-up stays fast)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+PROBE = """
+import contextlib, io, json, sys
+from knightcert.cli.main import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    try:
+        main(sys.argv[1:])
+    except SystemExit:
+        pass
+print(json.dumps(sorted(m for m in sys.modules if m.startswith(("knightcert", "numba", "ortools")))))
+"""
+
+COMMANDS = ["demo", "compare", "report", "path", "jump", "knights", "tour", "check", "instance"]
+
+
+def loaded(*argv: str) -> set[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    return set(json.loads(out.splitlines()[-1]))
+
+
+def test_help_imports_no_command_and_no_solver():
+    modules = loaded("--help")
+    assert not {f"knightcert.cli.{c}" for c in COMMANDS} & modules
+    assert not [m for m in modules if m.startswith(("numba", "ortools"))]
+
+
+@pytest.mark.parametrize("command", ["path", "knights", "compare"])
+def test_a_command_imports_only_its_own_module(command):
+    modules = loaded(command, "--help")
+    assert f"knightcert.cli.{command}" in modules
+    assert not {f"knightcert.cli.{c}" for c in COMMANDS if c != command} & modules
+    assert not [m for m in modules if m.startswith(("numba", "ortools"))]
+
+
+def test_a_small_lost_knight_board_loads_no_compiled_kernel(tmp_path):
+    board = tmp_path / "b.txt"
+    board.write_text("C.....\n......\n....S.\n......\n......\n......\n")
+    modules = loaded("path", str(board))
+    assert "knightcert.heuristics.knight_path_search" in modules
+    assert not [m for m in modules if m.startswith("numba")]
