@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from knightcert.compare.harness import Row, failed_row, row_from_result
+from knightcert.problems import stopping
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import KnightcertError
 
@@ -104,8 +105,16 @@ class Task:
 
 
 def run_task(task: Task) -> Row:
-    """Run one task in this process and return its row (never raises for a method's failure)."""
+    """Run one task in this process and return its row (never raises for a method's failure).
+
+    Raises
+    ------
+    KeyboardInterrupt
+        Ctrl-C or SIGTERM arrived during the run (:mod:`knightcert.problems.stopping`), even
+        when it surfaced as another error (an interrupted import) or a method returned anyway.
+    """
     began = time.perf_counter()
+    mark = stopping.current()
     try:
         ref = task.method_ref()
         if ref is not None and not ref.foreign:  # a foreign method is not warmed: it may hang or crash
@@ -114,7 +123,7 @@ def run_task(task: Task) -> Row:
         result = get_method(task.problem, task.method if ref is None else ref)(  # None: says why
             task.instance, time_limit=task.time_limit, seed=task.seed, **dict(task.options)
         )
-        stop_if_interrupted(result)
+        stop_if_interrupted(mark)
         if (result.method, result.instance) != (task.method, task.name):
             # the row names what the task ran, never what the method says it is
             result = result.with_(method=task.method, instance=task.name)
@@ -122,21 +131,24 @@ def run_task(task: Task) -> Row:
         row = row_from_result(result, task.known_optimum, peak_mb=_peak_mb(), instance=task.instance)
         if task.answers is not None:
             save_run_answer(task, result)
-    except KnightcertError as exc:
-        row = failed_row(task.problem, task.name, task.method, f"refused: {exc}", time.perf_counter() - began)
-    except MemoryError:
-        row = failed_row(task.problem, task.name, task.method, "out of memory", time.perf_counter() - began)
-    except Exception as exc:  # a crash is reported, not lost
-        last = traceback.extract_tb(exc.__traceback__)[-1]
-        where = f"{os.path.basename(last.filename)}:{last.lineno}"
-        row = failed_row(
-            task.problem,
-            task.name,
-            task.method,
-            f"crash: {type(exc).__name__}: {exc} ({where})",
-            time.perf_counter() - began,
-        )
+    except Exception as exc:
+        if stopping.since(mark):  # the interrupt, not the method, ended this run
+            raise KeyboardInterrupt from None
+        row = _failed(task, exc, time.perf_counter() - began)
     return _stamp(row, task)
+
+
+def _failed(task: Task, exc: Exception, elapsed: float) -> Row:
+    """The row of a run that raised ``exc``: refused (bad input), out of memory, or a crash."""
+    if isinstance(exc, KnightcertError):
+        return failed_row(task.problem, task.name, task.method, f"refused: {exc}", elapsed)
+    if isinstance(exc, MemoryError):
+        return failed_row(task.problem, task.name, task.method, "out of memory", elapsed)
+    last = traceback.extract_tb(exc.__traceback__)[-1]
+    where = f"{os.path.basename(last.filename)}:{last.lineno}"
+    return failed_row(
+        task.problem, task.name, task.method, f"crash: {type(exc).__name__}: {exc} ({where})", elapsed
+    )
 
 
 def _stamp(row: Row, task: Task) -> Row:
@@ -171,14 +183,15 @@ def save_run_answer(task: Task, result) -> None:
     )
 
 
-def stop_if_interrupted(result: Any) -> None:
-    """Raise ``KeyboardInterrupt`` for a result that an interrupt cut short.
+def stop_if_interrupted(mark: int) -> None:
+    """Raise ``KeyboardInterrupt`` when Ctrl-C or SIGTERM arrived since ``mark``
+    (:func:`knightcert.problems.stopping.current`).
 
-    A CP-SAT solve stopped by Ctrl-C returns its best answer (``info["interrupted"]``)
-    instead of raising; a driver running many tasks must stop there, not go on.
+    A CP-SAT solve stopped by Ctrl-C returns its best answer instead of raising;
+    a driver running many tasks must stop there, not go on. The signal decides,
+    never a method's ``info["interrupted"]`` (a foreign method could say it).
     """
-    info = getattr(result, "info", None)
-    if isinstance(info, dict) and info.get("interrupted"):
+    if stopping.since(mark):
         raise KeyboardInterrupt
 
 
@@ -292,8 +305,10 @@ def warm_up(problem: str, methods: Iterable[Any], *, again: bool = False) -> Non
         if (problem, method.name) in WARMED and not again:
             continue
         began = time.perf_counter()
+        mark = stopping.current()
         with contextlib.suppress(Exception):  # any failure shows again in the timed run
-            stop_if_interrupted(get_method(problem, method.name)(tiny, time_limit=5))
+            get_method(problem, method.name)(tiny, time_limit=5)
+        stop_if_interrupted(mark)
         WARMED.setdefault((problem, method.name), time.perf_counter() - began)
 
 

@@ -14,6 +14,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from knightcert.problems import stopping
 from knightcert.problems.errors import SolverError
 from knightcert.problems.result import Status
 from ortools.sat.python import cp_model
@@ -195,6 +196,7 @@ def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> 
                     solver.stop_search()
                 done.wait(0.05)
             except KeyboardInterrupt:  # a second Ctrl-C changes nothing: the search is stopping
+                stopping.caught()  # the signal, not this answer, tells a driver to stop
                 interrupted = True
     finally:
         # unconditionally: native code may have changed the C-level handler behind Python's back

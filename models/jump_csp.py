@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 
 from constraint import AllDifferentConstraint, FunctionConstraint, InSetConstraint, Problem
+from knightcert.problems import stopping
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.jump_game import JumpInstance, game_result, jump_targets, player_row
 from knightcert.problems.method import method
@@ -51,6 +52,7 @@ def csp(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
     except TimeoutError:
         return Result("jump", "csp", Status.UNKNOWN, None, None, None, time.perf_counter() - began)
     except KeyboardInterrupt:
+        stopping.caught()  # the signal, not this answer, tells a driver to stop
         return Result(
             "jump",
             "csp",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from knightcert.problems import stopping
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.method import method
 from knightcert.problems.moves import knight_neighbours
@@ -89,6 +90,7 @@ def bnb(
             stack.append(with_knight)
             stack.append(without)
     except KeyboardInterrupt:
+        stopping.caught()  # the signal, not this answer, tells a driver to stop
         interrupted = True
     bits = np.unpackbits(np.frombuffer(best[1].to_bytes(n // 8 + 1, "little"), np.uint8), bitorder="little")
     placed_squares = np.stack(np.divmod(np.flatnonzero(bits[:n]), board.cols), axis=1).tolist()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from constraint import FunctionConstraint, MinSumConstraint, Problem
+from knightcert.problems import stopping
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.method import method
@@ -54,6 +55,7 @@ def csp(instance: KnightsInstance, *, time_limit: float | None = None, seed: int
             best = [i for i in squares if solution[i]]
             target = len(best) + 1
     except KeyboardInterrupt:  # Ctrl-C: the best placement found so far, unproven
+        stopping.caught()  # the signal, not this answer, tells a driver to stop
         return _best_so_far(board, best, began)
     return Result(
         "knights",

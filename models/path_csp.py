@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 
 from constraint import AllDifferentConstraint, FunctionConstraint, Problem
+from knightcert.problems import stopping
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.method import method
@@ -90,6 +91,7 @@ def csp(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
                     info={"lengths_tried": length},
                 )
     except KeyboardInterrupt:
+        stopping.caught()  # the signal, not this answer, tells a driver to stop
         return _unknown(began, checked + 1, checked)
     return Result(
         "path",

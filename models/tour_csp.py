@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from constraint import AllDifferentConstraint, FunctionConstraint, Problem
+from knightcert.problems import stopping
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.method import method
 from knightcert.problems.moves import knight_neighbours
@@ -59,6 +60,7 @@ def csp(instance: TourInstance, *, time_limit: float | None = None, seed: int | 
     try:
         solution = problem.getSolution()
     except KeyboardInterrupt:
+        stopping.caught()  # the signal, not this answer, tells a driver to stop
         return Result(
             "tour",
             "csp",

@@ -14,8 +14,7 @@ from knightcert.cli.output import (
     save_answer,
     stopped_text,
 )
-from knightcert.cli.session import time_left
-from knightcert.compare.runner import stop_if_interrupted
+from knightcert.cli.session import stop_requested, time_left
 from knightcert.memory import check_fits
 from knightcert.problems.checkers import certify
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
@@ -64,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{instance.name}: {describe(result)}{check_suffix(result)}")
         if args.show and result.solution is not None:
             print(draw(instance, result.solution))
-    stop_if_interrupted(result)  # Ctrl-C: the best answer so far is printed, then exit 130
+    if stop_requested():  # Ctrl-C: the best answer so far is printed, then exit 130
+        raise KeyboardInterrupt
     return exit_code([result])
 
 

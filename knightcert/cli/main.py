@@ -93,7 +93,7 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
     """
     session.start(started)
     argv = list(sys.argv[1:] if argv is None else argv)
-    previous = _install(signal.SIGTERM, session.on_sigterm)
+    previous = {signum: _install(signum, session.on_signal) for signum in _STOPS}
     try:
         parser = _build_parser_deferring_signals(argv)
         args = parser.parse_args(argv)
@@ -112,6 +112,10 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # a bug, not the user's fault: one line unless debugging
+        if session.stop_requested():  # an interrupt that landed inside an import or a library
+            code, word = interruption()
+            print(f"knightcert: {word}", file=sys.stderr)
+            return code
         if os.environ.get("KNIGHTCERT_DEBUG"):
             raise
         print(
@@ -121,8 +125,9 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
         )
         return EXIT_FAILED_CHECK
     finally:
-        if previous is not None:
-            _install(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            if handler is not None:
+                _install(signum, handler)
 
 
 def _build_parser_deferring_signals(argv: Sequence[str]) -> argparse.ArgumentParser:

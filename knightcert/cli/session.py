@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from knightcert.problems import stopping
 from knightcert.problems.errors import KnightcertError
 
 EXIT_OK = 0
@@ -21,35 +22,37 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 
-#: The stopping signal received by this process (SIGINT unless SIGTERM arrived).
-_stopped_by = signal.SIGINT
-
 #: When this command started (``time.perf_counter()``): ``--time-limit`` counts from here.
 _started = time.perf_counter()
+#: The stop requests before this command started (:mod:`knightcert.problems.stopping`).
+_mark = stopping.current()
 
 
 def start(started: float | None = None) -> None:
-    """Start the command's clock (at ``started`` when given) and forget any earlier stop."""
-    global _started, _stopped_by
+    """Start the command's clock (at ``started`` when given); earlier stop requests are forgotten."""
+    global _started, _mark
     _started = time.perf_counter() if started is None else started
-    _stopped_by = signal.SIGINT
+    _mark = stopping.current()
 
 
 def stopped_by(signum: int) -> None:
     """Record the signal that stops the command (SIGINT or SIGTERM)."""
-    global _stopped_by
-    _stopped_by = signum
+    stopping.request(signum)
 
 
-def on_sigterm(signum: int, frame: Any) -> None:
-    """SIGTERM becomes a ``KeyboardInterrupt``, so every cleanup path of Ctrl-C runs."""
-    stopped_by(signal.SIGTERM)
-    raise KeyboardInterrupt
+def stop_requested() -> bool:
+    """Whether Ctrl-C or SIGTERM arrived since the command started (whatever a method says)."""
+    return stopping.since(_mark)
+
+
+#: The handler of SIGINT and SIGTERM while a command runs: both become a ``KeyboardInterrupt``,
+#: so every cleanup path of Ctrl-C runs, and the request is recorded.
+on_signal = stopping.on_signal
 
 
 def interruption() -> tuple[int, str]:
     """Exit code and the word for the stopping signal: (130, "interrupted") or (143, "terminated")."""
-    if _stopped_by == signal.SIGTERM:
+    if stop_requested() and stopping.last_signal() == signal.SIGTERM:
         return EXIT_TERMINATED, "interrupted (SIGTERM)"
     return EXIT_INTERRUPTED, "interrupted"
 
@@ -78,7 +81,7 @@ def solve_each(solve: Callable[..., Any], instances: Sequence[Any], **options: A
     try:
         for instance in instances:
             results.append(solve(instance, **options))
-            if results[-1].info.get("interrupted"):
+            if stop_requested():  # a method's own info["interrupted"] is not believed
                 return results, True
     except KeyboardInterrupt:
         return results, True

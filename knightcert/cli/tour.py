@@ -14,9 +14,8 @@ from knightcert.cli.output import (
     print_json,
     save_answer,
 )
-from knightcert.cli.session import time_left
+from knightcert.cli.session import stop_requested, time_left
 from knightcert.cli.tour_output import numbered_text
-from knightcert.compare.runner import stop_if_interrupted
 from knightcert.memory import check_fits
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import InvalidArgument
@@ -94,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
         if args.show:
             print(summary(instance, result))
         print(render(instance, result, args.time_limit), end="")
-    stop_if_interrupted(result)  # Ctrl-C: the best answer so far is printed, then exit 130
+    if stop_requested():  # Ctrl-C: the best answer so far is printed, then exit 130
+        raise KeyboardInterrupt
     return exit_code([result])
 
 

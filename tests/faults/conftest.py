@@ -87,6 +87,35 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+def hold_once_loaded(process: subprocess.Popen, library: str, timeout: float = 60) -> None:
+    """Stop ``process`` (SIGSTOP) as soon as it has mapped ``library``: it is then caught in the
+    middle of its work, however fast that work is, and a signal sent before :func:`release` is
+    handled the moment it runs again. An event, never a guess of how long the work takes."""
+
+    def mapped() -> bool:
+        try:
+            return library in Path(f"/proc/{process.pid}/maps").read_text()
+        except OSError:
+            return False
+
+    assert wait_until(lambda: mapped() or process.poll() is not None, timeout, step=0.005)
+    assert process.poll() is None, f"the command ended (exit {process.returncode}) before loading {library}"
+    process.send_signal(signal.SIGSTOP)
+    assert wait_until(lambda: _state(process.pid) in ("T", "t"), 10), "the command did not stop"
+
+
+def release(process: subprocess.Popen) -> None:
+    """Let a process stopped by :func:`hold_once_loaded` run again."""
+    process.send_signal(signal.SIGCONT)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return ""
+
+
 def wait_until(condition, timeout: float, step: float = 0.05) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -97,8 +126,10 @@ def wait_until(condition, timeout: float, step: float = 0.05) -> bool:
 
 
 def stop(process: subprocess.Popen, signum: int = signal.SIGINT, timeout: float = 30):
-    """Send ``signum`` and collect the process's output (text CompletedProcess)."""
+    """Send ``signum`` (and SIGCONT, for a process held by :func:`hold_once_loaded`) and collect the
+    process's output (text CompletedProcess)."""
     process.send_signal(signum)
+    release(process)
     try:
         out, err = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:

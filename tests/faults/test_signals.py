@@ -5,12 +5,20 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
 from pathlib import Path
 
 import pytest
 
-from .conftest import alive, assert_one_line, children, leftovers, start_cli, stop, wait_until
+from .conftest import (
+    alive,
+    assert_one_line,
+    children,
+    hold_once_loaded,
+    leftovers,
+    start_cli,
+    stop,
+    wait_until,
+)
 
 pytestmark = pytest.mark.usefixtures("skip_unless_linux")
 
@@ -71,15 +79,19 @@ def test_compare_stops_every_worker_and_keeps_the_report(tmp_path, moment, signu
 
 def test_ctrl_c_during_a_cpsat_solve_prints_the_answer_so_far(tmp_path):
     process = start_cli(tmp_path, "knights", "300", "--method", "cpsat")
-    time.sleep(4)  # building the model or inside the solve: both stop the same way
+    # held once CP-SAT is loaded: building the model or inside the solve, both stop the same way
+    hold_once_loaded(process, "libortools")
     done = stop(process, signal.SIGINT)
     assert_one_line(done, 130, "interrupted")
     assert done.stdout.startswith("300x300: ") or done.stdout == "", done.stdout
 
 
 def test_sigterm_during_the_demo(tmp_path):
+    """SIGTERM in the middle of the demo, with or without ../shared: the demo is held the moment
+    it has loaded CP-SAT (its first exact model; knights and tours are still to come), signalled,
+    then let go."""
     process = start_cli(tmp_path, "demo")
-    time.sleep(4)
+    hold_once_loaded(process, "libortools")
     done = stop(process, signal.SIGTERM)
     assert_one_line(done, 143, "interrupted")
     assert done.stdout == ""

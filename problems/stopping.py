@@ -1,0 +1,76 @@
+"""Whether this process was asked to stop (Ctrl-C or SIGTERM) — known from the signal itself.
+
+A method's answer is never the witness of an interruption: a result that says
+``info["interrupted"]`` may come from a foreign method, and an interrupt that
+lands inside a compiled module's import turns into an ``ImportError`` there.
+So the signal handlers of the command line, and every place of the library
+that catches a ``KeyboardInterrupt`` (a CP-SAT search stopped by Ctrl-C),
+record the signal here; drivers ask :func:`since` whether one arrived during
+their work.
+
+Examples
+--------
+>>> mark = current()
+>>> since(mark)
+False
+>>> request(2)
+>>> since(mark), last_signal()
+(True, 2)
+>>> mark = current()
+>>> caught()  # a KeyboardInterrupt from Python's own handler, caught by a search
+>>> since(mark)
+True
+"""
+
+from __future__ import annotations
+
+import signal
+from typing import Any
+
+_count = 0
+_last = int(signal.SIGINT)
+#: A request recorded by :func:`on_signal` whose ``KeyboardInterrupt`` no one has caught yet.
+_unclaimed = False
+
+
+def request(signum: int = signal.SIGINT) -> None:
+    """Record a stop request (the signal number: SIGINT or SIGTERM)."""
+    global _count, _last
+    _count += 1
+    _last = int(signum)
+
+
+def current() -> int:
+    """A mark of the stop requests so far (give it to :func:`since`)."""
+    return _count
+
+
+def since(mark: int) -> bool:
+    """Whether a stop was requested after ``mark`` was taken."""
+    return _count != mark
+
+
+def last_signal() -> int:
+    """The signal of the latest stop request (SIGINT when there was none)."""
+    return _last
+
+
+def on_signal(signum: int, frame: Any) -> None:
+    """A signal handler: record the request, then stop the work as Ctrl-C does."""
+    global _unclaimed
+    request(signum)
+    _unclaimed = True
+    raise KeyboardInterrupt
+
+
+def caught() -> None:
+    """Say that a ``KeyboardInterrupt`` was caught (a search stopped to return its best answer).
+
+    The request is recorded unless :func:`on_signal` already recorded this one (with
+    Python's own Ctrl-C handler, as in a notebook, nothing else records it).
+    """
+    global _unclaimed
+    if _unclaimed:
+        _unclaimed = False
+    else:
+        request(signal.SIGINT)

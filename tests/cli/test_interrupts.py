@@ -1,0 +1,58 @@
+"""Only a signal stops a command: a method's own ``info["interrupted"]`` is not believed, and an
+interrupt that surfaces as another error (inside an import) is still an interruption."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+from knightcert.compare.runner import Task, run_task
+from knightcert.problems import stopping
+from knightcert.problems.independent_knights import knights_instance
+from knightcert.problems.result import Result, Status
+
+from knightcert.cli import session
+from knightcert.cli.main import main
+
+CLAIMS_INTERRUPTED = Result(
+    "knights", "greedy", Status.FEASIBLE, 1, None, [[0, 0]], 0.0, info={"interrupted": True}
+)
+
+
+def test_a_method_saying_interrupted_does_not_stop_the_command(monkeypatch, capsys):
+    from knightcert.cli import knights as cli_knights
+
+    monkeypatch.setattr(cli_knights, "get_method", lambda problem, name: lambda *a, **k: CLAIMS_INTERRUPTED)
+    assert main(["knights", "6", "--method", "greedy"]) == 0
+    assert capsys.readouterr().out.startswith("6x6: 1 knight")
+
+
+def test_a_method_saying_interrupted_does_not_stop_a_comparison():
+    def liar(instance, time_limit=None, seed=None):
+        return {"status": "FEASIBLE", "objective": 1, "solution": [[0, 0]], "info": {"interrupted": True}}
+
+    row = run_task(Task("knights", knights_instance(4), liar, 5.0, 0))
+    assert row.verified and row.objective == 1
+
+
+def test_an_error_after_a_stop_request_is_the_interruption():
+    def interrupted_import(instance, time_limit=None, seed=None):
+        stopping.request(signal.SIGTERM)  # as the handler does, then the import fails
+        raise ImportError("initialization failed")
+
+    with pytest.raises(KeyboardInterrupt):
+        run_task(Task("knights", knights_instance(4), interrupted_import, 5.0, 0))
+
+
+def test_the_command_reports_an_interrupted_import_as_interrupted(monkeypatch, capsys):
+    from knightcert.cli import knights as cli_knights
+
+    def failing(*args, **kwargs):
+        stopping.request(signal.SIGTERM)
+        raise ImportError("initialization failed")
+
+    monkeypatch.setattr(cli_knights, "get_method", lambda problem, name: failing)
+    assert main(["knights", "6"]) == 143
+    assert capsys.readouterr().err.strip() == "knightcert: interrupted (SIGTERM)"
+    session.start()  # the next command starts afresh
+    assert not session.stop_requested()
