@@ -136,8 +136,19 @@ def row_from_result(
         certified=result.certified,
         evidence=describe_evidence(result.evidence),
         known_optimum=known_optimum,
-        covered=result.info.get("covered") if result.problem == "tour" else None,
+        covered=_covered(result, instance),
     )
+
+
+def _covered(result: Result, instance: Any) -> int | None:
+    """Squares a tour method's dead end covered, from the partial tour it hands over
+    (``certificate["partial"]``) replayed by the checker; never the method's own count."""
+    if result.problem != "tour" or result.objective is not None or instance is None:
+        return None
+    from knightcert.problems.checkers.tour import partial_tour_length
+
+    certificate = result.certificate if isinstance(result.certificate, dict) else {}
+    return partial_tour_length(instance, certificate.get("partial"))
 
 
 def describe_evidence(evidence) -> str:

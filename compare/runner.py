@@ -44,8 +44,10 @@ from typing import Any
 
 from knightcert.compare.harness import Row, failed_row, row_from_result
 from knightcert.problems import stopping
+from knightcert.problems.answers import answer_fields
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import KnightcertError
+from knightcert.problems.result import Result
 
 from knightcert.memory import check_fits
 from knightcert.registry import MethodRef, get_method, resolve
@@ -107,6 +109,14 @@ class Task:
 def run_task(task: Task) -> Row:
     """Run one task in this process and return its row (never raises for a method's failure).
 
+    See :func:`run_task_answer`, which also returns the checked answer.
+    """
+    return run_task_answer(task)[0]
+
+
+def run_task_answer(task: Task) -> tuple[Row, Result | None]:
+    """Run one task in this process: its row, and the checked answer (None when the run failed).
+
     Raises
     ------
     KeyboardInterrupt
@@ -134,8 +144,31 @@ def run_task(task: Task) -> Row:
     except Exception as exc:
         if stopping.since(mark):  # the interrupt, not the method, ended this run
             raise KeyboardInterrupt from None
-        row = _failed(task, exc, time.perf_counter() - began)
-    return _stamp(row, task)
+        return _stamp(_failed(task, exc, time.perf_counter() - began), task), None
+    return _stamp(row, task), result
+
+
+def recheck(task: Task, row: Row, answer: dict[str, Any] | None) -> Row:
+    """The row of a run made in a worker process, its answer checked again here, in the parent.
+
+    A worker is the method's own process: a method may have patched the checker there. So the
+    parent reads the answer the worker sent (plain JSON values), checks it against its own copy
+    of the instance (which the worker could not touch) and rebuilds the row from that; only the
+    worker's measurements (time, peak memory) are kept. A worker row without an answer (a crash,
+    a refusal) is kept as it is.
+    """
+    if answer is None:
+        return row
+    from knightcert.problems.answers import result_from_answer
+
+    try:
+        result = result_from_answer(answer, problem=task.problem)
+    except KnightcertError as exc:
+        return _stamp(failed_row(task.problem, task.name, task.method, f"refused: {exc}", row.time_s), task)
+    result = result.with_(method=task.method, instance=task.name, time=row.time_s)
+    checked = certify(task.instance, result)
+    again = row_from_result(checked, task.known_optimum, peak_mb=row.peak_mb, instance=task.instance)
+    return _stamp(again, task)
 
 
 def _failed(task: Task, exc: Exception, elapsed: float) -> Row:
@@ -207,7 +240,8 @@ def _child(task: Task, connection, parent: int) -> None:  # pragma: no cover - r
         # once more in this fresh process: its first call pays for page faults and lazy
         # dispatch even when the parent compiled everything (measured: 3-10x on 1 ms runs)
         warm_up(task.problem, [task.method_ref() or task.method], again=True)
-        connection.send(run_task(task))
+        row, result = run_task_answer(task)
+        connection.send((row, None if result is None else answer_fields(result)))
     finally:
         connection.close()
 
@@ -342,11 +376,11 @@ def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Iterator[Row]:
                 elapsed = time.perf_counter() - started
                 if receiver.poll():
                     try:
-                        row = receiver.recv()
-                    except EOFError:
-                        row = None
+                        row, answer = receiver.recv()
+                    except (EOFError, TypeError, ValueError):
+                        row = answer = None
                     process.join()
-                    yield row or _died(task, process, elapsed)
+                    yield _died(task, process, elapsed) if row is None else recheck(task, row, answer)
                 elif not process.is_alive():
                     process.join()
                     yield _died(task, process, elapsed)
@@ -419,6 +453,16 @@ def _children_allowed() -> Iterator[None]:
             config["daemon"] = daemon
 
 
+def run_remote(task: Task) -> tuple[Row, dict[str, Any] | None]:
+    """What an executor's worker runs: a built-in method in the worker itself, a foreign one in
+    a process of its own there (:func:`run_alone`); the row and the answer's plain fields, which
+    the caller checks again (:func:`recheck`)."""
+    if _foreign(task):
+        return run_alone(task), None  # checked on the worker, outside the method's process
+    row, result = run_task_answer(task)
+    return row, None if result is None else answer_fields(result)
+
+
 def run_with_executor(tasks: Iterable[Task], executor: Executor) -> Iterator[Row]:
     """Run the tasks on any ``concurrent.futures.Executor``; yield rows as they finish.
 
@@ -426,11 +470,12 @@ def run_with_executor(tasks: Iterable[Task], executor: Executor) -> Iterator[Row
     holds); a foreign method runs in a process of its own on the worker
     (:func:`run_alone`), so that its wall-clock limit holds there too.
     """
-    futures = {executor.submit(run_alone if _foreign(task) else run_task, task): task for task in tasks}
+    futures = {executor.submit(run_remote, task): task for task in tasks}
     for future in as_completed(futures):
         task = futures[future]
         try:
-            yield future.result()
+            row, answer = future.result()
+            yield recheck(task, row, answer)  # checked again here, whatever the worker said
         except Exception as exc:  # the executor itself failed (lost worker, ...)
             row = failed_row(task.problem, task.name, task.method, f"crash: {type(exc).__name__}: {exc}", 0.0)
             yield _stamp(row, task)

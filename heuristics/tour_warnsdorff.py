@@ -117,7 +117,22 @@ def run_warnsdorff(
     else:
         info["stopped"] = None if proven else ("node budget spent" if backtracking else "dead end")
     status = Status.INFEASIBLE if proven and every_start else Status.UNKNOWN
-    return Result("tour", name, status, None, None, None, time.perf_counter() - began, nodes=nodes, info=info)
+    partial = None
+    if status is Status.UNKNOWN and 0 < int(length) == covered:  # the dead end is the deepest path
+        rows, cols = np.divmod(path[:length], board.cols)
+        partial = {"partial": np.stack([rows, cols], axis=1)}
+    return Result(
+        "tour",
+        name,
+        status,
+        None,
+        None,
+        None,
+        time.perf_counter() - began,
+        nodes=nodes,
+        info=info,
+        certificate=partial,
+    )
 
 
 @method("tour", "warnsdorff")

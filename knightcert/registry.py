@@ -172,9 +172,12 @@ class MethodRef:
                 self.target, self.problem, instance, time_limit=time_limit, seed=seed, options=options
             )
         else:
-            result = as_result(
-                self.function()(instance, time_limit=time_limit, seed=seed, **options), self.problem
-            )
+            import copy
+
+            # the method gets a copy: what it does to it cannot change what its answer is checked against
+            given = copy.deepcopy(instance)
+            answer = self.function()(given, time_limit=time_limit, seed=seed, **options)
+            result = as_result(answer, self.problem)
         result = result.with_(
             problem=self.problem,
             method=self.name,
@@ -197,12 +200,11 @@ def as_result(value: Any, problem: str) -> Result:
     TypeError
         Anything else.
     """
-    if isinstance(value, Result):
-        return value
-    if isinstance(value, dict):
-        from knightcert.problems.answers import result_from_answer
+    from knightcert.problems.answers import plain_answer, result_from_answer
 
-        return result_from_answer(value, problem=problem)
+    if isinstance(value, Result | dict):
+        # copied into exact plain types first: no object of the method's is read again
+        return result_from_answer(plain_answer(value), problem=problem)
     raise TypeError(f"a method must return a Result or an answer dict, not {type(value).__name__}")
 
 

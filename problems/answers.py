@@ -94,8 +94,21 @@ def encode_array(array: Any) -> dict[str, Any]:
     return {"array": dtype, "shape": list(array.shape), "zlib": _pack(raw)}
 
 
-def decode_array(data: Any, field: str, claim: str = "answer") -> np.ndarray:
-    """Decode :func:`encode_array`'s form; InvalidAnswer naming ``field`` if anything is off."""
+#: Builtin errors that a malformed answer can raise deep in reading it: turned into a refusal.
+MALFORMED = (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError, RecursionError)
+#: Most elements an encoded array may declare when no instance bounds it (64 Mi).
+MAX_ELEMENTS = 1 << 26
+
+
+def decode_array(
+    data: Any, field: str, claim: str = "answer", max_elements: int = MAX_ELEMENTS
+) -> np.ndarray:
+    """Decode :func:`encode_array`'s form; InvalidAnswer naming ``field`` if anything is off.
+
+    The declared shape is checked against ``max_elements`` before anything is
+    decompressed, and decompression stops one byte past the declared size, so a
+    small file cannot expand into a large allocation.
+    """
     if not isinstance(data, dict) or set(data) != {"array", "shape", "zlib"}:
         raise InvalidAnswer(f"{field}: expected an encoded array with keys array, shape, zlib", claim)
     dtype, shape, text = data["array"], data["shape"], data["zlib"]
@@ -104,6 +117,10 @@ def decode_array(data: Any, field: str, claim: str = "answer") -> np.ndarray:
     if not (isinstance(shape, list) and all(type(s) is int and s >= 0 for s in shape)):
         raise InvalidAnswer(f"{field}: shape {shape!r} is not a list of sizes", claim)
     count = math.prod(shape)
+    if count > max_elements:
+        raise InvalidAnswer(
+            f"{field}: shape {shape} declares {count} elements, more than {max_elements}", claim
+        )
     size = (count + 7) // 8 if dtype == "bool" else count * np.dtype(dtype).itemsize
     if not isinstance(text, str):
         raise InvalidAnswer(f"{field}: zlib data is not text", claim)
@@ -204,22 +221,28 @@ def instance_from_data(data: Any, name: str = "") -> Any:
     problem = data["problem"]
     try:
         if problem == "jump":
-            values = decode_array(data.get("values"), "instance 'values'")
+            size = _int(data.get("rows"), "rows") * _int(data.get("cols"), "cols")
+            values = decode_array(data.get("values"), "instance 'values'", max_elements=max(size, 0))
             starts = tuple(tuple(_pair(s, "instance 'starts'")) for s in _list(data.get("starts"), "starts"))
             return JumpInstance(values, starts, name)
-        blocked = decode_array(data.get("blocked"), "instance 'blocked'")
-        board = Board(
-            _int(data.get("rows"), "rows"), _int(data.get("cols"), "cols"), blocked, bool(data["torus"])
-        )
+        rows, cols = _int(data.get("rows"), "rows"), _int(data.get("cols"), "cols")
+        blocked = decode_array(data.get("blocked"), "instance 'blocked'", max_elements=max(rows * cols, 0))
+        board = Board(rows, cols, blocked, _bool(data.get("torus"), "torus"))
         if problem == "path":
             return LostKnightInstance(board, _pair(data["start"], "start"), _pair(data["exit"], "exit"), name)
         if problem == "knights":
             return KnightsInstance(board, name)
         start = None if data.get("start") is None else _pair(data["start"], "start")
         end = None if data.get("end") is None else _pair(data["end"], "end")
-        return TourInstance(board, bool(data.get("closed")), start, end, name)
-    except (CheckFailed, InvalidInstance, KeyError, TypeError) as exc:
+        return TourInstance(board, _bool(data.get("closed", False), "closed"), start, end, name)
+    except (CheckFailed, InvalidInstance, KeyError, TypeError, ValueError, OverflowError) as exc:
         raise AnswerFileError(f"instance 'data': {exc}") from None
+
+
+def _bool(value: Any, field: str) -> bool:
+    if type(value) is not bool:
+        raise AnswerFileError(f"instance '{field}': {value!r} is not a JSON boolean (true or false)")
+    return value
 
 
 def _int(value: Any, field: str) -> int:
@@ -277,27 +300,45 @@ def answer_to_dict(
         described["data"] = data
     if instance_path is not None:
         described["path"] = os.fspath(instance_path)
+    fields = answer_fields(result)
     answer = {
         "schema": SCHEMA,
         "problem": problem,
         "instance": described,
+        "method": fields["method"],
+        "status": fields["status"],
+        "objective": fields["objective"],
+        "bound": fields["bound"],
+        "solution": fields["solution"],
+        "certificate": fields["certificate"],
+        "evidence": [e.to_dict() for e in result.evidence],
+        "verified": bool(result.verified),
+        "certified": bool(result.certified),
+        "time_s": fields["time_s"],
+        "nodes": fields["nodes"],
+        "info": fields["info"],
+        "versions": versions(),
+        "parameters": _jsonable(parameters or {}),
+    }
+    answer["sha256"] = seal(answer)
+    return answer
+
+
+def answer_fields(result: Result) -> dict[str, Any]:
+    """The answer part of an answer file (no instance, no seal): plain JSON values, arrays
+    stored compactly; :func:`result_from_answer` reads it back. How a worker process hands its
+    answer to the parent, which checks it again."""
+    return {
         "method": result.method,
         "status": result.status.value,
         "objective": _plain(result.objective),
         "bound": _plain(result.bound),
         "solution": _solution_out(result.solution),
         "certificate": _certificate_out(result.certificate),
-        "evidence": [e.to_dict() for e in result.evidence],
-        "verified": bool(result.verified),
-        "certified": bool(result.certified),
         "time_s": round(float(result.time), 6),
         "nodes": _plain(result.nodes),
         "info": _jsonable(result.info),
-        "versions": versions(),
-        "parameters": _jsonable(parameters or {}),
     }
-    answer["sha256"] = seal(answer)
-    return answer
 
 
 def write_answer(
@@ -339,6 +380,8 @@ def read_answer(path: str | os.PathLike[str]) -> dict[str, Any]:
     except (ValueError, UnicodeDecodeError) as exc:
         where = f":{exc.lineno}:{exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
         raise AnswerFileError(f"{os.fspath(path)}{where}: not a JSON answer file ({exc})") from None
+    except RecursionError:
+        raise AnswerFileError(f"{os.fspath(path)}: JSON nested too deep for an answer file") from None
     if not isinstance(data, dict):
         raise AnswerFileError(f"{os.fspath(path)}: an answer file holds one JSON object")
     if data.get("schema") != SCHEMA:
@@ -352,7 +395,7 @@ def seal(answer: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def result_from_answer(data: dict[str, Any], *, problem: str) -> Result:
+def result_from_answer(data: dict[str, Any], *, problem: str, max_elements: int = MAX_ELEMENTS) -> Result:
     """The :class:`Result` an answer (file content, or a program's JSON output) states, fields checked.
 
     ``schema``, ``sha256`` and ``instance`` are optional here (a program's
@@ -393,7 +436,7 @@ def result_from_answer(data: dict[str, Any], *, problem: str) -> Result:
         nodes = optional_integer(data.get("nodes"), "nodes")
         solution = data.get("solution")
         if _is_encoded(solution):
-            solution = decode_array(solution, "solution").tolist()
+            solution = decode_array(solution, "solution", max_elements=max_elements).tolist()
         if solution is not None and problem != "jump":
             squares(solution, "solution")
         if problem == "jump" and solution is not None and not isinstance(solution, dict):
@@ -403,7 +446,7 @@ def result_from_answer(data: dict[str, Any], *, problem: str) -> Result:
             if not isinstance(certificate, dict):
                 raise InvalidAnswer("certificate: expected an object", claim)
             certificate = {
-                k: decode_array(v, f"certificate '{k}'", claim)
+                k: decode_array(v, f"certificate '{k}'", claim, max_elements)
                 if _is_encoded(v)
                 else int_array(v, f"certificate '{k}'", claim=claim)
                 for k, v in certificate.items()
@@ -437,6 +480,57 @@ def result_from_answer(data: dict[str, Any], *, problem: str) -> Result:
     )
 
 
+def plain_answer(value: Result | dict[str, Any]) -> dict[str, Any]:
+    """A method's answer — a :class:`Result` (of any subclass) or an answer dict — as an answer
+    dict of exact plain JSON values, ready for :func:`result_from_answer`.
+
+    The value goes once through JSON: lists, dicts, numbers and strings come back as exact
+    built-in types whatever subclasses the method used (a ``list`` that lies about its
+    length, an ``int`` that lies about its value, a ``Result`` whose ``certified`` always
+    says yes); numpy values are turned into plain ones; a Result's stored fields are read,
+    never its properties. A NaN stays NaN (and is refused by :func:`result_from_answer`).
+
+    Raises
+    ------
+    InvalidAnswer
+        A value JSON cannot hold, or nesting deeper than Python can encode.
+    """
+    if isinstance(value, Result):
+        stored = vars(value)
+        status = stored.get("status")
+        value = {
+            "method": stored.get("method"),
+            "status": status.value if isinstance(status, Status) else status,
+            "objective": stored.get("objective"),
+            "bound": stored.get("bound"),
+            "solution": stored.get("solution"),
+            "certificate": stored.get("certificate"),
+            "nodes": stored.get("nodes"),
+            "time_s": stored.get("time"),
+            "info": stored.get("info"),
+        }
+    elif isinstance(value, dict):
+        value = dict.copy(value)
+    try:
+        text = json.dumps(value, default=_json_default)
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError) as exc:
+        why = f"{type(exc).__name__}: {str(exc)[:80]}"
+        raise InvalidAnswer(f"answer: not plain JSON values ({why})") from None
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return np.asarray(value).tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, Status):
+        return value.value
+    if isinstance(value, tuple):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not an answer value")
+
+
 def _evidence_in(value: Any) -> tuple[Evidence, ...]:
     if value is None:
         return ()
@@ -458,30 +552,96 @@ def _evidence_in(value: Any) -> tuple[Evidence, ...]:
 
 
 def instance_for_answer(data: dict[str, Any], instance: Any = None) -> Any:
-    """The instance to check ``data`` against: ``instance`` (which must match the answer's
-    fingerprint), else the one embedded in the answer.
+    """The instance to check ``data`` against: ``instance``, which must be the one the answer
+    describes, else the one embedded in the answer.
+
+    Given an instance, every instance-describing field of the answer is compared with it —
+    each of ``fields`` (sizes, torus, closed, start, end, starts), the embedded ``data`` and
+    the fingerprint ``sha256`` — and any difference is refused, naming the field: an answer
+    is only ever checked against the instance the user gave, and reported under that
+    instance's own name (the answer's ``name`` is a label, never printed). Without one, the
+    embedded data is the instance, named from that data alone (never from the answer's
+    ``name``), so everything printed about it comes from what is checked.
 
     Raises
     ------
     AnswerFileError
-        The answer is for another instance, or names none and none is given.
+        The answer is for another instance (the field is named), or names none and none is given.
     """
     described = data.get("instance")
     if described is not None and not isinstance(described, dict):
         raise AnswerFileError("instance: expected an object with name and sha256")
     described = described or {}
+    embedded = None
+    if "data" in described:
+        embedded = instance_from_data(described["data"])
     if instance is None:
-        if "data" not in described:
-            where = f" (it was read from {described['path']})" if "path" in described else ""
+        if embedded is None:
+            path = described.get("path")
+            where = f" (it was read from {path!r})" if isinstance(path, str) else ""
             raise AnswerFileError(f"the answer does not embed its instance{where}: give the instance file")
-        instance = instance_from_data(described["data"], str(described.get("name", "")))
+        instance = instance_from_data(described["data"], describe_instance(embedded))
+    else:
+        _same_instance(described, instance, embedded)
     expected = described.get("sha256")
     if expected is not None and expected != instance_sha256(instance):
         raise AnswerFileError(
-            f"the answer is for another instance (sha256 {str(expected)[:12]}..., "
+            f"instance 'sha256': the answer is for another instance ({str(expected)[:12]}..., "
             f"this one {instance_sha256(instance)[:12]}...)"
         )
     return instance
+
+
+def describe_instance(instance: Any) -> str:
+    """A name made from an instance's content only: ``8x8``, ``8x8 torus``, ``8x8, 32 removed``,
+    ``8x8 closed from (0, 0)``, ``jump 5x5, 3 players``."""
+    problem, fields, arrays = canonical_instance(instance)
+    text = f"{fields['rows']}x{fields['cols']}"
+    if problem == "jump":
+        return f"jump {text}, {len(fields['starts'])} players"
+    if fields.get("torus"):
+        text += " torus"
+    removed = int(np.count_nonzero(arrays["blocked"]))
+    if removed and problem != "path":
+        text += f", {removed} removed"
+    if problem == "tour":
+        text += " closed" if fields["closed"] else " open"
+        if fields["start"] is not None:
+            text += f" from {tuple(fields['start'])}"
+        if fields["end"] is not None:
+            text += f" to {tuple(fields['end'])}"
+    return text
+
+
+def _same_instance(described: dict[str, Any], instance: Any, embedded: Any) -> None:
+    """Refuse, naming the field, any way in which the answer's instance differs from ``instance``."""
+    problem, fields, _ = canonical_instance(instance)
+    stated_fields = described.get("fields")
+    if stated_fields is not None:
+        if not isinstance(stated_fields, dict):
+            raise AnswerFileError("instance 'fields': expected an object")
+        for key in sorted(map(str, stated_fields)):
+            if key not in fields:
+                raise AnswerFileError(f"instance 'fields' {key!r}: not a field of a {problem} instance")
+            if not _equal_json(stated_fields[key], fields[key]):
+                raise AnswerFileError(
+                    f"instance '{key}': the answer is for another instance (it says "
+                    f"{_short(stated_fields[key])}, the instance given has {_short(fields[key])})"
+                )
+    if embedded is not None and instance_sha256(embedded) != instance_sha256(instance):
+        raise AnswerFileError("instance 'data': the answer is for another instance (its data differ)")
+
+
+def _equal_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values with exact types: ``true`` is not ``1``, ``"false"`` is not ``false``."""
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_equal_json(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def check_answer(instance: Any, answer: dict[str, Any] | str | os.PathLike[str]) -> Result:
@@ -522,12 +682,24 @@ def check_answer(instance: Any, answer: dict[str, Any] | str | os.PathLike[str])
     """
     from knightcert.problems.checkers import check
 
-    data = answer if isinstance(answer, dict) else read_answer(answer)
-    problem = data.get("problem")
-    if problem not in PROBLEMS:
-        raise AnswerFileError(f"problem: {problem!r} is not one of {', '.join(PROBLEMS)}")
-    instance = instance_for_answer(data, instance)
-    result = result_from_answer(data, problem=problem)
+    if isinstance(answer, Result):  # an answer in memory: checked against the instance given
+        if instance is None:
+            raise AnswerFileError("a Result does not carry its instance: give the instance")
+        return check(instance, answer.with_(instance=getattr(instance, "name", "") or answer.instance))
+    try:
+        data = answer if isinstance(answer, dict) else read_answer(answer)
+        problem = data.get("problem")
+        if problem not in PROBLEMS:
+            raise AnswerFileError(f"problem: {_short(problem)} is not one of {', '.join(PROBLEMS)}")
+        instance = instance_for_answer(data, instance)
+        _, fields, _ = canonical_instance(instance)
+        # no array of an answer needs more than a few numbers per square of its instance
+        limit = 16 * max(fields["rows"] * fields["cols"], 1) + 64
+        result = result_from_answer(data, problem=problem, max_elements=limit)
+    except KnightcertError:
+        raise
+    except MALFORMED as exc:  # a shape of file no check anticipated: refused, never an internal error
+        raise AnswerFileError(f"answer: malformed ({type(exc).__name__}: {str(exc)[:100]})") from None
     return check(instance, result.with_(instance=getattr(instance, "name", "") or result.instance))
 
 
@@ -569,7 +741,8 @@ def _certificate_out(certificate: Any) -> Any:
     out = {}
     for key, value in certificate.items():
         array = np.asarray(value)
-        out[key] = encode_array(array) if array.dtype.kind in "biu" and array.size > 0 else _jsonable(value)
+        # an empty array keeps its shape too (an empty matching is (0, 2, 2), not [])
+        out[key] = encode_array(array) if array.dtype.kind in "biu" else _jsonable(value)
     return out
 
 

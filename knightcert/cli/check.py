@@ -9,7 +9,9 @@ import sys
 from typing import Any
 
 from knightcert.cli.commands import HELP
+from knightcert.cli.options import square
 from knightcert.cli.output import backing_text
+from knightcert.cli.text import printable
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.result import Result
 
@@ -28,10 +30,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "instance",
         metavar="INSTANCE",
-        help="the instance file (knights, tour: a board file or ROWSxCOLS; their flags come from the "
-        "answer), or '-' for the instance embedded in the answer",
+        help="the instance file (knights, tour: a board file or ROWSxCOLS, with --torus, --closed, "
+        "--start, --end as when it was solved), or '-' for the instance embedded in the answer",
     )
     parser.add_argument("answer", metavar="ANSWER.json", help="answer file written by --save or --answers")
+    parser.add_argument("--torus", action="store_true", help="knights, tour: the board wraps on both axes")
+    parser.add_argument("--closed", action="store_true", help="tour: a closed tour")
+    parser.add_argument("--start", type=square, metavar="R,C", help="tour: the fixed first square")
+    parser.add_argument("--end", type=square, metavar="R,C", help="tour: the fixed last square")
     parser.add_argument("--json", action="store_true", help="JSON report")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a claim rests only on a solver")
     parser.set_defaults(run=run)
@@ -41,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from knightcert.problems.answers import check_answer, read_answer
 
     data = read_answer(args.answer)
-    instance = load_instance(args.instance, data)
+    instance = load_instance(args.instance, data, args)
     try:
         result = check_answer(instance, data)
     except CheckFailed as exc:
@@ -49,15 +55,23 @@ def run(args: argparse.Namespace) -> int:
     return _report(args, data, result, None)
 
 
-def load_instance(spec: str, data: dict[str, Any]) -> Any:
-    """The instance named on the command line (``None`` for ``-``: the answer's own)."""
+def load_instance(spec: str, data: dict[str, Any], args: argparse.Namespace | None = None) -> Any:
+    """The instance named on the command line (``None`` for ``-``: the answer's own).
+
+    Only the command line describes it: its flags (``--torus``, ``--closed``, ``--start``,
+    ``--end``) are the user's, never read from the answer, which is then compared with it.
+    """
     from knightcert.problems.answers import AnswerFileError
 
     if spec == "-":
         return None
     problem = data.get("problem")
-    described = data.get("instance") if isinstance(data.get("instance"), dict) else {}
-    fields = described.get("fields") if isinstance(described.get("fields"), dict) else {}
+    flags = {
+        "torus": bool(getattr(args, "torus", False)),
+        "closed": bool(getattr(args, "closed", False)),
+        "start": getattr(args, "start", None),
+        "end": getattr(args, "end", None),
+    }
     if problem == "path":
         from knightcert.problems.lost_knight import read_lost_knight
 
@@ -72,23 +86,15 @@ def load_instance(spec: str, data: dict[str, Any]) -> Any:
     if problem == "knights":
         from knightcert.problems.independent_knights import knights_instance
 
-        return knights_instance(rows, cols, torus=bool(fields.get("torus")), board_file=board_file)
+        return knights_instance(rows, cols, torus=flags["torus"], board_file=board_file)
     if problem == "tour":
         from knightcert.problems.board import Board
         from knightcert.problems.tours import TourInstance, tour_instance
 
-        def square(value: Any) -> tuple[int, int] | None:
-            return None if value is None else (int(value[0]), int(value[1]))
-
         made = tour_instance(
-            rows,
-            cols,
-            closed=bool(fields.get("closed")),
-            start=square(fields.get("start")),
-            end=square(fields.get("end")),
-            board_file=board_file,
+            rows, cols, closed=flags["closed"], start=flags["start"], end=flags["end"], board_file=board_file
         )
-        if fields.get("torus"):
+        if flags["torus"]:
             board = made.board
             made = TourInstance(
                 Board(board.rows, board.cols, board.blocked, torus=True),
@@ -108,7 +114,7 @@ def _report(args: argparse.Namespace, data: dict, result: Result | None, failure
         if args.json:
             _dump(data, None, {"claim": failure.claim, "reason": failure.reason}, [], code)
         else:
-            print(f"{name}: {failure.describe()}")
+            print(printable(f"{name}: {failure.describe()}"))
         return code
     assert result is not None
     solver_only = [e.claim for e in result.evidence if not e.certified]
@@ -125,9 +131,14 @@ def _report(args: argparse.Namespace, data: dict, result: Result | None, failure
         verdict = f"{', '.join(solver_only)}: solver only, not independently certified"
     else:
         verdict = "every claim certified"
-    print(f"{name}: {what} on {result.instance}: {verdict}")
+    fingerprint = ""
+    if args.instance == "-":  # everything printed about the instance comes from the data checked
+        from knightcert.problems.answers import instance_for_answer, instance_sha256
+
+        fingerprint = f" (sha256 {instance_sha256(instance_for_answer(data))[:16]})"
+    print(printable(f"{name}: {what} on {result.instance}{fingerprint}: {verdict}"))
     for evidence in result.evidence:
-        print(f"  {evidence.claim}: {backing_text(evidence)}")
+        print(printable(f"  {evidence.claim}: {backing_text(evidence)}"))
     stated = [e for e in data.get("evidence") or [] if isinstance(e, dict)]
     found = [e.to_dict() for e in result.evidence]
     if stated and stated != found:

@@ -14,6 +14,7 @@ from knightcert.cli.output import (
     solve_files,
     stopped_text,
 )
+from knightcert.cli.text import printable
 from knightcert.problems.jump_game import JumpInstance, read_jump
 from knightcert.problems.result import Result
 
@@ -56,11 +57,11 @@ def print_answers(args: argparse.Namespace, instances: list[JumpInstance], resul
             print(f"==> {inst.name} <==")
         if result.solution is None:
             why = f"{result.status.value}{stopped_text(result)}"
-            print(f"no answer ({result.method}: {why}){check_suffix(result)}")
+            print(printable(f"no answer ({result.method}: {why}){check_suffix(result)}"))
             continue
         print(result.solution["output"], end="")
         if check_suffix(result) or not result.certified:
-            print(f"# {claim_text(result)}{check_suffix(result)}")
+            print(printable(f"# {claim_text(result)}{check_suffix(result)}"))
         if args.explain:
             print(explain(inst, result))
 

@@ -15,6 +15,7 @@ from knightcert.cli.output import (
     stopped_text,
 )
 from knightcert.cli.session import stop_requested, time_left
+from knightcert.cli.text import printable
 from knightcert.memory import check_fits
 from knightcert.problems.checkers import certify
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json([result])
     else:
-        print(f"{instance.name}: {describe(result)}{check_suffix(result)}")
+        print(printable(f"{instance.name}: {describe(result)}{check_suffix(result)}"))
         if args.show and result.solution is not None:
             print(draw(instance, result.solution))
     if stop_requested():  # Ctrl-C: the best answer so far is printed, then exit 130

@@ -30,6 +30,7 @@ from knightcert.cli.session import (
     UsageError,
     interruption,
 )
+from knightcert.cli.text import printable
 from knightcert.problems.errors import KnightcertError
 
 #: command -> its module, imported only when that command runs (``HELP`` has the order and help lines)
@@ -103,7 +104,7 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
             return EXIT_USAGE
         return int(args.run(args))
     except KnightcertError as exc:
-        print(f"knightcert: error: {exc}", file=sys.stderr)
+        print(printable(f"knightcert: error: {exc}"), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         code, word = interruption()

@@ -15,6 +15,7 @@ from knightcert.cli.output import (
     stopped_text,
 )
 from knightcert.cli.render import numbered_board
+from knightcert.cli.text import printable
 from knightcert.problems.lost_knight import read_lost_knight
 from knightcert.problems.result import Result, Status
 
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
             print_json(results)
     else:
         for inst, result in zip(instances, results, strict=False):
-            print(f"{inst.name}: {describe(result)}{check_suffix(result)}")
+            print(printable(f"{inst.name}: {describe(result)}{check_suffix(result)}"))
             if args.show and result.solution is not None:
                 print(numbered_board(inst.board, result.solution))
     if interrupted:

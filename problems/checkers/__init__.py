@@ -13,11 +13,12 @@ from collections.abc import Callable
 from typing import Any
 
 from knightcert.problems.checkers.common import CheckFailed, check_status_fields
+from knightcert.problems.checkers.plain import exact_result
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 __all__ = ["CheckFailed", "certify", "check", "checker"]
 
-#: results certify() returned, by id: (weak reference, id of the instance checked against)
+#: results certify() returned, by id: (weak reference, the instance checked against)
 _CERTIFIED: dict[int, tuple[weakref.ref, int]] = {}
 
 Checker = Callable[[Any, Result], tuple[list[Evidence], Any]]
@@ -84,11 +85,15 @@ def certify(instance: Any, result: Result) -> Result:
     "optimal claim rejected: the checker's maximum matching proves 8 knights fit (Kőnig)"
     """
     entry = _CERTIFIED.get(id(result))
-    if entry is not None and entry[0]() is result and entry[1] == id(instance):
+    if entry is not None and entry[0]() is result and entry[1] is instance:
         return result
     problem = _problem_of(instance)
-    info = {k: v for k, v in result.info.items() if k not in ("check_error", "rejected_claim")}
-    clean = result.with_(problem=problem, verified=False, evidence=(), info=info)
+    try:
+        exact = exact_result(result)  # the method's objects are copied, never read again
+    except CheckFailed as exc:
+        return _rejected(result, problem, exc, instance)
+    info = {k: v for k, v in exact.info.items() if k not in ("check_error", "rejected_claim")}
+    clean = exact.with_(problem=problem, info=info)
     nothing = clean.solution is None and clean.bound is None and clean.objective is None
     if clean.status is Status.UNKNOWN and nothing:
         return _remember(clean, instance)  # nothing was claimed, nothing to check
@@ -109,6 +114,22 @@ def certify(instance: Any, result: Result) -> Result:
         if info.get("foreign"):
             evidence = [_unproven(e, clean.method) for e in evidence]
         out = clean.with_(verified=answered, evidence=tuple(evidence), certificate=certificate)
+    return _remember(out, instance)
+
+
+def _rejected(result: Any, problem: str, exc: CheckFailed, instance: Any) -> Result:
+    """An answer whose very form is refused: an exact, unverified Result that says why."""
+    method = getattr(result, "method", "")
+    out = Result(
+        problem,
+        method if type(method) is str else "",
+        Status.UNKNOWN,
+        None,
+        None,
+        None,
+        0.0,
+        info={"check_error": exc.describe(), "rejected_claim": exc.claim},
+    )
     return _remember(out, instance)
 
 
@@ -135,8 +156,10 @@ def check(instance: Any, result: Result) -> Result:
 
 
 def _remember(result: Result, instance: Any) -> Result:
+    """Remember that ``result`` was certified against ``instance``, holding the instance itself
+    while the result lives (an id alone could be reused by a new instance once this one is freed)."""
     key = id(result)
-    _CERTIFIED[key] = (weakref.ref(result, lambda _ref, key=key: _CERTIFIED.pop(key, None)), id(instance))
+    _CERTIFIED[key] = (weakref.ref(result, lambda _ref, key=key: _CERTIFIED.pop(key, None)), instance)
     return result
 
 

@@ -236,10 +236,25 @@ def _lower_key(instance: JumpInstance, rounds: np.ndarray, keys: np.ndarray, p: 
     return (r, int(keys[start]) if r >= 2 else -1, p)
 
 
+#: The fields a row of the per-player table may hold (every one is checked).
+ROW_FIELDS = frozenset({"player", "start", "rounds", "key", "path"})
+
+
 def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple) -> None:
     name = player_name(p)
+    where = f"solution 'players'[{p}]"
+    unknown = sorted(map(str, set(row) - ROW_FIELDS))
+    if unknown:
+        raise CheckFailed(f"{where}: unknown field {unknown[0]!r}")
     if row.get("player") != name:
-        raise CheckFailed(f"row {p} names player {row.get('player')!r}, expected {name}")
+        raise CheckFailed(f"row {p} names player {describe_value(row.get('player'))}, expected {name}")
+    if "start" in row:
+        start = row["start"]
+        expected = [int(x) for x in instance.starts[p]]
+        if not (
+            isinstance(start, list | tuple) and len(start) == 2 and all(type(x) is int for x in start)
+        ) or list(start) != expected:
+            raise CheckFailed(f"{where} 'start': {describe_value(start)}, the instance says {expected}")
     row = {
         **row,
         "rounds": optional_integer(row.get("rounds"), f"solution 'players'[{p}] 'rounds'"),
@@ -248,6 +263,8 @@ def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple
     if row["rounds"] is None:
         if lower[0] != float("inf"):
             raise CheckFailed(f"player {name} can arrive in {lower[0]} rounds, reported never")
+        if row["key"] is not None or row.get("path") is not None:
+            raise CheckFailed(f"{where}: a player reported never to arrive has a key or a path")
         return
     if row.get("path") is not None:
         rounds, key = replay(instance, p, row["path"])

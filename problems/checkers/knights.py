@@ -88,6 +88,10 @@ def certify_knights(instance: KnightsInstance, result: Result) -> tuple[list[Evi
         evidence.append(Evidence(claim, Backing.SEARCH, f"the checker's exhaustive search ({nodes} nodes)"))
         return evidence, None
     pairs = maximum_matching(board)
+    if not matching_is_maximum(instance, pairs):  # never trusted: the matching code is shared
+        why = "the checker's own matching failed its validation"
+        evidence.append(solver_evidence(claim, result.method, why))
+        return evidence, None
     optimum = board.n_free - len(pairs)
     if optimum > upper:
         what = f"bound {upper} is below the optimum: " if claim == "bound" else ""
@@ -122,8 +126,8 @@ def check_matching(instance: KnightsInstance, matching: Any, claim: str = "optim
     ``matching`` is a list of ``[[r1, c1], [r2, c2]]`` pairs of integers.
     """
     board = instance.board
-    if isinstance(matching, list | tuple) and len(matching) == 0:
-        return 0
+    if isinstance(matching, list | tuple | np.ndarray) and len(matching) == 0:
+        return 0  # the empty matching (a board without knight moves), however it was written
     pairs = int_array(matching, "certificate 'matching'", (None, 2, 2), claim=claim)
     a, b = pairs[:, 0], pairs[:, 1]
     ia, usable_a = on_usable(board, a)
@@ -141,6 +145,57 @@ def check_matching(instance: KnightsInstance, matching: Any, claim: str = "optim
             f"square {board.square(int(np.flatnonzero(counts > 1)[0]))} is matched twice", claim
         )
     return len(pairs)
+
+
+def matching_is_maximum(instance: KnightsInstance, pairs: np.ndarray) -> bool:
+    """Whether ``pairs`` is a matching of knight moves that a Kőnig vertex cover proves maximum.
+
+    The pairs are checked like any answer's matching (knight moves between usable squares, no
+    square twice); then the cover ``(L - Z) + (R & Z)``, with ``Z`` the squares that alternating
+    paths reach from the unmatched squares of colour ``L``, must touch every knight move and have
+    as many squares as the matching has pairs. A cover that small proves that no matching is
+    larger, whatever code found ``pairs``: the reachability is scipy's breadth-first search, not
+    the project's matching code.
+
+    Notes
+    -----
+    O(board) time and memory (scipy ``breadth_first_order`` on a sparse graph of the moves).
+    """
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import breadth_first_order
+
+    board = instance.board
+    try:
+        size = check_matching(instance, pairs)
+    except CheckFailed:
+        return False
+    n = board.size
+    free = board.free.reshape(-1)
+    colour = (np.add.outer(np.arange(board.rows), np.arange(board.cols)) % 2).reshape(-1)
+    left, right = free & (colour == 0), free & (colour == 1)
+    mate = np.full(n, -1, dtype=np.int64)
+    if size:
+        flat = np.asarray(pairs, dtype=np.int64).reshape(-1, 2, 2)
+        a = flat[:, 0, 0] * board.cols + flat[:, 0, 1]
+        b = flat[:, 1, 0] * board.cols + flat[:, 1, 1]
+        mate[a], mate[b] = b, a
+    neighbours = knight_neighbours(board).astype(np.int64)
+    u = np.repeat(np.arange(n), neighbours.shape[1])
+    v = neighbours.reshape(-1)
+    edge = (v >= 0) & left[u]
+    u, v = u[edge], v[edge]
+    if not right[v].all():
+        return False  # a move between squares of one colour: the board is not bipartite by colour
+    free_arc = mate[u] != v  # L -> R along moves outside the matching
+    matched = np.flatnonzero(right & (mate >= 0))  # R -> L along the matching
+    sources = np.flatnonzero(left & (mate < 0))
+    tails = np.concatenate([u[free_arc], matched, np.full(sources.size, n)])
+    heads = np.concatenate([v[free_arc], mate[matched], sources])
+    graph = csr_matrix((np.ones(tails.size, dtype=np.int8), (tails, heads)), shape=(n + 1, n + 1))
+    reached = np.zeros(n + 1, dtype=bool)
+    reached[breadth_first_order(graph, n, directed=True, return_predecessors=False)] = True
+    cover = (left & ~reached[:n]) | (right & reached[:n])
+    return int(cover.sum()) == size and bool((cover[u] | cover[v]).all())
 
 
 def bipartite(board) -> bool:

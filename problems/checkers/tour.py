@@ -64,6 +64,8 @@ def certify_tour(instance: TourInstance, result: Result) -> tuple[list[Evidence]
         raise CheckFailed(f"bound {result.bound}: a tour has {n} squares, the only possible bound", "bound")
     if result.status is Status.INFEASIBLE:
         return [nonexistence_evidence(instance, result.method)], None
+    if result.status is Status.UNKNOWN and result.solution is None:  # at most the trivial bound
+        return [Evidence("bound", Backing.CERTIFICATE, "a tour has every usable square")], None
     check_tour_moves(instance, result.solution)
     if result.objective != len(result.solution):
         raise CheckFailed(f"objective {result.objective} but the tour has {len(result.solution)} squares")
@@ -213,7 +215,10 @@ def search_tour(instance: TourInstance, budget: int | None = None) -> tuple[int,
     start = None if instance.start is None else int(compact[board.index(*instance.start)])
     end = -1 if instance.end is None else int(compact[board.index(*instance.end)])
     if instance.closed:
-        return _search_cycle(usable, neighbours, start, budget)
+        if start is None and end >= 0:  # a cycle through the end, turned to finish there
+            outcome, nodes, tour = _search_cycle(usable, neighbours, end, budget)
+            return outcome, nodes, tour[1:] + tour[:1]
+        return _search_cycle(usable, neighbours, start, budget, end=None if end < 0 else end)
     if start is None and end >= 0:
         start, end = end, -1  # search the path backwards from its fixed end
     starts = np.array([start]) if start is not None else np.arange(usable.size)
@@ -225,15 +230,21 @@ def search_tour(instance: TourInstance, budget: int | None = None) -> tuple[int,
 
 
 def _search_cycle(
-    usable: np.ndarray, neighbours: np.ndarray, start: int | None, budget: int
+    usable: np.ndarray, neighbours: np.ndarray, start: int | None, budget: int, end: int | None = None
 ) -> tuple[int, int, list[int]]:
     """A closed tour through square ``s`` (the given start, else one of fewest moves) uses two of
-    its moves, ``a - s - b``: it exists iff some pair has a path ``a -> b`` through all other squares."""
+    its moves, ``a - s - b``: it exists iff some pair has a path ``a -> b`` through all other squares.
+    With a fixed ``end`` as well (compact indices), the tour ``s ... end`` closes with the move
+    ``end - s``: ``end`` must be a move from ``s`` and one of the pair."""
     from knightcert.problems.checkers.tour_search import FOUND, NONE, find_tour
 
     degree = (neighbours >= 0).sum(axis=1)
     s = int(np.argmin(degree)) if start is None else start
     ends = [int(x) for x in neighbours[s] if x >= 0]
+    if end is not None:
+        if end not in ends:
+            return NONE, 0, []
+        ends = [x for x in ends if x != end] + [end]  # every pair below then ends at ``end``
     keep = np.ones(len(usable), dtype=bool)
     keep[s] = False
     compact = np.cumsum(keep) - 1
@@ -244,6 +255,8 @@ def _search_cycle(
     outcome = NONE
     for i, a in enumerate(ends):
         for b in ends[i + 1 :]:
+            if end is not None and b != end:
+                continue
             outcome, nodes, path = find_tour(
                 rest, np.array([compact[a]]), int(compact[b]), False, budget - total
             )
@@ -285,3 +298,29 @@ def check_tour_moves(instance: TourInstance, tour: Any) -> None:
     if instance.end is not None and tuple(squares[-1].tolist()) != tuple(instance.end):
         raise CheckFailed(f"the tour ends at {tuple(squares[-1].tolist())}, not at {tuple(instance.end)}")
 
+
+def partial_tour_length(instance: TourInstance, partial: Any) -> int | None:
+    """How many squares a partial tour (a dead end's path) covers, when it is one; else None.
+
+    The squares must be usable and distinct, each a knight move from the previous one, and
+    the first the instance's start when it has one. This is how a comparison measures a
+    dead end's gap (``1 - covered / usable``): from a path the checker replayed, never from
+    what the method says it covered.
+    """
+    if partial is None:
+        return None
+    try:
+        squares = as_squares(partial, "certificate 'partial'")
+    except CheckFailed:
+        return None
+    board = instance.board
+    if len(squares) == 0 or len(squares) > board.n_free:
+        return None
+    index, usable = on_usable(board, squares)
+    if not usable.all() or (np.bincount(index, minlength=board.size) > 1).any():
+        return None
+    if len(squares) > 1 and not knight_steps(board, squares[:-1], squares[1:]).all():
+        return None
+    if instance.start is not None and tuple(squares[0].tolist()) != tuple(instance.start):
+        return None
+    return len(squares)

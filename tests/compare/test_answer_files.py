@@ -168,10 +168,12 @@ def test_solver_only_claims_pass_unless_strict(tmp_path, capsys):
     data = read_answer(answer)
     if data["certified"]:
         pytest.skip("CP-SAT stopped early or the checker certified it")
-    assert main(["check", "11", str(answer)]) == 0
+    assert main(["check", "11", str(answer)]) == 2  # the instance given is the plain board
+    assert "instance 'torus': the answer is for another instance" in capsys.readouterr().err
+    assert main(["check", "11", "--torus", str(answer)]) == 0
     out = capsys.readouterr().out
     assert "solver only" in out and "by CP-SAT; not independently certified" in out
-    assert main(["check", "11", str(answer), "--strict"]) == 1
+    assert main(["check", "11", "--torus", str(answer), "--strict"]) == 1
     capsys.readouterr()
     assert main(["check", "-", str(answer), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)

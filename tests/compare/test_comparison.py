@@ -267,11 +267,29 @@ def test_tour_gap_is_the_share_of_squares_a_dead_end_left_out():
     inst = tour_instance(25, start=(0, 0))
     dead_end = warnsdorff(inst, backtracking=False)
     tour = warnsdorff(inst)
-    rows = [row_from_result(dead_end), row_from_result(tour)]
+    rows = [row_from_result(dead_end, instance=inst), row_from_result(tour, instance=inst)]
     fill_gaps(rows, {inst.name: 625})
     assert dead_end.status.value == "UNKNOWN" and rows[0].covered == dead_end.info["covered"] < 625
+    assert rows[0].covered == len(dead_end.certificate["partial"])  # the replayed partial tour
     assert rows[0].gap == pytest.approx(1 - rows[0].covered / 625) and rows[0].gap > 0
     assert tour.verified and rows[1].gap == 0
+
+
+def test_a_dead_end_coverage_is_replayed_never_read_from_info():
+    """A method that finds nothing but says it covered every square gets no coverage (issue 19);
+    nor does a partial tour that is not one (a jump that is no knight move, a square twice)."""
+    from knightcert.compare.harness import row_from_result
+    from knightcert.problems.result import Result, Status
+
+    inst = tour_instance(5, start=(0, 0))
+    boasts = Result("tour", "liar", Status.UNKNOWN, None, None, None, 0.0, info={"covered": 25})
+    wrong = {"partial": [[0, 0], [1, 2], [1, 2]]}
+    jumps = {"partial": [[0, 0], [0, 1]]}
+    text = Result("tour", "liar", Status.UNKNOWN, None, None, None, 0.0, info={"covered": "all"})
+    for result in (boasts, boasts.with_(certificate=wrong), boasts.with_(certificate=jumps), text):
+        row = row_from_result(result, instance=inst)
+        fill_gaps([row], {inst.name: 25})
+        assert row.covered is None and row.gap is None
 
 
 def test_starts_suite_runs_a_heuristic_from_every_start():

@@ -1,0 +1,17 @@
+"""Text that reaches the terminal: names and messages from files and methods, made harmless."""
+
+from __future__ import annotations
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character escaped (``\\n``, ``\\x1b``, ...), so that a name or
+    message that came from a file or a method cannot draw a line of its own or hide one.
+
+    Examples
+    --------
+    >>> printable("mine\\x1b[8m\\nok: every claim certified")
+    'mine\\\\x1b[8m\\\\nok: every claim certified'
+    """
+    return "".join(
+        ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii") for ch in text
+    )

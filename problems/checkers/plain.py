@@ -1,0 +1,134 @@
+"""Copy what a method hands over into exact plain types before anything checks it.
+
+A method's objects are not trusted: a ``list`` subclass can lie about its
+length, an ``int`` subclass about its value, a ``dict`` subclass about its
+items, an array subclass about its contents, and any of them can change
+between two reads. :func:`plain` copies a value once, through the base types'
+own storage (never a subclass's overridden methods), into ``list``, ``dict``,
+``str``, ``int``, ``bool``, ``float`` and ``None`` (numpy arrays of numbers stay
+arrays, copied as base ``ndarray``); everything the checker reads afterwards is
+that copy.
+
+Examples
+--------
+>>> class Liar(list):
+...     def __len__(self):
+...         return 100
+>>> plain(Liar([[0, 0], [1, 2]]))
+[[0, 0], [1, 2]]
+>>> type(plain(True)), type(plain(3)), plain({"a": (1, 2)})
+(<class 'bool'>, <class 'int'>, {'a': [1, 2]})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from knightcert.problems.checkers.failure import CheckFailed
+
+#: Deepest nesting accepted (an answer is at most a list of pairs inside a dict inside a dict).
+MAX_DEPTH = 32
+
+
+def plain(
+    value: Any, field: str = "answer", claim: str = "answer", depth: int = 0, in_list: bool = False
+) -> Any:
+    """``value`` copied into exact plain types (see the module docstring).
+
+    Raises
+    ------
+    CheckFailed
+        Nesting deeper than :data:`MAX_DEPTH`, or a value of a type no answer holds
+        (the message names ``field``).
+    """
+    if depth > MAX_DEPTH:
+        raise CheckFailed(f"{field}: nested deeper than {MAX_DEPTH} levels", claim)
+    if value is None or type(value) in (bool, int, float, str):
+        return value
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value.item())
+    if isinstance(value, int):  # a subclass: its value from int's own storage
+        return int(int.__repr__(value))
+    if isinstance(value, np.floating | float):
+        return float(float.__repr__(float(value)) if isinstance(value, float) else value.item())
+    if isinstance(value, str):
+        return str.__add__(value, "")
+    if isinstance(value, np.ndarray):
+        array = np.array(value, subok=False, copy=True)
+        if array.dtype.kind not in "biuf":
+            raise CheckFailed(f"{field}: an array of {array.dtype} is not an answer's", claim)
+        return array.tolist() if in_list else array  # a row inside a list becomes a list too
+    if isinstance(value, list):
+        items = list.copy(value)
+    elif isinstance(value, tuple):
+        items = list(tuple.__getitem__(value, slice(None)))
+    elif isinstance(value, dict):
+        return {
+            plain(key, field, claim, depth + 1): plain(item, field, claim, depth + 1)
+            for key, item in dict.items(dict.copy(value))
+        }
+    else:
+        raise CheckFailed(f"{field}: a {type(value).__name__} is not a value an answer holds", claim)
+    return [plain(item, field, claim, depth + 1, in_list=True) for item in items]
+
+
+def exact_result(result: Any) -> Any:
+    """``result`` rebuilt as an exact :class:`~knightcert.problems.result.Result` of plain values.
+
+    Read from the stored fields (``vars``), so a subclass's properties and methods
+    (a ``certified`` that always says yes) are gone; the answer's fields are copied by
+    :func:`plain`, except what is already exact (a list of ``[int, int]`` lists, a base
+    numpy array: checked at C speed, so large answers cost little); ``info`` is copied
+    one level deep; ``evidence`` is dropped (the checker recomputes it).
+
+    Raises
+    ------
+    CheckFailed
+        Not a Result; a status that is not a :class:`Status`; a field :func:`plain` refuses.
+    """
+    from dataclasses import fields
+
+    from knightcert.problems.result import Result, Status
+
+    if not isinstance(result, Result):
+        raise CheckFailed(f"answer: a {type(result).__name__} is not a Result")
+    stored = vars(result)
+    values = {f.name: stored[f.name] for f in fields(Result)}
+    status = values["status"]
+    if type(status) is not Status:
+        raise CheckFailed(f"status: {status!r} is not a Status")
+    for name in ("objective", "bound", "nodes"):
+        values[name] = plain(values[name], name)
+    values["solution"] = _exact_solution(values["solution"])
+    values["certificate"] = plain(values["certificate"], "certificate", "optimal")
+    info = values["info"]
+    values["info"] = dict.copy(info) if isinstance(info, dict) else {}
+    for name in ("problem", "method", "instance"):
+        values[name] = plain(values[name], name) if isinstance(values[name], str) else str(values[name])
+    time = values["time"]
+    values["time"] = float(time) if isinstance(time, int | float) and not isinstance(time, bool) else 0.0
+    values["verified"] = False
+    values["evidence"] = ()
+    return Result(**values)
+
+
+def _exact_solution(solution: Any) -> Any:
+    if (
+        type(solution) is list
+        and set(map(type, solution)) <= {list}
+        and all(len(pair) == 2 for pair in solution)
+        and set(map(type, _flat(solution))) <= {int}
+    ):
+        return solution  # already exact: every pair a list of two ints
+    if type(solution) is np.ndarray:
+        return solution.copy()
+    return plain(solution, "solution")
+
+
+def _flat(pairs: list) -> Any:
+    from itertools import chain
+
+    return chain.from_iterable(pairs)

@@ -1,0 +1,311 @@
+"""Issue 19's attacks, each a test: forged answers are never certified, correct ones never refused,
+malformed ones never an internal error, and nothing from a file or a method can spoof the verdict."""
+
+from __future__ import annotations
+
+import copy
+import gc
+import json
+
+import numpy as np
+import pytest
+from knightcert.problems.answers import (
+    AnswerFileError,
+    InvalidAnswer,
+    answer_to_dict,
+    check_answer,
+    read_answer,
+    seal,
+    write_answer,
+)
+from knightcert.problems.board import Board
+from knightcert.problems.checkers import CheckFailed, certify
+from knightcert.problems.checkers.tour import search_tour
+from knightcert.problems.checkers.tour_search import FOUND, NONE
+from knightcert.problems.independent_knights import KnightsInstance, knights_instance
+from knightcert.problems.jump_game import parse_jump
+from knightcert.problems.result import Result, Status
+from knightcert.problems.tours import TourInstance, tour_instance
+
+from knightcert.cli.main import main
+from knightcert.registry import register_method, unregister_method
+from knightcert.solving import solve
+
+
+def resealed(data: dict) -> dict:
+    data = copy.deepcopy(data)
+    data["sha256"] = seal(data)
+    return data
+
+
+def save(tmp_path, data: dict, name: str = "a.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+# ------------------------------------------------------------------- the given instance, only
+
+
+def open_tour_of_the_4x4_torus():
+    torus = TourInstance(Board(4, 4, torus=True), False, None, None, "4x4")
+    result = solve(torus, method="csp")
+    assert result.verified and result.status is Status.FEASIBLE
+    return torus, result
+
+
+def test_a_torus_answer_is_not_checked_against_the_plain_board(tmp_path, capsys):
+    torus, result = open_tour_of_the_4x4_torus()
+    answer = save(tmp_path, answer_to_dict(result, torus))
+    assert main(["check", "4", answer]) == 2
+    assert "instance 'torus'" in capsys.readouterr().err
+    assert main(["check", "4", "--torus", answer]) == 0
+
+
+def test_a_string_is_not_a_boolean(tmp_path, capsys):
+    plain = knights_instance(4)
+    data = answer_to_dict(solve(plain), plain)
+    data["instance"]["fields"]["torus"] = "false"
+    data["instance"]["data"]["torus"] = "false"
+    assert main(["check", "4", save(tmp_path, resealed(data))]) == 2
+    assert "torus" in capsys.readouterr().err
+    assert main(["check", "-", save(tmp_path, resealed(data), "b.json")]) == 2
+    assert "not a JSON boolean" in capsys.readouterr().err
+
+
+def test_check_dash_names_the_instance_from_its_data(tmp_path, capsys):
+    board = Board(8, 8, blocked=np.arange(64).reshape(8, 8) < 32)
+    half = KnightsInstance(board, "8x8")
+    data = answer_to_dict(solve(half), half)
+    assert data["instance"]["name"] == "8x8"  # what the file says
+    assert main(["check", "-", save(tmp_path, data)]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert "on 8x8, 32 removed (sha256 " in line
+
+
+def test_every_instance_field_is_compared(tmp_path, capsys):
+    tour = tour_instance(5, start=(0, 0))
+    data = answer_to_dict(solve(tour), tour)
+    answer = save(tmp_path, data)
+    assert main(["check", "5", "--start", "0,0", answer]) == 0
+    capsys.readouterr()
+    assert main(["check", "5", answer]) == 2
+    assert "instance 'start'" in capsys.readouterr().err
+    assert main(["check", "5", "--start", "0,0", "--closed", answer]) == 2
+    assert "instance 'closed'" in capsys.readouterr().err
+    assert main(["check", "6", "--start", "0,0", answer]) == 2
+    assert "another instance" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ every field an answer carries
+
+
+def jump_answer():
+    game = parse_jump("1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n")  # EX1: C wins in round 3
+    result = solve(game)
+    assert result.verified and result.solution["players"]
+    return game, result
+
+
+def test_the_jump_table_start_is_checked():
+    game, result = jump_answer()
+    rows = [dict(row, start=[99, 99]) for row in result.solution["players"]]
+    forged = certify(game, result.with_(solution={**result.solution, "players": rows}))
+    assert not forged.verified and "'start'" in forged.info["check_error"]
+
+
+def test_the_jump_table_refuses_unknown_fields_and_paths_of_players_that_never_arrive():
+    game, result = jump_answer()
+    rows = [dict(row, extra=1) for row in result.solution["players"]]
+    assert not certify(game, result.with_(solution={**result.solution, "players": rows})).verified
+
+
+def test_a_jump_answer_survives_the_file_round_trip(tmp_path):
+    game, result = jump_answer()
+    path = tmp_path / "j.json"
+    write_answer(path, result, game)
+    assert check_answer(game, str(path)).verified
+
+
+# ----------------------------------------------------------------------- no object of a method
+
+
+class LyingList(list):
+    def __len__(self):
+        return 100
+
+
+class AlwaysCertified(Result):
+    @property
+    def certified(self) -> bool:
+        return True
+
+
+def test_a_list_that_lies_about_its_length_is_read_for_what_it_holds():
+    instance = tour_instance(6)
+    tour = solve(instance)
+    forged = tour.with_(solution=LyingList(tour.solution), objective=100, bound=None, status=Status.FEASIBLE)
+    out = certify(instance, forged)
+    assert not out.verified and "objective 100" in out.info["check_error"]
+
+
+def test_a_result_subclass_cannot_say_certified():
+    instance = knights_instance(6)
+    liar = AlwaysCertified("knights", "mine", Status.OPTIMAL, 15, 15, solve(instance, "greedy").solution, 0.0)
+    out = certify(instance, liar)
+    assert type(out) is Result and not out.certified and not out.verified
+
+
+def test_no_certificate_is_reused_for_another_instance():
+    for _ in range(20):  # a freed instance's id is soon reused by a new one
+        small = knights_instance(8)
+        result = certify(small, solve(small))
+        del small
+        gc.collect()
+        big = knights_instance(10)
+        assert certify(big, result.with_(problem="knights")).info.get("check_error") or not result.verified
+        again = certify(big, result)
+        assert not again.verified and "32" in again.info["check_error"] + str(again.objective)
+
+
+def test_a_method_that_edits_the_instance_is_checked_against_the_original():
+    def remove_squares(instance, time_limit=None, seed=None):
+        instance.board.blocked[:, :3] = True  # 6x6: three columns gone, 9 knights fit the rest
+        placement = [[r, c] for r in range(6) for c in range(3, 6) if (r + c) % 2 == 0]
+        count = len(placement)
+        return {"status": "OPTIMAL", "objective": count, "bound": count, "solution": placement}
+
+    register_method("knights", "editor", remove_squares)
+    try:
+        out = solve(knights_instance(6), method="editor")
+    finally:
+        unregister_method("knights", "editor")
+    assert not out.verified and "18" in out.info["check_error"]
+
+
+def test_a_method_that_patches_the_checker_in_its_worker_is_checked_again_in_the_parent():
+    from knightcert.compare.comparison import run_comparison
+    from knightcert.compare.suites import SuiteItem
+
+    def patcher(instance, time_limit=None, seed=None):
+        import knightcert.problems.checkers as checkers
+
+        checkers.checker = lambda problem: (lambda inst, result: ([], None))
+        every = [[r, c] for r in range(6) for c in range(6)]
+        return {"status": "OPTIMAL", "objective": 36, "bound": 36, "solution": every}
+
+    rows = run_comparison("knights", [SuiteItem(knights_instance(6), 6)], [patcher], time_limit=10, workers=1)
+    assert len(rows) == 1 and not rows[0].verified and rows[0].error
+
+
+def test_a_method_that_says_it_was_interrupted_does_not_stop_the_command(capsys):
+    def says_interrupted(instance, time_limit=None, seed=None):
+        return {"status": "FEASIBLE", "objective": 1, "solution": [[0, 0]], "info": {"interrupted": True}}
+
+    register_method("knights", "stopper", says_interrupted)
+    try:
+        assert main(["knights", "6", "--method", "stopper"]) == 0
+    finally:
+        unregister_method("knights", "stopper")
+
+
+def test_a_rejected_answer_with_numpy_rows_prints_as_json(capsys):
+    def numpy_rows(instance, time_limit=None, seed=None):
+        return Result("knights", "np", Status.FEASIBLE, 2, None, np.array([[0, 0], [1, 2]]), 0.0)  # attack
+
+    register_method("knights", "nprows", numpy_rows)
+    try:
+        assert main(["knights", "6", "--method", "nprows", "--json"]) == 1
+    finally:
+        unregister_method("knights", "nprows")
+    report = json.loads(capsys.readouterr().out)
+    assert report["verified"] is False
+
+
+# ------------------------------------------------------------------- correct answers accepted
+
+
+@pytest.mark.parametrize("size", [1, 2])
+def test_boards_without_moves_keep_their_empty_matching(tmp_path, capsys, size):
+    answer = tmp_path / "k.json"
+    assert main(["knights", str(size), "--save", str(answer)]) == 0
+    assert main(["check", str(size), str(answer)]) == 0
+    data = read_answer(answer)
+    data["certificate"] = {"matching": []}  # written as a bare empty list
+    assert main(["check", str(size), save(tmp_path, resealed(data), "e.json")]) == 0
+
+
+def test_a_closed_tour_search_honours_a_fixed_end():
+    board = Board(5, 6)
+    not_a_move = TourInstance(board, True, (0, 0), (0, 1), "x")
+    assert search_tour(not_a_move)[0] == NONE
+    is_a_move = TourInstance(board, True, (0, 0), (1, 2), "x")
+    outcome, _, tour = search_tour(is_a_move)
+    assert outcome == FOUND and tour[0] == 0 and tour[-1] == board.index(1, 2)
+
+
+def test_an_unknown_tour_with_the_trivial_bound_is_accepted():
+    instance = tour_instance(5)
+    claim = Result("tour", "mine", Status.UNKNOWN, None, 25, None, 0.0)
+    out = certify(instance, claim)
+    assert "check_error" not in out.info
+
+
+# --------------------------------------------------------------- malformed: one line, no traceback
+
+
+@pytest.mark.parametrize("shape", [[10**12, 10**12], [0, 2**62], [2**40]])
+def test_huge_declared_shapes_are_refused_before_decompressing(tmp_path, capsys, shape):
+    plain = knights_instance(4)
+    data = answer_to_dict(solve(plain), plain)
+    data["certificate"]["matching"]["shape"] = shape
+    assert main(["check", "4", save(tmp_path, resealed(data))]) in (1, 2)
+    err = capsys.readouterr()
+    assert "internal error" not in err.err and "Traceback" not in err.err
+    with pytest.raises((InvalidAnswer, AnswerFileError, CheckFailed)):
+        check_answer(plain, resealed(data))
+
+
+def test_deep_json_is_one_line(tmp_path, capsys):
+    path = tmp_path / "deep.json"
+    path.write_text('{"schema": "knightcert-answer/1", "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert main(["check", "4", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "internal error" not in err
+
+
+@pytest.mark.parametrize("start", ["x", [1], [1, "2"], [True, 0], None])
+def test_bad_fields_are_refused_not_crashed(tmp_path, capsys, start):
+    tour = tour_instance(5, start=(0, 0))
+    data = answer_to_dict(solve(tour), tour)
+    data["instance"]["fields"]["start"] = start
+    assert main(["check", "5", "--start", "0,0", save(tmp_path, resealed(data))]) == 2
+    assert "internal error" not in capsys.readouterr().err
+
+
+def test_the_python_check_raises_only_knightcert_errors():
+    plain = knights_instance(4)
+    data = answer_to_dict(solve(plain), plain)
+    for forged in ({**data, "instance": {"fields": {"rows": "4"}}}, {**data, "certificate": {"matching": 5}}):
+        with pytest.raises((CheckFailed, AnswerFileError)):
+            check_answer(plain, forged)
+
+
+def test_check_takes_a_result_too():
+    plain = knights_instance(4)
+    assert check_answer(plain, solve(plain)).certified
+    with pytest.raises(CheckFailed):
+        check_answer(plain, Result("knights", "mine", Status.OPTIMAL, 4, 4, [[0, 0]], 0.0))
+
+
+# ------------------------------------------------------------------------------ terminal spoofing
+
+
+def test_control_characters_are_escaped(tmp_path, capsys):
+    plain = knights_instance(4)
+    data = answer_to_dict(solve(plain), plain)
+    data["method"] = "mine\n4x4.json: matching OPTIMAL 8 on 4x4: every claim certified\x1b[8m"
+    data["objective"] = 7
+    assert main(["check", "4", save(tmp_path, resealed(data))]) == 1
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) == 1 and "\x1b" not in out
