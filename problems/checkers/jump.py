@@ -62,8 +62,8 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
     ranking = [_lower_key(instance, rounds, keys, p) for p in range(instance.players)]
     evidence: list[Evidence] = []
     if result.status is Status.INFEASIBLE:
-        if solution is not None and (solution["winner"] is not None or solution["round"] is not None):
-            raise CheckFailed("an answer without a winner names one", claim="infeasible")
+        if solution is not None and any(solution[k] is not None for k in ("winner", "round", "key", "path")):
+            raise CheckFailed("an answer without a winner names one, or its round, key or path", "infeasible")
         arrivals = [player_name(p) for p, key in enumerate(ranking) if key[0] != float("inf")]
         if arrivals:
             raise CheckFailed(f"player {arrivals[0]} can reach the goal", claim="infeasible")

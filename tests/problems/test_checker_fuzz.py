@@ -1,0 +1,205 @@
+"""Differential fuzzing of the checkers against an independent brute-force oracle.
+
+Random small instances of every problem; a valid answer from the exact method;
+then one or two random perturbations of its fields (status, objective, bound,
+solution; the jump game's winner, round, key and path). The checker
+(``check_answer``, as ``knightcert.check`` runs it) must accept the answer
+exactly when the oracle (``tests/oracle.py``, which shares no code with the
+package) says the answer is correct and every claim it makes is true.
+
+Certificates are left out: the checker then derives its own, which is what
+the oracle's brute force decides too. Their corruption is tested by the
+corpus (``test_forged_answers.py``, ``test_certificates_corpus.py``) and by
+the mutation run (``bench/mutation.py``).
+
+``FUZZ_EXAMPLES`` (environment) sets the examples per problem; the default
+command runs a few thousand in all (``python bench/fuzz_checkers.py`` runs more).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from knightcert.problems.answers import AnswerFileError, answer_fields, check_answer
+from knightcert.problems.board import Board
+from knightcert.problems.checkers import CheckFailed
+from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.independent_knights import KnightsInstance
+from knightcert.problems.jump_game import parse_jump
+from knightcert.problems.lost_knight import parse_lost_knight
+from knightcert.problems.tours import TourInstance
+
+from knightcert.solving import solve
+from tests.oracle import CORRECT
+
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "1000"))
+
+
+def knights_case(rng: random.Random):
+    rows, cols = rng.randint(1, 4), rng.randint(1, 4)
+    torus = rng.random() < 0.3
+    blocked = {(r, c) for r in range(rows) for c in range(cols) if rng.random() < 0.2}
+    mask = [[(r, c) in blocked for c in range(cols)] for r in range(rows)]
+    instance = KnightsInstance(Board(rows, cols, mask, torus), "k")
+    return instance, {"rows": rows, "cols": cols, "torus": torus, "blocked": blocked}
+
+
+def path_case(rng: random.Random):
+    rows, cols = rng.randint(1, 5), rng.randint(2, 5)
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    start, exit_ = rng.sample(cells, 2)
+    blocked = {s for s in cells if s not in (start, exit_) and rng.random() < 0.3}
+    text = "".join(
+        "".join("C" if (r, c) == start else "S" if (r, c) == exit_ else "x" if (r, c) in blocked else "."
+                for c in range(cols)) + "\n"
+        for r in range(rows)
+    )
+    data = {"rows": rows, "cols": cols, "blocked": blocked, "start": start, "exit": exit_}
+    return parse_lost_knight(text), data
+
+
+def tour_case(rng: random.Random):
+    rows, cols = rng.randint(1, 4), rng.randint(1, 4)
+    torus = rng.random() < 0.2
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    blocked = {s for s in cells if rng.random() < 0.1}
+    free = [s for s in cells if s not in blocked] or cells[:1]
+    blocked -= {free[0]}
+    closed = rng.random() < 0.4
+    start = rng.choice(free) if rng.random() < 0.4 else None
+    end = rng.choice(free) if rng.random() < 0.3 and not closed else None  # as the command line allows
+    if end is not None and end == start:
+        end = None
+    mask = [[(r, c) in blocked for c in range(cols)] for r in range(rows)]
+    instance = TourInstance(Board(rows, cols, mask, torus), closed, start, end, "t")
+    data = {"rows": rows, "cols": cols, "torus": torus, "blocked": blocked, "closed": closed,
+            "start": start, "end": end}  # fmt: skip
+    return instance, data
+
+
+def jump_case(rng: random.Random):
+    rows, cols = rng.randint(1, 3), rng.randint(2, 4)
+    values = [[rng.randint(0, 3) for _ in range(cols)] for _ in range(rows)]
+    values[-1][-1] = 0
+    players = rng.randint(1, 3)
+    starts = [(rng.randrange(rows), rng.randrange(cols)) for _ in range(players)]
+    text = f"{rows} {cols}\n{players}\n" + "".join(" ".join(map(str, row)) + "\n" for row in values)
+    text += "".join(f"{r} {c}\n" for r, c in starts)
+    return parse_jump(text), {"values": values, "starts": starts}
+
+
+CASES = {"knights": knights_case, "path": path_case, "tour": tour_case, "jump": jump_case}
+
+
+def valid_answer(instance) -> dict:
+    try:
+        result = solve(instance)
+    except InvalidInstance:  # an odd torus: the matching does not apply, the branch and bound does
+        result = solve(instance, method="bnb")
+    answer = {"problem": result.problem, **answer_fields(result)}
+    answer["certificate"] = None
+    if isinstance(answer["solution"], dict):  # jump: the table and the text are checked elsewhere
+        answer["solution"] = {k: answer["solution"][k] for k in ("winner", "round", "key", "path")}
+    return answer
+
+
+def perturb_squares(rng: random.Random, squares: list, rows: int, cols: int) -> list | None:
+    squares = copy.deepcopy(squares)
+    kind = rng.randrange(8)
+    if kind == 0 or not squares:
+        return [*squares, [rng.randrange(-1, rows + 1), rng.randrange(-1, cols + 1)]]
+    i = rng.randrange(len(squares))
+    if kind == 1:
+        del squares[i]
+    elif kind == 2:
+        squares.insert(rng.randrange(len(squares) + 1), list(squares[i]))
+    elif kind == 3:
+        squares[i] = [rng.randrange(rows), rng.randrange(cols)]
+    elif kind == 4:
+        j = rng.randrange(len(squares))
+        squares[i], squares[j] = squares[j], squares[i]
+    elif kind == 5:
+        squares.reverse()
+    elif kind == 6:
+        squares[i] = [squares[i][0] + rng.choice((-1, 1)), squares[i][1]]
+    else:
+        return None
+    return squares
+
+
+def perturb_number(rng: random.Random, value):
+    base = value if type(value) is int else 0
+    return rng.choice([base + 1, base - 1, None, -1, base + 0.5, True, str(base), base + 2])
+
+
+def perturb(rng: random.Random, problem: str, answer: dict, rows: int, cols: int) -> dict:
+    answer = copy.deepcopy(answer)
+    field = rng.choice(["status", "objective", "bound", "solution", "solution", "solution"])
+    if field == "status":
+        answer["status"] = rng.choice(["OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN"])
+        if rng.random() < 0.5 and answer["status"] in ("INFEASIBLE", "UNKNOWN"):  # consistent-looking
+            answer["solution"] = answer["objective"] = None
+            if answer["status"] == "INFEASIBLE":
+                answer["bound"] = None
+    elif field in ("objective", "bound"):
+        current = answer[field] if answer[field] is not None else answer["objective"]
+        answer[field] = perturb_number(rng, current)
+    elif isinstance(answer["solution"], dict):
+        solution = answer["solution"]
+        part = rng.choice(["winner", "round", "key", "path", "path"])
+        if part == "winner":
+            solution["winner"] = rng.choice(["A", "B", "C", "ZZ", None, 0])
+        elif part in ("round", "key"):
+            solution[part] = perturb_number(rng, solution[part])
+        elif solution["path"] is not None:
+            solution["path"] = perturb_squares(rng, solution["path"], rows, cols)
+    elif answer["solution"] is not None:
+        answer["solution"] = perturb_squares(rng, answer["solution"], rows, cols)
+    else:
+        answer["solution"] = [[rng.randrange(rows), rng.randrange(cols)]]
+    return answer
+
+
+def accepted(instance, answer: dict) -> bool:
+    try:
+        check_answer(instance, answer)
+    except (CheckFailed, AnswerFileError):
+        return False
+    return True
+
+
+def run_case(problem: str, seed: int) -> None:
+    rng = random.Random(seed)
+    instance, data = CASES[problem](rng)
+    answer = valid_answer(instance)
+    oracle = CORRECT[problem]
+    assert accepted(instance, answer) and oracle(data, answer), (problem, data, answer)
+    rows = data.get("rows") or len(data["values"])
+    cols = data.get("cols") or len(data["values"][0])
+    for _ in range(3):
+        forged = perturb(rng, problem, answer, rows, cols)
+        if rng.random() < 0.3:
+            forged = perturb(rng, problem, forged, rows, cols)
+        truth = oracle(data, forged)
+        assert accepted(instance, forged) == truth, (problem, data, answer, forged, truth)
+
+
+@pytest.mark.parametrize("problem", sorted(CASES))
+@settings(max_examples=EXAMPLES, suppress_health_check=list(HealthCheck), deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_checker_agrees_with_the_oracle(problem, seed):
+    run_case(problem, seed)
+
+
+def test_the_oracle_can_say_no():
+    """The oracle is not a rubber stamp: on a known instance it refuses an answer one short."""
+    data = {"rows": 3, "cols": 3, "torus": False, "blocked": set()}
+    placement = [[r, c] for r in range(3) for c in range(3) if (r + c) % 2 == 0]
+    good = {"status": "OPTIMAL", "objective": 5, "bound": 5, "solution": placement}
+    assert CORRECT["knights"](data, good)
+    assert not CORRECT["knights"](data, {**good, "objective": 4, "bound": 4, "solution": placement[:4]})
