@@ -1,0 +1,273 @@
+"""Mutation testing of the checkers: do the tests fail when a checker is broken?
+
+``python bench/mutation.py [--sample N] [--seed S] [--jobs J] [--files GLOB ...]``
+
+Each mutant is the source of one checker module with one small change made on its
+syntax tree — a comparison flipped (``<`` to ``<=``, ``==`` to ``!=``, ``in`` to
+``not in``, ``is`` to ``is not``), ``and`` swapped with ``or``, a ``not`` dropped,
+a ``raise`` replaced by ``pass`` (a dropped validation), a small integer constant
+moved by one, a ``%`` dropped (a skipped torus wrap), a returned ``True``/``False``
+flipped. A mutant is *killed* when the tests fail on it (or run past their time
+limit); a *survivor* is one they pass. The tests run are the checker tests of the
+default test command (``CHECKER_TESTS``); a survivor is then run against the whole
+default command before it is counted as surviving.
+
+Every mutant runs in a copy of the checkout (one per job), so the checkout itself
+is never touched. The mutants are listed in a fixed order and ``--sample`` draws a
+deterministic sample of them (``--seed``), so a run is repeatable. Results go to
+``bench/mutation-results.json`` (every mutant, its place and its fate); the score
+and the survivors are recorded in docs/certificates.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import concurrent.futures
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGETS = [
+    "problems/checkers/__init__.py",
+    "problems/checkers/common.py",
+    "problems/checkers/fields.py",
+    "problems/checkers/plain.py",
+    "problems/checkers/path.py",
+    "problems/checkers/jump.py",
+    "problems/checkers/knights.py",
+    "problems/checkers/tour.py",
+    "problems/answers.py",
+]
+CHECKER_TESTS = [
+    "tests/problems",
+    "tests/compare/test_answer_files.py",
+    "tests/compare/test_certificates_corpus.py",
+    "tests/compare/test_harness_evidence.py",
+    "tests/heuristics/test_tour_claims.py",
+]
+FLIP = {
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+}
+
+
+@dataclass
+class Mutant:
+    path: str
+    line: int
+    kind: str
+    index: int  # the n-th mutation site of its kind in the file
+    outcome: str = ""
+    seconds: float = 0.0
+
+
+def docstring_nodes(tree: ast.AST) -> set[int]:
+    """ids of the docstring constants (never mutated)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            body = getattr(node, "body", [])
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                found.add(id(body[0].value))
+    return found
+
+
+def sites(tree: ast.AST) -> list[tuple[str, ast.AST, int]]:
+    """(kind, node, position) of every place a mutation applies, in a fixed order."""
+    skip = docstring_nodes(tree)
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            out += [("compare", node, i) for i, op in enumerate(node.ops) if type(op) in FLIP]
+        elif isinstance(node, ast.BoolOp):
+            out.append(("boolop", node, 0))
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            out.append(("not", node, 0))
+        elif isinstance(node, ast.Raise):
+            out.append(("raise", node, 0))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            out.append(("modulo", node, 0))
+        elif (
+            isinstance(node, ast.Constant)
+            and type(node.value) is int
+            and 0 <= node.value <= 64
+            and id(node) not in skip
+        ):
+            out.append(("constant", node, 0))
+        elif (
+            isinstance(node, ast.Return)
+            and isinstance(node.value, ast.Constant)
+            and type(node.value.value) is bool
+        ):
+            out.append(("return", node, 0))
+    return out
+
+
+class Apply(ast.NodeTransformer):
+    """Apply the mutation at one site (found by identity) to a tree."""
+
+    def __init__(self, target: ast.AST, kind: str, position: int) -> None:
+        self.target, self.kind, self.position = target, kind, position
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        node = super().generic_visit(node)
+        if node is not self.target:
+            return node
+        if self.kind == "compare":
+            node.ops[self.position] = FLIP[type(node.ops[self.position])]()
+        elif self.kind == "boolop":
+            node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+        elif self.kind == "not":
+            return node.operand
+        elif self.kind == "raise":
+            return ast.Pass()
+        elif self.kind == "modulo":
+            return node.left
+        elif self.kind == "constant":
+            node.value = node.value + 1
+        elif self.kind == "return":
+            node.value = ast.Constant(not node.value.value)
+        return node
+
+
+def mutants() -> list[Mutant]:
+    found = []
+    for path in TARGETS:
+        tree = ast.parse((ROOT / path).read_text())
+        counts: dict[str, int] = {}
+        for kind, node, _position in sites(tree):
+            index = counts.get(kind, 0)
+            counts[kind] = index + 1
+            found.append(Mutant(path, getattr(node, "lineno", 0), kind, index))
+    return found
+
+
+def mutated_source(mutant: Mutant) -> str:
+    tree = ast.parse((ROOT / mutant.path).read_text())
+    same_kind = [(node, position) for kind, node, position in sites(tree) if kind == mutant.kind]
+    node, position = same_kind[mutant.index]
+    tree = Apply(node, mutant.kind, position).visit(tree)
+    ast.fix_missing_locations(tree)
+    return ast.unparse(tree)
+
+
+def copy_checkout(folder: Path) -> None:
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in listed.decode().split("\0"):
+        if name and (ROOT / name).is_file():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, folder / name)
+
+
+def tests_pass(folder: Path, tests: list[str], timeout: float) -> bool | None:
+    """True when the tests pass, False when they fail, None past the time limit (killed)."""
+    env = {
+        **os.environ,
+        "FUZZ_EXAMPLES": os.environ.get("FUZZ_EXAMPLES", "300"),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:randomly", *tests],
+            cwd=folder,
+            env=env,
+            capture_output=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return None
+    return done.returncode == 0
+
+
+def run(mutant: Mutant, folder: Path, timeout: float) -> Mutant:
+    original = (ROOT / mutant.path).read_text()
+    target = folder / mutant.path
+    began = time.perf_counter()
+    try:
+        source = mutated_source(mutant)
+    except (IndexError, SyntaxError):
+        mutant.outcome = "invalid"
+        return mutant
+    target.write_text(source)
+    try:
+        verdict = tests_pass(folder, CHECKER_TESTS, timeout)
+        if verdict is True:  # survived the checker tests: the whole default command decides
+            verdict = tests_pass(folder, ["tests"], timeout * 4)
+        mutant.outcome = {True: "survived", False: "killed", None: "killed (time limit)"}[verdict]
+    finally:
+        target.write_text(original)
+        mutant.seconds = round(time.perf_counter() - began, 1)
+    return mutant
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sample", type=int, default=120, help="mutants to run (0: all)")
+    parser.add_argument("--seed", type=int, default=19)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--timeout", type=float, default=240.0, help="seconds for the checker tests of one mutant"
+    )
+    parser.add_argument("--out", default=str(ROOT / "bench" / "mutation-results.json"))
+    args = parser.parse_args()
+    every = mutants()
+    chosen = (
+        every if args.sample <= 0 else random.Random(args.seed).sample(every, min(args.sample, len(every)))
+    )
+    print(f"{len(every)} mutants in {len(TARGETS)} files; running {len(chosen)}", flush=True)
+    folders = [Path(tempfile.mkdtemp(prefix=f"mutants{k}-")) for k in range(args.jobs)]
+    for folder in folders:
+        copy_checkout(folder)
+    results: list[Mutant] = []
+    free = list(folders)
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        pending = {}
+        queue = list(chosen)
+        while queue or pending:
+            while queue and free:
+                folder = free.pop()
+                mutant = queue.pop(0)
+                pending[pool.submit(run, mutant, folder, args.timeout)] = folder
+            done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in done:
+                free.append(pending.pop(future))
+                mutant = future.result()
+                results.append(mutant)
+                print(
+                    f"[{len(results)}/{len(chosen)}] {mutant.path}:{mutant.line} {mutant.kind} "
+                    f"-> {mutant.outcome} ({mutant.seconds} s)",
+                    flush=True,
+                )
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+    counted = [m for m in results if m.outcome != "invalid"]
+    killed = sum(m.outcome.startswith("killed") for m in counted)
+    print(f"killed {killed} of {len(counted)} ({100 * killed / max(len(counted), 1):.1f} %)")
+    for mutant in counted:
+        if mutant.outcome == "survived":
+            print(f"  survived: {mutant.path}:{mutant.line} {mutant.kind} #{mutant.index}")
+    Path(args.out).write_text(
+        json.dumps([asdict(m) for m in sorted(results, key=lambda m: (m.path, m.line))], indent=1)
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
