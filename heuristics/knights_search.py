@@ -160,6 +160,20 @@ def matching(
             "side is not bipartite (use cpsat)"
         )
     clock = Deadline(time_limit)
+    if board.size <= PLAIN_MATCHING_SQUARES:  # loading the compiled kernels costs more than the search
+        pairs, independent = _plain_matching(board)
+        count = int(independent.sum())
+        return Result(
+            "knights",
+            "matching",
+            Status.OPTIMAL,
+            count,
+            count,
+            _squares(board, independent),
+            clock.elapsed(),
+            certificate={"matching": _square_pairs(board, pairs)},
+            info={"matching_size": len(pairs), "plain": True},
+        )
     from knightcert.problems.knight_matching import INF, MatchingRun, koenig_independent
 
     run = MatchingRun(board, knight_neighbours(board))
@@ -192,6 +206,67 @@ def matching(
         certificate=certificate,
         info={"matching_size": size, "phases": phases, "pushes": run.pushes},
     )
+
+
+#: Boards up to this many squares are matched in plain Python (no compiled kernel to load).
+PLAIN_MATCHING_SQUARES = 1024
+
+
+def _plain_matching(board) -> tuple[np.ndarray, np.ndarray]:
+    """Hopcroft-Karp in plain Python for small boards: the (k, 2) pairs of flat indices (white
+    square first) and Koenig's independent set as a boolean mask over the squares."""
+    neighbours = knight_neighbours(board)
+    free = board.free.reshape(-1)
+    colour = (np.add.outer(np.arange(board.rows), np.arange(board.cols)) % 2).reshape(-1)
+    left = [int(u) for u in np.flatnonzero(free & (colour == 0))]
+    adjacent = {u: [int(v) for v in neighbours[u] if v >= 0] for u in left}
+    mate: dict[int, int] = {}
+    while True:
+        # breadth-first layers from the unmatched left squares
+        layer = {u: 0 for u in left if u not in mate}
+        queue, found = list(layer), False
+        for u in queue:
+            for v in adjacent[u]:
+                w = mate.get(v)
+                if w is None:
+                    found = True
+                elif w not in layer:
+                    layer[w] = layer[u] + 1
+                    queue.append(w)
+        if not found:
+            break
+        for root in [u for u in left if u not in mate]:
+            stack = [(root, iter(adjacent[root]))]
+            while stack:  # depth-first along the layers, iteratively
+                u, choices = stack[-1]
+                v = next(choices, None)
+                if v is None:
+                    layer.pop(u, None)  # a dead end in this phase
+                    stack.pop()
+                    continue
+                w = mate.get(v)
+                if w is None:
+                    for x, _ in reversed(stack):  # augment along the stack
+                        mate[v], mate[x], v = x, v, mate.get(x, -1)
+                    break
+                if layer.get(w) == layer.get(u, -2) + 1:
+                    stack.append((w, iter(adjacent[w])))
+    pairs = np.array([[u, mate[u]] for u in left if u in mate], dtype=np.int64).reshape(-1, 2)
+    # Koenig: left squares reached by alternating paths from unmatched left squares, plus the
+    # right squares none of them attacks
+    reached = {u for u in left if u not in mate}
+    queue = list(reached)
+    for u in queue:
+        for v in adjacent[u]:
+            w = mate.get(v)
+            if w is not None and w not in reached:
+                reached.add(w)
+                queue.append(w)
+    independent = free & (colour == 1)
+    for u in reached:
+        independent[adjacent[u]] = False
+    independent[list(reached)] = True
+    return pairs, independent
 
 
 def _square_pairs(board, pairs: np.ndarray) -> np.ndarray:

@@ -49,3 +49,9 @@ def test_a_small_lost_knight_board_loads_no_compiled_kernel(tmp_path):
     modules = loaded("path", str(board))
     assert "knightcert.heuristics.knight_path_search" in modules
     assert not [m for m in modules if m.startswith("numba")]
+
+
+def test_a_small_knights_board_loads_no_compiled_kernel():
+    modules = loaded("knights", "6")
+    assert "knightcert.heuristics.knights_search" in modules
+    assert not [m for m in modules if m.startswith(("numba", "scipy"))]
