@@ -103,7 +103,8 @@ def cpsat(
     if formulation not in FORMULATIONS:
         raise ValueError(f"unknown formulation {formulation!r}; valid: {', '.join(FORMULATIONS)}")
     if formulation == "monolithic":
-        return _monolithic(instance, time_limit=time_limit, seed=seed, workers=workers)
+        result = _monolithic(instance, time_limit=time_limit, seed=seed, workers=workers)
+        return result.with_(info={**result.info, "formulation": "monolithic"})
     rows, cols, players = instance.rows, instance.cols, instance.players
     n = rows * cols
     if n > MAX_CPSAT_CELLS or n * players > MAX_CPSAT_LABELS:
@@ -327,5 +328,5 @@ def _monolithic(
         bound,
         solution,
         time.perf_counter() - began,
-        info={**run.info(), "formulation": "monolithic"},
+        info=run.info(),
     )

@@ -134,7 +134,14 @@ def cpsat(
     for _ in isolated.tolist():
         proto.constraints.add().exactly_one.literals.extend([])
     if formulation == "circuit+degree":
-        _add_degree_constraints(proto, arc_tail, arc_head, n, symmetric=instance.closed)
+        _add_degree_constraints(
+            proto,
+            np.asarray(circuit_tails),
+            np.asarray(circuit_heads),
+            np.asarray(circuit_literals),
+            n,
+            symmetric=instance.closed,
+        )
     # solve
     run = solve_cpsat(
         model, began=began, time_limit=time_limit, seed=seed, workers=workers, parameters=TOUR_PARAMETERS
@@ -163,20 +170,27 @@ def cpsat(
 
 
 def _add_degree_constraints(
-    proto: object, arc_tail: np.ndarray, arc_head: np.ndarray, n: int, *, symmetric: bool
+    proto: object,
+    tails: np.ndarray,
+    heads: np.ndarray,
+    literals: np.ndarray,
+    n: int,
+    *,
+    symmetric: bool,
 ) -> None:
-    """Redundant constraints: one arc into and one out of every square (the circuit implies
-    them), and on a closed tour a direction: of the two arcs used at the first square of
-    degree 2 (a corner) the one to its smaller neighbour leaves it (a tour reversed is a tour)."""
-    order_out = np.argsort(arc_tail, kind="stable")
-    order_in = np.argsort(arc_head, kind="stable")
-    out_start = np.searchsorted(arc_tail[order_out], np.arange(n + 1))
-    in_start = np.searchsorted(arc_head[order_in], np.arange(n + 1))
+    """Redundant constraints: one arc of the circuit into and one out of every square (the
+    circuit implies them), and on a closed tour a direction: of the two arcs used at the first
+    square of degree 2 (a corner) the one to its smaller neighbour leaves it (a tour reversed
+    is a tour)."""
+    order_out = np.argsort(tails, kind="stable")
+    order_in = np.argsort(heads, kind="stable")
+    out_start = np.searchsorted(tails[order_out], np.arange(n + 1))
+    in_start = np.searchsorted(heads[order_in], np.arange(n + 1))
     for k in range(n):
-        proto.constraints.add().exactly_one.literals.extend(
-            order_out[out_start[k] : out_start[k + 1]].tolist()
-        )
-        proto.constraints.add().exactly_one.literals.extend(order_in[in_start[k] : in_start[k + 1]].tolist())
+        leaving = literals[order_out[out_start[k] : out_start[k + 1]]].tolist()
+        entering = literals[order_in[in_start[k] : in_start[k + 1]]].tolist()
+        proto.constraints.add().exactly_one.literals.extend(leaving)
+        proto.constraints.add().exactly_one.literals.extend(entering)
     if not symmetric:
         return
     degree = out_start[1:] - out_start[:-1]
@@ -184,5 +198,5 @@ def _add_degree_constraints(
     if len(corners):
         k = int(corners[0])
         arcs: Sequence[int] = order_out[out_start[k] : out_start[k + 1]].tolist()
-        smaller = min(arcs, key=lambda a: int(arc_head[a]))
-        proto.constraints.add().bool_or.literals.append(smaller)
+        smaller = min(arcs, key=lambda a: int(heads[a]))
+        proto.constraints.add().bool_or.literals.append(int(literals[smaller]))
