@@ -1,14 +1,25 @@
-"""Lost knight as a unit-flow CP-SAT model (exact).
+"""Lost knight as a CP-SAT model (exact), in two formulations (``formulation=``).
 
-Data: the distinct knight arcs between free squares of the torus.
-Variables: one Boolean per arc (is the arc used?).
-Constraints: flow conservation: one unit leaves C, one unit enters S,
-every other square passes on what it receives.
-Objective: minimise the number of arcs used.
+``"distance"`` (default: ``bench/bench_cpsat.py``), the dual of the shortest path problem
+    Data: the distinct knight arcs between free squares of the torus.
+    Variables: one integer ``d[v]`` in [0, F] per free square (F = free squares).
+    Constraints: ``d[C] = 0`` and ``d[v] <= d[u] + 1`` for every arc ``u -> v``.
+    Objective: maximise the sum of the labels. The largest labelling under these
+    constraints is the distance labelling (capped at F for squares C cannot reach):
+    every label is at most the distance (induction along a shortest path) and the
+    distances satisfy every constraint. So ``d[S]`` is the fewest moves, or F when
+    S cannot be reached; the path follows tight arcs (``d[v] = d[u] + 1``) back from S.
+    CP-SAT's bound propagation of ``d[v] <= d[u] + 1`` from ``d[C] = 0`` is a
+    Bellman-Ford pass, so the bound is found at the root; a decision strategy that sets
+    each label to its largest value then finds the optimum without a backtrack.
+``"flow"``, a unit flow
+    Variables: one Boolean per arc (is the arc used?).
+    Constraints: flow conservation: one unit leaves C, one unit enters S,
+    every other square passes on what it receives.
+    Objective: minimise the number of arcs used (a minimum-cost unit flow decomposes
+    into one C-S path plus cycles, and cycles only cost).
 
-The model knows nothing of breadth-first search; its optimum is a shortest
-path (a minimum-cost unit flow decomposes into one C-S path plus cycles, and
-cycles only cost).
+Neither model knows anything of breadth-first search.
 """
 
 from __future__ import annotations
@@ -22,8 +33,18 @@ from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.method import method
 from knightcert.problems.moves import knight_arcs
 from knightcert.problems.result import Result, Status
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
 
+#: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
+FORMULATIONS = ("distance", "flow")
+#: Solver parameters of the ``distance`` model: bound propagation proves it, so no LP, no
+#: presolve (which would spend its time on the difference constraints), and the model's
+#: own decision strategy (largest label first) followed as is.
+DISTANCE_PARAMETERS: dict[str, object] = {
+    "linearization_level": 0,
+    "cp_model_presolve": False,
+    "search_branching": cp_model_helper.SatParameters.FIXED_SEARCH,
+}
 #: Free squares above which the model is refused (about 8 Booleans per square).
 MAX_CPSAT_SQUARES = 250_000
 
@@ -35,8 +56,9 @@ def cpsat(
     time_limit: float | None = None,
     seed: int | None = None,
     workers: int | None = None,
+    formulation: str = "distance",
 ) -> Result:
-    """Shortest knight path by a CP-SAT min-cost flow model.
+    """Shortest knight path by a CP-SAT model: distance labels (default) or a unit flow.
 
     Parameters
     ----------
@@ -47,6 +69,8 @@ def cpsat(
         CP-SAT ``random_seed``.
     workers : int, optional
         CP-SAT ``num_workers`` (default ``knightcert.models.cpsat_solve.default_workers()``).
+    formulation : {"distance", "flow"}
+        The model (module docstring); recorded as ``info["formulation"]``.
 
     Returns
     -------
@@ -58,18 +82,24 @@ def cpsat(
     ------
     SizeLimitExceeded
         More than ``MAX_CPSAT_SQUARES`` free squares.
+    ValueError
+        An unknown ``formulation``.
 
     Notes
     -----
-    About 8 Boolean variables and one linear equation per free square; the LP
-    relaxation of a unit flow is integral, so CP-SAT usually proves the
-    optimum at the root.
+    ``distance``: one integer per free square, one two-variable inequality per arc.
+    ``flow``: about 8 Boolean variables and one linear equation per free square; the LP
+    relaxation of a unit flow is integral, so CP-SAT usually proves the optimum at the root.
     """
+    if formulation not in FORMULATIONS:
+        raise ValueError(f"unknown formulation {formulation!r}; valid: {', '.join(FORMULATIONS)}")
     board = instance.board
     if board.n_free > MAX_CPSAT_SQUARES:
         raise SizeLimitExceeded(
             f"cpsat handles up to {MAX_CPSAT_SQUARES} free squares; this board has {board.n_free}"
         )
+    if formulation == "distance":
+        return _distance_model(instance, time_limit=time_limit, seed=seed, workers=workers)
     began = time.perf_counter()
     # data
     tails, heads = knight_arcs(board)
@@ -109,8 +139,80 @@ def cpsat(
         min(bound, length),
         path,
         time.perf_counter() - began,
-        info=run.info(),
+        info={**run.info(), "formulation": "flow"},
     )
+
+
+def _distance_model(
+    instance: LostKnightInstance, *, time_limit: float | None, seed: int | None, workers: int | None
+) -> Result:
+    """The ``distance`` formulation (module docstring), built straight into the model proto."""
+    board = instance.board
+    began = time.perf_counter()
+    # data
+    tails, heads = knight_arcs(board)
+    usable = np.flatnonzero(board.free.reshape(-1))
+    label_of = np.full(board.size, -1, dtype=np.int64)
+    label_of[usable] = np.arange(len(usable))
+    n = len(usable)
+    start, goal = int(label_of[instance.start_index]), int(label_of[instance.exit_index])
+    heads_var, tails_var = label_of[heads], label_of[tails]
+    # variables: d[v] in [0, n] (n = unreachable); d[C] = 0
+    model = cp_model.CpModel()
+    proto = model.proto
+    for v in range(n):
+        proto.variables.add().domain.extend((0, 0 if v == start else n))
+    # constraints: d[head] - d[tail] <= 1 on every arc into a square other than C
+    keep = heads_var != start
+    constraints = proto.constraints
+    for v, u in zip(heads_var[keep].tolist(), tails_var[keep].tolist(), strict=True):
+        linear = constraints.add().linear
+        linear.vars.extend((v, u))
+        linear.coeffs.extend((1, -1))
+        linear.domain.extend((-n, 1))
+    # objective: maximise the sum of the labels (CP-SAT minimises the negated sum)
+    proto.objective.vars.extend(range(n))
+    proto.objective.coeffs.extend([-1] * n)
+    proto.objective.scaling_factor = -1
+    strategy = proto.search_strategy.add()
+    strategy.variables.extend(range(n))
+    strategy.variable_selection_strategy = cp_model_helper.DecisionStrategyProto.CHOOSE_FIRST
+    strategy.domain_reduction_strategy = cp_model_helper.DecisionStrategyProto.SELECT_MAX_VALUE
+    # solve
+    run = solve_cpsat(
+        model, began=began, time_limit=time_limit, seed=seed, workers=workers, parameters=DISTANCE_PARAMETERS
+    )
+    # extract
+    info = {**run.info(), "formulation": "distance", "constraints": len(constraints)}
+    if not run.has_solution:
+        return Result("path", "cpsat", run.status, None, None, None, time.perf_counter() - began, info=info)
+    label = np.fromiter(run.solver.response_proto.solution, dtype=np.int64, count=n)
+    optimal = run.status is Status.OPTIMAL
+    if label[goal] >= n:  # S is unreachable (proven when the labelling is optimal)
+        status = Status.INFEASIBLE if optimal else Status.UNKNOWN
+        return Result("path", "cpsat", status, None, None, None, time.perf_counter() - began, info=info)
+    path = _path_from_labels(board.cols, usable, tails_var, heads_var, label, goal)
+    length = len(path) - 1
+    status = Status.OPTIMAL if optimal and length == label[goal] else Status.FEASIBLE
+    bound = length if status is Status.OPTIMAL else None
+    return Result("path", "cpsat", status, length, bound, path, time.perf_counter() - began, info=info)
+
+
+def _path_from_labels(
+    cols: int,
+    usable: np.ndarray,
+    tails: np.ndarray,
+    heads: np.ndarray,
+    label: np.ndarray,
+    goal: int,
+) -> list[list[int]]:
+    """From S back to C along tight arcs (``label[head] = label[tail] + 1``)."""
+    tight = label[heads] == label[tails] + 1
+    into: dict[int, int] = dict(zip(heads[tight].tolist(), tails[tight].tolist(), strict=True))
+    walk = [goal]
+    while label[walk[-1]] > 0:
+        walk.append(into[walk[-1]])
+    return [list(divmod(int(usable[v]), cols)) for v in reversed(walk)]
 
 
 def _path_from_flow(

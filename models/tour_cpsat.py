@@ -2,16 +2,29 @@
 
 Data: the knight arcs between usable squares.
 Variables: one Boolean per arc (is it a step of the tour?).
-Constraints: ``AddCircuit`` over the squares; an open tour adds one extra
-node joined to every square (or only to the fixed start and end), so that
-the circuit enters the board at the start and leaves it at the end.
-No objective: any circuit is a tour.
+Constraints: ``AddCircuit`` over the squares, written straight into the model proto as
+three arrays; an open tour adds one extra node joined to every square (or only to the
+fixed start and end), so that the circuit enters the board at the start and leaves it
+at the end. Two formulations (``formulation=``):
+
+``"circuit"`` (default: ``bench/bench_cpsat.py``)
+    the circuit alone (a square without any move gets an empty, unsatisfiable
+    degree constraint, since CP-SAT's circuit leaves out nodes without arcs);
+``"circuit+degree"``
+    plus the redundant one-in/one-out constraint of every square and, on a closed
+    tour, the direction fixed at the first corner (a reversed tour is a tour).
+
+No objective: any circuit is a tour. Parameters: ``TOUR_PARAMETERS`` (no LP relaxation of
+the circuit: measured 10-50x faster to the first tour on n x n boards).
+A hint (e.g. Warnsdorff's partial tour) is recorded as ``info["hint"]``; the tour returned
+is always the solver's.
 """
 
 from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Sequence
 
 import numpy as np
 from knightcert.models.cpsat_solve import solve_cpsat
@@ -20,6 +33,11 @@ from knightcert.problems.moves import knight_arcs
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance
 from ortools.sat.python import cp_model
+
+#: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
+FORMULATIONS = ("circuit", "circuit+degree")
+#: Solver parameters of the tour models (see ``bench/bench_cpsat.py``).
+TOUR_PARAMETERS: dict[str, object] = {"linearization_level": 0}
 
 
 @method("tour", "cpsat")
@@ -30,11 +48,15 @@ def cpsat(
     seed: int | None = None,
     workers: int | None = None,
     hint: list[list[int]] | None = None,
+    hint_source: str = "given",
+    formulation: str = "circuit",
 ) -> Result:
     """Find a tour, or prove that none exists, with CP-SAT's circuit constraint.
 
     ``hint`` is a partial tour ([row, col] squares in order, e.g. where
-    Warnsdorff's rule dead-ended): its moves are given to CP-SAT as a hint.
+    Warnsdorff's rule dead-ended): its moves are given to CP-SAT as a hint,
+    recorded as ``info["hint"] = hint_source``. ``formulation`` is "circuit"
+    or "circuit+degree" (module docstring).
 
     Returns
     -------
@@ -45,9 +67,11 @@ def cpsat(
     Notes
     -----
     About 8 Booleans per square. The solver proves non-existence on small
-    boards in milliseconds; see docs/benchmarks.md for the largest closed
-    tour found in 60 s.
+    boards in milliseconds; closed 100 x 100 tours in about 40 s on one worker
+    (docs/benchmarks.md).
     """
+    if formulation not in FORMULATIONS:
+        raise ValueError(f"unknown formulation {formulation!r}; valid: {', '.join(FORMULATIONS)}")
     board = instance.board
     began = time.perf_counter()
     # data
@@ -63,59 +87,116 @@ def cpsat(
     tails, heads = knight_arcs(board)
     if len(tails) == 0:  # two or more squares and not a single move between them
         return Result("tour", "cpsat", Status.INFEASIBLE, None, None, None, time.perf_counter() - began)
-    # variables
+    node_of = np.full(board.size, -1, dtype=np.int64)
+    node_of[usable] = np.arange(n)
+    arc_tail, arc_head = node_of[tails], node_of[heads]
+    # variables: one Boolean per arc (variable k is arc k), then the open tour's entry/exit arcs
     model = cp_model.CpModel()
-    arcs = []
-    step = {}
-    for u, v in zip(tails.tolist(), heads.tolist(), strict=True):
-        if len(arcs) % 50_000 == 0 and time_limit is not None and time.perf_counter() - began > time_limit:
-            info = {"stopped": f"time limit of {time_limit:g} s reached during model building"}
-            return Result(
-                "tour", "cpsat", Status.UNKNOWN, None, None, None, time.perf_counter() - began, info=info
-            )
-        var = model.new_bool_var(f"step{u}_{v}")
-        step[u, v] = var
-        arcs.append((node[u], node[v], var))
-    if hint is not None:
-        for (ar, ac), (br, bc) in itertools.pairwise(hint):
-            var = step.get((board.index(ar, ac), board.index(br, bc)))
-            if var is not None:
-                model.add_hint(var, 1)
-    # constraints
+    proto = model.proto
+    for _ in range(len(tails)):
+        proto.variables.add().domain.extend((0, 1))
+    circuit_tails, circuit_heads = arc_tail.tolist(), arc_head.tolist()
+    circuit_literals = list(range(len(tails)))
+    enter: dict[int, int] = {}
     if not instance.closed:
         outside = n
         firsts = [node[board.index(*instance.start)]] if instance.start is not None else range(n)
         lasts = [node[board.index(*instance.end)]] if instance.end is not None else range(n)
-        enter = {k: model.new_bool_var(f"enter{k}") for k in firsts}
-        leave = {k: model.new_bool_var(f"leave{k}") for k in lasts}
-        arcs += [(outside, k, var) for k, var in enter.items()]
-        arcs += [(k, outside, var) for k, var in leave.items()]
-        model.add_exactly_one(enter.values())
-        model.add_exactly_one(leave.values())
-    outgoing: list[list[cp_model.IntVar]] = [[] for _ in range(n + 1)]
-    incoming: list[list[cp_model.IntVar]] = [[] for _ in range(n + 1)]
-    for u, v, var in arcs:
-        outgoing[u].append(var)
-        incoming[v].append(var)
-    for k in range(n):  # one step into and one out of every square, so that none is left out
-        model.add_exactly_one(outgoing[k])
-        model.add_exactly_one(incoming[k])
-    model.add_circuit(arcs)  # a closed tour passes every square, so it is read from the start
+        for k in firsts:
+            enter[k] = len(proto.variables)
+            proto.variables.add().domain.extend((0, 1))
+        leave = {}
+        for k in lasts:
+            leave[k] = len(proto.variables)
+            proto.variables.add().domain.extend((0, 1))
+        circuit_tails += [outside] * len(enter) + list(leave)
+        circuit_heads += list(enter) + [outside] * len(leave)
+        circuit_literals += list(enter.values()) + list(leave.values())
+        proto.constraints.add().exactly_one.literals.extend(enter.values())
+        proto.constraints.add().exactly_one.literals.extend(leave.values())
+    if hint is not None:
+        arc_index = {(u, v): k for k, (u, v) in enumerate(zip(tails.tolist(), heads.tolist(), strict=True))}
+        hinted = [
+            arc_index.get((board.index(ar, ac), board.index(br, bc)))
+            for (ar, ac), (br, bc) in itertools.pairwise(hint)
+        ]
+        hinted = sorted({k for k in hinted if k is not None})
+        proto.solution_hint.vars.extend(hinted)
+        proto.solution_hint.values.extend([1] * len(hinted))
+    # constraints: one circuit through every square (and the outside node of an open tour)
+    circuit = proto.constraints.add().circuit
+    circuit.tails.extend(circuit_tails)
+    circuit.heads.extend(circuit_heads)
+    circuit.literals.extend(circuit_literals)
+    # CP-SAT's circuit leaves out a node without arcs: a square without a move empties a
+    # degree constraint, which the solver answers INFEASIBLE
+    isolated = np.setdiff1d(np.arange(n), arc_tail)
+    for _ in isolated.tolist():
+        proto.constraints.add().exactly_one.literals.extend([])
+    if formulation == "circuit+degree":
+        _add_degree_constraints(
+            proto,
+            np.asarray(circuit_tails),
+            np.asarray(circuit_heads),
+            np.asarray(circuit_literals),
+            n,
+            symmetric=instance.closed,
+        )
     # solve
-    run = solve_cpsat(model, began=began, time_limit=time_limit, seed=seed, workers=workers)
+    run = solve_cpsat(
+        model, began=began, time_limit=time_limit, seed=seed, workers=workers, parameters=TOUR_PARAMETERS
+    )
+    info = {
+        **run.info(),
+        "formulation": formulation,
+        "hint": None if hint is None else hint_source,
+    }
     # extract
     if not run.has_solution:
-        return Result(
-            "tour", "cpsat", run.status, None, None, None, time.perf_counter() - began, info=run.info()
-        )
-    successor = {u: v for (u, v), var in step.items() if run.solver.boolean_value(var)}
+        return Result("tour", "cpsat", run.status, None, None, None, time.perf_counter() - began, info=info)
+    values = np.fromiter(run.solver.response_proto.solution, dtype=np.int64, count=len(proto.variables))
+    chosen = values[: len(tails)] > 0
+    successor = dict(zip(tails[chosen].tolist(), heads[chosen].tolist(), strict=True))
     if instance.closed:
         first = board.index(*instance.start) if instance.start is not None else usable[0]
     else:
-        first = usable[next(k for k, var in enter.items() if run.solver.boolean_value(var))]
+        first = usable[next(k for k, var in enter.items() if values[var])]
     tour = [first]
     while len(tour) < n:
         tour.append(successor[tour[-1]])
     squares = [list(board.square(i)) for i in tour]
     elapsed = time.perf_counter() - began
-    return Result("tour", "cpsat", Status.FEASIBLE, n, None, squares, elapsed, info=run.info())
+    return Result("tour", "cpsat", Status.FEASIBLE, n, None, squares, elapsed, info=info)
+
+
+def _add_degree_constraints(
+    proto: object,
+    tails: np.ndarray,
+    heads: np.ndarray,
+    literals: np.ndarray,
+    n: int,
+    *,
+    symmetric: bool,
+) -> None:
+    """Redundant constraints: one arc of the circuit into and one out of every square (the
+    circuit implies them), and on a closed tour a direction: of the two arcs used at the first
+    square of degree 2 (a corner) the one to its smaller neighbour leaves it (a tour reversed
+    is a tour)."""
+    order_out = np.argsort(tails, kind="stable")
+    order_in = np.argsort(heads, kind="stable")
+    out_start = np.searchsorted(tails[order_out], np.arange(n + 1))
+    in_start = np.searchsorted(heads[order_in], np.arange(n + 1))
+    for k in range(n):
+        leaving = literals[order_out[out_start[k] : out_start[k + 1]]].tolist()
+        entering = literals[order_in[in_start[k] : in_start[k + 1]]].tolist()
+        proto.constraints.add().exactly_one.literals.extend(leaving)
+        proto.constraints.add().exactly_one.literals.extend(entering)
+    if not symmetric:
+        return
+    degree = out_start[1:] - out_start[:-1]
+    corners = np.flatnonzero(degree == 2)
+    if len(corners):
+        k = int(corners[0])
+        arcs: Sequence[int] = order_out[out_start[k] : out_start[k + 1]].tolist()
+        smaller = min(arcs, key=lambda a: int(heads[a]))
+        proto.constraints.add().bool_or.literals.append(int(literals[smaller]))

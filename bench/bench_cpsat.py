@@ -1,0 +1,164 @@
+"""The CP-SAT formulations of each problem side by side, in one run.
+
+Usage::
+
+    python bench/bench_cpsat.py                       # every case (about 15 min on 2 cores)
+    python bench/bench_cpsat.py --only knights,tour   # some problems
+    python bench/bench_cpsat.py --repeat 3            # median of 3 per row
+
+Each row is one formulation on one instance, solved by the model function itself
+(``knightcert.models.*_cpsat.cpsat``) with the project's default workers and the
+answer checked (``verified``); "ratio" is the row's time over the default formulation's
+time on the same instance (below 1: faster than the default). The load average is
+printed with every case. The default formulation of every model is the one this run
+shows fastest to a proof (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from knightcert.models import jump_cpsat, knights_cpsat, path_cpsat, tour_cpsat
+from knightcert.problems.independent_knights import knights_instance
+from knightcert.problems.jump_game import JumpInstance
+from knightcert.problems.lost_knight import read_lost_knight
+from knightcert.problems.tours import tour_instance
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def random_jump_board(n: int, players: int) -> JumpInstance:
+    """An n x n jump board, values 0..7, ``players`` random starts (seed n)."""
+    rng = np.random.default_rng(n)
+    values = rng.integers(0, 8, size=(n, n))
+    starts = tuple((int(r), int(c)) for r, c in rng.integers(0, n, size=(players, 2)))
+    return JumpInstance(values, starts, f"random {n}x{n}, {players} players")
+
+
+def cases() -> list[tuple[str, str, Callable[[], object], Callable[..., object], list[dict], float]]:
+    """(problem, instance, builder, model, formulations (keyword arguments; default first), limit)."""
+    knights = knights_cpsat.cpsat
+    return [
+        (
+            "knights",
+            "200x200",
+            lambda: knights_instance(200),
+            knights,
+            [{}, {"cuts": "none"}, {"formulation": "pairwise"}, {"workers": 2}],
+            60,
+        ),
+        (
+            "knights",
+            "400x400",
+            lambda: knights_instance(400),
+            knights,
+            [{}, {"formulation": "pairwise"}],
+            120,
+        ),
+        (
+            "knights",
+            "15x15 torus",
+            lambda: knights_instance(15, torus=True),
+            knights,
+            [{}, {"cuts": "none"}, {"formulation": "pairwise"}],
+            60,
+        ),
+        (
+            "knights",
+            "17x17 torus",
+            lambda: knights_instance(17, torus=True),
+            knights,
+            [{}, {"formulation": "pairwise"}],
+            120,
+        ),
+        (
+            "tour",
+            "60x60 closed",
+            lambda: tour_instance(60, closed=True),
+            tour_cpsat.cpsat,
+            [{}, {"formulation": "circuit+degree"}],
+            60,
+        ),
+        (
+            "tour",
+            "100x100 closed",
+            lambda: tour_instance(100, closed=True),
+            tour_cpsat.cpsat,
+            [{}, {"formulation": "circuit+degree"}],
+            60,
+        ),
+        (
+            "path",
+            "caso550",
+            lambda: read_lost_knight(SHARED / "lost-knight" / "caso550.txt"),
+            path_cpsat.cpsat,
+            [{}, {"formulation": "flow"}],
+            60,
+        ),
+        (
+            "jump",
+            "random 12x12, 3 players",
+            lambda: random_jump_board(12, 3),
+            jump_cpsat.cpsat,
+            [{}, {"formulation": "monolithic"}],
+            60,
+        ),
+        (
+            "jump",
+            "random 100x100, 3 players",
+            lambda: random_jump_board(100, 3),
+            jump_cpsat.cpsat,
+            [{}],
+            60,
+        ),
+    ]
+
+
+def label(options: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in options.items()) or "default"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default="", help="comma-separated problems (knights, tour, path, jump)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per row; the median time is shown")
+    args = parser.parse_args(argv)
+    only = {p for p in args.only.split(",") if p}
+    print(
+        "| problem | instance | formulation | status | objective | bound | build s | total s | constraints "
+        "| build s / 1M constraints | ratio to default | verified | load |"
+    )
+    print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+    for problem, name, build, model, variants, limit in cases():
+        if only and problem not in only:
+            continue
+        instance = build()
+        default_time = None
+        for options in variants:
+            times, result = [], None
+            for _ in range(args.repeat):
+                load = os.getloadavg()[0]
+                result = model(instance, time_limit=limit, seed=0, **options)
+                times.append(result.time)
+            total = statistics.median(times)
+            default_time = total if default_time is None else default_time
+            info = result.info
+            build_s = info.get("build_time_s", float("nan"))
+            per_million = info.get("build_s_per_million_constraints", "")
+            print(
+                f"| {problem} | {name} | {label(options)} | {result.status.value} | {result.objective} "
+                f"| {result.bound} | {build_s:.2f} | {total:.2f} | {info.get('constraints', '')} "
+                f"| {per_million} | {total / default_time:.2f} | {result.verified} | {load:.1f} |",
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
