@@ -47,7 +47,9 @@ TARGETS = [
     "problems/checkers/tour.py",
     "problems/answers.py",
 ]
-CHECKER_TESTS = [
+CHECKER_TESTS = [  # fastest first: with -x a mutant usually dies in the first file
+    "tests/problems/test_forged_answers.py",
+    "tests/problems/test_checker_fuzz.py",
     "tests/problems",
     "tests/compare/test_answer_files.py",
     "tests/compare/test_certificates_corpus.py",
