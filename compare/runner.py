@@ -46,11 +46,13 @@ from knightcert.compare.harness import Row, failed_row, row_from_result
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import KnightcertError
 
+from knightcert.contained import time_budget
 from knightcert.memory import check_fits
 from knightcert.registry import MethodRef, get_method, resolve
 
-#: Seconds a run may take beyond its method time limit before it is killed.
-GRACE_SECONDS = 30.0
+#: Seconds a worker gets past its method's time budget for checking the answer and sending
+#: its row (the method itself is stopped at the budget: knightcert.contained.time_budget).
+CHECK_SECONDS = 10.0
 #: Wall-clock limit of a run that has no method time limit.
 DEFAULT_WALL_LIMIT = 600.0
 #: Seconds past its wall-clock limit after which a worker kills itself (the parent normally
@@ -100,7 +102,8 @@ class Task:
     def wall_limit(self) -> float:
         if self.wall is not None:
             return self.wall
-        return DEFAULT_WALL_LIMIT if self.time_limit is None else 2 * self.time_limit + GRACE_SECONDS
+        budget = time_budget(self.time_limit)
+        return DEFAULT_WALL_LIMIT if budget is None else budget + CHECK_SECONDS
 
 
 def run_task(task: Task) -> Row:
@@ -115,11 +118,15 @@ def run_task(task: Task) -> Row:
             task.instance, time_limit=task.time_limit, seed=task.seed, **dict(task.options)
         )
         stop_if_interrupted(result)
+        result = over_budget(result, task.time_limit)
         if (result.method, result.instance) != (task.method, task.name):
             # the row names what the task ran, never what the method says it is
             result = result.with_(method=task.method, instance=task.name)
         result = certify(task.instance, result)  # whatever the method is, its answer is checked here
-        row = row_from_result(result, task.known_optimum, peak_mb=_peak_mb(), instance=task.instance)
+        peak = result.info.get("peak_mb") if ref is not None and ref.foreign else None
+        row = row_from_result(
+            result, task.known_optimum, peak_mb=_peak_mb() if peak is None else peak, instance=task.instance
+        )
         if task.answers is not None:
             save_run_answer(task, result)
     except KnightcertError as exc:
@@ -128,7 +135,8 @@ def run_task(task: Task) -> Row:
         row = failed_row(task.problem, task.name, task.method, "out of memory", time.perf_counter() - began)
     except Exception as exc:  # a crash is reported, not lost
         last = traceback.extract_tb(exc.__traceback__)[-1]
-        where = f"{os.path.basename(last.filename)}:{last.lineno}"
+        # a foreign method's error comes back from its own process with where it was raised
+        where = getattr(exc, "where", None) or f"{os.path.basename(last.filename)}:{last.lineno}"
         row = failed_row(
             task.problem,
             task.name,
@@ -137,6 +145,24 @@ def run_task(task: Task) -> Row:
             time.perf_counter() - began,
         )
     return _stamp(row, task)
+
+
+def over_budget(result: Any, time_limit: float | None) -> Any:
+    """``result`` as ``UNKNOWN`` "time limit" when it came after the time budget (the limit plus
+    :func:`~knightcert.contained.grace`): an overrun is never a normal row."""
+    budget = time_budget(time_limit)
+    if budget is None or result.time <= budget or result.info.get("stopped"):  # stopped: it says why
+        return result
+    from knightcert.problems.result import Status
+
+    stopped = f"time limit: answered after {result.time:.1f} s, past the budget of {budget:.1f} s"
+    return result.with_(
+        status=Status.UNKNOWN,
+        objective=None,
+        bound=None,
+        solution=None,
+        info={**result.info, "stopped": stopped},
+    )
 
 
 def _stamp(row: Row, task: Task) -> Row:
@@ -342,7 +368,7 @@ def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Iterator[Row]:
                         task.problem,
                         task.name,
                         task.method,
-                        f"timeout: killed after {elapsed:.1f} s wall clock",
+                        f"time limit: killed after {elapsed:.1f} s wall clock",
                         elapsed,
                     )
                     yield _stamp(row, task)
