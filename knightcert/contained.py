@@ -309,13 +309,7 @@ def _keep(
     if outcome.peak_mb is not None and not count_runner:
         peak = max(peak, int(outcome.peak_mb * 2**20))
     outcome = Outcome(outcome.value, outcome.stopped, outcome.error, round(peak / 2**20, 1), elapsed)
-    data = pickle.dumps(outcome)
-    view = memoryview(data)
-    while view:
-        try:
-            view = view[os.write(writer, view) :]
-        except InterruptedError:
-            continue
+    _write_all(writer, pickle.dumps(outcome))
     return 0
 
 
@@ -365,13 +359,15 @@ def _run(call: Callable[[], Any], writer: int) -> int:  # pragma: no cover - run
         data = pickle.dumps(outcome)
     except Exception as exc:
         data = pickle.dumps(Outcome(error=RuntimeError(f"the method's answer cannot be sent back ({exc})")))
+    _write_all(writer, data)
+    return 0
+
+
+def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        try:
-            view = view[os.write(writer, view) :]
-        except InterruptedError:
-            continue
-    return 0
+        with contextlib.suppress(InterruptedError):
+            view = view[os.write(fd, view) :]
 
 
 def _portable(exc: BaseException) -> BaseException:

@@ -114,6 +114,7 @@ def run_program(
         standard error when it wrote any.
     """
     from knightcert.problems.answers import InvalidAnswer, instance_to_data, result_from_answer
+    from knightcert.problems.input_file import load_json
     from knightcert.problems.instance_files import SUFFIX, format_instance, instance_flags
 
     if wall_limit is None:
@@ -146,10 +147,10 @@ def run_program(
         stopped = f"the program exited with code {code}" + (f": {tail}" if tail else "")
     if stopped is None:
         try:
-            data = json.loads(stdout.decode("utf-8"))
-            result = result_from_answer(data, problem=problem)
+            data = load_json(stdout.decode("utf-8"), "standard output", "JSON answer")
+            result = result_from_answer(data, problem=problem, instance=instance)
         except (UnicodeDecodeError, ValueError) as exc:
-            why = exc.reason if isinstance(exc, InvalidAnswer) else str(exc)
+            why = exc.reason if isinstance(exc, InvalidAnswer) else getattr(exc, "message", str(exc))
             stopped = f"unreadable answer on standard output ({why[:160]})" + (
                 f"; stderr: {tail}" if tail else ""
             )
