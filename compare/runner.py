@@ -4,8 +4,12 @@ Each run gets a fresh process (forked on Linux, so it starts with the
 modules already loaded; a crash, a runaway solver or memory growth cannot
 touch the other runs), a wall-clock limit after which it is killed, and its
 peak memory measured by the operating system (``ru_maxrss``: it includes the
-interpreter and libraries inherited from the parent, about 150 MB). A crash or a timeout
-becomes a row with status ``UNKNOWN`` and the reason in ``error``.
+interpreter and libraries inherited from the parent, about 150 MB; a foreign method's is its
+own process tree's, :mod:`knightcert.contained`). A crash or a timeout becomes a row with
+status ``UNKNOWN`` and the reason in ``error``. The time budget of a method is its time limit
+plus :func:`knightcert.contained.grace`; a foreign method is stopped there, a built-in's worker
+:data:`CHECK_SECONDS` later (its answer is checked in the worker), and an answer that came
+after the budget is never a normal row (:func:`over_budget`).
 
 Timing: the parent calls each method once on a tiny instance before forking
 (loading and compiling its kernels; the seconds are kept in ``WARMED`` and
@@ -123,10 +127,10 @@ def run_task(task: Task) -> Row:
             # the row names what the task ran, never what the method says it is
             result = result.with_(method=task.method, instance=task.name)
         result = certify(task.instance, result)  # whatever the method is, its answer is checked here
-        peak = result.info.get("peak_mb") if ref is not None and ref.foreign else None
-        row = row_from_result(
-            result, task.known_optimum, peak_mb=_peak_mb() if peak is None else peak, instance=task.instance
-        )
+        # a foreign method's peak is its own process tree's (None: ended before it was measured)
+        foreign = ref is not None and ref.foreign and "peak_mb" in result.info
+        peak = result.info["peak_mb"] if foreign else _peak_mb()
+        row = row_from_result(result, task.known_optimum, peak_mb=peak, instance=task.instance)
         if task.answers is not None:
             save_run_answer(task, result)
     except KnightcertError as exc:

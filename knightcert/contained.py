@@ -112,7 +112,9 @@ class Outcome:
     error : BaseException or None
         The exception the method raised (its ``where`` attribute: ``file:line``).
     peak_mb : float or None
-        Peak resident memory of the method's process tree (MB).
+        Peak resident memory of the method's process tree (MB): the runner's peak (the
+        kernel's) and the tree's sum polled every :data:`POLL_SECONDS`; for a program
+        (``count_runner=False``) the polled sum only, None when it ended before a poll.
     elapsed : float
         Wall-clock seconds from the start of the method to its end.
     """
@@ -304,11 +306,12 @@ def _keep(
     elapsed = time.perf_counter() - began
     import resource
 
-    peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024 if count_runner else 0)
+    if count_runner:  # the runner's own peak (the kernel's; a program's is polled only: the kernel's
+        # figure for a child of Python counts the interpreter it was forked from)
+        peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
     outcome = _outcome(bytes(payload), status, stopped, elapsed)
-    if outcome.peak_mb is not None and not count_runner:
-        peak = max(peak, int(outcome.peak_mb * 2**20))
-    outcome = Outcome(outcome.value, outcome.stopped, outcome.error, round(peak / 2**20, 1), elapsed)
+    peak_mb = round(peak / 2**20, 1) if peak else None  # None: ended before it could be measured
+    outcome = Outcome(outcome.value, outcome.stopped, outcome.error, peak_mb, elapsed)
     _write_all(writer, pickle.dumps(outcome))
     return 0
 
@@ -349,12 +352,7 @@ def _run(call: Callable[[], Any], writer: int) -> int:  # pragma: no cover - run
         outcome = Outcome(error=_portable(exc))
     with contextlib.suppress(Exception):
         sys.stdout.flush()
-    import resource
-
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # a program it ran
-    outcome = Outcome(
-        outcome.value, outcome.stopped, outcome.error, round(peak, 1), time.perf_counter() - began
-    )
+    outcome = Outcome(outcome.value, outcome.stopped, outcome.error, None, time.perf_counter() - began)
     try:
         data = pickle.dumps(outcome)
     except Exception as exc:

@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from knightcert.compare.statistics import default_by, parse_by, stats_table
 
     path = Path(args.report)
-    if not path.is_file():
+    if not path.exists():
         raise InvalidInstance("no such report", str(path))
     rows = read_rows(path)
     if not rows:
