@@ -108,16 +108,15 @@ def rows_of(path: Path) -> dict[str, dict]:
     return {row["method"]: row for row in json.loads(path.read_text())["runs"]}
 
 
+#: compare on one 5x5 board (the methods follow).
+ON_5X5 = ("compare", "knights", "--suite", "scaling", "--sizes", "5")
+
+
 def test_printing_exiting_and_interrupting_methods_are_rows(folder):
     methods = "mymod:printing,mymod:exiting,mymod:hard_exit,mymod:interrupting,greedy"
     done = run_cli(
         folder,
-        "compare",
-        "knights",
-        "--suite",
-        "scaling",
-        "--sizes",
-        "5",
+        *ON_5X5,
         "--methods",
         methods,
         "--out",
@@ -167,12 +166,7 @@ def test_daemons_and_an_output_holding_child_are_reaped_at_the_end(folder):
     began = time.monotonic()
     done = run_cli(
         folder,
-        "compare",
-        "knights",
-        "--suite",
-        "scaling",
-        "--sizes",
-        "5",
+        *ON_5X5,
         "--methods",
         "mymod:daemons",
         "--methods",
@@ -199,12 +193,7 @@ def test_daemons_and_an_output_holding_child_are_reaped_at_the_end(folder):
 def test_a_methods_processes_die_with_the_command(folder, signum):
     process = start_cli(
         folder,
-        "compare",
-        "knights",
-        "--suite",
-        "scaling",
-        "--sizes",
-        "5",
+        *ON_5X5,
         "--methods",
         "mymod:daemons_then_wait",
         "--time-limit",

@@ -29,29 +29,25 @@ def one_line(capsys, code: int, *words: str) -> str:
     return err
 
 
+#: A small comparison: greedy on the 4x4 and 5x5 boards, one worker.
+SMALL = (
+    "compare",
+    "knights",
+    "--suite",
+    "scaling",
+    "--sizes",
+    "4,5",
+    "--methods",
+    "greedy",
+    "--workers",
+    "1",
+)
+
+
 @pytest.fixture
 def good_report(tmp_path):
     """A small knights report (greedy on 4x4 and 5x5), written in this process."""
-    assert (
-        main(
-            [
-                "compare",
-                "knights",
-                "--suite",
-                "scaling",
-                "--sizes",
-                "4,5",
-                "--methods",
-                "greedy",
-                "--workers",
-                "1",
-                "--out",
-                str(tmp_path / "good.json"),
-            ]
-        )
-        == 0
-    )
-    return json.loads((tmp_path / "good.json").read_text())
+    assert main([*SMALL, "--out", str(tmp_path / "good.json")]) == 0
 
 
 @pytest.fixture
@@ -173,20 +169,7 @@ def test_a_hand_edited_report_is_one_line(tmp_path, capsys, good_report, edit, c
         "report": ["report", str(path)],
         "plot": ["report", str(path), "--plot", str(tmp_path / "p.png")],
         "rerun": ["compare", "--rerun", str(path), "--out", str(tmp_path / "again.json")],
-        "resume": [
-            "compare",
-            "knights",
-            "--suite",
-            "scaling",
-            "--sizes",
-            "4,5",
-            "--methods",
-            "greedy",
-            "--workers",
-            "1",
-            "--out",
-            str(path),
-        ],
+        "resume": [*SMALL, "--out", str(path)],
     }
     for command in commands:
         assert main(args[command]) == 2, command
