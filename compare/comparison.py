@@ -32,7 +32,7 @@ from knightcert.compare.report import read_rows, report_header, write_rows
 from knightcert.compare.report_file import holding_report_lock
 from knightcert.compare.runner import WARMED, Task, run_isolated, run_with_executor
 from knightcert.compare.suites import SuiteItem, SuiteSpec, instance_hash, unique_items
-from knightcert.problems.argument_checks import describe, expect_whole
+from knightcert.problems.argument_checks import bounded, describe
 from knightcert.problems.errors import InvalidArgument
 
 from knightcert.registry import MethodRef, resolve
@@ -80,8 +80,9 @@ def check_comparison_arguments(items: object, methods: object, repeat: object, w
     for method in methods:
         if not isinstance(method, str | MethodSpec | MethodRef) and not callable(method):
             raise InvalidArgument(f"methods: expected names, MethodSpec or callables, got {describe(method)}")
-    expect_whole(repeat, "repeat", 1)
-    expect_whole(workers, "workers", 1)
+    bounded(repeat, "repeat")
+    bounded(workers, "workers")
+    bounded(len(items) * len(methods) * repeat, "runs", "runs (instances x methods x repeats)")
 
 
 @holding_report_lock

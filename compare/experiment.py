@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +51,9 @@ from knightcert.compare.suites import (
     resolve_suite,
     unique_items,
 )
-from knightcert.problems.errors import InvalidInstance, KnightcertError
+from knightcert.problems.argument_checks import bounded
+from knightcert.problems.errors import InvalidInstance, InvalidReport, KnightcertError
+from knightcert.problems.input_file import load_json, load_toml, read_text
 
 #: Keys of an experiment file (and of the recorded experiment).
 KEYS = ("problem", "suites", "methods", "time_limit", "wall_limit", "repeat", "seed", "workers")
@@ -200,26 +201,30 @@ def parse_seeds(value: int | str | Sequence[int]) -> list[int]:
     if isinstance(value, bool):
         raise InvalidInstance(f"{expected}, got {value!r}")
     if isinstance(value, int):
-        if value < 1:
-            raise InvalidInstance(f"{expected} (K >= 1), got {value}")
-        return list(range(value))
+        return list(range(bounded(value, "seed count", "seeds: the count", error=InvalidInstance)))
     if isinstance(value, str):
-        try:
-            if ".." in value:
+        if ".." in value:
+            try:
                 low, high = (int(p) for p in value.split(".."))
-                if low > high:
-                    raise ValueError
-                return list(range(low, high + 1))
+            except ValueError:
+                raise InvalidInstance(f"{expected}, got {value!r}") from None
+            if low > high:
+                raise InvalidInstance(f"{expected} (A <= B), got {value!r}")
+            bounded(low, "seed", "seeds: the first seed", error=InvalidInstance)
+            bounded(high - low + 1, "seed count", "seeds: the count", error=InvalidInstance)
+            return list(range(low, high + 1))
+        try:
             parts = [int(p) for p in value.split(",") if p.strip()]
         except ValueError:
             raise InvalidInstance(f"{expected}, got {value!r}") from None
-        return parse_seeds(parts[0]) if len(parts) == 1 and "," not in value else parts
+        return parse_seeds(parts[0] if len(parts) == 1 and "," not in value else parts)
     if (
         isinstance(value, Sequence)
         and value
         and all(isinstance(s, int) and not isinstance(s, bool) for s in value)
     ):
-        return [int(s) for s in value]
+        bounded(len(value), "seed count", "seeds: the count", error=InvalidInstance)
+        return [bounded(s, "seed", "seeds: a seed", error=InvalidInstance) for s in value]
     raise InvalidInstance(f"{expected}, got {value!r}")
 
 
@@ -253,6 +258,9 @@ def experiment_from_dict(data: Mapping[str, Any], source: str = "experiment") ->
     if not isinstance(methods_data, list) or not methods_data:
         raise InvalidInstance(f"{source}: methods must be a non-empty list")
     methods = tuple(_method(m, f"{source}: methods[{i}]") for i, m in enumerate(methods_data))
+    instances = sum(max(1, len(spec.sizes)) * max(1, len(spec.seeds)) for spec in suites)
+    repeat = _count(data, "repeat", 1, source)
+    bounded(instances * len(methods) * repeat, "runs", f"{source}: runs (instances x methods x repeats)")
     for method in methods:
         resolve(problem, method.name)  # UnknownMethod lists the valid names and forms
     if len({m.name for m in methods}) != len(methods):
@@ -263,7 +271,7 @@ def experiment_from_dict(data: Mapping[str, Any], source: str = "experiment") ->
         methods=methods,
         time_limit=_number(data, "time_limit", source),
         wall_limit=_number(data, "wall_limit", source),
-        repeat=_count(data, "repeat", 1, source),
+        repeat=repeat,
         seed=_seed(data, source),
         workers=_count(data, "workers", 2, source),
     )
@@ -277,20 +285,9 @@ def read_experiment(path: str | Path) -> Experiment:
     InvalidInstance
         Unreadable file, TOML syntax (``file:line:column: ...``), or a bad record.
     """
-    import tomllib
-
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInstance(f"cannot read experiment file: {exc}", str(path)) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        where = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        location = f"{path}:{where.group(1)}:{where.group(2)}" if where else str(path)
-        raise InvalidInstance(f"{location}: {message}") from None
-    return experiment_from_dict(data, str(path))
+    text, source = read_text(path, "experiment file")  # the one reader: knightcert.problems.input_file
+    data = load_toml(text, source, "experiment file")
+    return experiment_from_dict(data, source)
 
 
 def read_report_header(path: str | Path) -> dict[str, Any]:
@@ -301,13 +298,29 @@ def read_report_header(path: str | Path) -> dict[str, Any]:
     InvalidInstance
         Not a readable JSON report.
     """
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidInstance(f"cannot read report: {exc}", str(path)) from None
+    text, source = read_text(path, "report", InvalidReport)  # the one reader
+    data = load_json(text, source, "knightcert JSON report", InvalidReport)
     if not isinstance(data, dict) or "runs" not in data:
-        raise InvalidInstance("not a knightcert JSON report (no 'runs')", str(path))
+        raise InvalidReport("not a knightcert JSON report (no 'runs')", source)
+    for key, kind in HEADER_TYPES.items():
+        if key in data and data[key] is not None and not isinstance(data[key], kind):
+            raise InvalidReport(
+                f"not a knightcert JSON report: header field {key!r} is of the wrong type", source
+            )
+    for record in data.get("instances") or ():
+        if not (isinstance(record, dict) and all(isinstance(record.get(k), str) for k in ("name", "sha256"))):
+            raise InvalidReport("not a knightcert JSON report: an instance lacks its name or hash", source)
     return {key: value for key, value in data.items() if key != "runs"}
+
+
+#: Types of the report header's fields that are read back (a hand-edited header is refused).
+HEADER_TYPES: dict[str, type | tuple[type, ...]] = {
+    "experiment": dict,
+    "warmup_s": dict,
+    "instances": (list, dict),
+    "schema": int,
+    "problem": str,
+}
 
 
 def experiment_from_report(path: str | Path) -> Experiment:
@@ -386,7 +399,13 @@ def _suite(problem: str, data: Mapping[str, Any], where: str) -> SuiteSpec:
         isinstance(sizes, list) and all(isinstance(n, int) and not isinstance(n, bool) for n in sizes)
     ):
         raise InvalidInstance(f"{where}: sizes must be a list of whole numbers or 'A..B[:COUNT[:spacing]]'")
-    seeds = parse_seeds(data["seeds"]) if "seeds" in data else None
+    if isinstance(sizes, list):
+        bounded(len(sizes), "size count", f"{where}: the number of sizes")
+        sizes = [bounded(n, "size", f"{where}: a size", error=InvalidInstance) for n in sizes]
+    try:
+        seeds = parse_seeds(data["seeds"]) if "seeds" in data else None
+    except KnightcertError as exc:
+        raise InvalidInstance(f"{where}: {exc}") from None
     holes = data.get("holes")
     if holes is not None and (isinstance(holes, bool) or not isinstance(holes, (int, float))):
         raise InvalidInstance(f"{where}: holes must be a number in [0, 1)")
@@ -426,14 +445,9 @@ def _number(data: Mapping[str, Any], key: str, source: str) -> float | None:
 
 
 def _count(data: Mapping[str, Any], key: str, default: int, source: str) -> int:
-    value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInstance(f"{source}: {key} must be a whole number >= 1, got {value!r}")
-    return value
+    return bounded(data.get(key, default), key, f"{source}: {key}")  # the flags' own bounds
 
 
 def _seed(data: Mapping[str, Any], source: str) -> int | None:
     value = data.get("seed", 0)
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-        raise InvalidInstance(f"{source}: seed must be a whole number >= 0, got {value!r}")
-    return value
+    return None if value is None else bounded(value, "seed", f"{source}: seed", error=InvalidInstance)

@@ -159,7 +159,14 @@ def describe_evidence(evidence) -> str:
 def _no_answer_reason(result: Result) -> str:
     if result.status is not Status.UNKNOWN or result.solution is not None:
         return ""
-    return "no answer: " + str(result.info.get("stopped") or "time limit reached without a solution")
+    stopped = str(result.info.get("stopped") or "")
+    if stopped.startswith(STOPPED_PREFIXES):  # said by the containment: what happened, as is
+        return stopped
+    return "no answer: " + (stopped or "the method returned no solution and no reason")
+
+
+#: Reasons a contained method's run ended that are a row's whole error text.
+STOPPED_PREFIXES = ("crash:", "time limit:", "memory limit:")
 
 
 def failed_row(problem: str, instance: str, method: str, error: str, elapsed: float) -> Row:

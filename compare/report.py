@@ -34,6 +34,7 @@ from typing import Any
 from knightcert.compare.harness import COLUMNS, Row
 from knightcert.compare.report_file import read_report_text, resume_mismatch, write_text_atomic
 from knightcert.problems.errors import InvalidInstance, InvalidReport, KnightcertError
+from knightcert.problems.input_file import load_json
 
 SCHEMA = 2
 FIELDS = (*COLUMNS, "size", "repeat", "seed", "instance_hash")
@@ -320,18 +321,20 @@ def read_rows(path: str | os.PathLike[str]) -> list[Row]:
             _, parquet = pyarrow_modules()
             records = parquet.read_table(str(target)).to_pylist()
         else:
-            records = _records(read_report_text(target), suffix)
+            records = _records(read_report_text(target), suffix, str(path))
         return [_row(record) for record in records]
+    except InvalidReport:
+        raise
     except (ValueError, KeyError, TypeError, AttributeError, OverflowError, OSError) as exc:
         why = f"a run has no {exc.args[0]!r} field" if isinstance(exc, KeyError) and exc.args else exc
         raise InvalidReport(f"not a knightcert report: {str(why)[:80]}", str(path)) from None
 
 
-def _records(text: str, suffix: str) -> list[dict[str, Any]]:
+def _records(text: str, suffix: str, source: str = "report") -> list[dict[str, Any]]:
     if not text.strip():
         raise ValueError("the file is empty")
     if suffix == ".json":
-        data = json.loads(text)
+        data = load_json(text, source, "knightcert report", InvalidReport)
         if not isinstance(data, dict) or not isinstance(data.get("runs"), list):
             raise ValueError("no 'runs' list")
         records = data["runs"]

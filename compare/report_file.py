@@ -26,18 +26,18 @@ import fcntl
 import functools
 import importlib.util
 import os
-import stat
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 from knightcert.problems.errors import InvalidReport, ReportInUse
+from knightcert.problems.input_file import MAX_BYTES, read_text
 
 T = TypeVar("T")
 
 #: Largest report file read back (bytes); a bigger file is refused, not loaded.
-MAX_REPORT_BYTES = 256 * 2**20
+MAX_REPORT_BYTES = MAX_BYTES["report"]
 #: Endings ``--plot`` accepts (formats matplotlib writes without extra packages).
 PLOT_FORMATS = (".png", ".pdf", ".svg")
 
@@ -131,27 +131,11 @@ def read_report_text(path: str | os.PathLike[str]) -> str:
     ------
     InvalidReport
         Not a regular file (a folder, a FIFO, a device), larger than
-        ``MAX_REPORT_BYTES``, unreadable, or not UTF-8 text; the message names the file.
+        the size limit (``KNIGHTCERT_MAX_REPORT_BYTES``, default ``MAX_REPORT_BYTES``), unreadable,
+        or not UTF-8 text; the message names the file.
     """
-    source = os.fspath(path)
-    try:
-        fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError as exc:
-        raise InvalidReport(f"cannot read report: {exc.strerror or exc}", source) from None
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(fd)
-        raise InvalidReport("not a regular file: a report must be a .json, .csv or .md file", source)
-    with os.fdopen(fd, "rb") as handle:
-        if info.st_size > MAX_REPORT_BYTES:
-            raise InvalidReport(
-                f"report is {info.st_size} bytes, larger than the {MAX_REPORT_BYTES} bytes read back", source
-            )
-        data = handle.read(MAX_REPORT_BYTES + 1)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InvalidReport(f"not a knightcert report: binary data at byte {exc.start}", source) from None
+    text, _ = read_text(path, "report", InvalidReport)  # the one reader: see knightcert.problems.input_file
+    return text
 
 
 def resume_mismatch(report: Mapping[str, Any], wanted: Mapping[str, Any]) -> str | None:

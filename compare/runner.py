@@ -4,8 +4,12 @@ Each run gets a fresh process (forked on Linux, so it starts with the
 modules already loaded; a crash, a runaway solver or memory growth cannot
 touch the other runs), a wall-clock limit after which it is killed, and its
 peak memory measured by the operating system (``ru_maxrss``: it includes the
-interpreter and libraries inherited from the parent, about 150 MB). A crash or a timeout
-becomes a row with status ``UNKNOWN`` and the reason in ``error``.
+interpreter and libraries inherited from the parent, about 150 MB; a foreign method's is its
+own process tree's, :mod:`knightcert.contained`). A crash or a timeout becomes a row with
+status ``UNKNOWN`` and the reason in ``error``. The time budget of a method is its time limit
+plus :func:`knightcert.contained.grace`; a foreign method is stopped there, a built-in's worker
+:data:`CHECK_SECONDS` later (its answer is checked in the worker), and an answer that came
+after the budget is never a normal row (:func:`over_budget`).
 
 Timing: the parent calls each method once on a tiny instance before forking
 (loading and compiling its kernels; the seconds are kept in ``WARMED`` and
@@ -49,11 +53,13 @@ from knightcert.problems.checkers import certify
 from knightcert.problems.errors import KnightcertError
 from knightcert.problems.result import Result
 
+from knightcert.contained import time_budget
 from knightcert.memory import check_fits
 from knightcert.registry import MethodRef, get_method, resolve
 
-#: Seconds a run may take beyond its method time limit before it is killed.
-GRACE_SECONDS = 30.0
+#: Seconds a worker gets past its method's time budget for checking the answer and sending
+#: its row (the method itself is stopped at the budget: knightcert.contained.time_budget).
+CHECK_SECONDS = 10.0
 #: Wall-clock limit of a run that has no method time limit.
 DEFAULT_WALL_LIMIT = 600.0
 #: Seconds past its wall-clock limit after which a worker kills itself (the parent normally
@@ -103,7 +109,8 @@ class Task:
     def wall_limit(self) -> float:
         if self.wall is not None:
             return self.wall
-        return DEFAULT_WALL_LIMIT if self.time_limit is None else 2 * self.time_limit + GRACE_SECONDS
+        budget = time_budget(self.time_limit)
+        return DEFAULT_WALL_LIMIT if budget is None else budget + CHECK_SECONDS
 
 
 def run_task(task: Task) -> Row:
@@ -134,11 +141,15 @@ def run_task_answer(task: Task) -> tuple[Row, Result | None]:
             task.instance, time_limit=task.time_limit, seed=task.seed, **dict(task.options)
         )
         stop_if_interrupted(mark)
+        result = over_budget(result, task.time_limit)
         if (result.method, result.instance) != (task.method, task.name):
             # the row names what the task ran, never what the method says it is
             result = result.with_(method=task.method, instance=task.name)
         result = certify(task.instance, result)  # whatever the method is, its answer is checked here
-        row = row_from_result(result, task.known_optimum, peak_mb=_peak_mb(), instance=task.instance)
+        # a foreign method's peak is its own process tree's (None: ended before it was measured)
+        foreign = ref is not None and ref.foreign and "peak_mb" in result.info
+        peak = result.info["peak_mb"] if foreign else _peak_mb()
+        row = row_from_result(result, task.known_optimum, peak_mb=peak, instance=task.instance)
         if task.answers is not None:
             save_run_answer(task, result)
     except Exception as exc:
@@ -166,7 +177,7 @@ def recheck(task: Task, row: Row, answer: dict[str, Any] | None) -> Row:
     except KnightcertError as exc:
         return _stamp(failed_row(task.problem, task.name, task.method, f"refused: {exc}", row.time_s), task)
     result = result.with_(method=task.method, instance=task.name, time=row.time_s)
-    checked = certify(task.instance, result)
+    checked = certify(task.instance, over_budget(result, task.time_limit))
     again = row_from_result(checked, task.known_optimum, peak_mb=row.peak_mb, instance=task.instance)
     return _stamp(again, task)
 
@@ -178,9 +189,28 @@ def _failed(task: Task, exc: Exception, elapsed: float) -> Row:
     if isinstance(exc, MemoryError):
         return failed_row(task.problem, task.name, task.method, "out of memory", elapsed)
     last = traceback.extract_tb(exc.__traceback__)[-1]
-    where = f"{os.path.basename(last.filename)}:{last.lineno}"
+    # a foreign method's error comes back from its own process with where it was raised
+    where = getattr(exc, "where", None) or f"{os.path.basename(last.filename)}:{last.lineno}"
     return failed_row(
         task.problem, task.name, task.method, f"crash: {type(exc).__name__}: {exc} ({where})", elapsed
+    )
+
+
+def over_budget(result: Any, time_limit: float | None) -> Any:
+    """``result`` as ``UNKNOWN`` "time limit" when it came after the time budget (the limit plus
+    :func:`~knightcert.contained.grace`): an overrun is never a normal row."""
+    budget = time_budget(time_limit)
+    if budget is None or result.time <= budget or result.info.get("stopped"):  # stopped: it says why
+        return result
+    from knightcert.problems.result import Status
+
+    stopped = f"time limit: answered after {result.time:.1f} s, past the budget of {budget:.1f} s"
+    return result.with_(
+        status=Status.UNKNOWN,
+        objective=None,
+        bound=None,
+        solution=None,
+        info={**result.info, "stopped": stopped},
     )
 
 
@@ -391,7 +421,7 @@ def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Iterator[Row]:
                         task.problem,
                         task.name,
                         task.method,
-                        f"timeout: killed after {elapsed:.1f} s wall clock",
+                        f"time limit: killed after {elapsed:.1f} s wall clock",
                         elapsed,
                     )
                     yield _stamp(row, task)

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from knightcert.problems.argument_checks import bounded
 from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
 
@@ -196,8 +197,9 @@ def parse_sizes(text: str) -> list[int]:
             sizes = [int(part) for part in text.split(",")]
         except ValueError:
             raise InvalidInstance(f"{expected}, got {text!r}") from None
-        if min(sizes) < 1:
-            raise InvalidInstance(f"sizes must be >= 1, got {text!r}")
+        bounded(len(sizes), "size count", "--sizes: the number of sizes", error=InvalidInstance)
+        for size in sizes:
+            bounded(size, "size", "--sizes: a size", error=InvalidInstance)
         return sorted(set(sizes))
     span, _, rest = text.partition(":")
     count_text, _, spacing = rest.partition(":")
@@ -208,8 +210,10 @@ def parse_sizes(text: str) -> list[int]:
         raise InvalidInstance(f"{expected} (A..B two whole numbers), got {text!r}") from None
     if not 1 <= low <= high:
         raise InvalidInstance(f"--sizes expects 1 <= A <= B, got {text!r}")
-    if count < 1 or spacing not in ("", *SPACINGS):
+    if spacing not in ("", *SPACINGS):
         raise InvalidInstance(f"{expected}, got {text!r}")
+    bounded(high, "size", "--sizes: the largest size", error=InvalidInstance)
+    bounded(count, "size count", "--sizes: the number of sizes", error=InvalidInstance)
     return size_range(low, high, count, spacing or "geometric")
 
 

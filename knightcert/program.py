@@ -20,7 +20,7 @@ The contract (docs/your-own-method.md):
 Whatever else happens is one ``UNKNOWN`` answer with the reason in
 ``info["stopped"]``: a non-zero exit (with the tail of its standard error),
 output that is not one JSON answer, more than :data:`MAX_OUTPUT_BYTES` on
-standard output, or running past the time limit plus :func:`grace` (then the
+standard output, or running past the time limit plus :func:`knightcert.contained.grace` (then the
 program and everything it started are killed). The program runs in its own
 process group, and dies with the process that started it (Linux).
 """
@@ -40,6 +40,7 @@ import tempfile
 import time
 from typing import Any
 
+from knightcert.contained import time_budget
 from knightcert.problems.errors import UnknownMethod
 from knightcert.problems.result import Result, Status
 
@@ -47,6 +48,9 @@ from knightcert.problems.result import Result, Status
 PREFIX = "exec:"
 #: Largest answer a program may print (bytes); past it the program is killed.
 MAX_OUTPUT_BYTES = 64 * 2**20
+#: How often a running program is looked at (seconds): once it has ended, its pipes are read
+#: to what is written and closed, even when a process it started keeps them open.
+EXIT_POLL_SECONDS = 0.05
 #: Characters of a program's standard error kept for the reason of a failure.
 STDERR_TAIL = 400
 
@@ -81,11 +85,6 @@ def program_missing(program: str) -> str | None:
     return None
 
 
-def grace(time_limit: float | None) -> float:
-    """Seconds a program may run past its time limit before it is killed (its start-up)."""
-    return 2.0 if time_limit is None else 2.0 + 0.1 * time_limit
-
-
 def run_program(
     argv: tuple[str, ...],
     problem: str,
@@ -104,7 +103,7 @@ def run_program(
         The command, without the instance file (appended).
     wall_limit : float, optional
         Seconds after which the program is killed; default: the time limit
-        plus :func:`grace`, none without a time limit.
+        plus :func:`knightcert.contained.grace`, none without a time limit.
 
     Returns
     -------
@@ -115,10 +114,11 @@ def run_program(
         standard error when it wrote any.
     """
     from knightcert.problems.answers import InvalidAnswer, instance_to_data, result_from_answer
+    from knightcert.problems.input_file import load_json
     from knightcert.problems.instance_files import SUFFIX, format_instance, instance_flags
 
-    if wall_limit is None and time_limit is not None:
-        wall_limit = time_limit + grace(time_limit)
+    if wall_limit is None:
+        wall_limit = time_budget(time_limit)
     with tempfile.TemporaryDirectory(prefix="knightcert-") as folder:
         path = os.path.join(folder, "instance" + SUFFIX[problem])
         with open(path, "w", encoding="ascii") as stream:
@@ -147,10 +147,10 @@ def run_program(
         stopped = f"the program exited with code {code}" + (f": {tail}" if tail else "")
     if stopped is None:
         try:
-            data = json.loads(stdout.decode("utf-8"))
-            result = result_from_answer(data, problem=problem)
+            data = load_json(stdout.decode("utf-8"), "standard output", "JSON answer")
+            result = result_from_answer(data, problem=problem, instance=instance)
         except (UnicodeDecodeError, ValueError) as exc:
-            why = exc.reason if isinstance(exc, InvalidAnswer) else str(exc)
+            why = exc.reason if isinstance(exc, InvalidAnswer) else getattr(exc, "message", str(exc))
             stopped = f"unreadable answer on standard output ({why[:160]})" + (
                 f"; stderr: {tail}" if tail else ""
             )
@@ -182,13 +182,18 @@ def _communicate(
     try:
         for stream in (process.stdout, process.stderr):
             os.set_blocking(stream.fileno(), False)
-            selector.register(stream, selectors.EVENT_READ)
+            selector.register(stream, selectors.EVENT_READ, "out" if stream is process.stdout else "err")
         while selector.get_map():
             left = None if wall_limit is None else wall_limit - (time.monotonic() - began)
             if left is not None and left <= 0:
-                stopped = f"timeout: the program ran past {wall_limit:.1f} s and was killed"
+                stopped = f"time limit: the program ran past {wall_limit:.1f} s and was killed"
                 break
-            for key, _ in selector.select(timeout=None if left is None else min(left, 0.5)):
+            if process.poll() is not None:  # ended: what it left running may hold its output open
+                _drain(selector, out, err)
+                break
+            for key, _ in selector.select(
+                timeout=EXIT_POLL_SECONDS if left is None else min(left, EXIT_POLL_SECONDS)
+            ):
                 chunk = os.read(key.fd, 1 << 16)
                 if not chunk:
                     selector.unregister(key.fileobj)
@@ -209,7 +214,7 @@ def _communicate(
             try:
                 process.wait(timeout=left)
             except subprocess.TimeoutExpired:
-                stopped = f"timeout: the program ran past {wall_limit:.1f} s and was killed"
+                stopped = f"time limit: the program ran past {wall_limit:.1f} s and was killed"
     finally:
         selector.close()
         _kill_group(process)  # a program stopped early, or what it left running in its group
@@ -217,6 +222,20 @@ def _communicate(
         for stream in (process.stdout, process.stderr):
             stream.close()
     return bytes(out), bytes(err), process.returncode, stopped
+
+
+def _drain(selector: selectors.BaseSelector, out: bytearray, err: bytearray) -> None:
+    """Read what is already written on the program's pipes, without waiting for their end."""
+    for key, _ in selector.select(timeout=0):
+        with contextlib.suppress(BlockingIOError, OSError):
+            while chunk := os.read(key.fd, 1 << 16):
+                if key.data == "out" and len(out) <= MAX_OUTPUT_BYTES:
+                    out += chunk
+                elif key.data == "err":
+                    err += chunk
+                    del err[: max(0, len(err) - 8 * STDERR_TAIL)]
+                else:
+                    break
 
 
 def _kill_group(process: subprocess.Popen) -> None:

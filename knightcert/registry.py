@@ -39,7 +39,7 @@ from typing import Any
 
 from knightcert.problems.errors import InvalidArgument, UnknownMethod
 from knightcert.problems.method import Method
-from knightcert.problems.result import Result
+from knightcert.problems.result import Result, Status
 
 #: problem -> {method name: "module:function"}; the first entry is the default.
 REGISTRY: dict[str, dict[str, str]] = {
@@ -165,19 +165,7 @@ class MethodRef:
 
         check_arguments(self.problem, instance, time_limit, seed)
         began = time.perf_counter()
-        if self.origin == "program":
-            from knightcert.program import run_program
-
-            result = run_program(
-                self.target, self.problem, instance, time_limit=time_limit, seed=seed, options=options
-            )
-        else:
-            import copy
-
-            # the method gets a copy: what it does to it cannot change what its answer is checked against
-            given = copy.deepcopy(instance)
-            answer = self.function()(given, time_limit=time_limit, seed=seed, **options)
-            result = as_result(answer, self.problem)
+        result = self._run_contained(instance, time_limit, seed, options)
         result = result.with_(
             problem=self.problem,
             method=self.name,
@@ -188,6 +176,54 @@ class MethodRef:
             info={**result.info, "foreign": self.origin},
         )
         return certify(instance, result) if check else result
+
+    def _run_contained(
+        self, instance: Any, time_limit: float | None, seed: int | None, options: dict[str, Any]
+    ) -> Result:
+        """Run the method in a contained process tree (:mod:`knightcert.contained`), stopped at
+        the time budget or the memory limit; its answer, or ``UNKNOWN`` saying why there is none."""
+        from knightcert.contained import run_contained, time_budget
+        from knightcert.memory import method_memory_limit
+
+        memory_limit = method_memory_limit()
+        from knightcert.problems.answers import answer_fields, plain_answer
+
+        # Whatever runs in the method's processes hands back plain JSON values only; this
+        # process reads them with the strict answer reader (as_result below), never an object.
+        if self.origin == "program":
+            from knightcert.program import run_program
+
+            def call() -> Any:
+                return answer_fields(
+                    run_program(
+                        self.target, self.problem, instance, time_limit=time_limit, seed=seed, options=options
+                    )
+                )
+        else:
+            import copy
+
+            function = self.function()  # imported here: an import error is the caller's to report
+
+            def call() -> Any:
+                # a copy: what the method does to it cannot change what its answer is checked against
+                given = copy.deepcopy(instance)
+                return plain_answer(function(given, time_limit=time_limit, seed=seed, **options))
+
+        outcome = run_contained(
+            call,
+            wall_limit=time_budget(time_limit),
+            memory_limit=memory_limit,
+            count_runner=self.origin != "program",
+        )
+        if outcome.error is not None:
+            raise outcome.error
+        if outcome.stopped is not None:
+            info = {"stopped": outcome.stopped, "peak_mb": outcome.peak_mb}
+            return Result(
+                self.problem, self.name, Status.UNKNOWN, None, None, None, outcome.elapsed, info=info
+            )
+        result = as_result(outcome.value, self.problem)
+        return result.with_(info={**result.info, "peak_mb": outcome.peak_mb})
 
 
 def as_result(value: Any, problem: str) -> Result:

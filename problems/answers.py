@@ -47,8 +47,9 @@ import zlib
 from typing import Any
 
 import numpy as np
+from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.checkers.common import CheckFailed
-from knightcert.problems.errors import KnightcertError
+from knightcert.problems.errors import InvalidInstance, KnightcertError
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 #: Schema name and version written into every answer file.
@@ -96,30 +97,29 @@ def encode_array(array: Any) -> dict[str, Any]:
 
 #: Builtin errors that a malformed answer can raise deep in reading it: turned into a refusal.
 MALFORMED = (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError, RecursionError)
-#: Most elements an encoded array may declare when no instance bounds it (64 Mi).
-MAX_ELEMENTS = 1 << 26
+#: Values per square an answer's array may hold (a matching's pairs hold 4 per pair of
+#: squares, a tour's order 2 per square; labels 1): declared shapes beyond are refused.
+VALUES_PER_SQUARE = 8
 
 
-def decode_array(
-    data: Any, field: str, claim: str = "answer", max_elements: int = MAX_ELEMENTS
-) -> np.ndarray:
+def decode_array(data: Any, field: str, claim: str = "answer", max_elements: int | None = None) -> np.ndarray:
     """Decode :func:`encode_array`'s form; InvalidAnswer naming ``field`` if anything is off.
 
-    The declared shape is checked against ``max_elements`` before anything is
-    decompressed, and decompression stops one byte past the declared size, so a
-    small file cannot expand into a large allocation.
-    """
+    The declared shape is checked against ``max_elements`` (what the instance allows, default
+    :data:`~knightcert.problems.board.MAX_SQUARES`) before anything is decompressed, and the
+    decompression stops at the declared size: a small file cannot inflate to gigabytes."""
     if not isinstance(data, dict) or set(data) != {"array", "shape", "zlib"}:
         raise InvalidAnswer(f"{field}: expected an encoded array with keys array, shape, zlib", claim)
     dtype, shape, text = data["array"], data["shape"], data["zlib"]
     if dtype not in (*DTYPES, "bool"):
         raise InvalidAnswer(f"{field}: array type {dtype!r} is not one of {', '.join(DTYPES)}, bool", claim)
-    if not (isinstance(shape, list) and all(type(s) is int and s >= 0 for s in shape)):
-        raise InvalidAnswer(f"{field}: shape {shape!r} is not a list of sizes", claim)
+    if not (isinstance(shape, list) and len(shape) <= 8 and all(type(s) is int and s >= 0 for s in shape)):
+        raise InvalidAnswer(f"{field}: shape {_cut(shape)} is not a list of at most 8 sizes", claim)
     count = math.prod(shape)
-    if count > max_elements:
+    limit = MAX_SQUARES if max_elements is None else max_elements
+    if count > limit:
         raise InvalidAnswer(
-            f"{field}: shape {shape} declares {count} elements, more than {max_elements}", claim
+            f"{field}: shape {_cut(shape)} holds {count} values; the instance allows at most {limit}", claim
         )
     size = (count + 7) // 8 if dtype == "bool" else count * np.dtype(dtype).itemsize
     if not isinstance(text, str):
@@ -137,6 +137,24 @@ def decode_array(
         bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), count=count, bitorder="little")
         return bits.astype(bool).reshape(shape)
     return np.frombuffer(raw, dtype=np.dtype(dtype).newbyteorder("<")).astype(np.int64).reshape(shape)
+
+
+def _cut(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "..."
+
+
+def array_limit(instance: Any) -> int | None:
+    """Most values an answer's array may hold for ``instance``: :data:`VALUES_PER_SQUARE` per
+    square (per square and player in a jump game), plus a little; None without an instance."""
+    board = getattr(instance, "board", None)
+    if board is not None:
+        return VALUES_PER_SQUARE * int(board.rows) * int(board.cols) + 64
+    shape = getattr(getattr(instance, "values", None), "shape", None)
+    if shape is not None:
+        players = max(1, len(getattr(instance, "starts", ()) or ()))
+        return VALUES_PER_SQUARE * math.prod(int(n) for n in shape) * players + 64
+    return None
 
 
 def _pack(raw: bytes) -> str:
@@ -210,7 +228,6 @@ def instance_to_data(instance: Any) -> dict[str, Any]:
 def instance_from_data(data: Any, name: str = "") -> Any:
     """Rebuild an instance from :func:`instance_to_data`'s form (every field checked)."""
     from knightcert.problems.board import Board
-    from knightcert.problems.errors import InvalidInstance
     from knightcert.problems.independent_knights import KnightsInstance
     from knightcert.problems.jump_game import JumpInstance
     from knightcert.problems.lost_knight import LostKnightInstance
@@ -371,17 +388,13 @@ def read_answer(path: str | os.PathLike[str]) -> dict[str, Any]:
     AnswerFileError
         Unreadable, not JSON, not an object, or another schema.
     """
-    try:
-        with open(path, "rb") as stream:
-            text = stream.read()
-        data = json.loads(text)
-    except OSError as exc:
-        raise AnswerFileError(f"{os.fspath(path)}: cannot read the answer ({exc.strerror})") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        where = f":{exc.lineno}:{exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
-        raise AnswerFileError(f"{os.fspath(path)}{where}: not a JSON answer file ({exc})") from None
-    except RecursionError:
-        raise AnswerFileError(f"{os.fspath(path)}: JSON nested too deep for an answer file") from None
+    from knightcert.problems.input_file import load_json, read_text
+
+    try:  # the one reader: regular files or '-', size capped, UTF-8, JSON depth capped
+        text, _ = read_text(path, "answer file")
+        data = load_json(text, os.fspath(path), "JSON answer file")
+    except InvalidInstance as exc:
+        raise AnswerFileError(str(exc)) from None
     if not isinstance(data, dict):
         raise AnswerFileError(f"{os.fspath(path)}: an answer file holds one JSON object")
     if data.get("schema") != SCHEMA:
@@ -395,7 +408,9 @@ def seal(answer: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def result_from_answer(data: dict[str, Any], *, problem: str, max_elements: int = MAX_ELEMENTS) -> Result:
+def result_from_answer(
+    data: dict[str, Any], *, problem: str, instance: Any = None, max_elements: int | None = None
+) -> Result:
     """The :class:`Result` an answer (file content, or a program's JSON output) states, fields checked.
 
     ``schema``, ``sha256`` and ``instance`` are optional here (a program's
@@ -409,7 +424,11 @@ def result_from_answer(data: dict[str, Any], *, problem: str, max_elements: int 
         A field that is missing, of the wrong type, not a finite integer, or
         of the wrong shape; the message names it (``"objective: 2.5 is not an integer"``).
         The file's seal does not match its content.
+
+    With ``instance``, every encoded array's declared shape is checked against it
+    (:func:`array_limit`) before anything is decompressed.
     """
+    limit = array_limit(instance) if max_elements is None else max_elements
     from knightcert.problems.checkers.fields import int_array, optional_integer, squares
 
     if not isinstance(data, dict):
@@ -436,7 +455,7 @@ def result_from_answer(data: dict[str, Any], *, problem: str, max_elements: int 
         nodes = optional_integer(data.get("nodes"), "nodes")
         solution = data.get("solution")
         if _is_encoded(solution):
-            solution = decode_array(solution, "solution", max_elements=max_elements).tolist()
+            solution = decode_array(solution, "solution", max_elements=limit).tolist()
         if solution is not None and problem != "jump":
             squares(solution, "solution")
         if problem == "jump" and solution is not None and not isinstance(solution, dict):
@@ -446,7 +465,7 @@ def result_from_answer(data: dict[str, Any], *, problem: str, max_elements: int 
             if not isinstance(certificate, dict):
                 raise InvalidAnswer("certificate: expected an object", claim)
             certificate = {
-                k: decode_array(v, f"certificate '{k}'", claim, max_elements)
+                k: decode_array(v, f"certificate '{k}'", claim, limit)
                 if _is_encoded(v)
                 else int_array(v, f"certificate '{k}'", claim=claim)
                 for k, v in certificate.items()
@@ -692,10 +711,7 @@ def check_answer(instance: Any, answer: dict[str, Any] | str | os.PathLike[str])
         if problem not in PROBLEMS:
             raise AnswerFileError(f"problem: {_short(problem)} is not one of {', '.join(PROBLEMS)}")
         instance = instance_for_answer(data, instance)
-        _, fields, _ = canonical_instance(instance)
-        # no array of an answer needs more than a few numbers per square of its instance
-        limit = 16 * max(fields["rows"] * fields["cols"], 1) + 64
-        result = result_from_answer(data, problem=problem, max_elements=limit)
+        result = result_from_answer(data, problem=problem, instance=instance)
     except KnightcertError:
         raise
     except MALFORMED as exc:  # a shape of file no check anticipated: refused, never an internal error

@@ -47,3 +47,46 @@ def expect_square(value: Any, name: str) -> None:
         raise InvalidArgument(f"{name}: expected a (row, col) pair, got {describe(value)}") from None
     for part in (row, col):
         expect_whole(part, name)
+
+
+#: The bounds of every numeric option, the same wherever it is given — a command-line flag, an
+#: experiment file's key or a report's header: name -> (smallest, largest). Beyond the largest
+#: a value is a typo, not an experiment, and is refused before anything is built.
+BOUNDS: dict[str, tuple[int, int]] = {
+    "seed": (0, 2**31 - 1),  # CP-SAT's random_seed is a 32-bit signed integer
+    "workers": (1, 1024),
+    "repeat": (1, 100_000),
+    "size": (1, 100_000),  # a board side
+    "players": (1, 10_000),
+    "seed count": (1, 10_000),  # generator seeds of a random suite
+    "size count": (1, 1_000),  # sizes of a suite
+    "runs": (1, 1_000_000),  # (instance, method, repeat) runs of one experiment
+    "memory limit": (16, 2**40),  # MB
+}
+
+
+def bounded(value: Any, name: str, where: str = "", error: type[Exception] = InvalidArgument) -> int:
+    """``value`` as a whole number inside ``BOUNDS[name]``; the one check of every numeric option.
+
+    Raises
+    ------
+    InvalidArgument (or ``error``)
+        Not a whole number (a bool, a float, a string) or outside the bounds; the message
+        names ``where`` (a file and key, a flag) and the bounds.
+
+    Examples
+    --------
+    >>> bounded(3, "repeat")
+    3
+    >>> bounded(10**12, "seed", "seed")
+    Traceback (most recent call last):
+    knightcert.problems.errors.InvalidArgument: seed must be in 0..2147483647, got 1000000000000
+    """
+    low, high = BOUNDS[name]
+    label = where or name
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise error(f"{label}: expected a whole number, got {describe(value)}")
+    if not low <= value <= high:
+        shown = str(value) if len(str(value)) <= 40 else str(value)[:40] + "..."
+        raise error(f"{label} must be in {low}..{high}, got {shown}")
+    return int(value)

@@ -1,9 +1,20 @@
-"""Reading instance files safely: regular files (or ``-`` for stdin) of bounded size,
-and memory checks before large allocations.
+"""The one reader of every file knightcert reads, and memory checks before large allocations.
 
-Every parser that reads a file goes through :func:`read_input`, so a FIFO
-cannot hang a run, ``/dev/zero`` cannot fill the memory, and a huge file is
-refused from its size before a byte is read, with the limit and the file named.
+Instances, answer files, experiment files and reports all go through
+:func:`read_input` (bytes), :func:`read_text` (UTF-8 text) and
+:func:`load_json` / :func:`load_toml` (structured data), so that for each of them:
+
+* only a regular file (or ``-``, standard input) is read: a FIFO cannot hang a
+  run, ``/dev/zero`` cannot fill the memory;
+* a file larger than its kind's limit is refused from its size before a byte
+  is read (:data:`MAX_BYTES`), with the limit and the file named;
+* text that is not UTF-8 (UTF-16, binary data) is refused naming the byte;
+* JSON or TOML nested deeper than :data:`MAX_DEPTH` is refused (a 100 000-deep
+  array cannot exhaust the stack), syntax errors name the line and column.
+
+Each failure is one :class:`~knightcert.problems.errors.InvalidInstance` (or
+the ``error`` class given) naming the file; the command line turns it into
+one line and exit code 2.
 """
 
 from __future__ import annotations
@@ -19,6 +30,107 @@ from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
 
 #: Characters of a bad token echoed in an error message.
 ECHO_CHARS = 40
+#: Largest file of each kind read (bytes); ``KNIGHTCERT_MAX_<KIND>_BYTES`` (kind upper-cased,
+#: spaces as ``_``) lowers or raises one, for tests and for unusual studies.
+MAX_BYTES = {
+    "answer file": 256 * 2**20,
+    "experiment file": 2**20,
+    "report": 256 * 2**20,
+}
+#: Deepest nesting of a JSON or TOML document read (answers and reports need 4 or 5).
+MAX_DEPTH = 64
+
+
+def max_bytes(kind: str) -> int:
+    """The size limit of a file of ``kind`` (:data:`MAX_BYTES`, or its environment variable)."""
+    variable = "KNIGHTCERT_MAX_" + kind.upper().replace(" ", "_") + "_BYTES"
+    text = os.environ.get(variable, "")
+    return int(text) if text.isdigit() else MAX_BYTES[kind]
+
+
+def read_text(
+    path: str | os.PathLike[str], kind: str, error: type[InvalidInstance] = InvalidInstance
+) -> tuple[str, str]:
+    """The UTF-8 text of a file of ``kind`` (a key of :data:`MAX_BYTES`) and its name for messages.
+
+    Raises
+    ------
+    InvalidInstance (or ``error``)
+        Not a regular file or ``-``, unreadable, larger than :func:`max_bytes`, or not UTF-8.
+    """
+    try:
+        data, source = read_input(path, max_bytes(kind), kind)
+    except InvalidInstance as exc:
+        raise error(exc.message if hasattr(exc, "message") else str(exc), exc.source) from None
+    return decode_text(data, source, kind, error), source
+
+
+def decode_text(data: bytes, source: str, kind: str, error: type[InvalidInstance] = InvalidInstance) -> str:
+    """``data`` as UTF-8 text (a UTF-8 byte order mark dropped), or ``error`` naming the byte."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise error(f"{_a(kind)} must be UTF-8 text; this is UTF-16 (save it as UTF-8)", source)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise error(f"{_a(kind)} must be UTF-8 text; byte {exc.start} is not UTF-8", source) from None
+
+
+def load_json(text: str, source: str, kind: str, error: type[InvalidInstance] = InvalidInstance) -> Any:
+    """Parse JSON text with its nesting capped at :data:`MAX_DEPTH`.
+
+    Raises
+    ------
+    InvalidInstance (or ``error``)
+        Not JSON (the message gives ``line:column``), or nested too deep.
+    """
+    import json
+
+    if _too_deep(text, "[{"):
+        raise error(f"not {_a(kind)}: nested deeper than {MAX_DEPTH} levels", source)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise error(f"not {_a(kind)} ({exc.msg})", source, exc.lineno, exc.colno) from None
+    except (ValueError, RecursionError) as exc:
+        raise error(f"not {_a(kind)} ({type(exc).__name__})", source) from None
+    return data
+
+
+def load_toml(text: str, source: str, kind: str, error: type[InvalidInstance] = InvalidInstance) -> Any:
+    """Parse TOML text with its nesting capped at :data:`MAX_DEPTH`; syntax errors give ``line:column``."""
+    import re
+    import tomllib
+
+    if _too_deep(text, "[{"):
+        raise error(f"not {_a(kind)}: nested deeper than {MAX_DEPTH} levels", source)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        where = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        line, column = (int(where.group(1)), int(where.group(2))) if where else (None, None)
+        raise error(message, source, line, column) from None
+    except RecursionError:
+        raise error(f"not {_a(kind)}: nested too deep", source) from None
+
+
+def _too_deep(text: str, openers: str) -> bool:
+    """Whether brackets nest deeper than :data:`MAX_DEPTH` (strings not skipped: an upper bound,
+    exact for documents without brackets inside strings; checked only past the cap's length)."""
+    if len(text) <= MAX_DEPTH:
+        return False
+    import re
+
+    depth = 0
+    for token in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', text):
+        char = token.group()
+        if char in openers:
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
 
 
 def read_input(
@@ -54,7 +166,7 @@ def read_input(
         data = sys.stdin.buffer.read(max_bytes + 1)
         if len(data) > max_bytes:
             raise InstanceTooLarge(
-                f"standard input exceeds the {max_bytes}-byte limit of a {what}", "<stdin>"
+                f"standard input exceeds the {max_bytes}-byte limit of {_a(what)}", "<stdin>"
             )
         return data, "<stdin>"
     try:
@@ -64,18 +176,18 @@ def read_input(
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
-        raise InvalidInstance(f"not a regular file ({_kind(info.st_mode)}): give a {what}", source)
+        raise InvalidInstance(f"not a regular file ({_kind(info.st_mode)}): give {_a(what)}", source)
     with os.fdopen(fd, "rb") as handle:
         if info.st_size > max_bytes:
             raise InstanceTooLarge(
-                f"file is {info.st_size} bytes; a {what} may have at most {max_bytes} bytes", source
+                f"file is {info.st_size} bytes; {_a(what)} may have at most {max_bytes} bytes", source
             )
         try:
             data = _read_at_most(handle, info.st_size, max_bytes)
         except OSError as exc:
             raise InvalidInstance(f"cannot read file: {exc.strerror or exc}", source) from None
     if len(data) > max_bytes:  # grew while being read, or a size the system does not report
-        raise InstanceTooLarge(f"file exceeds the {max_bytes}-byte limit of a {what}", source)
+        raise InstanceTooLarge(f"file exceeds the {max_bytes}-byte limit of {_a(what)}", source)
     return data, source
 
 
@@ -92,6 +204,11 @@ def _read_at_most(handle: Any, size: int, max_bytes: int) -> bytes:
         chunks.append(chunk)
         total += len(chunk)
     return b"".join(chunks)
+
+
+def _a(what: str) -> str:
+    """``what`` with its indefinite article: "an answer file", "a report"."""
+    return ("an " if what[:1] in "aeiou" else "a ") + what
 
 
 def _kind(mode: int) -> str:

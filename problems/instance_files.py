@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from knightcert.problems.argument_checks import expect_whole
+from knightcert.problems.argument_checks import bounded, expect_whole
 from knightcert.problems.board import Board
 from knightcert.problems.errors import InvalidArgument
 
@@ -135,7 +135,7 @@ def random_instance(
             raise InvalidArgument("a lost-knight board needs at least 2 squares")
         return random_lost_knight(rng, rows, cols, holes, f"path-{tag}")
     if problem == "jump":
-        expect_whole(players, "players", 1)
+        bounded(players, "players")
         return random_jump(rng, rows, cols, players, rows // 2, f"jump-{rows}x{cols}-j{players}-s{seed}")
     blocked = rng.random((rows, cols)) < holes
     if problem == "knights":

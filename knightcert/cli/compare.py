@@ -15,6 +15,8 @@ from typing import Any
 
 from knightcert.cli.commands import HELP
 from knightcert.cli.options import (
+    add_memory_limit,
+    answers_folder,
     dask_address,
     positive_float,
     repeat_count,
@@ -81,6 +83,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--time-limit", type=positive_float, metavar="S", help="seconds per run for the methods"
     )
+    add_memory_limit(parser)
     parser.add_argument(
         "--repeat", type=repeat_count, metavar="K", help="timed runs of each pair (default 1)"
     )
@@ -110,7 +113,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--plot", metavar="FILE.png", help="gap and time against size (needs matplotlib)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table")
-    parser.add_argument("--answers", metavar="DIR", help="save every run's answer file in DIR")
+    parser.add_argument(
+        "--answers", type=answers_folder, metavar="DIR", help="save every run's answer file in DIR"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.set_defaults(run=run)
 

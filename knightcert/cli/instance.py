@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from knightcert.cli.commands import HELP
-from knightcert.cli.options import positive_int, seed_value
+from knightcert.cli.options import board_size, player_count, seed_value
 from knightcert.problems.instance_files import DEFAULT_HOLES, DEFAULT_PLAYERS, SUFFIX
 
 
@@ -23,8 +23,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "The same instance as the random suite of 'knightcert compare' with that size, holes and seed.",
     )
     parser.add_argument("problem", choices=list(SUFFIX), help="which problem")
-    parser.add_argument("rows", type=positive_int, metavar="ROWS", help="board rows")
-    parser.add_argument("cols", nargs="?", type=positive_int, metavar="COLS", help="columns (default ROWS)")
+    parser.add_argument("rows", type=board_size, metavar="ROWS", help="board rows")
+    parser.add_argument("cols", nargs="?", type=board_size, metavar="COLS", help="columns (default ROWS)")
     parser.add_argument(
         "--holes",
         type=float,
@@ -35,7 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--seed", type=seed_value, default=0, help="generator seed (default 0)")
     parser.add_argument(
-        "--players", type=positive_int, default=DEFAULT_PLAYERS, help="players of a jump game (default 3)"
+        "--players", type=player_count, default=DEFAULT_PLAYERS, help="players of a jump game (default 3)"
     )
     parser.add_argument("--json", action="store_true", help="the instance's canonical JSON (every field)")
     parser.set_defaults(run=run)

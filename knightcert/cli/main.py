@@ -23,6 +23,7 @@ from typing import Any
 
 from knightcert.cli import session
 from knightcert.cli.commands import HELP
+from knightcert.cli.options import apply_memory_limit
 from knightcert.cli.session import (
     EXIT_FAILED_CHECK,
     EXIT_OK,
@@ -99,6 +100,7 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
         parser = _build_parser_deferring_signals(argv)
         args = parser.parse_args(argv)
         args.argv = argv  # recorded by reports
+        apply_memory_limit(getattr(args, "memory_limit", None))
         if args.command is None:
             parser.print_help()
             return EXIT_USAGE

@@ -10,13 +10,15 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-#: Largest ``--seed`` (CP-SAT's ``random_seed`` is a 32-bit signed integer).
-MAX_SEED = 2**31 - 1
-#: Largest node budget (a 64-bit signed counter in the compiled searches).
+from knightcert.problems.argument_checks import BOUNDS, bounded
+from knightcert.problems.errors import InvalidArgument, KnightcertError
+
+#: Largest ``--seed``, node budget, ``--workers`` and ``--repeat`` (the shared bounds of
+#: :data:`knightcert.problems.argument_checks.BOUNDS`, which experiment files obey too).
+MAX_SEED = BOUNDS["seed"][1]
 MAX_BUDGET = 2**63 - 1
-#: Largest ``--workers`` and ``--repeat``: beyond these a typo, not an experiment.
-MAX_WORKERS = 1024
-MAX_REPEAT = 100_000
+MAX_WORKERS = BOUNDS["workers"][1]
+MAX_REPEAT = BOUNDS["repeat"][1]
 
 
 def positive_float(text: str) -> float:
@@ -57,10 +59,31 @@ def bounded_int(low: int, high: int, what: str) -> Callable[[str], int]:
     return parse
 
 
-seed_value = bounded_int(0, MAX_SEED, "seed")
+def shared_bound(name: str) -> Callable[[str], int]:
+    """An argparse type checking a whole number against the shared bound ``name``
+    (:func:`knightcert.problems.argument_checks.bounded`: same range, same message)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {_cut(text)!r}") from None
+        try:
+            return bounded(value, name)
+        except InvalidArgument as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    parse.__name__ = name
+    return parse
+
+
+seed_value = shared_bound("seed")
 node_budget = bounded_int(1, MAX_BUDGET, "node budget")
-worker_count = bounded_int(1, MAX_WORKERS, "worker count")
-repeat_count = bounded_int(1, MAX_REPEAT, "repeat count")
+worker_count = shared_bound("workers")
+repeat_count = shared_bound("repeat")
+player_count = shared_bound("players")
+board_size = shared_bound("size")
+memory_megabytes = shared_bound("memory limit")
 
 
 def dask_address(text: str) -> str:
@@ -131,11 +154,72 @@ def add_solver_arguments(
         "--seed", type=seed_value, help=f"random seed for solvers that use one (0..{MAX_SEED})"
     )
     parser.add_argument("--json", action="store_true", help=json_help)
+    add_memory_limit(parser)
     parser.add_argument(
         "--save",
+        type=output_file((".json",), "--save"),
         metavar="ANSWER.json",
         help="save the answer with its evidence and certificate (re-check it with 'knightcert check')",
     )
+
+
+def add_memory_limit(parser: argparse.ArgumentParser) -> None:
+    """``--memory-limit MB``: the memory of a foreign method's process tree (see
+    :mod:`knightcert.contained`); past it the method is killed and its answer says "memory limit"."""
+    low, high = BOUNDS["memory limit"]
+    parser.add_argument(
+        "--memory-limit",
+        type=memory_megabytes,
+        metavar="MB",
+        help=f"memory of a foreign method's processes, in MB ({low}..{high}; "
+        "default: 75%% of this machine's memory); past it the method is killed",
+    )
+
+
+def apply_memory_limit(megabytes: int | None) -> None:
+    """Pass ``--memory-limit`` to the methods (and the workers forked to run them)."""
+    import os
+
+    from knightcert.memory import MEMORY_LIMIT_VARIABLE
+
+    if megabytes is not None:
+        os.environ[MEMORY_LIMIT_VARIABLE] = str(megabytes)
+
+
+def output_file(formats: tuple[str, ...], option: str, plot: bool = False) -> Callable[[str], str]:
+    """An argparse type: a file to write, checked before any work (its ending one of ``formats``,
+    its folder existing and writable, no folder in its place; ``plot``: matplotlib installed)."""
+
+    def parse(text: str) -> str:
+        from knightcert.compare.report_file import check_output_path, check_plot_path
+
+        try:
+            check_plot_path(text) if plot else check_output_path(text, formats, option)
+        except KnightcertError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return text
+
+    parse.__name__ = option
+    return parse
+
+
+def answers_folder(text: str) -> str:
+    """``--answers DIR``: a folder that exists or can be made, writable, checked before any work."""
+    import os
+
+    if not text:
+        raise argparse.ArgumentTypeError("expected a folder")
+    if os.path.exists(text):
+        if not os.path.isdir(text):
+            raise argparse.ArgumentTypeError(f"{_cut(text)}: exists and is not a folder")
+        folder = text
+    else:
+        folder = os.path.dirname(os.path.abspath(text))
+        if not os.path.isdir(folder):
+            raise argparse.ArgumentTypeError(f"{_cut(text)}: folder {_cut(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"{_cut(text)}: cannot write into folder {_cut(folder)!r}")
+    return text
 
 
 def split_methods(values: list[str] | None) -> list[str] | None:

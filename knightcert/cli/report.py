@@ -7,7 +7,11 @@ import sys
 from pathlib import Path
 
 from knightcert.cli.commands import HELP
+from knightcert.cli.options import output_file
 from knightcert.problems.errors import InvalidInstance
+
+#: Endings ``report --output`` accepts.
+TABLE_FORMATS = (".md", ".csv", ".tex", ".txt")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -23,9 +27,24 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--by", metavar="F1,F2", help="group fields (default: size,method, else instance,method)"
     )
     parser.add_argument("--format", choices=("md", "csv", "latex"), default="md", help="table format (md)")
-    parser.add_argument("--output", metavar="FILE", help="write the table to FILE instead of stdout")
-    parser.add_argument("--plot", metavar="FILE.png", help="gap (95 %% CI) and time (IQR) against size")
-    parser.add_argument("--profile", metavar="FILE.png", help="Dolan–Moré performance profiles: time and gap")
+    parser.add_argument(
+        "--output",
+        type=output_file(TABLE_FORMATS, "--output"),
+        metavar="FILE",
+        help="write the table to FILE (.md, .csv, .tex, .txt) instead of stdout",
+    )
+    parser.add_argument(
+        "--plot",
+        type=output_file((), "--plot", plot=True),
+        metavar="FILE.png",
+        help="gap (95 %% CI) and time (IQR) against size",
+    )
+    parser.add_argument(
+        "--profile",
+        type=output_file((), "--profile", plot=True),
+        metavar="FILE.png",
+        help="Dolan–Moré performance profiles: time and gap",
+    )
     parser.set_defaults(run=run)
 
 
@@ -34,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from knightcert.compare.statistics import default_by, parse_by, stats_table
 
     path = Path(args.report)
-    if not path.is_file():
+    if not path.exists():
         raise InvalidInstance("no such report", str(path))
     rows = read_rows(path)
     if not rows:
@@ -50,7 +69,9 @@ def run(args: argparse.Namespace) -> int:
 
         plot_profiles(rows, args.profile, title=rows[0].problem)
     if args.output:
-        Path(args.output).write_text(table)
+        from knightcert.compare.report_file import write_text_atomic
+
+        write_text_atomic(args.output, table)
     else:
         sys.stdout.write(table)
     return 0

@@ -35,13 +35,17 @@ def test_a_method_saying_interrupted_does_not_stop_a_comparison():
     assert row.verified and row.objective == 1
 
 
-def test_an_error_after_a_stop_request_is_the_interruption():
-    def interrupted_import(instance, time_limit=None, seed=None):
-        stopping.request(signal.SIGTERM)  # as the handler does, then the import fails
+def test_an_error_after_a_stop_request_is_the_interruption(monkeypatch):
+    from knightcert.compare import runner
+
+    def interrupted_import(instance, **options):
+        stopping.request(signal.SIGTERM)  # as the handler does, then the library's import fails
         raise ImportError("initialization failed")
 
+    monkeypatch.setattr(runner, "get_method", lambda problem, name: interrupted_import)
+    monkeypatch.setattr(runner, "ensure_warm", lambda problem, name: None)
     with pytest.raises(KeyboardInterrupt):
-        run_task(Task("knights", knights_instance(4), interrupted_import, 5.0, 0))
+        run_task(Task("knights", knights_instance(4), "greedy", 5.0, 0))
 
 
 def test_the_command_reports_an_interrupted_import_as_interrupted(monkeypatch, capsys):

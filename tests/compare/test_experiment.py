@@ -152,7 +152,7 @@ def test_files_with_the_same_name_do_not_collide(tmp_path, capsys):
         ('problem = "knights"\n[[suites]]\nsuite = "random"\nholes = 1.5\n', "holes must be a fraction"),
         ('problem = "jump"\n[[suites]]\nsuite = "random"\nholes = 0.1\n', "has no holes"),
         ('problem = "knights"\nmethods = ["greedy", "nope"]\n', "unknown method 'nope'"),
-        ('problem = "knights"\nrepeat = 0\n', "repeat must be a whole number >= 1"),
+        ('problem = "knights"\nrepeat = 0\n', "repeat must be in 1..100000, got 0"),
     ],
 )
 def test_bad_experiment_files(tmp_path, capsys, text, words):

@@ -171,7 +171,7 @@ EXPECTED = {
     "garbage": "unreadable answer",
     "exit3": "exited with code 3: cannot solve this one",
     "flood": "printed more than 64 MB",
-    "sleeps": "timeout",
+    "sleeps": "time limit",
     "below": "optimal claim rejected",
     "attacks": "answer rejected",
     "nan": "objective",
@@ -219,7 +219,7 @@ def test_lying_python_methods_get_one_truthful_row_each():
     assert "answer rejected" in by_method["attacking"].error
     assert "must return a Result or an answer dict" in by_method["garbage"].error
     assert "my method broke" in by_method["crash"].error
-    assert "timeout" in by_method["sleeper"].error
+    assert "time limit" in by_method["sleeper"].error
     assert all(
         not by_method[m].verified for m in ("below_optimum", "attacking", "garbage", "crash", "sleeper")
     )
@@ -369,7 +369,7 @@ def test_lying_methods_on_a_dask_local_cluster(tmp_path):
         )
         by_method = {row.method: row for row in python_rows}
         assert "optimal claim rejected" in by_method["below_optimum"].error
-        assert "timeout" in by_method["sleeper"].error
+        assert "time limit" in by_method["sleeper"].error
         assert by_method["matching"].verified
         # a program missing on the workers, or a module they cannot import: one clear error
         for method, words in [

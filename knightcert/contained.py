@@ -1,0 +1,452 @@
+"""Foreign methods contained: a process tree of their own, stopped whole, within one time budget.
+
+A foreign method (a ``module:function``, a registered or plug-in function, an
+``exec:`` program) is a suspect: it may hang, print, exit, allocate without
+end or start daemons. :func:`run_contained` runs it in two processes of its own:
+
+* a **keeper**, in a new session, made a *child subreaper*
+  (``PR_SET_CHILD_SUBREAPER``): whatever the method starts — a ``setsid``
+  child, a double-forked daemon — stays below it; it dies with its parent
+  (``PR_SET_PDEATHSIG``, then kills the tree first);
+* a **runner**, forked by the keeper, which calls the method with standard
+  output sent to standard error (a ``print`` never lands in the command's
+  output) and standard input closed.
+
+The keeper watches the clock and the memory of the whole tree (the sum of
+its processes' resident memory, polled every :data:`POLL_SECONDS`), and when
+the method answers, runs past its budget, passes its memory limit or the
+keeper is told to stop (SIGTERM, SIGHUP, its parent's death), it kills every
+process of the tree (``SIGKILL``, repeated until none is left) and reports.
+
+The time budget, the same for every kind of method: a method that has not
+answered by its time limit plus :func:`grace` (1 s + 10 % of the limit) is
+stopped, and its answer says ``time limit``. ``SystemExit``,
+``KeyboardInterrupt`` and ``os._exit`` inside the method are an answer saying
+"crash: the method exited with ...", never the caller's own exit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import os
+import pickle
+import select
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: Fixed part of the grace a method gets past its time limit (seconds).
+GRACE_SECONDS = 1.0
+#: Share of the time limit added to the grace.
+GRACE_SHARE = 0.1
+#: Default memory limit of a method's process tree: this share of the machine's memory.
+MEMORY_SHARE = 0.75
+#: How often the keeper looks at the clock and the tree's memory (seconds).
+POLL_SECONDS = 0.05
+#: Seconds the caller waits past the budget for the keeper before killing it itself.
+KEEPER_MARGIN = 5.0
+
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+def grace(time_limit: float | None) -> float:
+    """Seconds a method may run past ``time_limit`` before it is stopped: 1 s + 10 % of the limit.
+
+    Examples
+    --------
+    >>> grace(10), grace(None)
+    (2.0, 1.0)
+    """
+    return GRACE_SECONDS + (0.0 if time_limit is None else GRACE_SHARE * time_limit)
+
+
+def time_budget(time_limit: float | None) -> float | None:
+    """The one time budget of every method: ``time_limit + grace(time_limit)`` (None: no limit).
+
+    Examples
+    --------
+    >>> time_budget(2.0), time_budget(None)
+    (3.2, None)
+    """
+    return None if time_limit is None else time_limit + grace(time_limit)
+
+
+def machine_memory() -> int:
+    """Bytes of memory of this machine (``MemTotal``), or 0 when unknown."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) * 1024
+    with contextlib.suppress(ValueError, OSError, AttributeError):
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    return 0
+
+
+def default_memory_limit() -> int | None:
+    """The default memory limit of a method's tree: :data:`MEMORY_SHARE` of the machine's memory
+    (None when the machine's memory is unknown)."""
+    total = machine_memory()
+    return int(total * MEMORY_SHARE) if total else None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a contained call gave.
+
+    Attributes
+    ----------
+    value : Any
+        What the method returned (None when it did not return).
+    stopped : str or None
+        Why it gave nothing: ``"time limit: ..."``, ``"memory limit: ..."``,
+        ``"crash: the method exited with ..."``; None when it returned or raised.
+    error : BaseException or None
+        The exception the method raised (its ``where`` attribute: ``file:line``).
+    peak_mb : float or None
+        Peak resident memory of the method's process tree (MB): the runner's peak (the
+        kernel's) and the tree's sum polled every :data:`POLL_SECONDS`; for a program
+        (``count_runner=False``) the polled sum only, None when it ended before a poll.
+    elapsed : float
+        Wall-clock seconds from the start of the method to its end.
+    """
+
+    value: Any = None
+    stopped: str | None = None
+    error: BaseException | None = None
+    peak_mb: float | None = None
+    elapsed: float = 0.0
+
+
+def run_contained(
+    call: Callable[[], Any],
+    *,
+    wall_limit: float | None = None,
+    memory_limit: int | None = None,
+    count_runner: bool = True,
+) -> Outcome:
+    """Call ``call()`` in a contained process tree (see the module docstring) and return its outcome.
+
+    Parameters
+    ----------
+    call : callable
+        Called without arguments in the runner; its value must pickle.
+    wall_limit : float, optional
+        Seconds after which the tree is killed (``"time limit"``); None: none.
+    memory_limit : int, optional
+        Bytes of resident memory of the whole tree past which it is killed
+        (``"memory limit"``); None: none.
+    count_runner : bool
+        Whether the runner itself counts in ``peak_mb`` and the memory limit
+        (False for a program: then only what it started counts).
+
+    Raises
+    ------
+    KeyboardInterrupt
+        The caller was interrupted while waiting; the tree is killed first.
+    """
+    if not sys.platform.startswith("linux"):  # no subreaper: the method runs here, uncontained
+        began = time.perf_counter()
+        try:
+            return Outcome(value=call(), elapsed=time.perf_counter() - began)
+        except Exception as exc:
+            return Outcome(error=exc, elapsed=time.perf_counter() - began)
+    for stream in (sys.stdout, sys.stderr):  # nothing buffered here is written twice by a child
+        with contextlib.suppress(Exception):
+            stream.flush()
+    parent = os.getpid()
+    reader, writer = os.pipe()
+    with _stops_held():
+        keeper = os.fork()
+        if keeper == 0:  # pragma: no cover - runs in the keeper
+            code = 1
+            try:
+                os.close(reader)
+                code = _keep(call, writer, parent, wall_limit, memory_limit, count_runner)
+            finally:
+                os._exit(code)
+    os.close(writer)
+    try:
+        data = _read_all(reader, None if wall_limit is None else wall_limit + KEEPER_MARGIN)
+    except BaseException:
+        _stop_keeper(keeper, signal.SIGTERM)
+        raise
+    finally:
+        os.close(reader)
+    if data is None:  # the keeper itself hung: killed (its tree may escape; it never should)
+        _stop_keeper(keeper, signal.SIGKILL)
+        return Outcome(stopped=f"time limit: no answer after {wall_limit:.1f} s; the method was killed")
+    _reap(keeper)
+    try:
+        return pickle.loads(data)
+    except Exception:
+        return Outcome(stopped="crash: the method's process ended without an answer")
+
+
+@contextlib.contextmanager
+def _stops_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM around the fork (delivered after it, in the caller)."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _read_all(fd: int, timeout: float | None) -> bytes | None:
+    """Everything written on ``fd`` until end of file; None when ``timeout`` passes first."""
+    chunks = []
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            return None
+        ready, _, _ = select.select([fd], [], [], left)
+        if not ready:
+            continue
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _stop_keeper(keeper: int, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(keeper, signum)
+    _reap(keeper)
+
+
+def _reap(pid: int) -> None:
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+
+
+def _prctl(option: int, value: int) -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+
+
+_stop_requested: list[int] = []
+
+
+def _keep(
+    call: Callable[[], Any],
+    writer: int,
+    parent: int,
+    wall_limit: float | None,
+    memory_limit: int | None,
+    count_runner: bool,
+) -> int:  # pragma: no cover - runs in the keeper
+    """The keeper: start the runner, watch it, kill the tree, report on ``writer``."""
+    os.setsid()
+    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, lambda number, frame: _stop_requested.append(number))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
+    if os.getppid() != parent:  # the caller died before the death signal was set
+        return 1
+    result_reader, result_writer = os.pipe()
+    began = time.perf_counter()
+    runner = os.fork()
+    if runner == 0:
+        code = 1
+        try:
+            os.close(result_reader)
+            os.close(writer)
+            code = _run(call, result_writer)
+        finally:
+            os._exit(code)
+    os.close(result_writer)
+    os.set_blocking(result_reader, False)
+    payload = bytearray()
+    status: int | None = None
+    peak = 0
+    stopped = None
+    while True:
+        with contextlib.suppress(InterruptedError):
+            select.select([result_reader], [], [], POLL_SECONDS)
+        with contextlib.suppress(BlockingIOError):
+            while chunk := os.read(result_reader, 1 << 16):
+                payload += chunk
+        status = _reap_all(runner, status)
+        used = _tree_memory(os.getpid(), None if count_runner else runner)
+        peak = max(peak, used)
+        elapsed = time.perf_counter() - began
+        if _stop_requested:
+            _kill_tree()
+            return 1
+        if status is not None:
+            break
+        if memory_limit is not None and used > memory_limit:
+            stopped = (
+                f"memory limit: the method's processes used {used / 2**20:.0f} MB, "
+                f"over the limit of {memory_limit / 2**20:.0f} MB; they were killed"
+            )
+            break
+        if wall_limit is not None and elapsed > wall_limit:
+            stopped = (
+                f"time limit: no answer after {elapsed:.1f} s (budget {wall_limit:.1f} s); "
+                "the method was killed"
+            )
+            break
+    _kill_tree()
+    with contextlib.suppress(BlockingIOError, OSError):
+        while chunk := os.read(result_reader, 1 << 16):
+            payload += chunk
+    elapsed = time.perf_counter() - began
+    import resource
+
+    if count_runner:  # the runner's own peak (the kernel's; a program's is polled only: the kernel's
+        # figure for a child of Python counts the interpreter it was forked from)
+        peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
+    outcome = _outcome(bytes(payload), status, stopped, elapsed)
+    peak_mb = round(peak / 2**20, 1) if peak else None  # None: ended before it could be measured
+    outcome = Outcome(outcome.value, outcome.stopped, outcome.error, peak_mb, elapsed)
+    _write_all(writer, pickle.dumps(outcome))
+    return 0
+
+
+def _outcome(payload: bytes, status: int | None, stopped: str | None, elapsed: float) -> Outcome:
+    """The runner's report, or what its end says when it gave none."""
+    if stopped is None and payload:
+        try:
+            return pickle.loads(payload)
+        except Exception:
+            stopped = "crash: the method's answer could not be read back"
+    if stopped is None:
+        if status is not None and os.WIFSIGNALED(status):
+            stopped = f"crash: the method was killed by signal {os.WTERMSIG(status)}"
+        else:
+            code = os.WEXITSTATUS(status) if status is not None else "?"
+            stopped = f"crash: the method exited with code {code} (os._exit) without an answer"
+    return Outcome(stopped=stopped, elapsed=elapsed)
+
+
+def _run(call: Callable[[], Any], writer: int) -> int:  # pragma: no cover - runs in the runner
+    """The runner: call the method with its own standard streams; write its Outcome."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)  # the method's prints go to standard error, never into the command's output
+    began = time.perf_counter()
+    try:
+        outcome = Outcome(value=call())
+    except SystemExit as exc:
+        outcome = Outcome(stopped=f"crash: the method exited with SystemExit({exc.code!r})")
+    except KeyboardInterrupt:
+        outcome = Outcome(stopped="crash: the method exited with KeyboardInterrupt (raised by the method)")
+    except BaseException as exc:
+        outcome = Outcome(error=_portable(exc))
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    outcome = Outcome(outcome.value, outcome.stopped, outcome.error, None, time.perf_counter() - began)
+    try:
+        data = pickle.dumps(outcome)
+    except Exception as exc:
+        data = pickle.dumps(Outcome(error=RuntimeError(f"the method's answer cannot be sent back ({exc})")))
+    _write_all(writer, data)
+    return 0
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        with contextlib.suppress(InterruptedError):
+            view = view[os.write(fd, view) :]
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """``exc`` with ``where`` (``file:line`` of the innermost frame), or a RuntimeError with its
+    text when it does not survive pickling."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f"{os.path.basename(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
+    try:
+        exc.where = where  # type: ignore[attr-defined]
+        pickle.loads(pickle.dumps(exc))
+        return exc
+    except Exception:
+        copy = RuntimeError(f"{type(exc).__name__}: {exc}")
+        copy.where = where  # type: ignore[attr-defined]
+        return copy
+
+
+def _reap_all(runner: int, status: int | None) -> int | None:
+    """Reap every ended child (orphans of the tree come to the keeper); the runner's wait status."""
+    while True:
+        try:
+            pid, code = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return status
+        if pid == 0:
+            return status
+        if pid == runner:
+            status = code
+
+
+def tree(root: int) -> list[int]:
+    """Every living descendant of ``root`` (Linux ``/proc``)."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != b"Z":
+            parents.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        for child in parents.get(todo.pop(), ()):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _tree_memory(root: int, skip: int | None) -> int:
+    """Resident bytes of ``root``'s descendants (``skip`` itself not counted)."""
+    total = 0
+    page = os.sysconf("SC_PAGE_SIZE")
+    for pid in tree(root):
+        if pid == skip:
+            continue
+        with contextlib.suppress(OSError, IndexError, ValueError), open(f"/proc/{pid}/statm", "rb") as handle:
+            total += int(handle.read().split()[1]) * page
+    return total
+
+
+def _kill_tree() -> None:  # pragma: no cover - runs in the keeper
+    """SIGKILL every descendant until none is left (orphans come back to the subreaper)."""
+    me = os.getpid()
+    for _ in range(1000):
+        pids = tree(me)
+        if not pids:
+            break
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.002)
+        _reap_all(-1, None)
+    while True:  # reap what is left
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                break
+        except ChildProcessError:
+            break
+        except OSError as exc:
+            if exc.errno != errno.EINTR:
+                break

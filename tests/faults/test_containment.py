@@ -1,0 +1,214 @@
+"""Foreign methods contained (issues 20 and 21): each runs in a process tree of its own, whose
+standard output is not the command's, stopped whole at the time budget (limit + grace) or the
+memory limit, on Ctrl-C, SIGTERM and after ``kill -9`` of the command; exits inside a method are
+crash rows. Every test waits on events (a pid file written, a process ended), never on sleeps."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from knightcert.contained import time_budget
+
+from .conftest import alive, run_cli, start_cli, wait_until
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process semantics")
+
+METHODS = '''
+import os, subprocess, sys, time
+
+def printing(instance, time_limit=None, seed=None):
+    print("hello from the method")
+    return {"status": "UNKNOWN"}
+
+def exiting(instance, time_limit=None, seed=None):
+    sys.exit(0)
+
+def hard_exit(instance, time_limit=None, seed=None):
+    os._exit(0)
+
+def interrupting(instance, time_limit=None, seed=None):
+    raise KeyboardInterrupt
+
+def slow(instance, time_limit=None, seed=None):
+    time.sleep(1000)
+
+def eating(instance, time_limit=None, seed=None):
+    hoard = []
+    while True:
+        hoard.append(bytearray(4 * 2**20))
+        time.sleep(0.001)
+
+def _spawn(tag):
+    """A setsid child and a double-forked daemon, their pids written to tag-*.pid."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)"], start_new_session=True)
+    first = os.fork()
+    if first == 0:
+        if os.fork() == 0:
+            os.setsid()
+            with open(tag + "-daemon.pid.tmp", "w") as f:
+                f.write(str(os.getpid()))
+            os.replace(tag + "-daemon.pid.tmp", tag + "-daemon.pid")
+            time.sleep(1000)
+        os._exit(0)
+    os.waitpid(first, 0)
+    with open(tag + "-setsid.pid.tmp", "w") as f:
+        f.write(str(child.pid))
+    os.replace(tag + "-setsid.pid.tmp", tag + "-setsid.pid")
+
+def daemons(instance, time_limit=None, seed=None):
+    _spawn("done")
+    return {"status": "UNKNOWN"}
+
+def daemons_then_wait(instance, time_limit=None, seed=None):
+    _spawn("wait")
+    time.sleep(1000)
+'''
+
+#: A program that leaves a setsid child holding its standard output, answers and exits.
+HOLDER = """#!/bin/sh
+setsid sleep 1000 &
+echo $! > holder.pid.tmp && mv holder.pid.tmp holder.pid
+echo '{"status": "UNKNOWN"}'
+"""
+
+
+@pytest.fixture
+def folder(tmp_path):
+    (tmp_path / "mymod.py").write_text(METHODS)
+    holder = tmp_path / "holder.sh"
+    holder.write_text(HOLDER)
+    holder.chmod(0o755)
+    return tmp_path
+
+
+def pids(folder: Path, pattern: str) -> list[int]:
+    return [int(p.read_text()) for p in folder.glob(pattern)]
+
+
+def all_gone(found: list[int]) -> bool:
+    return not any(alive(pid) for pid in found)
+
+
+def kill_all(found: list[int]) -> None:
+    """Clean up after a failed test: no process is ever left behind."""
+    for pid in found:
+        if alive(pid):
+            import os
+
+            os.kill(pid, signal.SIGKILL)
+
+
+def rows_of(path: Path) -> dict[str, dict]:
+    return {row["method"]: row for row in json.loads(path.read_text())["runs"]}
+
+
+#: compare on one 5x5 board (the methods follow).
+ON_5X5 = ("compare", "knights", "--suite", "scaling", "--sizes", "5")
+
+
+def test_printing_exiting_and_interrupting_methods_are_rows(folder):
+    methods = "mymod:printing,mymod:exiting,mymod:hard_exit,mymod:interrupting,greedy"
+    done = run_cli(
+        folder,
+        *ON_5X5,
+        "--methods",
+        methods,
+        "--out",
+        "r.json",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "hello from the method" not in done.stdout and "interrupted" not in done.stderr
+    rows = rows_of(folder / "r.json")
+    assert rows["mymod:printing"]["status"] == "UNKNOWN" and "hello" not in rows["mymod:printing"]["error"]
+    assert rows["mymod:exiting"]["error"] == "crash: the method exited with SystemExit(0)"
+    assert rows["mymod:hard_exit"]["error"].startswith("crash: the method exited with code 0")
+    assert rows["mymod:interrupting"]["error"].startswith("crash: the method exited with KeyboardInterrupt")
+    assert rows["greedy"]["verified"] is True
+
+
+@pytest.mark.parametrize("method", ["printing", "exiting", "hard_exit", "interrupting"])
+def test_the_single_command_keeps_its_output_and_exit_code(folder, method):
+    done = run_cli(folder, "knights", "6", "--method", f"mymod:{method}", "--json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)  # a print inside the method never lands here
+    assert answer["status"] == "UNKNOWN"
+    if method != "printing":
+        assert answer["info"]["stopped"].startswith("crash: the method exited with")
+
+
+def test_one_time_budget_stops_a_python_method_in_the_single_command(folder):
+    began = time.monotonic()
+    done = run_cli(folder, "knights", "6", "--method", "mymod:slow", "--time-limit", "1", "--json")
+    elapsed = time.monotonic() - began
+    answer = json.loads(done.stdout)
+    assert done.returncode == 0 and answer["status"] == "UNKNOWN", done.stderr
+    assert answer["info"]["stopped"].startswith("time limit: no answer after")
+    assert answer["time_s"] < time_budget(1.0) + 0.5  # the command's limit counts from its start
+    assert elapsed < time_budget(1.0) + 8  # the budget, plus the interpreter's start-up
+
+
+def test_the_memory_limit_stops_gradual_allocation(folder):
+    done = run_cli(folder, "knights", "6", "--method", "mymod:eating", "--memory-limit", "150", "--json")
+    answer = json.loads(done.stdout)
+    assert answer["status"] == "UNKNOWN" and answer["info"]["stopped"].startswith("memory limit:"), (
+        done.stderr
+    )
+    assert 150 <= answer["info"]["peak_mb"] < 400
+
+
+def test_daemons_and_an_output_holding_child_are_reaped_at_the_end(folder):
+    began = time.monotonic()
+    done = run_cli(
+        folder,
+        *ON_5X5,
+        "--methods",
+        "mymod:daemons",
+        "--methods",
+        "exec:./holder.sh",
+        "--time-limit",
+        "30",
+        "--out",
+        "r.json",
+    )
+    found = pids(folder, "*.pid")
+    try:
+        assert done.returncode == 0, done.stderr
+        assert time.monotonic() - began < 20  # the held output did not stall the run to its limit
+        assert len(found) == 3 and wait_until(lambda: all_gone(found), 10), found
+        rows = rows_of(folder / "r.json")
+        assert "time limit" not in rows["exec:./holder.sh"]["error"]
+        peak = rows["exec:./holder.sh"]["peak_mb"]
+        assert peak is None or peak < 60  # the program's tree (when seen), never the harness's ~150 MB
+    finally:
+        kill_all(found)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
+def test_a_methods_processes_die_with_the_command(folder, signum):
+    process = start_cli(
+        folder,
+        *ON_5X5,
+        "--methods",
+        "mymod:daemons_then_wait",
+        "--time-limit",
+        "100",
+    )
+    found: list[int] = []
+    try:
+        assert wait_until(lambda: len(pids(folder, "wait-*.pid")) == 2, 60), process.stderr
+        found = pids(folder, "wait-*.pid")
+        assert not all_gone(found)
+        process.send_signal(signum)
+        process.communicate(timeout=30)
+        assert wait_until(lambda: all_gone(found), 10), [pid for pid in found if alive(pid)]
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+        kill_all(found)
