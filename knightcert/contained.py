@@ -418,15 +418,25 @@ def tree(root: int) -> list[int]:
 
 
 def _tree_memory(root: int, skip: int | None) -> int:
-    """Resident bytes of ``root``'s descendants (``skip`` itself not counted)."""
+    """Resident bytes of ``root``'s descendants; with ``skip``, neither that process nor its
+    copies not yet replaced by a program (a fork before ``exec`` shares its command line)."""
     total = 0
     page = os.sysconf("SC_PAGE_SIZE")
+    skipped = None if skip is None else _command_line(skip)
     for pid in tree(root):
-        if pid == skip:
+        if pid == skip or (skipped is not None and _command_line(pid) == skipped):
             continue
         with contextlib.suppress(OSError, IndexError, ValueError), open(f"/proc/{pid}/statm", "rb") as handle:
             total += int(handle.read().split()[1]) * page
     return total
+
+
+def _command_line(pid: int) -> bytes | None:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
 
 
 def _kill_tree() -> None:  # pragma: no cover - runs in the keeper

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from knightcert.problems.errors import InvalidArgument, UnknownMethod
+from knightcert.problems.errors import InvalidArgument, KnightcertError, UnknownMethod
 from knightcert.problems.method import Method
 from knightcert.problems.result import Result, Status
 
@@ -215,10 +215,15 @@ class MethodRef:
             memory_limit=memory_limit,
             count_runner=self.origin != "program",
         )
+        stopped = outcome.stopped
         if outcome.error is not None:
-            raise outcome.error
-        if outcome.stopped is not None:
-            info = {"stopped": outcome.stopped, "peak_mb": outcome.peak_mb}
+            if isinstance(outcome.error, KnightcertError | MemoryError):  # a refusal, out of memory
+                raise outcome.error
+            error = outcome.error  # any other exception of the method: a crash, one truthful answer
+            where = f" ({error.where})" if getattr(error, "where", "") else ""
+            stopped = f"crash: {type(error).__name__}: {str(error)[:300]}{where}"
+        if stopped is not None:
+            info = {"stopped": stopped, "peak_mb": outcome.peak_mb}
             return Result(
                 self.problem, self.name, Status.UNKNOWN, None, None, None, outcome.elapsed, info=info
             )

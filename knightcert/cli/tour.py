@@ -107,7 +107,8 @@ def render(instance: TourInstance, result: Result, time_limit: float | None = No
         note = "" if evidence is None or evidence.certified else f"# {backing_text(evidence)}\n"
         return f"No\n{note}"
     if result.solution is None:
-        limit = f"no answer within the time limit of {time_limit:g} s" if time_limit else "no answer"
+        ran_out = time_limit is not None and result.time >= 0.9 * time_limit  # said only when true
+        limit = f"no answer within the time limit of {time_limit:g} s" if ran_out else "no reason given"
         why = result.info.get("stopped") or limit
         return f"no tour found ({result.method}: {result.status.value}, {why})\n"
     if result.method == "cenpl":

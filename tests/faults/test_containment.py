@@ -35,6 +35,9 @@ def hard_exit(instance, time_limit=None, seed=None):
 def interrupting(instance, time_limit=None, seed=None):
     raise KeyboardInterrupt
 
+def crashing(instance, time_limit=None, seed=None):
+    return 1 / 0
+
 def slow(instance, time_limit=None, seed=None):
     time.sleep(1000)
 
@@ -113,7 +116,7 @@ ON_5X5 = ("compare", "knights", "--suite", "scaling", "--sizes", "5")
 
 
 def test_printing_exiting_and_interrupting_methods_are_rows(folder):
-    methods = "mymod:printing,mymod:exiting,mymod:hard_exit,mymod:interrupting,greedy"
+    methods = "mymod:printing,mymod:exiting,mymod:hard_exit,mymod:interrupting,mymod:crashing,greedy"
     done = run_cli(
         folder,
         *ON_5X5,
@@ -129,17 +132,18 @@ def test_printing_exiting_and_interrupting_methods_are_rows(folder):
     assert rows["mymod:exiting"]["error"] == "crash: the method exited with SystemExit(0)"
     assert rows["mymod:hard_exit"]["error"].startswith("crash: the method exited with code 0")
     assert rows["mymod:interrupting"]["error"].startswith("crash: the method exited with KeyboardInterrupt")
+    assert rows["mymod:crashing"]["error"].startswith("crash: ZeroDivisionError: division by zero (mymod.py:")
     assert rows["greedy"]["verified"] is True
 
 
-@pytest.mark.parametrize("method", ["printing", "exiting", "hard_exit", "interrupting"])
+@pytest.mark.parametrize("method", ["printing", "exiting", "hard_exit", "interrupting", "crashing"])
 def test_the_single_command_keeps_its_output_and_exit_code(folder, method):
     done = run_cli(folder, "knights", "6", "--method", f"mymod:{method}", "--json")
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)  # a print inside the method never lands here
     assert answer["status"] == "UNKNOWN"
     if method != "printing":
-        assert answer["info"]["stopped"].startswith("crash: the method exited with")
+        assert answer["info"]["stopped"].startswith("crash: ")
 
 
 def test_one_time_budget_stops_a_python_method_in_the_single_command(folder):
@@ -212,3 +216,16 @@ def test_a_methods_processes_die_with_the_command(folder, signum):
             process.kill()
             process.communicate()
         kill_all(found)
+
+
+def test_a_quick_unknown_is_not_told_time_limit():
+    """The reason says what happened: an UNKNOWN after 1 ms did not reach a 10 s limit."""
+    from knightcert.problems.result import Result, Status
+    from knightcert.problems.tours import tour_instance
+
+    from knightcert.cli.tour import render
+
+    quick = Result("tour", "mine", Status.UNKNOWN, None, None, None, 0.001)
+    assert "time limit" not in render(tour_instance(5), quick, time_limit=10)
+    slow = Result("tour", "mine", Status.UNKNOWN, None, None, None, 9.9)
+    assert "time limit of 10 s" in render(tour_instance(5), slow, time_limit=10)

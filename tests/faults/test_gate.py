@@ -48,6 +48,7 @@ SMALL = (
 def good_report(tmp_path):
     """A small knights report (greedy on 4x4 and 5x5), written in this process."""
     assert main([*SMALL, "--out", str(tmp_path / "good.json")]) == 0
+    return json.loads((tmp_path / "good.json").read_text())
 
 
 @pytest.fixture
