@@ -5,6 +5,7 @@ Usage::
     python bench/bench_cpsat.py                       # every case (about 15 min on 2 cores)
     python bench/bench_cpsat.py --only knights,tour   # some problems
     python bench/bench_cpsat.py --repeat 3            # median of 3 per row
+    python bench/bench_cpsat.py --only build --repeat 3   # model building, 400 x 400 knights
 
 Each row is one formulation on one instance, solved by the model function itself
 (``knightcert.models.*_cpsat.cpsat``) with the project's default workers and the
@@ -20,6 +21,7 @@ import argparse
 import os
 import statistics
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -50,7 +52,7 @@ def cases() -> list[tuple[str, str, Callable[[], object], Callable[..., object],
             "200x200",
             lambda: knights_instance(200),
             knights,
-            [{}, {"cuts": "none"}, {"formulation": "pairwise"}, {"workers": 2}],
+            [{}, {"cuts": "windows"}, {"formulation": "pairwise"}, {"workers": 2}],
             60,
         ),
         (
@@ -120,23 +122,78 @@ def cases() -> list[tuple[str, str, Callable[[], object], Callable[..., object],
     ]
 
 
+def api_pairwise_build(instance) -> tuple[float, int]:
+    """The model of before issue 22, built as it was: one ``add_at_most_one`` per attacking
+    pair through the modelling API (commit cf0ca20's ``knights_cpsat``). Seconds, constraints."""
+    from knightcert.problems.moves import knight_edges
+    from ortools.sat.python import cp_model
+
+    began = time.perf_counter()
+    board = instance.board
+    tails, heads = knight_edges(board)
+    usable = np.flatnonzero(board.free.reshape(-1))
+    model = cp_model.CpModel()
+    knight = {i: model.new_bool_var(f"k{i}") for i in usable.tolist()}
+    for u, v in zip(tails.tolist(), heads.tolist(), strict=True):
+        model.add_at_most_one(knight[u], knight[v])
+    model.maximize(cp_model.LinearExpr.sum(list(knight.values())))
+    return time.perf_counter() - began, len(model.proto.constraints)
+
+
+def build_table(repeat: int) -> None:
+    """Model building of 400 x 400 knights: the old API loop against the proto builders."""
+    instance = knights_instance(400)
+    print(
+        "| 400x400 knights model | build s (median) | constraints | s per 1M constraints | speed-up | load |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
+    rows = [("before: API add_at_most_one per pair", None)]
+    rows += [(label(o), o) for o in ({"formulation": "pairwise"}, {}, {"cuts": "windows"})]
+    reference = None
+    for name, options in rows:
+        times, count = [], 0
+        load = os.getloadavg()[0]
+        for _ in range(repeat):
+            if options is None:
+                spent, count = api_pairwise_build(instance)
+            else:  # a short solve after the build; only the build is read
+                result = knights_cpsat.cpsat(instance, time_limit=5, seed=0, workers=1, **options)
+                spent, count = result.info["build_time_s"], result.info["constraints"]
+            times.append(spent)
+        built = statistics.median(times)
+        reference = built if reference is None else reference
+        print(
+            f"| {name} | {built:.2f} | {count} | {built / count * 1e6:.2f} | {reference / built:.1f}x "
+            f"| {load:.1f} |",
+            flush=True,
+        )
+
+
 def label(options: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in options.items()) or "default"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="", help="comma-separated problems (knights, tour, path, jump)")
+    parser.add_argument(
+        "--only", default="", help="comma-separated problems (knights, tour, path, jump) and/or build"
+    )
+    parser.add_argument("--instances", default="", help="comma-separated instance names (e.g. 200x200)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per row; the median time is shown")
     args = parser.parse_args(argv)
     only = {p for p in args.only.split(",") if p}
+    if "build" in only:
+        build_table(args.repeat)
+        only.discard("build")
+        if not only:
+            return 0
     print(
         "| problem | instance | formulation | status | objective | bound | build s | total s | constraints "
         "| build s / 1M constraints | ratio to default | verified | load |"
     )
     print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|")
     for problem, name, build, model, variants, limit in cases():
-        if only and problem not in only:
+        if (only and problem not in only) or (args.instances and name not in args.instances.split(",")):
             continue
         instance = build()
         default_time = None

@@ -1,6 +1,24 @@
 """Solving a CP-SAT model with the project's conventions.
 
 Every native status is mapped explicitly; ``MODEL_INVALID`` raises.
+
+Portfolio. The workers come from the machine: ``$KNIGHTCERT_THREADS`` (the harness sets it
+to cores // parallel runs) or else the cores; from ``MIN_PORTFOLIO`` (4) threads on CP-SAT
+runs its full portfolio with that many workers (its LP-based workers ``default_lp``,
+``max_lp`` and the LNS workers among them), below it one worker, the ``default_lp``
+search with the model's LP (``linearization_level`` 2): on 2 cores CP-SAT's own 2-worker
+portfolio drops the full-LP worker, and measured weaker than one worker on every model
+(docs/benchmarks.md, "CP-SAT workers" and ``bench/bench_cpsat.py``). ``workers=`` overrides.
+
+Parameters per model (``parameters=`` of :func:`solve_cpsat`):
+
+- knights: ``DEFAULT_PARAMETERS`` (every constraint in the LP from the start) with the
+  model's colour-class decision strategy;
+- tours: ``TOUR_PARAMETERS`` in ``tour_cpsat`` (``linearization_level`` 0: the LP of the
+  circuit slows the search to the first tour 10-50x);
+- lost knight ``distance`` and jump ``layers``: no LP, no presolve and ``FIXED_SEARCH``
+  (bound propagation proves the labelling; the largest-label-first strategy finds it).
+
 Ctrl-C (or any signal handler that raises ``KeyboardInterrupt``) stops the
 search and returns the best solution found so far, marked ``interrupted``; the
 process's signal handlers are the same after a solve as before it.

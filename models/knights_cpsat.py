@@ -12,11 +12,13 @@ Constraints, in one of two formulations (``formulation=``):
 ``"pairwise"``
     one clause ``not knight[u] or not knight[v]`` per attacking pair (about 4 per square).
 
-Redundant constraints (``cuts=``, default ``"auto"``): on bipartite boards the sum over
-every 2 x 4 and 4 x 2 window is at most half its squares (a window's squares pair up
-by knight moves); on odd tori every knight "line" (the squares one fixed jump apart,
-an odd cycle of length L) holds at most (L - 1) / 2 knights, and a translation of the
-torus puts a knight on square (0, 0) (symmetry breaking, full tori only).
+Redundant constraints (``cuts=``): ``"auto"`` (default) adds, on odd tori, every knight
+"line" (the squares one fixed jump apart, an odd cycle of length L) as at most (L - 1) / 2
+knights, and a knight fixed on square (0, 0) (symmetry breaking: a translation of a full
+torus moves any knight there), and nothing on bipartite boards, whose LP is already exact;
+``"windows"`` adds as well, on bipartite boards, the sum over every 2 x 4 and 4 x 2 window
+as at most half its squares (a window's squares pair up by knight moves): a bound n/2
+without the LP, measured slower overall (``bench/bench_cpsat.py``); ``"none"`` adds nothing.
 Search (``search=``, default ``"colour"``): a decision strategy that tries a knight on
 every square of the larger colour class first (the optimum of a full plain board);
 CP-SAT's own search follows once that is exhausted.
@@ -38,8 +40,9 @@ from ortools.sat.python import cp_model, cp_model_helper
 
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("star", "pairwise")
-#: Redundant constraint families: "auto" (windows on bipartite boards, lines on odd tori) or none.
-CUTS = ("auto", "none")
+#: Redundant constraint families: "auto" (lines on odd tori), "windows" (and windows on bipartite
+#: boards), "none"; the default first.
+CUTS = ("auto", "windows", "none")
 #: Searches: the colour-class decision strategy, or CP-SAT's own.
 SEARCHES = ("colour", "solver")
 
@@ -82,8 +85,9 @@ def cpsat(
         What the hint is, recorded as ``info["hint"]`` (None when no hint is given).
     formulation : {"star", "pairwise"}
         How the attacks are forbidden (module docstring).
-    cuts : {"auto", "none"}
-        Redundant constraints: windows on bipartite boards, lines and a fixed knight on odd tori.
+    cuts : {"auto", "windows", "none"}
+        Redundant constraints: lines and a fixed knight on odd tori; "windows" adds the
+        2 x 4 / 4 x 2 windows on bipartite boards.
     search : {"colour", "solver"}
         The colour-class decision strategy first, or CP-SAT's own search only.
 
@@ -168,11 +172,11 @@ def cpsat(
             for pair in pairs[start : start + BUILD_CHUNK]:
                 constraints.add().bool_or.literals.extend(pair)
     attack_constraints = len(constraints)
-    if cuts == "auto":
-        if bipartite:
-            _add_window_cuts(proto, board, var_of)
-        else:
+    if cuts != "none":
+        if not bipartite:
             _add_line_cuts(proto, board, var_of)
+        elif cuts == "windows":
+            _add_window_cuts(proto, board, var_of)
     # objective: maximise the knights (CP-SAT minimises -sum, reported back scaled by -1)
     if _no_time_to_build(clock):
         return _unknown(clock, "model building")
