@@ -191,9 +191,8 @@ def _failed(task: Task, exc: Exception, elapsed: float) -> Row:
     last = traceback.extract_tb(exc.__traceback__)[-1]
     # a foreign method's error comes back from its own process with where it was raised
     where = getattr(exc, "where", None) or f"{os.path.basename(last.filename)}:{last.lineno}"
-    return failed_row(
-        task.problem, task.name, task.method, f"crash: {type(exc).__name__}: {exc} ({where})", elapsed
-    )
+    kind = getattr(exc, "kind", None) or type(exc).__name__  # a contained method's error keeps its name
+    return failed_row(task.problem, task.name, task.method, f"crash: {kind}: {exc} ({where})", elapsed)
 
 
 def over_budget(result: Any, time_limit: float | None) -> Any:

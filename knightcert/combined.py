@@ -28,7 +28,7 @@ def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
 
     check_arguments("knights", instance, options.get("time_limit"), options.get("seed"))
     start = greedy(instance, check=False)
-    result = cpsat(instance, hint=start.solution, **_time_left(options, start.time))
+    result = cpsat(instance, hint=start.solution, hint_source="greedy", **_time_left(options, start.time))
     return _at_least_the_start(result, start)
 
 

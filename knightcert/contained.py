@@ -30,8 +30,8 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import json
 import os
-import pickle
 import select
 import signal
 import sys
@@ -138,7 +138,8 @@ def run_contained(
     Parameters
     ----------
     call : callable
-        Called without arguments in the runner; its value must pickle.
+        Called without arguments in the runner; its value must be plain JSON values (it crosses
+        back as JSON, never as a pickle).
     wall_limit : float, optional
         Seconds after which the tree is killed (``"time limit"``); None: none.
     memory_limit : int, optional
@@ -186,8 +187,8 @@ def run_contained(
         return Outcome(stopped=f"time limit: no answer after {wall_limit:.1f} s; the method was killed")
     _reap(keeper)
     try:
-        return pickle.loads(data)
-    except Exception:
+        return decode_outcome(data)
+    except ValueError:
         return Outcome(stopped="crash: the method's process ended without an answer")
 
 
@@ -312,7 +313,7 @@ def _keep(
     outcome = _outcome(bytes(payload), status, stopped, elapsed)
     peak_mb = round(peak / 2**20, 1) if peak else None  # None: ended before it could be measured
     outcome = Outcome(outcome.value, outcome.stopped, outcome.error, peak_mb, elapsed)
-    _write_all(writer, pickle.dumps(outcome))
+    _write_all(writer, encode_outcome(outcome))
     return 0
 
 
@@ -320,8 +321,8 @@ def _outcome(payload: bytes, status: int | None, stopped: str | None, elapsed: f
     """The runner's report, or what its end says when it gave none."""
     if stopped is None and payload:
         try:
-            return pickle.loads(payload)
-        except Exception:
+            return decode_outcome(payload)
+        except ValueError:
             stopped = "crash: the method's answer could not be read back"
     if stopped is None:
         if status is not None and os.WIFSIGNALED(status):
@@ -354,11 +355,89 @@ def _run(call: Callable[[], Any], writer: int) -> int:  # pragma: no cover - run
         sys.stdout.flush()
     outcome = Outcome(outcome.value, outcome.stopped, outcome.error, None, time.perf_counter() - began)
     try:
-        data = pickle.dumps(outcome)
-    except Exception as exc:
-        data = pickle.dumps(Outcome(error=RuntimeError(f"the method's answer cannot be sent back ({exc})")))
+        data = encode_outcome(outcome)
+    except (TypeError, ValueError, RecursionError) as exc:
+        failure = RuntimeError(f"the method's answer cannot be sent back ({str(exc)[:200]})")
+        data = encode_outcome(Outcome(error=failure))
     _write_all(writer, data)
     return 0
+
+
+class MethodError(Exception):
+    """An exception a contained method raised, as it crossed back: its type's name, its text and
+    where it was raised (``file:line``); ``refusal`` for a knightcert error (bad input)."""
+
+    def __init__(self, kind: str, message: str, where: str = "", refusal: bool = False) -> None:
+        super().__init__(message)
+        self.kind, self.where, self.refusal = kind, where, refusal
+
+
+#: Most bytes an outcome may take on its way back (an answer as JSON; arrays are compact).
+MAX_OUTCOME_BYTES = 1 << 30
+
+
+def encode_outcome(outcome: Outcome) -> bytes:
+    """An outcome as JSON bytes: plain values only cross a process boundary, never a pickle (a
+    pickle from the method's process could run code in the reader's)."""
+    from knightcert.problems.errors import KnightcertError
+
+    error = outcome.error
+    plain_error = None
+    if error is not None:
+        plain_error = {
+            "kind": getattr(error, "kind", None) or type(error).__name__,
+            "message": str(error)[:2000],
+            "where": str(getattr(error, "where", "") or ""),
+            "refusal": bool(getattr(error, "refusal", False) or isinstance(error, KnightcertError)),
+            "memory": isinstance(error, MemoryError),
+        }
+    body = {
+        "value": outcome.value,
+        "stopped": outcome.stopped,
+        "error": plain_error,
+        "peak_mb": outcome.peak_mb,
+        "elapsed": outcome.elapsed,
+    }
+    return json.dumps(body, allow_nan=True).encode()
+
+
+def decode_outcome(data: bytes) -> Outcome:
+    """:func:`encode_outcome`'s bytes read back, every field's type checked.
+
+    Raises
+    ------
+    ValueError
+        Anything but an outcome (too large, not JSON, a field of the wrong type).
+    """
+    if len(data) > MAX_OUTCOME_BYTES:
+        raise ValueError("outcome too large")
+    try:
+        body = json.loads(data)
+    except (UnicodeDecodeError, RecursionError) as exc:
+        raise ValueError(str(exc)) from None
+    if not isinstance(body, dict) or set(body) != {"value", "stopped", "error", "peak_mb", "elapsed"}:
+        raise ValueError("not an outcome")
+    stopped, error, peak, elapsed = body["stopped"], body["error"], body["peak_mb"], body["elapsed"]
+    if stopped is not None and not isinstance(stopped, str):
+        raise ValueError("stopped")
+    if peak is not None and not (isinstance(peak, int | float) and not isinstance(peak, bool)):
+        raise ValueError("peak_mb")
+    if not (isinstance(elapsed, int | float) and not isinstance(elapsed, bool)):
+        raise ValueError("elapsed")
+    exception: BaseException | None = None
+    if error is not None:
+        if not (
+            isinstance(error, dict)
+            and all(isinstance(error.get(k), str) for k in ("kind", "message", "where"))
+        ):
+            raise ValueError("error")
+        if error.get("memory"):
+            exception = MemoryError(error["message"])
+        else:
+            exception = MethodError(
+                error["kind"], error["message"], error["where"], bool(error.get("refusal"))
+            )
+    return Outcome(body["value"], stopped, exception, peak, float(elapsed))
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -373,14 +452,11 @@ def _portable(exc: BaseException) -> BaseException:
     text when it does not survive pickling."""
     frames = traceback.extract_tb(exc.__traceback__)
     where = f"{os.path.basename(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
-    try:
-        exc.where = where  # type: ignore[attr-defined]
-        pickle.loads(pickle.dumps(exc))
+    from knightcert.problems.errors import KnightcertError
+
+    if isinstance(exc, MemoryError):
         return exc
-    except Exception:
-        copy = RuntimeError(f"{type(exc).__name__}: {exc}")
-        copy.where = where  # type: ignore[attr-defined]
-        return copy
+    return MethodError(type(exc).__name__, str(exc), where, isinstance(exc, KnightcertError))
 
 
 def _reap_all(runner: int, status: int | None) -> int | None:

@@ -217,11 +217,15 @@ class MethodRef:
         )
         stopped = outcome.stopped
         if outcome.error is not None:
-            if isinstance(outcome.error, KnightcertError | MemoryError):  # a refusal, out of memory
-                raise outcome.error
-            error = outcome.error  # any other exception of the method: a crash, one truthful answer
+            error = outcome.error
+            if isinstance(error, MemoryError):
+                raise error
+            if getattr(error, "refusal", False):  # a knightcert error inside: a refusal, as here
+                raise KnightcertError(str(error))
+            # any other exception of the method: a crash, one truthful answer
             where = f" ({error.where})" if getattr(error, "where", "") else ""
-            stopped = f"crash: {type(error).__name__}: {str(error)[:300]}{where}"
+            kind = getattr(error, "kind", None) or type(error).__name__
+            stopped = f"crash: {kind}: {str(error)[:300]}{where}"
         if stopped is not None:
             info = {"stopped": stopped, "peak_mb": outcome.peak_mb}
             return Result(

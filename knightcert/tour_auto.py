@@ -141,7 +141,14 @@ def _search(instance: TourInstance, began: float, time_limit: float | None, seed
         )
     limit = DEFAULT_SEARCH_SECONDS if time_limit is None else time_limit
     remaining = max(0.05, limit - (time.perf_counter() - began))
-    exact = cpsat(instance, time_limit=remaining, seed=seed, check=False, hint=greedy_path(instance))
+    exact = cpsat(
+        instance,
+        time_limit=remaining,
+        seed=seed,
+        check=False,
+        hint=greedy_path(instance),
+        hint_source="warnsdorff",
+    )
     info = {**exact.info, "rule": "cpsat", "covered": quick.info.get("covered")}
     evidence: tuple[Evidence, ...] = ()
     if exact.status is Status.INFEASIBLE:

@@ -229,3 +229,21 @@ def test_a_quick_unknown_is_not_told_time_limit():
     assert "time limit" not in render(tour_instance(5), quick, time_limit=10)
     slow = Result("tour", "mine", Status.UNKNOWN, None, None, None, 9.9)
     assert "time limit of 10 s" in render(tour_instance(5), slow, time_limit=10)
+
+
+def test_outcomes_cross_back_as_json_never_as_a_pickle():
+    """What comes back from a method's processes is read as JSON with every field checked: a
+    pickle (which could run code in the reader) is refused, and so is anything but an outcome."""
+    import pickle
+
+    from knightcert.contained import MethodError, Outcome, decode_outcome, encode_outcome
+
+    with pytest.raises(ValueError):
+        decode_outcome(pickle.dumps(Outcome(value={"status": "FEASIBLE"})))
+    for forged in (b"[]", b'{"value": 1}', b"\xff\xfe", b"[" * 100_000):
+        with pytest.raises(ValueError):
+            decode_outcome(forged)
+    error = MethodError("TypeError", "bad", "mine.py:3")
+    back = decode_outcome(encode_outcome(Outcome(value={"status": "FEASIBLE"}, error=error, elapsed=0.5)))
+    assert back.value == {"status": "FEASIBLE"} and back.elapsed == 0.5
+    assert (back.error.kind, str(back.error), back.error.where) == ("TypeError", "bad", "mine.py:3")
