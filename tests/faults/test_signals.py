@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -71,15 +70,29 @@ def test_compare_stops_every_worker_and_keeps_the_report(tmp_path, moment, signu
 
 def test_ctrl_c_during_a_cpsat_solve_prints_the_answer_so_far(tmp_path):
     process = start_cli(tmp_path, "knights", "300", "--method", "cpsat")
-    time.sleep(4)  # building the model or inside the solve: both stop the same way
+    # an event, not a delay: OR-Tools is mapped, so the model is being built or solved (both stop alike)
+    assert wait_until(lambda: loaded(process.pid, "ortools"), 60)
     done = stop(process, signal.SIGINT)
     assert_one_line(done, 130, "interrupted")
     assert done.stdout.startswith("300x300: ") or done.stdout == "", done.stdout
 
 
+def slow_demo_data(folder: Path) -> Path:
+    """A data folder whose lost-knight board keeps the demo busy for many seconds (CP-SAT on
+    24,000 squares), whether or not ``../shared`` is present."""
+    from knightcert.compare.demo import generated_lost_knight
+    from knightcert.problems.lost_knight import format_lost_knight
+
+    (folder / "lost-knight").mkdir(parents=True)
+    board = generated_lost_knight(150, 160, seed=1)
+    (folder / "lost-knight" / "caso1.txt").write_text(format_lost_knight(board))
+    return folder
+
+
 def test_sigterm_during_the_demo(tmp_path):
-    process = start_cli(tmp_path, "demo")
-    time.sleep(4)
+    data = slow_demo_data(tmp_path / "data")
+    process = start_cli(tmp_path, "demo", "--data", str(data))
+    assert wait_until(lambda: loaded(process.pid, "numpy"), 60)  # the demo is running
     done = stop(process, signal.SIGTERM)
     assert_one_line(done, 143, "interrupted")
     assert done.stdout == ""
