@@ -24,11 +24,10 @@ from knightcert.compare.experiment import (
     Experiment,
     ExperimentMismatch,
     MethodSpec,
-    read_report_header,
     same_experiment,
 )
 from knightcert.compare.harness import Row, fill_gaps
-from knightcert.compare.report import read_rows, report_header, write_rows
+from knightcert.compare.report import read_header, read_rows, report_header, write_rows
 from knightcert.compare.report_file import holding_report_lock
 from knightcert.compare.runner import WARMED, Task, run_isolated, run_with_executor
 from knightcert.compare.suites import SuiteItem, SuiteSpec, instance_hash, unique_items
@@ -227,12 +226,22 @@ def run_comparison(
 
 
 def recorded_warmups(outputs: Sequence[str | os.PathLike[str]]) -> dict[str, float]:
-    """The warm-up seconds an existing JSON report among ``outputs`` recorded (``{}`` when none)."""
-    for path in outputs:
-        if Path(path).suffix.lower() == ".json" and Path(path).exists():
-            recorded = read_report_header(path).get("warmup_s")
-            return dict(recorded) if isinstance(recorded, dict) else {}
+    """The warm-up seconds an existing report among ``outputs`` recorded (``{}`` when none)."""
+    for path in resume_order(outputs):
+        recorded = read_header(path).get("warmup_s")
+        return dict(recorded) if isinstance(recorded, dict) else {}
     return {}
+
+
+#: Which existing report a run resumes from, best first (the Markdown one has rounded numbers).
+RESUME_PREFERENCE = (".json", ".parquet", ".csv", ".md")
+
+
+def resume_order(outputs: Sequence[str | os.PathLike[str]]) -> list[Path]:
+    """The existing reports among ``outputs``, in the order of ``RESUME_PREFERENCE``."""
+    existing = [Path(p) for p in outputs if Path(p).exists()]
+    rank = {suffix: k for k, suffix in enumerate(RESUME_PREFERENCE)}
+    return sorted(existing, key=lambda p: rank.get(p.suffix.lower(), len(rank)))
 
 
 def declared(ref: MethodRef, exact: bool | None) -> MethodRef:
@@ -241,32 +250,44 @@ def declared(ref: MethodRef, exact: bool | None) -> MethodRef:
 
 
 def instance_records(items: Sequence[SuiteItem]) -> list[dict[str, Any]]:
-    """What a report records of each instance: name, content hash, size, known optimum."""
+    """What a report records of each instance: name, content hash, size, known optimum, and the
+    suite, fraction of holes and generator seed it comes from (``None`` where they do not apply)."""
     return [
-        {"name": item.name, "sha256": item.sha256, "size": item.size, "known_optimum": item.known_optimum}
+        {
+            "name": item.name,
+            "sha256": item.sha256,
+            "size": item.size,
+            "known_optimum": item.known_optimum,
+            "suite": item.suite or None,
+            "holes": item.holes,
+            "generator_seed": item.generator_seed,
+        }
         for item in items
     ]
 
 
 def resumable_rows(outputs: Sequence[str | os.PathLike[str]], header: Mapping[str, Any]) -> list[Row]:
-    """Finished runs of the same experiment in an existing JSON report among ``outputs``.
+    """Finished runs of the same experiment in the existing reports among ``outputs``.
+
+    Every existing report, whatever its format, must hold the same experiment;
+    the runs come from the first one in ``RESUME_PREFERENCE`` order.
 
     Raises
     ------
     ExperimentMismatch
-        The JSON report holds a different experiment; the message names the
-        file and the first difference.
+        An existing report holds a different experiment, or records none (a
+        CSV without its ``.meta.json`` sidecar, a file written by an older
+        knightcert); the message names the file and the first difference.
     """
-    for path in outputs:
-        if Path(path).suffix.lower() == ".json" and Path(path).exists():
-            reason = same_experiment(read_report_header(path), header)
-            if reason is not None:
-                raise ExperimentMismatch(
-                    f"{path} holds a different experiment ({reason}); "
-                    "give another --out, or --new-file to write beside it"
-                )
-            return read_rows(path)
-    return []
+    existing = resume_order(outputs)
+    for path in existing:
+        reason = same_experiment(read_header(path), header)
+        if reason is not None:
+            raise ExperimentMismatch(
+                f"{path} holds a different experiment ({reason}); "
+                "give another --out, or --new-file to write beside it"
+            )
+    return read_rows(existing[0]) if existing else []
 
 
 def free_path(path: str | os.PathLike[str]) -> Path:

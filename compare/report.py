@@ -7,15 +7,21 @@ method. Where it goes:
 
 ``.json``
     ``{"schema": 2, "experiment": ..., "instances": ..., "command": ...,
-    "environment": ..., "warmup_s": ..., "runs": [...]}``; the only format
-    that resumes.
+    "environment": ..., "warmup_s": ..., "runs": [...]}``.
 ``.csv``
-    ``# key: json`` comment lines, then the runs (``pandas.read_csv(path, comment="#")``).
+    Plain RFC 4180 CSV: one header row, then one row per run, no comment
+    lines, so ``pandas.read_csv(path)``, R's ``read.csv``, polars and
+    spreadsheets read it as is. The header goes to the sidecar file
+    ``<path>.meta.json`` (the same JSON object as the JSON report, without runs).
 ``.md``
     A list of the header's fields, then the runs with numbers rounded for reading.
 ``.parquet``
     The runs, typed; the header as JSON in the file's key-value metadata
     (key ``knightcert``). Needs pyarrow (``pip install 'knightcert[parquet]'``).
+
+Every format records the experiment, so every format refuses to be
+overwritten by another experiment and resumes its own (the JSON report
+first, then Parquet, CSV, Markdown: the first one that exists).
 """
 
 from __future__ import annotations
@@ -189,7 +195,8 @@ def write_rows(
         temporary.replace(target)
         return
     if suffix == ".csv":
-        text = to_csv(rows, header)
+        write_text_atomic(sidecar(target), json.dumps(header, indent=1) + "\n")
+        text = to_csv(rows)
     elif suffix == ".json":
         text = json.dumps({**header, "runs": [_record(r) for r in rows]}, indent=1) + "\n"
     elif suffix == ".md":
@@ -204,12 +211,23 @@ def _record(row: Row) -> dict[str, Any]:
     return {field: data.get(field) for field in FIELDS}
 
 
-def to_csv(rows: Sequence[Row], header: Mapping[str, Any] | None = None) -> str:
-    """The runs as CSV, after ``# key: json`` lines holding the header."""
+def sidecar(path: str | os.PathLike[str]) -> Path:
+    """Where a CSV report keeps its header: ``runs.csv`` -> ``runs.csv.meta.json``."""
+    return Path(os.fspath(path) + ".meta.json")
+
+
+def to_csv(rows: Sequence[Row]) -> str:
+    """The runs as plain RFC 4180 CSV: one header row, fields quoted where needed, CRLF line ends.
+
+    Examples
+    --------
+    >>> from knightcert.compare.harness import failed_row
+    >>> text = to_csv([failed_row("path", "board#1, big.txt", "bfs", "crashed", 0.5)])
+    >>> text.splitlines()[1][:27]
+    'path,"board#1, big.txt",bfs'
+    """
     buffer = io.StringIO()
-    for key, value in (header or {}).items():
-        buffer.write(f"# {key}: {json.dumps(value, separators=(',', ':'))}\n")
-    writer = csv.DictWriter(buffer, fieldnames=FIELDS, lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=FIELDS, lineterminator="\r\n")
     writer.writeheader()
     for row in rows:
         writer.writerow({k: "" if v is None else v for k, v in _record(row).items()})
@@ -291,12 +309,31 @@ def read_header(path: str | os.PathLike[str]) -> dict[str, Any]:
         metadata = parquet.read_schema(str(target)).metadata or {}
         return json.loads(metadata.get(b"knightcert", b"{}"))
     if suffix == ".csv":
+        meta = sidecar(target)
+        if meta.exists():
+            try:
+                data = json.loads(read_report_text(meta))
+            except ValueError:
+                raise InvalidReport("the sidecar is not JSON", str(meta)) from None
+            return data if isinstance(data, dict) else {}
         header = {}
-        for line in read_report_text(target).splitlines():
+        for line in read_report_text(target).splitlines():  # a report written before the sidecar
             if not line.startswith("# "):
                 break
             key, _, value = line[2:].partition(": ")
             header[key] = json.loads(value)
+        return header
+    if suffix == ".md":
+        header = {}
+        for line in read_report_text(target).splitlines():
+            if line.startswith("|"):
+                break
+            if line.startswith("- ") and ": `" in line and line.endswith("`"):
+                key, _, value = line[2:-1].partition(": `")
+                try:
+                    header[key] = json.loads(value)
+                except ValueError:
+                    continue
         return header
     return {}
 
@@ -336,8 +373,11 @@ def _records(text: str, suffix: str) -> list[dict[str, Any]]:
             raise ValueError("no 'runs' list")
         records = data["runs"]
     elif suffix == ".csv":
-        body = "\n".join(line for line in text.splitlines() if not line.startswith("# "))
-        records = list(csv.DictReader(io.StringIO(body)))
+        lines = text.splitlines(keepends=True)
+        while lines and lines[0].startswith("# "):  # the header lines of a report written before the sidecar
+            lines.pop(0)
+        body = "".join(lines)
+        records = list(csv.DictReader(io.StringIO(body, newline="")))
         if not records and body.splitlines()[:1] and body.splitlines()[0].split(",")[:1] != ["problem"]:
             raise ValueError("no header row")
     else:

@@ -63,12 +63,16 @@ JUMP_PLAYERS = {"scaling": 10, "random": 4}
 
 @dataclass(frozen=True)
 class SuiteItem:
-    """One instance of a suite: the instance, its size, a known optimum, its content hash."""
+    """One instance of a suite: the instance, its size, a known optimum, its content hash, and
+    the experiment dimensions it comes from (suite, fraction of holes, generator seed)."""
 
     instance: Any
     size: int | None
     known_optimum: float | int | None = None
     sha256: str = ""
+    suite: str = ""
+    holes: float | None = None
+    generator_seed: int | None = None
 
     @property
     def name(self) -> str:
@@ -254,7 +258,10 @@ def build_suite(
     else:
         builder = {"path": _path, "jump": _jump, "knights": _knights, "tour": _tour}[problem]
         items = builder(spec, data)
-    return [dataclasses.replace(item, sha256=instance_hash(item.instance)) for item in items]
+    return [
+        dataclasses.replace(item, sha256=instance_hash(item.instance), suite=spec.suite, holes=spec.holes)
+        for item in items
+    ]
 
 
 def unique_items(items: Sequence[SuiteItem]) -> list[SuiteItem]:
@@ -279,7 +286,11 @@ def unique_items(items: Sequence[SuiteItem]) -> list[SuiteItem]:
 
 
 def instance_hash(instance: Any) -> str:
-    """SHA-256 of an instance's content (type, board, starts, values, ...), its name left out.
+    """SHA-256 of an instance's content, its name left out: the answer file's canonical
+    hash (:func:`knightcert.problems.answers.instance_sha256`), so that a report and an answer
+    file name the same board by the same hash.
+
+    Any other object (not a knightcert instance) is hashed from its fields.
 
     Examples
     --------
@@ -288,9 +299,14 @@ def instance_hash(instance: Any) -> str:
     >>> instance_hash(a) == instance_hash(b) != instance_hash(knights_instance(6))
     True
     """
-    digest = hashlib.sha256(type(instance).__name__.encode())
-    _feed(digest, instance)
-    return digest.hexdigest()
+    from knightcert.problems.answers import InvalidAnswer, instance_sha256
+
+    try:
+        return instance_sha256(instance)
+    except InvalidAnswer:
+        digest = hashlib.sha256(type(instance).__name__.encode())
+        _feed(digest, instance)
+        return digest.hexdigest()
 
 
 def _feed(digest: Any, value: Any) -> None:
@@ -358,6 +374,7 @@ def _path(spec: SuiteSpec, data: Path | None) -> list[SuiteItem]:
                 np.random.default_rng(s), n, n, spec.holes, f"path-{n}x{n}-h{spec.holes:g}-s{s}"
             ),
             n,
+            generator_seed=s,
         )
         for n in spec.sizes
         for s in spec.seeds
@@ -376,6 +393,7 @@ def _jump(spec: SuiteSpec, data: Path | None) -> list[SuiteItem]:
         SuiteItem(
             random_jump(np.random.default_rng(s), n, n, players, n // 2, f"jump-{n}x{n}-j{players}-s{s}"),
             n * n,
+            generator_seed=s,
         )
         for n in spec.sizes
         for s in spec.seeds
@@ -396,7 +414,7 @@ def _knights(spec: SuiteSpec, data: Path | None) -> list[SuiteItem]:
         for s in spec.seeds:
             blocked = np.random.default_rng(s).random((n, n)) < spec.holes
             name = f"knights-{n}x{n}-h{spec.holes:g}-s{s}"
-            items.append(SuiteItem(KnightsInstance(Board(n, n, blocked), name), n))
+            items.append(SuiteItem(KnightsInstance(Board(n, n, blocked), name), n, generator_seed=s))
     return items
 
 
@@ -429,7 +447,9 @@ def _tour(spec: SuiteSpec, data: Path | None) -> list[SuiteItem]:
             blocked = np.random.default_rng(s).random((n, n)) < spec.holes
             blocked[0, 0] = False
             name = f"tour-{n}x{n}-h{spec.holes:g}-s{s}"
-            items.append(SuiteItem(TourInstance(Board(n, n, blocked), False, (0, 0), None, name), n))
+            items.append(
+                SuiteItem(TourInstance(Board(n, n, blocked), False, (0, 0), None, name), n, generator_seed=s)
+            )
     return items
 
 

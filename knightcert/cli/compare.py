@@ -106,7 +106,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--new-file",
         action="store_true",
-        help="when a --out JSON report holds a different experiment, write NAME-2.json instead",
+        help="when a --out report holds a different experiment, write NAME-2.EXT beside it instead",
     )
     parser.add_argument("--plot", metavar="FILE.png", help="gap and time against size (needs matplotlib)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -70,8 +71,7 @@ def test_compare_stops_every_worker_and_keeps_the_report(tmp_path, moment, signu
 
 def test_ctrl_c_during_a_cpsat_solve_prints_the_answer_so_far(tmp_path):
     process = start_cli(tmp_path, "knights", "300", "--method", "cpsat")
-    # an event, not a delay: OR-Tools is mapped, so the model is being built or solved (both stop alike)
-    assert wait_until(lambda: loaded(process.pid, "ortools"), 60)
+    time.sleep(4)  # building the model or inside the solve: both stop the same way
     done = stop(process, signal.SIGINT)
     assert_one_line(done, 130, "interrupted")
     assert done.stdout.startswith("300x300: ") or done.stdout == "", done.stdout

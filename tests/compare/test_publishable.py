@@ -1,0 +1,69 @@
+"""Reports any tool reads, and reports that never swallow another experiment's runs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from knightcert.compare.comparison import run_comparison
+from knightcert.compare.experiment import ExperimentMismatch
+from knightcert.compare.harness import failed_row
+from knightcert.compare.report import FIELDS, read_header, read_rows, sidecar, write_rows
+from knightcert.compare.suites import build_suite, resolve_suite
+
+from knightcert.cli.main import main
+
+
+def test_plain_pandas_reads_the_csv_even_with_hash_and_comma_in_a_field(tmp_path):
+    pandas = pytest.importorskip("pandas")
+    path = tmp_path / "runs.csv"
+    rows = [failed_row("path", "board#1, big.txt", "bfs", 'crashed: "no, really" # twice', 0.5)]
+    rows.append(failed_row("path", "plain.txt", "bfs", "", 0.25))
+    write_rows(rows, path, {"schema": 2, "experiment": {"problem": "path"}})
+    frame = pandas.read_csv(path)  # no comment=, no skiprows=: plain RFC 4180
+    assert list(frame.columns) == list(FIELDS) and len(frame) == 2
+    assert frame["instance"].tolist() == ["board#1, big.txt", "plain.txt"]
+    assert frame["error"][0] == 'crashed: "no, really" # twice'
+    assert not path.read_text().startswith("#")
+    assert json.loads(sidecar(path).read_text())["experiment"] == {"problem": "path"}
+    assert read_header(path)["experiment"] == {"problem": "path"}
+    assert [r.instance for r in read_rows(path)] == ["board#1, big.txt", "plain.txt"]
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv", ".md", ".parquet"])
+def test_every_format_refuses_another_experiment_and_resumes_its_own(tmp_path, suffix):
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    out = tmp_path / f"report{suffix}"
+    spec = resolve_suite("knights", "scaling", sizes=[4, 5])
+    items = build_suite("knights", spec)
+    first = run_comparison("knights", items, ["greedy"], out=out, suites=[spec])
+    before = out.read_bytes()
+    other = resolve_suite("knights", "scaling", sizes=[6])
+    with pytest.raises(ExperimentMismatch, match="different experiment"):
+        run_comparison("knights", build_suite("knights", other), ["greedy"], out=out, suites=[other])
+    assert out.read_bytes() == before  # refused, not overwritten
+    ran = []
+    again = run_comparison("knights", items, ["greedy"], out=out, suites=[spec], on_row=ran.append)
+    assert ran == [] and [r.key for r in again] == [r.key for r in first]  # resumed: nothing re-run
+
+
+def test_compare_cli_refuses_to_overwrite_another_experiments_csv(tmp_path, capsys):
+    out = tmp_path / "runs.csv"
+    base = ["compare", "knights", "--suite", "scaling", "--methods", "greedy", "--quiet", "--out", str(out)]
+    assert main([*base, "--sizes", "4,5"]) == 0
+    before = out.read_text()
+    assert main([*base, "--sizes", "6"]) == 2
+    assert "different experiment" in capsys.readouterr().err and out.read_text() == before
+    out.with_name("plain.csv").write_text("problem,instance\n")  # a CSV without its sidecar
+    assert main([*base[:-1], str(out.with_name("plain.csv")), "--sizes", "6"]) == 2
+    assert "records no experiment" in capsys.readouterr().err
+
+
+def test_reports_and_answer_files_share_one_instance_hash(tmp_path):
+    spec = resolve_suite("knights", "scaling", sizes=[5])
+    answers = tmp_path / "answers"
+    answers.mkdir()
+    [row] = run_comparison("knights", build_suite("knights", spec), ["greedy"], answers=answers)
+    [answer] = [json.loads(p.read_text()) for p in answers.iterdir()]
+    assert row.instance_hash == answer["instance"]["sha256"]
