@@ -100,6 +100,7 @@ def run_comparison(
     suites: Sequence[SuiteSpec] | None = None,
     command: Sequence[str] | None = None,
     answers: str | os.PathLike[str] | None = None,
+    reference: bool = True,
 ) -> list[Row]:
     """Run every method on every instance ``repeat`` times; return rows with gaps.
 
@@ -134,6 +135,13 @@ def run_comparison(
         The command line, recorded in the report.
     answers : path, optional
         Folder where every run saves its answer file (``knightcert check`` re-checks them).
+    reference : bool, default True
+        When a verified answer has no gap (no method proved the instance's optimum and none is
+        published), run the problem's reference method (``REFERENCE_METHODS``: certified exact
+        methods) once on that instance, under the same limits, and take its certified optimum as
+        the reference. Each instance's reference run is cached in the report's header
+        (``references``, by instance hash) and not redone on resume; every row whose gap
+        comes from it, or that still has none, says so in ``reference``.
 
     Raises
     ------
@@ -170,7 +178,7 @@ def run_comparison(
             for item in items
         ]
     )
-    header = report_header(experiment.to_dict(), instance_records(items), command=command)
+    header = report_header(experiment.to_dict(), instance_records(items), command=command, methods=refs)
     outputs = [] if out is None else [out] if isinstance(out, (str, os.PathLike)) else list(out)
     done = resumable_rows(outputs, header)
     finished = {row.key for row in done}
@@ -199,9 +207,11 @@ def run_comparison(
     rows = list(done)
 
     warmed_before = recorded_warmups(outputs) if done else {}
+    header["references"] = recorded_references(outputs) if done else {}
 
     def save() -> None:
-        fill_gaps(rows, known)  # a partial report has its gaps too
+        fill_gaps(rows, {**known, **reference_values(header["references"], items)})
+        note_references(rows, header["references"], items)  # a partial report has its gaps too
         header["warmup_s"] = {  # a resumed report keeps the warm-ups of its earlier runs
             **warmed_before,
             **{s.name: round(WARMED[problem, s.name], 4) for s in specs if (problem, s.name) in WARMED},
@@ -216,6 +226,21 @@ def run_comparison(
             save()
             if on_row is not None:
                 on_row(row)
+        if reference:
+            fill_gaps(rows, known)
+            wanted = [
+                item
+                for item in items
+                if item.sha256 not in header["references"] and needs_reference(rows, item)
+            ]
+            tasks_of = [reference_task(problem, item, time_limit, wall_limit) for item in wanted]
+            run = (
+                run_with_executor(tasks_of, executor)
+                if executor is not None
+                else run_isolated(tasks_of, workers)
+            )
+            for task, found in zip(wanted, _in_order(run, tasks_of), strict=True):
+                header["references"][task.sha256] = reference_record(found)
     finally:
         if hasattr(source, "close"):
             source.close()
@@ -223,6 +248,87 @@ def run_comparison(
         rows.sort(key=lambda row: order.get(row.key, len(order)))
         save()
     return rows
+
+
+#: The method that gives an instance its reference value when the comparison proved none:
+#: exact, and its optimum certified by the checker (a tour found by ``auto`` is optimal).
+REFERENCE_METHODS = {"path": "bfs", "jump": "bfs", "knights": "matching", "tour": "auto"}
+
+
+def needs_reference(rows: Sequence[Row], item: SuiteItem) -> bool:
+    """Whether a verified answer on ``item`` has no gap (nothing proved its optimum)."""
+    mine = [r for r in rows if r.instance == item.name]
+    return any(r.verified and r.status in ("OPTIMAL", "FEASIBLE") and r.gap is None for r in mine) or any(
+        r.exact and r.gap is not None and r.gap > 0 and r.status != "OPTIMAL" for r in mine
+    )
+
+
+def reference_task(problem: str, item: SuiteItem, time_limit: float | None, wall_limit: float | None) -> Task:
+    """The reference run of ``item`` (seed 0, repeat 0, the comparison's limits)."""
+    method = REFERENCE_METHODS[problem]
+    return Task(
+        problem, item.instance, method, time_limit, 0, 0, item.size, None, wall_limit, sha256=item.sha256
+    )
+
+
+def _in_order(rows: Any, tasks: Sequence[Task]) -> list[Row]:
+    """The rows of ``tasks`` in the order of the tasks (executors yield them as they finish)."""
+    found = {row.instance: row for row in rows}
+    return [found[task.name] for task in tasks]
+
+
+def reference_record(row: Row) -> dict[str, Any]:
+    """What the report keeps of a reference run."""
+    value = row.objective if row.status == "OPTIMAL" and row.verified and row.certified else None
+    why = (
+        ""
+        if value is not None
+        else f"{row.method} gave {row.status}" + (f" ({row.error})" if row.error else "")
+    )
+    return {
+        "method": row.method,
+        "status": row.status,
+        "objective": row.objective,
+        "certified": row.certified,
+        "time_s": round(row.time_s, 4),
+        "value": value,
+        "why_none": why or None,
+    }
+
+
+def reference_values(
+    references: Mapping[str, Mapping[str, Any]], items: Sequence[SuiteItem]
+) -> dict[str, Any]:
+    """Instance name -> certified reference value, from the report's ``references``."""
+    by_hash = {item.sha256: item.name for item in items}
+    return {
+        by_hash[digest]: record["value"]
+        for digest, record in references.items()
+        if digest in by_hash and record.get("value") is not None
+    }
+
+
+def note_references(
+    rows: Sequence[Row], references: Mapping[str, Mapping[str, Any]], items: Sequence[SuiteItem]
+) -> None:
+    """Say in each row's ``reference`` where its gap's reference value came from, or why it has none."""
+    hashes = {item.name: item.sha256 for item in items}
+    for row in rows:
+        record = references.get(hashes.get(row.instance, ""))
+        if record is None:
+            row.reference = ""
+        elif record.get("value") is not None:
+            row.reference = f"reference run: {record['method']}, certified optimum {record['value']}"
+        else:
+            row.reference = f"no reference: {record.get('why_none')}"
+
+
+def recorded_references(outputs: Sequence[str | os.PathLike[str]]) -> dict[str, Any]:
+    """The reference runs an existing report among ``outputs`` recorded (``{}`` when none)."""
+    for path in resume_order(outputs):
+        recorded = read_header(path).get("references")
+        return dict(recorded) if isinstance(recorded, dict) else {}
+    return {}
 
 
 def recorded_warmups(outputs: Sequence[str | os.PathLike[str]]) -> dict[str, float]:

@@ -85,6 +85,7 @@ class Row:
     covered: int | None = None
     kind: str = ""  # "exact" or "heuristic", as declared
     origin: str = ""  # where the method comes from: "built-in", "registered", "plug-in", "python", "program"
+    reference: str = ""  # where the gap's reference value came from, or why there is none
 
     @property
     def foreign(self) -> bool:

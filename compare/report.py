@@ -42,7 +42,7 @@ from knightcert.compare.report_file import read_report_text, resume_mismatch, wr
 from knightcert.problems.errors import InvalidInstance, InvalidReport, KnightcertError
 
 SCHEMA = 2
-FIELDS = (*COLUMNS, "size", "repeat", "seed", "instance_hash")
+FIELDS = (*COLUMNS, "size", "repeat", "seed", "instance_hash", "reference")
 FORMATS = (".csv", ".json", ".md", ".parquet")
 #: Packages whose versions every report records.
 PACKAGES = (
@@ -65,7 +65,9 @@ def environment() -> dict[str, Any]:
     Notes
     -----
     ``git`` is the commit of the checkout the code was imported from (with
-    ``dirty`` when tracked files differ from it), ``None`` for an installed copy.
+    ``dirty`` when tracked files differ from it), ``None`` for an installed copy;
+    ``source_sha256`` fingerprints the package's Python files either way
+    (:func:`source_sha256`), and ``versions["knightcert"]`` is the package version.
     """
     from importlib import metadata
 
@@ -84,8 +86,32 @@ def environment() -> dict[str, Any]:
         "memory_gb": _memory_gb(),
         "versions": versions,
         "git": _git_commit(),
+        "source_sha256": source_sha256(),
         "cpsat": cpsat_parameters(),
     }
+
+
+def source_sha256() -> str:
+    """SHA-256 over the package's Python files (relative path and bytes, in path order): which
+    code ran, for an installed copy without git as for a checkout with local changes."""
+    import hashlib
+
+    import knightcert
+
+    roots = {Path(knightcert.__file__).resolve().parent}
+    roots |= {Path(module.__file__).resolve().parent for module in _layer_modules()}
+    digest = hashlib.sha256()
+    for root in sorted(roots):
+        for path in sorted(root.rglob("*.py")):
+            digest.update(f"{root.name}/{path.relative_to(root)}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _layer_modules() -> list[Any]:
+    from knightcert import compare, heuristics, models, problems
+
+    return [compare, heuristics, models, problems]
 
 
 def cpsat_parameters() -> dict[str, Any]:
@@ -160,16 +186,65 @@ def report_header(
     *,
     command: Sequence[str] | None = None,
     warmup: Mapping[str, float] | None = None,
+    methods: Sequence[Any] = (),
 ) -> dict[str, Any]:
-    """Everything a report says besides its runs."""
+    """Everything a report says besides its runs; ``methods`` (resolved ``MethodRef``) give
+    the ``method_files`` of the foreign ones (:func:`method_files`)."""
     header: dict[str, Any] = {"schema": SCHEMA}
     if experiment is not None:
         header["experiment"] = dict(experiment)
         header["instances"] = [dict(i) for i in instances]
     header["command"] = list(command) if command is not None else None
     header["environment"] = environment()
+    header["method_files"] = method_files(methods)
     header["warmup_s"] = dict(warmup or {})
     return header
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """SHA-256 of a file's bytes."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def method_files(methods: Sequence[Any]) -> dict[str, list[dict[str, str]]]:
+    """The files each foreign method runs, with their SHA-256: a Python method's module file
+    (``module:function``, a registered function's module), a program and any file among its
+    arguments (``exec:python3 solver.py``). Built-in methods are covered by the package
+    version and commit or source hash of ``environment``.
+    """
+    import inspect
+    import shutil
+    import sys
+
+    found: dict[str, list[dict[str, str]]] = {}
+    for ref in methods:
+        if not getattr(ref, "foreign", False):
+            continue
+        paths: list[str] = []
+        target = ref.target
+        if isinstance(target, tuple):  # a program's command
+            program = shutil.which(target[0]) or target[0]
+            paths = [program, *(arg for arg in target[1:] if os.path.isfile(arg))]
+        else:
+            module = None
+            if isinstance(target, str):
+                module = sys.modules.get(target.partition(":")[0])
+            elif callable(target):
+                module = inspect.getmodule(target)
+            origin = getattr(module, "__file__", None)
+            paths = [origin] if origin else []
+        files = []
+        for path in paths:
+            if os.path.isfile(path):
+                files.append({"path": os.path.abspath(path), "sha256": file_sha256(path)})
+        found[ref.name] = files
+    return found
 
 
 def write_rows(
@@ -443,6 +518,7 @@ def _row(record: dict[str, Any]) -> Row:
         instance_hash=str(record.get("instance_hash") or ""),
         kind=str(record.get("kind") or ""),
         origin=str(record.get("origin") or ""),
+        reference=str(record.get("reference") or ""),
     )
 
 

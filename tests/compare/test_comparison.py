@@ -124,7 +124,7 @@ def test_json_report_records_the_environment(seed_rows, tmp_path):
     path = tmp_path / "r.json"
     write_rows(seed_rows, path)
     data = json.loads(path.read_text())
-    assert set(data) == {"schema", "command", "environment", "warmup_s", "runs"}
+    assert set(data) == {"schema", "command", "environment", "method_files", "warmup_s", "runs"}
     environment = data["environment"]
     assert environment["cores"] >= 1 and "ortools" in environment["versions"]
     assert (

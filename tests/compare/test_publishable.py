@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from knightcert.compare.comparison import run_comparison
@@ -67,3 +68,65 @@ def test_reports_and_answer_files_share_one_instance_hash(tmp_path):
     [row] = run_comparison("knights", build_suite("knights", spec), ["greedy"], answers=answers)
     [answer] = [json.loads(p.read_text()) for p in answers.iterdir()]
     assert row.instance_hash == answer["instance"]["sha256"]
+
+
+def test_gap_without_an_exact_method_comes_from_a_cached_reference_run(tmp_path):
+    out = tmp_path / "r.json"
+    spec = resolve_suite("knights", "random", sizes=[8, 12], seeds=[0])
+    items = build_suite("knights", spec)
+    rows = run_comparison("knights", items, ["greedy"], out=out, suites=[spec])
+    assert all(r.gap is not None for r in rows)
+    assert all(r.reference.startswith("reference run: matching, certified optimum ") for r in rows)
+    references = json.loads(out.read_text())["references"]
+    assert set(references) == {item.sha256 for item in items}
+    assert all(ref["method"] == "matching" and ref["certified"] for ref in references.values())
+    assert [r.reference for r in read_rows(out)] == [r.reference for r in rows]
+    # resumed: neither the runs nor the reference runs are redone
+    before = out.read_text()
+    ran = []
+    run_comparison("knights", items, ["greedy"], out=out, suites=[spec], on_row=ran.append)
+    assert ran == [] and json.loads(out.read_text())["references"] == json.loads(before)["references"]
+    # with an exact method that proved every board, no reference run is needed
+    both = run_comparison("knights", items, ["greedy", "matching"])
+    assert all(r.gap is not None and r.reference == "" for r in both)
+
+
+def test_a_row_says_why_it_has_no_reference():
+    from knightcert.compare.comparison import reference_record
+
+    failed = failed_row("knights", "big", "matching", "timeout", 30.0)
+    record = reference_record(failed)
+    assert record["value"] is None and record["why_none"] == "matching gave UNKNOWN (timeout)"
+
+
+def test_report_records_the_sha256_of_a_foreign_module_and_program(tmp_path, monkeypatch):
+    import hashlib
+    import sys
+
+    module = tmp_path / "provmod.py"
+    module.write_text(
+        "def solve(instance, time_limit=None, seed=None):\n"
+        "    return {'status': 'FEASIBLE', 'objective': 0, 'solution': []}\n"
+    )
+    script = tmp_path / "prog.py"
+    script.write_text('import sys\nprint(\'{"status": "UNKNOWN"}\')\n')
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    out = tmp_path / "r.json"
+    spec = resolve_suite("knights", "scaling", sizes=[4])
+    program = f"exec:{sys.executable} {script}"
+    run_comparison(
+        "knights", build_suite("knights", spec), ["provmod:solve", program], out=out, reference=False
+    )
+    header = json.loads(out.read_text())
+    files = header["method_files"]
+    assert files["provmod:solve"] == [
+        {"path": str(module), "sha256": hashlib.sha256(module.read_bytes()).hexdigest()}
+    ]
+    assert [f["path"] for f in files[program]] == [
+        str(Path(sys.executable).absolute()),
+        str(script),
+    ]
+    assert files[program][1]["sha256"] == hashlib.sha256(script.read_bytes()).hexdigest()
+    environment = header["environment"]
+    assert environment["versions"]["knightcert"] and len(environment["source_sha256"]) == 64
