@@ -101,6 +101,7 @@ def run_comparison(
     command: Sequence[str] | None = None,
     answers: str | os.PathLike[str] | None = None,
     reference: bool = True,
+    progress: bool | None = None,
 ) -> list[Row]:
     """Run every method on every instance ``repeat`` times; return rows with gaps.
 
@@ -142,6 +143,9 @@ def run_comparison(
         the reference. Each instance's reference run is cached in the report's header
         (``references``, by instance hash) and not redone on resume; every row whose gap
         comes from it, or that still has none, says so in ``reference``.
+    progress : bool, optional
+        Show a progress bar (rich; in a Jupyter notebook it is a live widget). Default: on in
+        a notebook, off elsewhere (the command line has its own).
 
     Raises
     ------
@@ -220,10 +224,13 @@ def run_comparison(
             write_rows(rows, path, header)
 
     source = run_with_executor(todo, executor) if executor is not None else run_isolated(todo, workers)
+    bar = ProgressBar(problem, len(tasks), len(tasks) - len(todo)) if _wants_progress(progress) else None
     try:
         for row in source:
             rows.append(row)
             save()
+            if bar is not None:
+                bar.advance(row)
             if on_row is not None:
                 on_row(row)
         if reference:
@@ -242,12 +249,47 @@ def run_comparison(
             for task, found in zip(wanted, _in_order(run, tasks_of), strict=True):
                 header["references"][task.sha256] = reference_record(found)
     finally:
+        if bar is not None:
+            bar.stop()
         if hasattr(source, "close"):
             source.close()
         order = {task.key: i for i, task in enumerate(tasks)}
         rows.sort(key=lambda row: order.get(row.key, len(order)))
         save()
     return rows
+
+
+def in_notebook() -> bool:
+    """Whether this runs in a Jupyter kernel (an IPython shell that is not a terminal)."""
+    import sys
+
+    shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
+    return type(shell).__name__ == "ZMQInteractiveShell"
+
+
+def _wants_progress(progress: bool | None) -> bool:
+    return in_notebook() if progress is None else bool(progress)
+
+
+class ProgressBar:
+    """A rich progress bar of a comparison: runs done out of ``total``, the last run's name."""
+
+    def __init__(self, problem: str, total: int, done: int = 0) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()
+        )
+        self.task = self.bar.add_task(f"compare {problem}", total=total, completed=done)
+        self.bar.start()
+
+    def advance(self, row: Row) -> None:
+        """One more run finished."""
+        self.bar.update(self.task, advance=1, description=f"{row.instance} {row.method}")
+
+    def stop(self) -> None:
+        """Show the final state and stop refreshing."""
+        self.bar.stop()
 
 
 #: The method that gives an instance its reference value when the comparison proved none:

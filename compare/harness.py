@@ -147,9 +147,21 @@ def describe_evidence(evidence) -> str:
 
 
 def _no_answer_reason(result: Result) -> str:
+    """Why a run has no answer: the method's own reason (``info["stopped"]``), else what
+    happened, without guessing at a cause (a method may give up long before its time limit).
+
+    Examples
+    --------
+    >>> from knightcert.problems.result import Result, Status
+    >>> _no_answer_reason(Result("tour", "roth", Status.UNKNOWN, None, None, None, 0.0012))
+    'no answer: the method returned no solution (UNKNOWN after 0.0012 s)'
+    """
     if result.status is not Status.UNKNOWN or result.solution is not None:
         return ""
-    return "no answer: " + str(result.info.get("stopped") or "time limit reached without a solution")
+    stopped = result.info.get("stopped")
+    if stopped:
+        return f"no answer: {stopped}"
+    return f"no answer: the method returned no solution (UNKNOWN after {result.time:.2g} s)"
 
 
 def failed_row(problem: str, instance: str, method: str, error: str, elapsed: float) -> Row:

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
+from knightcert.problems.instance_files import DEFAULT_HOLES, DEFAULT_PLAYERS
 
 SUITES = ("seed", "scaling", "random", "starts")
 SPACINGS = ("geometric", "linear")
@@ -46,19 +47,19 @@ DEFAULT_COUNT = 6
 #: ``None`` holes: the suite has no holes; an empty seed tuple: the suite is not random.
 GENERATOR_DEFAULTS: dict[tuple[str, str], tuple[tuple[int, ...], float | None]] = {
     ("path", "scaling"): ((2021,), 0.2),
-    ("path", "random"): ((0, 1, 2), 0.35),
+    ("path", "random"): ((0, 1, 2), DEFAULT_HOLES["path"]),
     ("jump", "scaling"): ((7,), None),
     ("jump", "random"): ((0, 1, 2), None),
     ("knights", "scaling"): ((), None),
-    ("knights", "random"): ((0, 1, 2), 0.2),
+    ("knights", "random"): ((0, 1, 2), DEFAULT_HOLES["knights"]),
     ("tour", "scaling"): ((), None),
-    ("tour", "random"): ((0,), 0.05),
+    ("tour", "random"): ((0,), DEFAULT_HOLES["tour"]),
     ("tour", "starts"): ((), None),
 }
 #: Board sides of the ``starts`` suite when none are given (every start square of each).
 STARTS_SIZES = (5, 8)
 #: Players of the generated jump games.
-JUMP_PLAYERS = {"scaling": 10, "random": 4}
+JUMP_PLAYERS = {"scaling": 10, "random": DEFAULT_PLAYERS}
 
 
 @dataclass(frozen=True)

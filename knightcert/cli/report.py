@@ -20,7 +20,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "confidence intervals that resample instances, time median and interquartile range, peak memory. "
         "With two reports A B: each method in both, paired by instance, gap and time compared by the "
         "Wilcoxon signed-rank test (median difference, rank-biserial effect, p-value, which is better).",
-        epilog="exit codes: 0 the table was written; 2 a report cannot be read, or a bad option.",
     )
     parser.add_argument(
         "report", metavar="REPORT", nargs="+", help="one report (.json, .csv, .md, .parquet), or two: A B"
@@ -63,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         from knightcert.compare.plots import plot_rows
 
-        plot_rows(rows, args.plot)
+        plot_rows(rows, args.plot, instances=instance_dimensions(header))
     if args.profile:
         from knightcert.compare.profiles import plot_profiles
 

@@ -130,3 +130,74 @@ def test_report_records_the_sha256_of_a_foreign_module_and_program(tmp_path, mon
     assert files[program][1]["sha256"] == hashlib.sha256(script.read_bytes()).hexdigest()
     environment = header["environment"]
     assert environment["versions"]["knightcert"] and len(environment["source_sha256"]) == 64
+
+
+@pytest.mark.parametrize("name", ["demo", "compare", "report", "path", "check", "instance"])
+def test_every_command_states_its_exit_codes_in_help_and_readme(name, capsys):
+    from knightcert.cli.commands import EXIT_CODES
+
+    with pytest.raises(SystemExit):
+        main([name, "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert f"exit codes: {EXIT_CODES[name]}" in shown
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert f"| `knightcert {name}` | {EXIT_CODES[name]} |" in readme
+
+
+@pytest.mark.parametrize("problem", ["path", "jump", "knights", "tour"])
+def test_instance_command_defaults_make_the_random_suites_instance(problem, capsys):
+    """``knightcert instance PROBLEM N`` with no options is the random suite's board of side N, seed 0."""
+    from knightcert.compare.suites import instance_hash
+    from knightcert.problems.answers import instance_from_data
+
+    assert main(["instance", problem, "12", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    written = instance_from_data(data)
+    [suite] = build_suite(problem, resolve_suite(problem, "random", sizes=[12], seeds=[0]))
+    if problem == "tour":  # the board file has no start square; the suite starts its tours at (0, 0)
+        assert (written.board.blocked == suite.instance.board.blocked).all()
+    else:
+        assert instance_hash(written) == suite.sha256
+
+
+def test_sizes_range_prints_the_sizes_it_chose(capsys):
+    argv = ["compare", "knights", "--suite", "scaling", "--sizes", "5..12", "--methods", "greedy", "--json"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "--sizes 5..12 means 6 geometric sizes: 5, 6, 7, 8, 10, 12" in err
+
+
+def test_plots_keep_suites_apart_and_time_only_checked_answers(tmp_path):
+    from knightcert.compare.plots import plot_rows, plot_series, time_groups
+    from knightcert.compare.statistics import instance_dimensions
+
+    specs = [
+        resolve_suite("knights", "random", sizes=[6, 8], seeds=[0]),
+        resolve_suite("knights", "scaling", sizes=[6, 8]),
+    ]
+    items = [item for spec in specs for item in build_suite("knights", spec)]
+    out = tmp_path / "r.json"
+    rows = run_comparison("knights", items, ["greedy"], out=out, suites=specs)
+    instances = instance_dimensions(read_header(out))
+    series = plot_series(rows, instances)
+    assert sorted(series) == ["greedy (random)", "greedy (scaling)"]
+    assert all(len({r.size for r in runs}) == 2 and len(runs) == 2 for runs in series.values())
+    runs = series["greedy (random)"]
+    refused = runs[0]
+    refused.verified, refused.time_s = False, 1e-9  # a refused run: the fastest, but not timed
+    assert [g.key for g in time_groups(runs)] == [(8,)] and time_groups(runs)[0].time_median > 1e-9
+    plot_rows(rows, tmp_path / "p.svg", instances=instances)
+    assert (tmp_path / "p.svg").read_text().startswith("<?xml")
+
+
+def test_run_comparison_shows_progress_when_asked_and_in_notebooks(capsys, monkeypatch):
+    from knightcert.compare import comparison
+
+    items = build_suite("knights", resolve_suite("knights", "scaling", sizes=[4, 5]))
+    comparison.run_comparison("knights", items, ["greedy"], progress=True, reference=False)
+    assert "2/2" in capsys.readouterr().out
+    comparison.run_comparison("knights", items, ["greedy"], reference=False)
+    assert capsys.readouterr().out == ""  # not a notebook: quiet by default
+    monkeypatch.setattr(comparison, "in_notebook", lambda: True)
+    comparison.run_comparison("knights", items, ["greedy"], reference=False)
+    assert "2/2" in capsys.readouterr().out
