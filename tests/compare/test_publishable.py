@@ -201,3 +201,18 @@ def test_run_comparison_shows_progress_when_asked_and_in_notebooks(capsys, monke
     monkeypatch.setattr(comparison, "in_notebook", lambda: True)
     comparison.run_comparison("knights", items, ["greedy"], reference=False)
     assert "2/2" in capsys.readouterr().out
+
+
+def test_redirected_tables_wrap_long_cells_instead_of_cutting_them():
+    import io
+
+    from knightcert.compare.summary import rows_table
+    from rich.console import Console
+
+    name = "knights-200x200-h0.2-s4-with-a-long-suffix"
+    row = failed_row("knights", name, "greedy+", "no answer: the method returned no solution", 0.5)
+    buffer = io.StringIO()
+    Console(file=buffer, width=80).print(rows_table([row]))
+    text = buffer.getvalue()
+    assert "…" not in text
+    assert name in "".join(line.split("│")[1].strip() for line in text.splitlines() if line.count("│") > 2)
