@@ -24,11 +24,10 @@ from knightcert.compare.experiment import (
     Experiment,
     ExperimentMismatch,
     MethodSpec,
-    read_report_header,
     same_experiment,
 )
 from knightcert.compare.harness import Row, fill_gaps
-from knightcert.compare.report import read_rows, report_header, write_rows
+from knightcert.compare.report import read_header, read_rows, report_header, write_rows
 from knightcert.compare.report_file import holding_report_lock
 from knightcert.compare.runner import WARMED, Task, run_isolated, run_with_executor
 from knightcert.compare.suites import SuiteItem, SuiteSpec, instance_hash, unique_items
@@ -102,6 +101,8 @@ def run_comparison(
     suites: Sequence[SuiteSpec] | None = None,
     command: Sequence[str] | None = None,
     answers: str | os.PathLike[str] | None = None,
+    reference: bool = True,
+    progress: bool | None = None,
 ) -> list[Row]:
     """Run every method on every instance ``repeat`` times; return rows with gaps.
 
@@ -136,6 +137,16 @@ def run_comparison(
         The command line, recorded in the report.
     answers : path, optional
         Folder where every run saves its answer file (``knightcert check`` re-checks them).
+    reference : bool, default True
+        When a verified answer has no gap (no method proved the instance's optimum and none is
+        published), run the problem's reference method (``REFERENCE_METHODS``: certified exact
+        methods) once on that instance, under the same limits, and take its certified optimum as
+        the reference. Each instance's reference run is cached in the report's header
+        (``references``, by instance hash) and not redone on resume; every row whose gap
+        comes from it, or that still has none, says so in ``reference``.
+    progress : bool, optional
+        Show a progress bar (rich; in a Jupyter notebook it is a live widget). Default: on in
+        a notebook, off elsewhere (the command line has its own).
 
     Raises
     ------
@@ -172,7 +183,7 @@ def run_comparison(
             for item in items
         ]
     )
-    header = report_header(experiment.to_dict(), instance_records(items), command=command)
+    header = report_header(experiment.to_dict(), instance_records(items), command=command, methods=refs)
     outputs = [] if out is None else [out] if isinstance(out, (str, os.PathLike)) else list(out)
     done = resumable_rows(outputs, header)
     finished = {row.key for row in done}
@@ -201,9 +212,11 @@ def run_comparison(
     rows = list(done)
 
     warmed_before = recorded_warmups(outputs) if done else {}
+    header["references"] = recorded_references(outputs) if done else {}
 
     def save() -> None:
-        fill_gaps(rows, known)  # a partial report has its gaps too
+        fill_gaps(rows, {**known, **reference_values(header["references"], items)})
+        note_references(rows, header["references"], items)  # a partial report has its gaps too
         header["warmup_s"] = {  # a resumed report keeps the warm-ups of its earlier runs
             **warmed_before,
             **{s.name: round(WARMED[problem, s.name], 4) for s in specs if (problem, s.name) in WARMED},
@@ -212,13 +225,33 @@ def run_comparison(
             write_rows(rows, path, header)
 
     source = run_with_executor(todo, executor) if executor is not None else run_isolated(todo, workers)
+    bar = ProgressBar(problem, len(tasks), len(tasks) - len(todo)) if _wants_progress(progress) else None
     try:
         for row in source:
             rows.append(row)
             save()
+            if bar is not None:
+                bar.advance(row)
             if on_row is not None:
                 on_row(row)
+        if reference:
+            fill_gaps(rows, known)
+            wanted = [
+                item
+                for item in items
+                if item.sha256 not in header["references"] and needs_reference(rows, item)
+            ]
+            tasks_of = [reference_task(problem, item, time_limit, wall_limit) for item in wanted]
+            run = (
+                run_with_executor(tasks_of, executor)
+                if executor is not None
+                else run_isolated(tasks_of, workers)
+            )
+            for task, found in zip(wanted, _in_order(run, tasks_of), strict=True):
+                header["references"][task.sha256] = reference_record(found)
     finally:
+        if bar is not None:
+            bar.stop()
         if hasattr(source, "close"):
             source.close()
         order = {task.key: i for i, task in enumerate(tasks)}
@@ -227,13 +260,137 @@ def run_comparison(
     return rows
 
 
-def recorded_warmups(outputs: Sequence[str | os.PathLike[str]]) -> dict[str, float]:
-    """The warm-up seconds an existing JSON report among ``outputs`` recorded (``{}`` when none)."""
-    for path in outputs:
-        if Path(path).suffix.lower() == ".json" and Path(path).exists():
-            recorded = read_report_header(path).get("warmup_s")
-            return dict(recorded) if isinstance(recorded, dict) else {}
+def in_notebook() -> bool:
+    """Whether this runs in a Jupyter kernel (an IPython shell that is not a terminal)."""
+    import sys
+
+    shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
+    return type(shell).__name__ == "ZMQInteractiveShell"
+
+
+def _wants_progress(progress: bool | None) -> bool:
+    return in_notebook() if progress is None else bool(progress)
+
+
+class ProgressBar:
+    """A rich progress bar of a comparison: runs done out of ``total``, the last run's name."""
+
+    def __init__(self, problem: str, total: int, done: int = 0) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()
+        )
+        self.task = self.bar.add_task(f"compare {problem}", total=total, completed=done)
+        self.bar.start()
+
+    def advance(self, row: Row) -> None:
+        """One more run finished."""
+        self.bar.update(self.task, advance=1, description=f"{row.instance} {row.method}")
+
+    def stop(self) -> None:
+        """Show the final state and stop refreshing."""
+        self.bar.stop()
+
+
+#: The method that gives an instance its reference value when the comparison proved none:
+#: exact, and its optimum certified by the checker (a tour found by ``auto`` is optimal).
+REFERENCE_METHODS = {"path": "bfs", "jump": "bfs", "knights": "matching", "tour": "auto"}
+
+
+def needs_reference(rows: Sequence[Row], item: SuiteItem) -> bool:
+    """Whether a verified answer on ``item`` has no gap (nothing proved its optimum)."""
+    mine = [r for r in rows if r.instance == item.name]
+    return any(r.verified and r.status in ("OPTIMAL", "FEASIBLE") and r.gap is None for r in mine) or any(
+        r.exact and r.gap is not None and r.gap > 0 and r.status != "OPTIMAL" for r in mine
+    )
+
+
+def reference_task(problem: str, item: SuiteItem, time_limit: float | None, wall_limit: float | None) -> Task:
+    """The reference run of ``item`` (seed 0, repeat 0, the comparison's limits)."""
+    method = REFERENCE_METHODS[problem]
+    return Task(
+        problem, item.instance, method, time_limit, 0, 0, item.size, None, wall_limit, sha256=item.sha256
+    )
+
+
+def _in_order(rows: Any, tasks: Sequence[Task]) -> list[Row]:
+    """The rows of ``tasks`` in the order of the tasks (executors yield them as they finish)."""
+    found = {row.instance: row for row in rows}
+    return [found[task.name] for task in tasks]
+
+
+def reference_record(row: Row) -> dict[str, Any]:
+    """What the report keeps of a reference run."""
+    value = row.objective if row.status == "OPTIMAL" and row.verified and row.certified else None
+    why = (
+        ""
+        if value is not None
+        else f"{row.method} gave {row.status}" + (f" ({row.error})" if row.error else "")
+    )
+    return {
+        "method": row.method,
+        "status": row.status,
+        "objective": row.objective,
+        "certified": row.certified,
+        "time_s": round(row.time_s, 4),
+        "value": value,
+        "why_none": why or None,
+    }
+
+
+def reference_values(
+    references: Mapping[str, Mapping[str, Any]], items: Sequence[SuiteItem]
+) -> dict[str, Any]:
+    """Instance name -> certified reference value, from the report's ``references``."""
+    by_hash = {item.sha256: item.name for item in items}
+    return {
+        by_hash[digest]: record["value"]
+        for digest, record in references.items()
+        if digest in by_hash and record.get("value") is not None
+    }
+
+
+def note_references(
+    rows: Sequence[Row], references: Mapping[str, Mapping[str, Any]], items: Sequence[SuiteItem]
+) -> None:
+    """Say in each row's ``reference`` where its gap's reference value came from, or why it has none."""
+    hashes = {item.name: item.sha256 for item in items}
+    for row in rows:
+        record = references.get(hashes.get(row.instance, ""))
+        if record is None:
+            row.reference = ""
+        elif record.get("value") is not None:
+            row.reference = f"reference run: {record['method']}, certified optimum {record['value']}"
+        else:
+            row.reference = f"no reference: {record.get('why_none')}"
+
+
+def recorded_references(outputs: Sequence[str | os.PathLike[str]]) -> dict[str, Any]:
+    """The reference runs an existing report among ``outputs`` recorded (``{}`` when none)."""
+    for path in resume_order(outputs):
+        recorded = read_header(path).get("references")
+        return dict(recorded) if isinstance(recorded, dict) else {}
     return {}
+
+
+def recorded_warmups(outputs: Sequence[str | os.PathLike[str]]) -> dict[str, float]:
+    """The warm-up seconds an existing report among ``outputs`` recorded (``{}`` when none)."""
+    for path in resume_order(outputs):
+        recorded = read_header(path).get("warmup_s")
+        return dict(recorded) if isinstance(recorded, dict) else {}
+    return {}
+
+
+#: Which existing report a run resumes from, best first (the Markdown one has rounded numbers).
+RESUME_PREFERENCE = (".json", ".parquet", ".csv", ".md")
+
+
+def resume_order(outputs: Sequence[str | os.PathLike[str]]) -> list[Path]:
+    """The existing reports among ``outputs``, in the order of ``RESUME_PREFERENCE``."""
+    existing = [Path(p) for p in outputs if Path(p).exists()]
+    rank = {suffix: k for k, suffix in enumerate(RESUME_PREFERENCE)}
+    return sorted(existing, key=lambda p: rank.get(p.suffix.lower(), len(rank)))
 
 
 def declared(ref: MethodRef, exact: bool | None) -> MethodRef:
@@ -242,32 +399,44 @@ def declared(ref: MethodRef, exact: bool | None) -> MethodRef:
 
 
 def instance_records(items: Sequence[SuiteItem]) -> list[dict[str, Any]]:
-    """What a report records of each instance: name, content hash, size, known optimum."""
+    """What a report records of each instance: name, content hash, size, known optimum, and the
+    suite, fraction of holes and generator seed it comes from (``None`` where they do not apply)."""
     return [
-        {"name": item.name, "sha256": item.sha256, "size": item.size, "known_optimum": item.known_optimum}
+        {
+            "name": item.name,
+            "sha256": item.sha256,
+            "size": item.size,
+            "known_optimum": item.known_optimum,
+            "suite": item.suite or None,
+            "holes": item.holes,
+            "generator_seed": item.generator_seed,
+        }
         for item in items
     ]
 
 
 def resumable_rows(outputs: Sequence[str | os.PathLike[str]], header: Mapping[str, Any]) -> list[Row]:
-    """Finished runs of the same experiment in an existing JSON report among ``outputs``.
+    """Finished runs of the same experiment in the existing reports among ``outputs``.
+
+    Every existing report, whatever its format, must hold the same experiment;
+    the runs come from the first one in ``RESUME_PREFERENCE`` order.
 
     Raises
     ------
     ExperimentMismatch
-        The JSON report holds a different experiment; the message names the
-        file and the first difference.
+        An existing report holds a different experiment, or records none (a
+        CSV without its ``.meta.json`` sidecar, a file written by an older
+        knightcert); the message names the file and the first difference.
     """
-    for path in outputs:
-        if Path(path).suffix.lower() == ".json" and Path(path).exists():
-            reason = same_experiment(read_report_header(path), header)
-            if reason is not None:
-                raise ExperimentMismatch(
-                    f"{path} holds a different experiment ({reason}); "
-                    "give another --out, or --new-file to write beside it"
-                )
-            return read_rows(path)
-    return []
+    existing = resume_order(outputs)
+    for path in existing:
+        reason = same_experiment(read_header(path), header)
+        if reason is not None:
+            raise ExperimentMismatch(
+                f"{path} holds a different experiment ({reason}); "
+                "give another --out, or --new-file to write beside it"
+            )
+    return read_rows(existing[0]) if existing else []
 
 
 def free_path(path: str | os.PathLike[str]) -> Path:

@@ -85,6 +85,7 @@ class Row:
     covered: int | None = None
     kind: str = ""  # "exact" or "heuristic", as declared
     origin: str = ""  # where the method comes from: "built-in", "registered", "plug-in", "python", "program"
+    reference: str = ""  # where the gap's reference value came from, or why there is none
 
     @property
     def foreign(self) -> bool:
@@ -157,12 +158,21 @@ def describe_evidence(evidence) -> str:
 
 
 def _no_answer_reason(result: Result) -> str:
+    """Why a run has no answer: the method's own reason (``info["stopped"]``), else what
+    happened, without guessing at a cause (a method may give up long before its time limit).
+
+    Examples
+    --------
+    >>> from knightcert.problems.result import Result, Status
+    >>> _no_answer_reason(Result("tour", "roth", Status.UNKNOWN, None, None, None, 0.0012))
+    'no answer: the method returned no solution (UNKNOWN after 0.0012 s)'
+    """
     if result.status is not Status.UNKNOWN or result.solution is not None:
         return ""
     stopped = str(result.info.get("stopped") or "")
     if stopped.startswith(STOPPED_PREFIXES):  # said by the containment: what happened, as is
         return stopped
-    return "no answer: " + (stopped or "the method returned no solution and no reason")
+    return "no answer: " + (stopped or f"the method returned no solution (UNKNOWN after {result.time:.2g} s)")
 
 
 #: Reasons a contained method's run ended that are a row's whole error text.

@@ -7,15 +7,21 @@ method. Where it goes:
 
 ``.json``
     ``{"schema": 2, "experiment": ..., "instances": ..., "command": ...,
-    "environment": ..., "warmup_s": ..., "runs": [...]}``; the only format
-    that resumes.
+    "environment": ..., "warmup_s": ..., "runs": [...]}``.
 ``.csv``
-    ``# key: json`` comment lines, then the runs (``pandas.read_csv(path, comment="#")``).
+    Plain RFC 4180 CSV: one header row, then one row per run, no comment
+    lines, so ``pandas.read_csv(path)``, R's ``read.csv``, polars and
+    spreadsheets read it as is. The header goes to the sidecar file
+    ``<path>.meta.json`` (the same JSON object as the JSON report, without runs).
 ``.md``
     A list of the header's fields, then the runs with numbers rounded for reading.
 ``.parquet``
     The runs, typed; the header as JSON in the file's key-value metadata
     (key ``knightcert``). Needs pyarrow (``pip install 'knightcert[parquet]'``).
+
+Every format records the experiment, so every format refuses to be
+overwritten by another experiment and resumes its own (the JSON report
+first, then Parquet, CSV, Markdown: the first one that exists).
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ from knightcert.problems.errors import InvalidInstance, InvalidReport, Knightcer
 from knightcert.problems.input_file import load_json
 
 SCHEMA = 2
-FIELDS = (*COLUMNS, "size", "repeat", "seed", "instance_hash")
+FIELDS = (*COLUMNS, "size", "repeat", "seed", "instance_hash", "reference")
 FORMATS = (".csv", ".json", ".md", ".parquet")
 #: Packages whose versions every report records.
 PACKAGES = (
@@ -60,7 +66,9 @@ def environment() -> dict[str, Any]:
     Notes
     -----
     ``git`` is the commit of the checkout the code was imported from (with
-    ``dirty`` when tracked files differ from it), ``None`` for an installed copy.
+    ``dirty`` when tracked files differ from it), ``None`` for an installed copy;
+    ``source_sha256`` fingerprints the package's Python files either way
+    (:func:`source_sha256`), and ``versions["knightcert"]`` is the package version.
     """
     from importlib import metadata
 
@@ -79,8 +87,32 @@ def environment() -> dict[str, Any]:
         "memory_gb": _memory_gb(),
         "versions": versions,
         "git": _git_commit(),
+        "source_sha256": source_sha256(),
         "cpsat": cpsat_parameters(),
     }
+
+
+def source_sha256() -> str:
+    """SHA-256 over the package's Python files (relative path and bytes, in path order): which
+    code ran, for an installed copy without git as for a checkout with local changes."""
+    import hashlib
+
+    import knightcert
+
+    roots = {Path(knightcert.__file__).resolve().parent}
+    roots |= {Path(module.__file__).resolve().parent for module in _layer_modules()}
+    digest = hashlib.sha256()
+    for root in sorted(roots):
+        for path in sorted(root.rglob("*.py")):
+            digest.update(f"{root.name}/{path.relative_to(root)}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _layer_modules() -> list[Any]:
+    from knightcert import compare, heuristics, models, problems
+
+    return [compare, heuristics, models, problems]
 
 
 def cpsat_parameters() -> dict[str, Any]:
@@ -155,16 +187,65 @@ def report_header(
     *,
     command: Sequence[str] | None = None,
     warmup: Mapping[str, float] | None = None,
+    methods: Sequence[Any] = (),
 ) -> dict[str, Any]:
-    """Everything a report says besides its runs."""
+    """Everything a report says besides its runs; ``methods`` (resolved ``MethodRef``) give
+    the ``method_files`` of the foreign ones (:func:`method_files`)."""
     header: dict[str, Any] = {"schema": SCHEMA}
     if experiment is not None:
         header["experiment"] = dict(experiment)
         header["instances"] = [dict(i) for i in instances]
     header["command"] = list(command) if command is not None else None
     header["environment"] = environment()
+    header["method_files"] = method_files(methods)
     header["warmup_s"] = dict(warmup or {})
     return header
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """SHA-256 of a file's bytes."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def method_files(methods: Sequence[Any]) -> dict[str, list[dict[str, str]]]:
+    """The files each foreign method runs, with their SHA-256: a Python method's module file
+    (``module:function``, a registered function's module), a program and any file among its
+    arguments (``exec:python3 solver.py``). Built-in methods are covered by the package
+    version and commit or source hash of ``environment``.
+    """
+    import inspect
+    import shutil
+    import sys
+
+    found: dict[str, list[dict[str, str]]] = {}
+    for ref in methods:
+        if not getattr(ref, "foreign", False):
+            continue
+        paths: list[str] = []
+        target = ref.target
+        if isinstance(target, tuple):  # a program's command
+            program = shutil.which(target[0]) or target[0]
+            paths = [program, *(arg for arg in target[1:] if os.path.isfile(arg))]
+        else:
+            module = None
+            if isinstance(target, str):
+                module = sys.modules.get(target.partition(":")[0])
+            elif callable(target):
+                module = inspect.getmodule(target)
+            origin = getattr(module, "__file__", None)
+            paths = [origin] if origin else []
+        files = []
+        for path in paths:
+            if os.path.isfile(path):
+                files.append({"path": os.path.abspath(path), "sha256": file_sha256(path)})
+        found[ref.name] = files
+    return found
 
 
 def write_rows(
@@ -190,7 +271,8 @@ def write_rows(
         temporary.replace(target)
         return
     if suffix == ".csv":
-        text = to_csv(rows, header)
+        write_text_atomic(sidecar(target), json.dumps(header, indent=1) + "\n")
+        text = to_csv(rows)
     elif suffix == ".json":
         text = json.dumps({**header, "runs": [_record(r) for r in rows]}, indent=1) + "\n"
     elif suffix == ".md":
@@ -205,12 +287,23 @@ def _record(row: Row) -> dict[str, Any]:
     return {field: data.get(field) for field in FIELDS}
 
 
-def to_csv(rows: Sequence[Row], header: Mapping[str, Any] | None = None) -> str:
-    """The runs as CSV, after ``# key: json`` lines holding the header."""
+def sidecar(path: str | os.PathLike[str]) -> Path:
+    """Where a CSV report keeps its header: ``runs.csv`` -> ``runs.csv.meta.json``."""
+    return Path(os.fspath(path) + ".meta.json")
+
+
+def to_csv(rows: Sequence[Row]) -> str:
+    """The runs as plain RFC 4180 CSV: one header row, fields quoted where needed, CRLF line ends.
+
+    Examples
+    --------
+    >>> from knightcert.compare.harness import failed_row
+    >>> text = to_csv([failed_row("path", "board#1, big.txt", "bfs", "crashed", 0.5)])
+    >>> text.splitlines()[1][:27]
+    'path,"board#1, big.txt",bfs'
+    """
     buffer = io.StringIO()
-    for key, value in (header or {}).items():
-        buffer.write(f"# {key}: {json.dumps(value, separators=(',', ':'))}\n")
-    writer = csv.DictWriter(buffer, fieldnames=FIELDS, lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=FIELDS, lineterminator="\r\n")
     writer.writeheader()
     for row in rows:
         writer.writerow({k: "" if v is None else v for k, v in _record(row).items()})
@@ -292,12 +385,31 @@ def read_header(path: str | os.PathLike[str]) -> dict[str, Any]:
         metadata = parquet.read_schema(str(target)).metadata or {}
         return json.loads(metadata.get(b"knightcert", b"{}"))
     if suffix == ".csv":
+        meta = sidecar(target)
+        if meta.exists():
+            try:
+                data = json.loads(read_report_text(meta))
+            except ValueError:
+                raise InvalidReport("the sidecar is not JSON", str(meta)) from None
+            return data if isinstance(data, dict) else {}
         header = {}
-        for line in read_report_text(target).splitlines():
+        for line in read_report_text(target).splitlines():  # a report written before the sidecar
             if not line.startswith("# "):
                 break
             key, _, value = line[2:].partition(": ")
             header[key] = json.loads(value)
+        return header
+    if suffix == ".md":
+        header = {}
+        for line in read_report_text(target).splitlines():
+            if line.startswith("|"):
+                break
+            if line.startswith("- ") and ": `" in line and line.endswith("`"):
+                key, _, value = line[2:-1].partition(": `")
+                try:
+                    header[key] = json.loads(value)
+                except ValueError:
+                    continue
         return header
     return {}
 
@@ -339,8 +451,11 @@ def _records(text: str, suffix: str, source: str = "report") -> list[dict[str, A
             raise ValueError("no 'runs' list")
         records = data["runs"]
     elif suffix == ".csv":
-        body = "\n".join(line for line in text.splitlines() if not line.startswith("# "))
-        records = list(csv.DictReader(io.StringIO(body)))
+        lines = text.splitlines(keepends=True)
+        while lines and lines[0].startswith("# "):  # the header lines of a report written before the sidecar
+            lines.pop(0)
+        body = "".join(lines)
+        records = list(csv.DictReader(io.StringIO(body, newline="")))
         if not records and body.splitlines()[:1] and body.splitlines()[0].split(",")[:1] != ["problem"]:
             raise ValueError("no header row")
     else:
@@ -406,6 +521,7 @@ def _row(record: dict[str, Any]) -> Row:
         instance_hash=str(record.get("instance_hash") or ""),
         kind=str(record.get("kind") or ""),
         origin=str(record.get("origin") or ""),
+        reference=str(record.get("reference") or ""),
     )
 
 

@@ -1,9 +1,14 @@
 """Statistics of comparison runs, per group (by default per size and method).
 
-For each group of runs:
+The unit of sampling is the **instance**, not the run: repeats of a method on
+one instance are not independent samples (a deterministic method repeats the
+same answer), so they are averaged within the instance first and the
+intervals resample instances. For each group of runs:
 
 ``runs``
     Number of runs (every repeat and every seed).
+``instances``, ``repeats``
+    Distinct instances in the group and the largest number of runs of one of them.
 ``answered``
     Runs with a checked answer (``OPTIMAL``, ``FEASIBLE`` or ``INFEASIBLE`` and verified).
 ``certified``
@@ -14,10 +19,10 @@ For each group of runs:
 ``gaps``
     Runs with a gap: a checked answer on an instance with a proven best value.
 ``gap``
-    Mean and median of the gap to the best proven value over the runs that
-    have one, each with a 95 % bootstrap confidence interval
-    (``scipy.stats.bootstrap``, BCa, 2000 resamples, fixed seed 0: the same
-    rows always give the same interval).
+    Mean and median over the instances of each instance's mean gap to the best
+    proven value (its repeats averaged), each with a 95 % bootstrap confidence
+    interval that resamples instances (``scipy.stats.bootstrap``, BCa, 2000
+    resamples, fixed seed 0: the same rows always give the same interval).
 ``time``
     Median and interquartile range (25th, 75th percentile) of the time of all
     runs, failed ones included (a killed run counts with its wall-clock time).
@@ -29,14 +34,20 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from knightcert.compare.harness import Row
 from knightcert.problems.errors import InvalidInstance
 
-GROUP_FIELDS = ("problem", "instance", "method", "size", "status", "repeat")
+#: Fields of a run (``Row``) that group runs.
+ROW_FIELDS = ("problem", "instance", "method", "size", "status", "repeat")
+#: Experiment dimensions read from the report's instance records: the suite, the fraction of
+#: holes and the generator seed the instance comes from (``None`` where they do not apply).
+INSTANCE_FIELDS = ("suite", "holes", "seed")
+GROUP_FIELDS = (*ROW_FIELDS, *INSTANCE_FIELDS)
 #: Resamples and seed of the bootstrap intervals.
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 0
@@ -49,6 +60,8 @@ class GroupStats:
 
     key: tuple
     runs: int
+    instances: int
+    repeats: int
     answered: int
     certified: int
     success: float
@@ -88,8 +101,30 @@ def default_by(rows: Sequence[Row]) -> tuple[str, ...]:
     return ("size", "method") if rows and all(r.size is not None for r in rows) else ("instance", "method")
 
 
-def group_stats(rows: Sequence[Row], by: Sequence[str] = ("size", "method")) -> list[GroupStats]:
+def dimension(row: Row, name: str, instances: Mapping[str, Mapping[str, Any]] | None = None) -> Any:
+    """The value of the grouping field ``name`` for ``row``: a field of the run, or an experiment
+    dimension of its instance (``suite``, ``holes``, ``seed`` = generator seed) from the report's
+    instance records ``instances`` (by instance name; ``None`` when unknown)."""
+    if name in ROW_FIELDS:
+        return getattr(row, name)
+    record = (instances or {}).get(row.instance) or {}
+    return record.get("generator_seed" if name == "seed" else name)
+
+
+def instance_dimensions(header: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The instance records of a report header by instance name (for :func:`dimension`)."""
+    return {str(r.get("name")): dict(r) for r in header.get("instances") or [] if isinstance(r, Mapping)}
+
+
+def group_stats(
+    rows: Sequence[Row],
+    by: Sequence[str] = ("size", "method"),
+    instances: Mapping[str, Mapping[str, Any]] | None = None,
+) -> list[GroupStats]:
     """Statistics per group of rows, groups in order of their fields (methods in order of appearance).
+
+    ``instances`` are the report's instance records by name (:func:`instance_dimensions`), needed
+    to group by ``suite``, ``holes`` or ``seed``.
 
     Examples
     --------
@@ -98,8 +133,8 @@ def group_stats(rows: Sequence[Row], by: Sequence[str] = ("size", "method")) -> 
     >>> for k, row in enumerate(rows):
     ...     row.status, row.verified, row.gap, row.size = "FEASIBLE", True, [0.0, 0.1, 0.0, 0.3][k], 10
     >>> [stats] = group_stats(rows)
-    >>> stats.runs, stats.answered, stats.success, round(stats.gap_mean, 3), stats.time_median
-    (4, 4, 0.5, 0.1, 0.025)
+    >>> stats.runs, stats.instances, stats.answered, stats.success, round(stats.gap_mean, 3)
+    (4, 4, 4, 0.5, 0.1)
     """
     for name in by:
         if name not in GROUP_FIELDS:
@@ -107,7 +142,7 @@ def group_stats(rows: Sequence[Row], by: Sequence[str] = ("size", "method")) -> 
     firsts: dict[str, dict[object, int]] = {name: {} for name in by}
     groups: dict[tuple, list[Row]] = {}
     for row in rows:
-        key = tuple(getattr(row, name) for name in by)
+        key = tuple(dimension(row, name, instances) for name in by)
         for name, value in zip(by, key, strict=True):
             firsts[name].setdefault(value, len(firsts[name]))
         groups.setdefault(key, []).append(row)
@@ -115,7 +150,7 @@ def group_stats(rows: Sequence[Row], by: Sequence[str] = ("size", "method")) -> 
     def order(key: tuple) -> tuple:
         return tuple(
             (0, value, "")
-            if isinstance(value, (int, float)) and name != "method"
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and name != "method"
             else (1, 0, firsts[name][value])
             for name, value in zip(by, key, strict=True)
         )
@@ -123,18 +158,46 @@ def group_stats(rows: Sequence[Row], by: Sequence[str] = ("size", "method")) -> 
     return [_stats(key, groups[key]) for key in sorted(groups, key=order)]
 
 
+def instance_means(runs: Sequence[Row], value: Callable[[Row], float | None]) -> np.ndarray:
+    """One number per instance: the mean of ``value`` over its runs that have one (repeats
+    averaged, so that each instance counts once), instances in order of appearance.
+
+    Examples
+    --------
+    >>> from knightcert.compare.harness import failed_row
+    >>> rows = [failed_row("knights", name, "greedy", "", 0.0) for name in ("a", "a", "b")]
+    >>> for row, gap in zip(rows, (0.1, 0.3, 0.0)):
+    ...     row.gap = gap
+    >>> instance_means(rows, lambda r: r.gap).round(3).tolist()
+    [0.2, 0.0]
+    """
+    values: dict[str, list[float]] = {}
+    for row in runs:
+        number = value(row)
+        if number is not None and math.isfinite(number):
+            values.setdefault(row.instance_hash or row.instance, []).append(float(number))
+    return np.array([np.mean(v) for v in values.values()], dtype=float)
+
+
 def _stats(key: tuple, runs: list[Row]) -> GroupStats:
-    gaps = np.array([r.gap for r in runs if r.gap is not None and math.isfinite(r.gap)], dtype=float)
+    gap_runs = [r for r in runs if r.gap is not None and math.isfinite(r.gap)]
+    gaps = instance_means(gap_runs, lambda r: r.gap)
+    per_instance: dict[str, int] = {}
+    for row in runs:
+        name = row.instance_hash or row.instance
+        per_instance[name] = per_instance.get(name, 0) + 1
     times = np.array([r.time_s for r in runs], dtype=float)
     peaks = [r.peak_mb for r in runs if r.peak_mb is not None]
     q1, median, q3 = (float(x) for x in np.percentile(times, [25, 50, 75]))
     return GroupStats(
         key=key,
         runs=len(runs),
+        instances=len(per_instance),
+        repeats=max(per_instance.values()),
         answered=sum(answered(r) for r in runs),
         certified=sum(r.certified for r in runs),
         success=sum(answered(r) and r.gap is not None and r.gap <= 1e-12 for r in runs) / len(runs),
-        gaps=len(gaps),
+        gaps=len(gap_runs),
         gap_mean=float(np.mean(gaps)) if len(gaps) else None,
         gap_mean_ci=bootstrap_ci(gaps, np.mean),
         gap_median=float(np.median(gaps)) if len(gaps) else None,
@@ -187,6 +250,8 @@ def _rng(function) -> dict[str, object]:
 #: Columns of the statistics table (the CSV has the raw numbers, one per column).
 COLUMNS = (
     "runs",
+    "instances",
+    "repeats",
     "answered",
     "certified",
     "success",
@@ -210,6 +275,8 @@ def raw_values(stats: GroupStats) -> list[object]:
     median_ci = stats.gap_median_ci or (None, None)
     return [
         stats.runs,
+        stats.instances,
+        stats.repeats,
         stats.answered,
         stats.certified,
         stats.success,
@@ -229,6 +296,8 @@ def readable(stats: GroupStats) -> list[str]:
     """Rounded cells for reading: counts, success %, gap % with intervals, times with units."""
     return [
         str(stats.runs),
+        str(stats.instances),
+        str(stats.repeats),
         str(stats.answered),
         str(stats.certified),
         f"{100 * stats.success:.0f} %",
@@ -243,6 +312,8 @@ def readable(stats: GroupStats) -> list[str]:
 
 READABLE_HEADERS = (
     "runs",
+    "instances",
+    "repeats",
     "answered",
     "certified",
     "success",
@@ -277,7 +348,12 @@ def seconds(value: float) -> str:
     raise AssertionError  # pragma: no cover
 
 
-def stats_table(rows: Sequence[Row], by: Sequence[str], fmt: str = "md") -> str:
+def stats_table(
+    rows: Sequence[Row],
+    by: Sequence[str],
+    fmt: str = "md",
+    instances: Mapping[str, Mapping[str, Any]] | None = None,
+) -> str:
     """The statistics of ``rows`` grouped ``by``, as Markdown, CSV or LaTeX.
 
     Raises
@@ -285,7 +361,7 @@ def stats_table(rows: Sequence[Row], by: Sequence[str], fmt: str = "md") -> str:
     InvalidInstance
         Unknown format or grouping field.
     """
-    groups = group_stats(rows, by)
+    groups = group_stats(rows, by, instances)
     if fmt == "csv":
         import csv
         import io

@@ -36,6 +36,7 @@ import numpy as np
 from knightcert.problems.argument_checks import bounded
 from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
+from knightcert.problems.instance_files import DEFAULT_HOLES, DEFAULT_PLAYERS
 
 SUITES = ("seed", "scaling", "random", "starts")
 SPACINGS = ("geometric", "linear")
@@ -47,29 +48,33 @@ DEFAULT_COUNT = 6
 #: ``None`` holes: the suite has no holes; an empty seed tuple: the suite is not random.
 GENERATOR_DEFAULTS: dict[tuple[str, str], tuple[tuple[int, ...], float | None]] = {
     ("path", "scaling"): ((2021,), 0.2),
-    ("path", "random"): ((0, 1, 2), 0.35),
+    ("path", "random"): ((0, 1, 2), DEFAULT_HOLES["path"]),
     ("jump", "scaling"): ((7,), None),
     ("jump", "random"): ((0, 1, 2), None),
     ("knights", "scaling"): ((), None),
-    ("knights", "random"): ((0, 1, 2), 0.2),
+    ("knights", "random"): ((0, 1, 2), DEFAULT_HOLES["knights"]),
     ("tour", "scaling"): ((), None),
-    ("tour", "random"): ((0,), 0.05),
+    ("tour", "random"): ((0,), DEFAULT_HOLES["tour"]),
     ("tour", "starts"): ((), None),
 }
 #: Board sides of the ``starts`` suite when none are given (every start square of each).
 STARTS_SIZES = (5, 8)
 #: Players of the generated jump games.
-JUMP_PLAYERS = {"scaling": 10, "random": 4}
+JUMP_PLAYERS = {"scaling": 10, "random": DEFAULT_PLAYERS}
 
 
 @dataclass(frozen=True)
 class SuiteItem:
-    """One instance of a suite: the instance, its size, a known optimum, its content hash."""
+    """One instance of a suite: the instance, its size, a known optimum, its content hash, and
+    the experiment dimensions it comes from (suite, fraction of holes, generator seed)."""
 
     instance: Any
     size: int | None
     known_optimum: float | int | None = None
     sha256: str = ""
+    suite: str = ""
+    holes: float | None = None
+    generator_seed: int | None = None
 
     @property
     def name(self) -> str:
@@ -258,7 +263,10 @@ def build_suite(
     else:
         builder = {"path": _path, "jump": _jump, "knights": _knights, "tour": _tour}[problem]
         items = builder(spec, data)
-    return [dataclasses.replace(item, sha256=instance_hash(item.instance)) for item in items]
+    return [
+        dataclasses.replace(item, sha256=instance_hash(item.instance), suite=spec.suite, holes=spec.holes)
+        for item in items
+    ]
 
 
 def unique_items(items: Sequence[SuiteItem]) -> list[SuiteItem]:
@@ -283,7 +291,11 @@ def unique_items(items: Sequence[SuiteItem]) -> list[SuiteItem]:
 
 
 def instance_hash(instance: Any) -> str:
-    """SHA-256 of an instance's content (type, board, starts, values, ...), its name left out.
+    """SHA-256 of an instance's content, its name left out: the answer file's canonical
+    hash (:func:`knightcert.problems.answers.instance_sha256`), so that a report and an answer
+    file name the same board by the same hash.
+
+    Any other object (not a knightcert instance) is hashed from its fields.
 
     Examples
     --------
@@ -292,9 +304,14 @@ def instance_hash(instance: Any) -> str:
     >>> instance_hash(a) == instance_hash(b) != instance_hash(knights_instance(6))
     True
     """
-    digest = hashlib.sha256(type(instance).__name__.encode())
-    _feed(digest, instance)
-    return digest.hexdigest()
+    from knightcert.problems.answers import InvalidAnswer, instance_sha256
+
+    try:
+        return instance_sha256(instance)
+    except InvalidAnswer:
+        digest = hashlib.sha256(type(instance).__name__.encode())
+        _feed(digest, instance)
+        return digest.hexdigest()
 
 
 def _feed(digest: Any, value: Any) -> None:
@@ -362,6 +379,7 @@ def _path(spec: SuiteSpec, data: Path | None) -> list[SuiteItem]:
                 np.random.default_rng(s), n, n, spec.holes, f"path-{n}x{n}-h{spec.holes:g}-s{s}"
             ),
             n,
+            generator_seed=s,
         )
         for n in spec.sizes
         for s in spec.seeds
@@ -380,6 +398,7 @@ def _jump(spec: SuiteSpec, data: Path | None) -> list[SuiteItem]:
         SuiteItem(
             random_jump(np.random.default_rng(s), n, n, players, n // 2, f"jump-{n}x{n}-j{players}-s{s}"),
             n * n,
+            generator_seed=s,
         )
         for n in spec.sizes
         for s in spec.seeds
@@ -400,7 +419,7 @@ def _knights(spec: SuiteSpec, data: Path | None) -> list[SuiteItem]:
         for s in spec.seeds:
             blocked = np.random.default_rng(s).random((n, n)) < spec.holes
             name = f"knights-{n}x{n}-h{spec.holes:g}-s{s}"
-            items.append(SuiteItem(KnightsInstance(Board(n, n, blocked), name), n))
+            items.append(SuiteItem(KnightsInstance(Board(n, n, blocked), name), n, generator_seed=s))
     return items
 
 
@@ -433,7 +452,9 @@ def _tour(spec: SuiteSpec, data: Path | None) -> list[SuiteItem]:
             blocked = np.random.default_rng(s).random((n, n)) < spec.holes
             blocked[0, 0] = False
             name = f"tour-{n}x{n}-h{spec.holes:g}-s{s}"
-            items.append(SuiteItem(TourInstance(Board(n, n, blocked), False, (0, 0), None, name), n))
+            items.append(
+                SuiteItem(TourInstance(Board(n, n, blocked), False, (0, 0), None, name), n, generator_seed=s)
+            )
     return items
 
 

@@ -23,7 +23,7 @@ def rows_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
         ("verified", "center"),
         ("certified", "left"),
     ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
     for row in rows:
         table.add_row(
             row.instance,
@@ -91,7 +91,7 @@ def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table
         ("worst gap", "right"),
         ("total time", "right"),
     ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
     groups: dict[tuple[str, str], list[Row]] = {}
     for row in rows:
         groups.setdefault((row.problem, row.method), []).append(row)

@@ -36,10 +36,11 @@ from knightcert.problems.errors import InvalidArgument
 
 #: File suffix of each problem's text format.
 SUFFIX = {"path": ".txt", "jump": ".in", "knights": ".txt", "tour": ".txt"}
-#: Default share of blocked squares of a random instance.
-DEFAULT_HOLES = {"path": 0.2, "knights": 0.0, "tour": 0.0}
-#: Default players of a random jump game.
-DEFAULT_PLAYERS = 3
+#: Default share of blocked squares of a random instance: the random suites' defaults
+#: (``knightcert.compare.suites.GENERATOR_DEFAULTS`` reads them from here).
+DEFAULT_HOLES = {"path": 0.35, "knights": 0.2, "tour": 0.05}
+#: Default players of a random jump game (the random suite's).
+DEFAULT_PLAYERS = 4
 
 
 def format_board(board: Board) -> str:

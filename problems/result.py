@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import itertools
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -150,6 +151,43 @@ class Result:
         """Return a copy with some fields replaced."""
         return replace(self, **changes)
 
+    def summary(self) -> str:
+        """One line: instance, method, status, value, bound, time, checks; the solution left out.
+
+        Examples
+        --------
+        >>> r = Result("knights", "greedy", Status.FEASIBLE, 30, None, [[0, 0]] * 30, 0.0123, True, "8x8")
+        >>> r.summary()
+        'knights 8x8 by greedy: FEASIBLE 30, 0.0123 s, verified, solution of 30 items'
+        """
+        where = f" {self.instance}" if self.instance else ""
+        value = "" if self.objective is None else f" {self.objective}"
+        bound = "" if self.bound is None or self.bound == self.objective else f" (bound {self.bound})"
+        checks = "certified" if self.certified else "verified" if self.verified else "not verified"
+        size = len(self.solution) if isinstance(self.solution, (list, tuple)) else None
+        solution = (
+            "no solution"
+            if self.solution is None
+            else f"solution of {size} items"
+            if size is not None
+            else "solution"
+        )
+        return (
+            f"{self.problem}{where} by {self.method}: {self.status.value}{value}{bound}, "
+            f"{self.time:.3g} s, {checks}, {solution}"
+        )
+
+    def __repr__(self) -> str:
+        """Short at any size: ``<Result knights 300x300 by matching: OPTIMAL 45000, ...>``
+        (``to_dict()`` and ``.solution`` have the whole answer)."""
+        return f"<Result {self.summary()}>"
+
+    def _repr_html_(self) -> str:
+        """For notebooks: the summary line and, for a solution made of squares, a picture of them."""
+        import html
+
+        return f"<div><code>{html.escape(self.summary())}</code>{solution_svg(self.solution)}</div>"
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-able dictionary with the fields the CLI and harness report."""
         return {
@@ -167,3 +205,51 @@ class Result:
             "nodes": self.nodes,
             **({"info": self.info} if self.info else {}),
         }
+
+
+#: Largest number of squares drawn in a notebook picture of a solution.
+MAX_DRAWN = 20_000
+
+
+def solution_svg(solution: Any, cell: int = 12) -> str:
+    """An SVG picture of a solution made of ``[row, col]`` squares: the squares as dots, joined
+    in order for a path or tour (``path`` and ``tour`` answers are sequences); ``""`` otherwise.
+
+    Examples
+    --------
+    >>> solution_svg([[0, 0], [1, 2]]).startswith("<svg")
+    True
+    >>> solution_svg("not squares")
+    ''
+    """
+    if not isinstance(solution, (list, tuple)) or not solution or len(solution) > MAX_DRAWN:
+        return ""
+    squares = []
+    for square in solution:
+        if not (
+            isinstance(square, (list, tuple)) and len(square) == 2 and all(isinstance(v, int) for v in square)
+        ):
+            return ""
+        squares.append((int(square[0]), int(square[1])))
+    rows = max(r for r, _ in squares) + 1
+    cols = max(c for _, c in squares) + 1
+    scale = max(1.0, min(cell, 480 / max(rows, cols)))
+    width, height = cols * scale, rows * scale
+    centres = [((c + 0.5) * scale, (r + 0.5) * scale) for r, c in squares]
+    radius = max(0.5, scale * 0.35)
+    dots = "".join(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}"/>' for x, y in centres)
+    moves = len(set(squares)) == len(squares) and all(
+        sorted((abs(a[0] - b[0]), abs(a[1] - b[1]))) == [1, 2] for a, b in itertools.pairwise(squares)
+    )
+    line = (
+        '<polyline fill="none" stroke="#c33" stroke-width="1" points="'
+        + " ".join(f"{x:.1f},{y:.1f}" for x, y in centres)
+        + '"/>'
+        if moves and len(squares) > 1
+        else ""
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.1f} {height:.1f}"><rect width="100%" height="100%" fill="#f4f1ea"/>'
+        f'<g fill="#222">{dots}</g>{line}</svg>'
+    )

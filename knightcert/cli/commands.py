@@ -18,3 +18,25 @@ HELP: dict[str, str] = {
     "check": "re-check a saved answer (from --save) without solving",
     "instance": "write a seeded random instance (for your own method)",
 }
+
+_SIGNALS = "130 interrupted (Ctrl-C); 143 stopped by SIGTERM"
+_SOLVE = (
+    "0 solved or no answer found in time, every answer checked; 1 an answer or claim was rejected by "
+    f"the checker; 2 bad input or usage; {_SIGNALS}"
+)
+#: Exit codes of each command, shown at the end of its --help (and in the README).
+EXIT_CODES: dict[str, str] = {
+    "demo": f"0 every answer verified; 1 an answer was rejected by the checker; 2 bad usage; {_SIGNALS}",
+    "compare": "0 every run finished and no answer was rejected (a crash or a timeout is a row with "
+    "status UNKNOWN and its reason, not a failure: read the status column); 1 an answer was rejected "
+    "by the checker; 2 bad input or usage, an --out report of another experiment, a report in use; "
+    f"{_SIGNALS} (finished runs kept in the report)",
+    "report": "0 the table (and plots) written; 2 a report cannot be read, or bad usage",
+    "path": _SOLVE,
+    "jump": _SOLVE,
+    "knights": _SOLVE,
+    "tour": _SOLVE,
+    "check": "0 the answer holds (every claim certified, or checked); 1 the answer or a claim is "
+    "rejected (with --strict also a claim backed only by a solver); 2 unreadable file or bad usage",
+    "instance": "0 the instance was written; 2 bad options or an unwritable file",
+}

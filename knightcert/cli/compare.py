@@ -59,8 +59,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--sizes",
         metavar="SPEC",
-        help="sizes of the scaling and random suites: A..B (6 geometric), A..B:K, "
-        "A..B:K:linear, or a list N1,N2,...",
+        help="sizes of the scaling and random suites: A..B (6 geometric sizes from A to B, rounded; "
+        "the sizes chosen are printed), A..B:K (K geometric), A..B:K:linear, or a list N1,N2,...",
     )
     parser.add_argument("--seeds", metavar="K|A..B|S1,S2", help="generator seeds of the random suites")
     parser.add_argument(
@@ -109,7 +109,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--new-file",
         action="store_true",
-        help="when a --out JSON report holds a different experiment, write NAME-2.json instead",
+        help="when a --out report holds a different experiment, write NAME-2.EXT beside it instead",
     )
     parser.add_argument("--plot", metavar="FILE.png", help="gap and time against size (needs matplotlib)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table")
@@ -270,10 +270,12 @@ def run(args: argparse.Namespace) -> int:
         saved = f"; finished runs are in {', '.join(map(str, outputs))}" if outputs else ""
         print(f"knightcert: {word}{saved}", file=sys.stderr)
         return code
+    _say_sizes(args, experiment)
     if args.plot:
         from knightcert.compare.plots import plot_rows
+        from knightcert.compare.statistics import instance_dimensions
 
-        plot_rows(rows, args.plot)
+        plot_rows(rows, args.plot, instances=instance_dimensions(header))
     if args.json:
         json.dump([row.as_dict() for row in rows], sys.stdout)
         print()
@@ -293,6 +295,19 @@ def run(args: argparse.Namespace) -> int:
             + (" (see the status column)" if rejected or failed else "")
         )
     return 1 if any(not r.verified and r.status != "UNKNOWN" for r in rows) else 0
+
+
+def _say_sizes(args: argparse.Namespace, experiment: Any) -> None:
+    """After the runs, on stderr: which sizes a plain ``--sizes A..B`` chose (six geometric ones)."""
+    text = args.sizes or ""
+    if ":" in text or ".." not in text or args.quiet or args.experiment or args.rerun:
+        return
+    sizes = experiment.suites[0].sizes
+    print(
+        f"knightcert: --sizes {text} means {len(sizes)} geometric sizes: {', '.join(map(str, sizes))} "
+        "(A..B:K:linear or a list N1,N2,... for others)",
+        file=sys.stderr,
+    )
 
 
 def _uploads(args: argparse.Namespace) -> list[str]:

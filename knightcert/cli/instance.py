@@ -35,7 +35,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--seed", type=seed_value, default=0, help="generator seed (default 0)")
     parser.add_argument(
-        "--players", type=player_count, default=DEFAULT_PLAYERS, help="players of a jump game (default 3)"
+        "--players",
+        type=player_count,
+        default=DEFAULT_PLAYERS,
+        help=f"players of a jump game (default {DEFAULT_PLAYERS})",
     )
     parser.add_argument("--json", action="store_true", help="the instance's canonical JSON (every field)")
     parser.set_defaults(run=run)

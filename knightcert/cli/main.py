@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from knightcert.cli import session
-from knightcert.cli.commands import HELP
+from knightcert.cli.commands import EXIT_CODES, HELP
 from knightcert.cli.options import apply_memory_limit
 from knightcert.cli.session import (
     EXIT_FAILED_CHECK,
@@ -72,6 +72,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     for name, help_line in HELP.items():
         if argv is None or name == chosen:
             importlib.import_module(COMMAND_MODULES[name]).add_parser(sub)
+            sub.choices[name].epilog = f"exit codes: {EXIT_CODES[name]}"
         else:
             sub.add_parser(name, help=help_line)
     return parser

@@ -19,12 +19,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "report",
         help=HELP["report"],
         description="Statistics of a report written by 'knightcert compare --out': per group (default "
-        "size,method) the runs, answered, certified, success rate, gap mean and median with 95 % "
-        "bootstrap confidence intervals, time median and interquartile range, peak memory.",
+        "size,method) the runs, instances and repeats, answered, certified, success rate, gap mean and "
+        "median over instances (repeats averaged within an instance first) with 95 %% bootstrap "
+        "confidence intervals that resample instances, time median and interquartile range, peak memory. "
+        "With two reports A B: each method in both, paired by instance, gap and time compared by the "
+        "Wilcoxon signed-rank test (median difference, rank-biserial effect, p-value, which is better).",
     )
-    parser.add_argument("report", metavar="REPORT", help="a report: .json, .csv, .md or .parquet")
     parser.add_argument(
-        "--by", metavar="F1,F2", help="group fields (default: size,method, else instance,method)"
+        "report", metavar="REPORT", nargs="+", help="one report (.json, .csv, .md, .parquet), or two: A B"
+    )
+    parser.add_argument(
+        "--by",
+        metavar="F1,F2",
+        help="group fields among problem, instance, method, size, status, repeat, suite, holes, seed "
+        "(generator seed) (default: size,method, else instance,method)",
     )
     parser.add_argument("--format", choices=("md", "csv", "latex"), default="md", help="table format (md)")
     parser.add_argument(
@@ -48,30 +56,63 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from knightcert.compare.report import read_rows
-    from knightcert.compare.statistics import default_by, parse_by, stats_table
+def _load(name: str):
+    from knightcert.compare.report import read_header, read_rows
 
-    path = Path(args.report)
+    path = Path(name)
     if not path.exists():
         raise InvalidInstance("no such report", str(path))
     rows = read_rows(path)
     if not rows:
         raise InvalidInstance("the report holds no runs", str(path))
+    return rows, read_header(path)
+
+
+def run(args: argparse.Namespace) -> int:
+    from knightcert.compare.statistics import default_by, instance_dimensions, parse_by, stats_table
+
+    if len(args.report) > 2:
+        raise InvalidInstance("give one report, or two reports A B to compare")
+    if len(args.report) == 2:
+        return _compare(args)
+    rows, header = _load(args.report[0])
     by = parse_by(args.by) if args.by else default_by(rows)
-    table = stats_table(rows, by, args.format)
+    table = stats_table(rows, by, args.format, instance_dimensions(header))
     if args.plot:
         from knightcert.compare.plots import plot_rows
 
-        plot_rows(rows, args.plot)
+        plot_rows(rows, args.plot, instances=instance_dimensions(header))
     if args.profile:
         from knightcert.compare.profiles import plot_profiles
 
         plot_profiles(rows, args.profile, title=rows[0].problem)
+    _write(args, table)
+    return 0
+
+
+def _write(args: argparse.Namespace, table: str) -> None:
     if args.output:
         from knightcert.compare.report_file import write_text_atomic
 
         write_text_atomic(args.output, table)
     else:
         sys.stdout.write(table)
+
+
+def _compare(args: argparse.Namespace) -> int:
+    """``knightcert report A B``: the paired tests of :mod:`knightcert.compare.paired`."""
+    from knightcert.compare.paired import paired_table, paired_tests
+
+    if args.by or args.plot or args.profile or args.format == "latex":
+        raise InvalidInstance("comparing two reports takes --format md or csv and --output only")
+    (a, _), (b, _) = _load(args.report[0]), _load(args.report[1])
+    if a[0].problem != b[0].problem:
+        raise InvalidInstance(f"the reports are of problems {a[0].problem!r} and {b[0].problem!r}")
+    tests = paired_tests(a, b)
+    if not tests:
+        raise InvalidInstance("the two reports have no method in common")
+    table = paired_table(tests, args.format)
+    if args.format == "md":
+        table = f"A = {args.report[0]}, B = {args.report[1]}\n\n" + table
+    _write(args, table)
     return 0

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from knightcert.compare.comparison import run_comparison
@@ -123,7 +124,7 @@ def test_json_report_records_the_environment(seed_rows, tmp_path):
     path = tmp_path / "r.json"
     write_rows(seed_rows, path)
     data = json.loads(path.read_text())
-    assert set(data) == {"schema", "command", "environment", "warmup_s", "runs"}
+    assert set(data) == {"schema", "command", "environment", "method_files", "warmup_s", "runs"}
     environment = data["environment"]
     assert environment["cores"] >= 1 and "ortools" in environment["versions"]
     assert (
@@ -178,7 +179,8 @@ def test_compare_cli_writes_outputs(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "knightcert compare knights" in text and "answers verified" in text
     lines = out.read_text().splitlines()
-    assert lines[0] == "# schema: 2" and ",".join(FIELDS) in lines and plot.exists()
+    assert lines[0] == ",".join(FIELDS) and plot.exists()  # plain CSV: the header row first
+    assert json.loads(Path(f"{out}.meta.json").read_text())["schema"] == 2  # the metadata beside it
 
 
 @pytest.mark.parametrize(

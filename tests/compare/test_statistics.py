@@ -98,7 +98,7 @@ def test_performance_ratios_and_profiles():
 def test_tables_in_three_formats(report):
     rows = read_rows(report)
     markdown = stats_table(rows, ("size", "method"), "md")
-    assert markdown.splitlines()[0].startswith("| size | method | runs | answered |")
+    assert markdown.splitlines()[0].startswith("| size | method | runs | instances | repeats | answered |")
     assert len(markdown.splitlines()) == 2 + 4 and not re.search(r"\d\.\d{3,}", markdown)  # rounded
     table = list(csv.DictReader(io.StringIO(stats_table(rows, ("method",), "csv"))))
     assert [t["method"] for t in table] == ["greedy", "matching"] and table[1]["success"] == "1.0"
@@ -111,7 +111,7 @@ def test_report_command(report, tmp_path, capsys):
     plot, profiles = tmp_path / "p.png", tmp_path / "prof.png"
     assert main(["report", str(report), "--plot", str(plot), "--profile", str(profiles)]) == 0
     out = capsys.readouterr().out
-    assert "| 10 | matching | 3 | 3 | 3 | 100 % | 3 |" in out and "100 %" in out
+    assert "| 10 | matching | 3 | 3 | 1 | 3 | 3 | 100 % | 3 |" in out and "100 %" in out
     assert plot.read_bytes()[:4] == b"\x89PNG" and profiles.read_bytes()[:4] == b"\x89PNG"
     assert main(["report", str(report), "--by", "instance,method", "--format", "csv"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 1 + 6 * 2
@@ -153,3 +153,60 @@ def test_missing_optional_packages_are_refused_before_any_run(monkeypatch, tmp_p
     out = tmp_path / "r.parquet"
     assert main(["compare", "knights", "--methods", "greedy", "--out", str(out), "--quiet"]) == 2
     assert "knightcert[parquet]" in capsys.readouterr().err and not out.exists()
+
+
+def test_repeats_are_averaged_within_an_instance_before_the_bootstrap():
+    """Two identical repeats must not narrow the interval: instances are the unit of sampling."""
+    gaps = [0.0, 0.05, 0.1, 0.02, 0.08, 0.0, 0.12, 0.03]
+    once = [row(f"i{k}", "greedy", gap=g) for k, g in enumerate(gaps)]
+    twice = [row(f"i{k}", "greedy", gap=g, repeat=r) for r in (0, 1) for k, g in enumerate(gaps)]
+    [a], [b] = group_stats(once, ("method",)), group_stats(twice, ("method",))
+    assert (b.runs, b.instances, b.repeats, b.gaps) == (16, 8, 2, 16)
+    assert b.gap_mean == a.gap_mean and b.gap_mean_ci == a.gap_mean_ci  # not narrower
+    # the old way (runs as samples) would have given a narrower interval
+    runs_as_samples = bootstrap_ci(np.array(gaps * 2), np.mean)
+    assert runs_as_samples[1] - runs_as_samples[0] < a.gap_mean_ci[1] - a.gap_mean_ci[0]
+    # repeats that differ are averaged: one value per instance
+    noisy = [row("i0", "r", gap=0.1, repeat=0), row("i0", "r", gap=0.3, repeat=1), row("i1", "r", gap=0.0)]
+    [stats] = group_stats(noisy, ("method",))
+    assert (stats.instances, stats.repeats) == (2, 2) and stats.gap_mean == pytest.approx(0.1)
+
+
+def test_report_groups_by_suite_holes_and_generator_seed(tmp_path, capsys):
+    path = tmp_path / "r.json"
+    specs = [resolve_suite("knights", "random", sizes=[6], seeds=[0, 1], holes=h) for h in (0.1, 0.3)] + [
+        resolve_suite("knights", "scaling", sizes=[6, 8])
+    ]
+    items = [item for spec in specs for item in build_suite("knights", spec)]
+    run_comparison("knights", items, ["greedy"], out=path, suites=specs)
+    for by, expected in (
+        ("holes", ["0.1", "0.3", ""]),
+        ("suite", ["random", "scaling"]),
+        ("seed", ["0", "1", ""]),
+    ):
+        assert main(["report", str(path), "--by", f"{by},method", "--format", "csv"]) == 0
+        table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+        assert [t[by] for t in table] == expected, by
+        assert {t["method"] for t in table} == {"greedy"}
+
+
+def test_two_reports_compared_by_a_paired_test(tmp_path, capsys):
+    """``knightcert report A B``: per method, paired by instance, Wilcoxon on gaps and times."""
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    old = [row(f"i{k}", "h", gap=0.1 + 0.01 * k, time_s=1.0) for k in range(10)]
+    new = [row(f"i{k}", "h", gap=0.05 + 0.01 * k, time_s=1.0) for k in range(10)]
+    new += [row("only-in-b", "h", gap=0.9)]  # not shared: left out of the pairs
+    write_rows(old, a)
+    write_rows(new, b)
+    assert main(["report", str(a), str(b), "--format", "csv"]) == 0
+    table = {t["measure"]: t for t in csv.DictReader(io.StringIO(capsys.readouterr().out))}
+    gap, time = table["gap"], table["time"]
+    assert gap["pairs"] == "10" and gap["verdict"] == "B better" and float(gap["effect"]) == -1.0
+    assert float(gap["p"]) < 0.01 and float(gap["diff_median"]) == pytest.approx(-0.05)
+    assert time["verdict"] == "same"
+    assert main(["report", str(b), str(a)]) == 0
+    assert "A better" in capsys.readouterr().out
+    other = tmp_path / "c.json"
+    write_rows([row("i0", "other")], other)
+    assert main(["report", str(a), str(other)]) == 2
+    assert "no method in common" in capsys.readouterr().err
