@@ -161,8 +161,8 @@ def mutants() -> list[Mutant]:
     return found
 
 
-def mutated_source(mutant: Mutant) -> str:
-    tree = ast.parse((ROOT / mutant.path).read_text())
+def mutated_source(mutant: Mutant, folder: Path = ROOT) -> str:
+    tree = ast.parse((folder / mutant.path).read_text())
     same_kind = [(node, position) for kind, node, position in sites(tree) if kind == mutant.kind]
     node, position = same_kind[mutant.index]
     tree = Apply(node, mutant.kind, position).visit(tree)
@@ -199,11 +199,12 @@ def tests_pass(folder: Path, tests: list[str], timeout: float) -> bool | None:
 
 
 def run(mutant: Mutant, folder: Path, timeout: float) -> Mutant:
-    original = (ROOT / mutant.path).read_text()
+    # the copy's own file: the checkout may change while the run goes on, the copies do not
     target = folder / mutant.path
+    original = target.read_text()
     began = time.perf_counter()
     try:
-        source = mutated_source(mutant)
+        source = mutated_source(mutant, folder)
     except (IndexError, SyntaxError):
         mutant.outcome = "invalid"
         return mutant
