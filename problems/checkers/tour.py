@@ -98,6 +98,11 @@ def nonexistence_evidence(instance: TourInstance, method: str = "") -> Evidence:
 
     outcome, nodes, tour = search_tour(instance)
     if outcome == FOUND:
+        try:  # the search's own tour is replayed like any answer before it refutes a claim
+            check_tour_moves(instance, [list(board.square(i)) for i in tour])
+        except CheckFailed:
+            why = "the checker's own search gave a tour that did not replay"
+            return solver_evidence("infeasible", method, why)
         first = ", ".join(str(board.square(i)) for i in tour[:3])
         raise CheckFailed(
             f"the checker's exhaustive search found a tour ({nodes} nodes; it starts {first}, ...)",
