@@ -4,10 +4,13 @@ line's output paths, start squares, CP-SAT's largest closed tour, and Warnsdorff
 
 Run from the repository root:
 
-    python bench/bench_tours.py [--only coverage|speed|cli|starts|big|rates] [--cover-max 100]
+    python bench/bench_tours.py [--only coverage|speed|cli|starts|big|rates|tourney] [--cover-max 100]
+    python bench/bench_tours.py --only tourney --tourney-source DIR
 
 Peers, same run: the project's compiled Warnsdorff engine (Roth's rule, no backtracking, an open
-tour) and a plain pure-Python Warnsdorff.
+tour), a plain pure-Python Warnsdorff, and (``--only tourney``) Ian Parberry's Tourney generator
+(C++, MIT licence; DIR is a clone of https://github.com/Ian-Parberry/Tourney, built here with the
+compiler command of its own makefile).
 """
 
 from __future__ import annotations
@@ -92,7 +95,10 @@ def main() -> None:
     parser.add_argument("--cpsat-limit", type=float, default=60.0)
     parser.add_argument("--corner-max", type=int, default=1000)
     parser.add_argument("--cover-max", type=int, default=100)
-    parser.add_argument("--only", choices=["coverage", "speed", "cli", "starts", "big", "holes", "rates"])
+    parser.add_argument(
+        "--only", choices=["coverage", "speed", "cli", "starts", "big", "holes", "rates", "tourney"]
+    )
+    parser.add_argument("--tourney-source", type=Path, help="a clone of Ian-Parberry/Tourney")
     parser.add_argument("--holes-limit", type=float, default=60.0)
     args = parser.parse_args()
     print(
@@ -109,6 +115,7 @@ def main() -> None:
         "starts": starts,
         "holes": lambda: holes(args.holes_limit),
         "rates": lambda: rates(args),
+        "tourney": lambda: tourney(args.tourney_source),
     }
     for name, run in sections.items():
         if args.only in (None, name):
@@ -195,6 +202,63 @@ def speed() -> None:
             print(
                 f"| {n}x{n} | {'closed' if closed else 'open'} | {times[1]:.3f} s | {peak / 2**20:.0f} MB | "
                 f"{peak / n / n:.1f} | {peer} | {ratio} |",
+                flush=True,
+            )
+
+
+def build_tourney(source: Path, folder: Path) -> Path:
+    """Compile Tourney's generator with the command of its makefile (``g++ -std=c++11 -O3``)."""
+    import subprocess
+
+    code = source / "Code"
+    units = sorted(str(p) for p in code.glob("*.cpp"))
+    exe = folder / "generate"
+    subprocess.run(["g++", "-std=c++11", "-O3", "-pthread", "-o", str(exe), *units], check=True)
+    return exe
+
+
+def tourney_seconds(exe: Path, n: int, samples: int, folder: Path) -> tuple[float, float]:
+    """Tourney's own 'time' task: ``samples`` closed divide-and-conquer tours of n x n, not saved.
+
+    Returns (elapsed seconds per tour by Tourney's timer, peak RSS of the process in MB). Tourney
+    runs its tours on hardware_concurrency - 1 threads (1 on 2 cores) and records the total elapsed
+    time with 0.01 s resolution in ``Time<kind>-<samples>.txt``.
+    """
+    import resource
+    import subprocess
+
+    for old in folder.glob("Time*.txt"):
+        old.unlink()
+    answers = f"t\nd\nt\nn\n{samples}\n{n}\n{n}\nq\n"  # time, divide, tour, plain, samples, lo, hi
+    subprocess.run([str(exe)], input=answers.encode(), cwd=folder, check=True, stdout=subprocess.DEVNULL)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # largest child so far
+    (record,) = folder.glob("Time*.txt")
+    width, _cpu, elapsed = record.read_text().split()
+    assert int(width) == n, record.read_text()
+    return float(elapsed) / samples, peak
+
+
+def tourney(source: Path | None) -> None:
+    import tempfile
+
+    if source is None or not (source / "Code" / "DivideAndConquer.cpp").is_file():
+        raise SystemExit("--only tourney needs --tourney-source DIR, a clone of Ian-Parberry/Tourney")
+    print("\n### Closed tours against Parberry's Tourney (divide and conquer, C++), same run\n")
+    print(
+        "| board | ours: construction (median of 3) | ours: peak traced memory | Tourney per tour "
+        "(3 tours) | Tourney peak RSS | ratio Tourney / ours |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        exe = build_tourney(source, folder)
+        for n in (1000, 2000, 4000):  # ascending: RUSAGE_CHILDREN keeps the largest child's peak
+            ours = sorted(timed(construct, n, n, closed=True)[1] for _ in range(3))[1]
+            _, peak = peak_bytes(construct, n, n, closed=True)
+            theirs, rss = tourney_seconds(exe, n, 3, folder)
+            print(
+                f"| {n}x{n} | {ours:.3f} s | {peak / 2**20:.0f} MB | {theirs:.3f} s | {rss:.0f} MB "
+                f"| {theirs / ours:.2f}x |",
                 flush=True,
             )
 

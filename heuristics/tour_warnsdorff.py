@@ -63,7 +63,8 @@ def run_warnsdorff(
 
     ``INFEASIBLE`` is reported only when backtracking exhausted every start
     the instance allows (any one square for a closed tour, the given start,
-    else every usable square): a complete search. Fewer starts exhausted, a
+    else every usable square): a complete search. With only the end fixed the
+    walk starts there and the tour found is turned round to finish there. Fewer starts exhausted, a
     spent budget or a dead end without backtracking is ``UNKNOWN`` with the
     reason in ``info["stopped"]``. ``info["covered"]`` is the most squares a
     partial tour reached (the gap of a dead end in comparisons is
@@ -78,6 +79,10 @@ def run_warnsdorff(
     moves = knight_targets(board, offsets=offsets).astype(np.int32)
     free = board.free.reshape(-1).view(np.uint8)
     end = -1 if instance.end is None else board.index(*instance.end)
+    # only the end fixed: walk from it and turn the tour round afterwards (every tour ends there)
+    backwards = starts is None and instance.start is None and instance.end is not None
+    if backwards:
+        starts, end = [instance.end], -1
     if starts is None:
         starts = [instance.start if instance.start is not None else board.square(int(np.argmax(free)))]
     path = np.empty(board.size, dtype=np.int32)
@@ -94,6 +99,8 @@ def run_warnsdorff(
         if status == FOUND:
             rows, cols = np.divmod(path[:length], board.cols)
             tour = np.stack([rows, cols], axis=1).tolist()
+            if backwards:  # a closed tour rotated to finish at the end, an open one reversed
+                tour = tour[1:] + tour[:1] if instance.closed else tour[::-1]
             return Result(
                 "tour",
                 name,
@@ -109,7 +116,7 @@ def run_warnsdorff(
             proven = False
             break
     # a closed tour passes through any start; an open one may begin anywhere allowed
-    every_start = instance.closed or instance.start is not None or len(starts) >= board.n_free
+    every_start = instance.closed or instance.start is not None or backwards or len(starts) >= board.n_free
     if proven and not every_start:
         info["stopped"] = (
             f"no tour from {len(starts)} of the {board.n_free} allowed starts (search incomplete)"

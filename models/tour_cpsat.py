@@ -5,7 +5,8 @@ Variables: one Boolean per arc (is it a step of the tour?).
 Constraints: ``AddCircuit`` over the squares, written straight into the model proto as
 three arrays; an open tour adds one extra node joined to every square (or only to the
 fixed start and end), so that the circuit enters the board at the start and leaves it
-at the end. Two formulations (``formulation=``):
+at the end; a closed tour with a fixed start and end has the closing arc end -> start
+fixed. Two formulations (``formulation=``):
 
 ``"circuit"`` (default: ``bench/bench_cpsat.py``)
     the circuit alone (a square without any move gets an empty, unsatisfiable
@@ -98,6 +99,14 @@ def cpsat(
     circuit_tails, circuit_heads = arc_tail.tolist(), arc_head.tolist()
     circuit_literals = list(range(len(tails)))
     enter: dict[int, int] = {}
+    if instance.closed and instance.end is not None and instance.start is not None:
+        # the tour start ... end closes with the move end -> start: that arc is in the circuit
+        closing = np.flatnonzero(
+            (arc_tail == node[board.index(*instance.end)]) & (arc_head == node[board.index(*instance.start)])
+        )
+        if closing.size == 0:  # the end is not a knight move from the start
+            return Result("tour", "cpsat", Status.INFEASIBLE, None, None, None, time.perf_counter() - began)
+        proto.constraints.add().bool_and.literals.append(int(closing[0]))
     if not instance.closed:
         outside = n
         firsts = [node[board.index(*instance.start)]] if instance.start is not None else range(n)
@@ -140,7 +149,7 @@ def cpsat(
             np.asarray(circuit_heads),
             np.asarray(circuit_literals),
             n,
-            symmetric=instance.closed,
+            symmetric=instance.closed and instance.end is None,  # a fixed end orients the tour
         )
     # solve
     run = solve_cpsat(
@@ -158,7 +167,12 @@ def cpsat(
     chosen = values[: len(tails)] > 0
     successor = dict(zip(tails[chosen].tolist(), heads[chosen].tolist(), strict=True))
     if instance.closed:
-        first = board.index(*instance.start) if instance.start is not None else usable[0]
+        if instance.start is not None:
+            first = board.index(*instance.start)
+        elif instance.end is not None:  # the cycle turned to finish at the end
+            first = successor[board.index(*instance.end)]
+        else:
+            first = usable[0]
     else:
         first = usable[next(k for k, var in enter.items() if values[var])]
     tour = [first]

@@ -55,8 +55,8 @@ def csp(instance: TourInstance, *, time_limit: float | None = None, seed: int | 
         problem.addConstraint(FunctionConstraint(lambda a, b: b in adjacent[a]), (step, step + 1))
     if instance.closed:
         problem.addConstraint(FunctionConstraint(lambda a, b: b in adjacent[a]), (n - 1, 0))
-        if instance.start is None:
-            problem.addConstraint(FunctionConstraint(lambda a: a == usable[0]), (0,))  # break rotations
+        if instance.start is None and instance.end is None:  # break rotations (a fixed square does)
+            problem.addConstraint(FunctionConstraint(lambda a: a == usable[0]), (0,))
     try:
         solution = problem.getSolution()
     except KeyboardInterrupt:

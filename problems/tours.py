@@ -247,7 +247,8 @@ def counting_reason(instance: TourInstance) -> str | None:
 
     A knight move changes colour, so a closed tour needs as many squares of
     each colour, an open one at most one more of one colour (and then starts
-    and ends on it), and fixed ends of an even tour differ in colour. A square
+    and ends on it), and fixed ends of an even tour differ in colour; the fixed
+    ends of a closed tour are a knight move apart (the closing move). A square
     without a move, a closed tour through a square with one move, or more
     than two squares with one move also rule a tour out. O(rows * cols).
     """
@@ -255,6 +256,12 @@ def counting_reason(instance: TourInstance) -> str | None:
     n = board.n_free
     if instance.closed and n < 3:
         return "a closed tour needs at least 3 squares"
+    ends = (instance.start, instance.end)
+    if instance.closed and None not in ends and not _a_move_apart(board, *ends):
+        return (
+            f"a closed tour from {tuple(ends[0])} to {tuple(ends[1])} closes with a move between them, "
+            "and they are not a knight move apart"
+        )
     # a knight move changes colour, except a wrapping move across an odd side of a torus
     colours_hold = not board.torus or (board.rows % 2 == 0 and board.cols % 2 == 0)
     reason = _colour_count_reason(instance, n) if colours_hold else None
@@ -268,6 +275,10 @@ def counting_reason(instance: TourInstance) -> str | None:
     if not instance.closed and (degree == 1).sum() > 2:
         return "more than two squares have a single knight move"
     return None
+
+
+def _a_move_apart(board: Board, a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return board.index(*b) in knight_neighbours(board)[board.index(*a)]
 
 
 def _colour_count_reason(instance: TourInstance, n: int) -> str | None:

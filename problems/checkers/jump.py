@@ -251,9 +251,10 @@ def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple
     if "start" in row:
         start = row["start"]
         expected = [int(x) for x in instance.starts[p]]
-        if not (
-            isinstance(start, list | tuple) and len(start) == 2 and all(type(x) is int for x in start)
-        ) or list(start) != expected:
+        if (
+            not (isinstance(start, list | tuple) and len(start) == 2 and all(type(x) is int for x in start))
+            or list(start) != expected
+        ):
             raise CheckFailed(f"{where} 'start': {describe_value(start)}, the instance says {expected}")
     row = {
         **row,
@@ -283,4 +284,3 @@ def _index(name: Any, players: int) -> int:
         if player_name(p) == name:
             return p
     raise CheckFailed(f"unknown player {name!r}")
-

@@ -230,7 +230,6 @@ def maximum_matching(board) -> np.ndarray:
     return np.stack([w, b], axis=1).astype(np.int64)
 
 
-
 class _Spent(Exception):
     pass
 

@@ -186,4 +186,3 @@ def distance_labels(instance: LostKnightInstance, cap: int) -> np.ndarray:
 def reachable_set(instance: LostKnightInstance) -> np.ndarray:
     """Squares reachable from C (a closed set when S is not among them)."""
     return _flood(instance, None) >= 0
-

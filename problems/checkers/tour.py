@@ -129,6 +129,10 @@ def argument_against(instance: TourInstance) -> tuple[Backing, str] | None:
     n = board.n_free
     if instance.closed and n < 3:
         return Backing.CERTIFICATE, "count: a closed tour needs at least 3 squares"
+    if instance.closed and instance.start is not None and instance.end is not None:
+        start, end = board.index(*instance.start), board.index(*instance.end)
+        if end not in knight_neighbours(board)[start]:
+            return Backing.CERTIFICATE, "closing move: the fixed start and end are not a knight move apart"
     if not board.torus or (board.rows % 2 == 0 and board.cols % 2 == 0):
         reason = _colour_argument(instance)
         if reason is not None:
