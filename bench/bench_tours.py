@@ -206,6 +206,9 @@ def speed() -> None:
             )
 
 
+TOURNEY_TOURS = 10  # Tourney's timer has 0.01 s resolution: ten tours per size
+
+
 def build_tourney(source: Path, folder: Path) -> Path:
     """Compile Tourney's generator with the command of its makefile (``g++ -std=c++11 -O3``)."""
     import subprocess
@@ -224,41 +227,53 @@ def tourney_seconds(exe: Path, n: int, samples: int, folder: Path) -> tuple[floa
     runs its tours on hardware_concurrency - 1 threads (1 on 2 cores) and records the total elapsed
     time with 0.01 s resolution in ``Time<kind>-<samples>.txt``.
     """
-    import resource
     import subprocess
 
     for old in folder.glob("Time*.txt"):
         old.unlink()
     answers = f"t\nd\nt\nn\n{samples}\n{n}\n{n}\nq\n"  # time, divide, tour, plain, samples, lo, hi
-    subprocess.run([str(exe)], input=answers.encode(), cwd=folder, check=True, stdout=subprocess.DEVNULL)
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # largest child so far
+    # GNU time forks the program: a child of this process would inherit Python's peak RSS
+    # (Linux carries the high-water mark across exec), a child of time only time's own
+    done = subprocess.run(
+        ["/usr/bin/time", "-f", "%M", str(exe)],
+        input=answers.encode(),
+        cwd=folder,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        check=True,
+    )
+    peak_kb = int(done.stderr.decode().split()[-1])
     (record,) = folder.glob("Time*.txt")
     width, _cpu, elapsed = record.read_text().split()
     assert int(width) == n, record.read_text()
-    return float(elapsed) / samples, peak
+    return float(elapsed) / samples, peak_kb / 1024
 
 
 def tourney(source: Path | None) -> None:
     import tempfile
 
+    from knightcert import solve
+
     if source is None or not (source / "Code" / "DivideAndConquer.cpp").is_file():
         raise SystemExit("--only tourney needs --tourney-source DIR, a clone of Ian-Parberry/Tourney")
     print("\n### Closed tours against Parberry's Tourney (divide and conquer, C++), same run\n")
     print(
-        "| board | ours: construction (median of 3) | ours: peak traced memory | Tourney per tour "
-        "(3 tours) | Tourney peak RSS | ratio Tourney / ours |"
+        "| board | ours: construction (median of 3) | ours: peak traced memory | ours: knightcert.solve, "
+        f"checked (median of 3) | Tourney per tour (mean of {TOURNEY_TOURS}) | Tourney peak RSS (whole "
+        "process) | ratio Tourney / construction | ratio Tourney / solve |"
     )
-    print("|---|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         exe = build_tourney(source, folder)
-        for n in (1000, 2000, 4000):  # ascending: RUSAGE_CHILDREN keeps the largest child's peak
+        for n in (1000, 2000, 4000):
             ours = sorted(timed(construct, n, n, closed=True)[1] for _ in range(3))[1]
             _, peak = peak_bytes(construct, n, n, closed=True)
-            theirs, rss = tourney_seconds(exe, n, 3, folder)
+            whole = sorted(timed(solve, tour_instance(n, n, closed=True))[1] for _ in range(3))[1]
+            theirs, rss = tourney_seconds(exe, n, TOURNEY_TOURS, folder)
             print(
-                f"| {n}x{n} | {ours:.3f} s | {peak / 2**20:.0f} MB | {theirs:.3f} s | {rss:.0f} MB "
-                f"| {theirs / ours:.2f}x |",
+                f"| {n}x{n} | {ours:.3f} s | {peak / 2**20:.0f} MB | {whole:.3f} s | {theirs:.3f} s "
+                f"| {rss:.0f} MB | {theirs / ours:.2f}x | {theirs / whole:.2f}x |",
                 flush=True,
             )
 
