@@ -1,53 +1,27 @@
-"""A fast tokenizer for whitespace-separated non-negative integers (numba).
+"""A fast tokenizer for whitespace-separated non-negative integers.
 
-Reads every number of a file in one compiled pass and remembers the line of
-each, so that the parser can check the structure with numpy and report
-positions without a Python loop over millions of tokens.
+Reads every number of a file in one compiled pass (:mod:`knightcert.problems.jump_scan`,
+numba) and remembers the line of each, so that the parser can check the structure with
+numpy and report positions without a Python loop over millions of tokens. Small files are
+read in plain Python, with the same numbers, lines and errors.
 """
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.input_file import check_memory, echo
-from numba import njit
 
 _MAX_DIGITS = 18
 #: Bytes of a bad token looked at for the message (it is echoed cut shorter still).
 ECHO_BYTES = 64
 SEPARATORS = (b" ", b"\t", b"\r", b"\n")
-
-
-@njit(cache=True, nogil=True)
-def _scan(buf, values, lines):  # pragma: no cover - compiled
-    n = 0
-    line = 1
-    i = 0
-    size = buf.size
-    while i < size:
-        b = buf[i]
-        if b == 10:
-            line += 1
-            i += 1
-        elif b == 32 or b == 9 or b == 13:
-            i += 1
-        elif 48 <= b <= 57:
-            v = 0
-            digits = 0
-            while i < size and 48 <= buf[i] <= 57:
-                v = v * 10 + (buf[i] - 48)
-                digits += 1
-                i += 1
-                if digits > _MAX_DIGITS:
-                    return -1 - i, n
-            if i < size and not (buf[i] == 32 or buf[i] == 9 or buf[i] == 13 or buf[i] == 10):
-                return -1 - i, n
-            values[n] = v
-            lines[n] = line
-            n += 1
-        else:
-            return -1 - i, n
-    return n, n
+#: Files up to this size are read in plain Python: loading the compiled scanner (about
+#: 0.2 s) costs more than reading them.
+PLAIN_BYTES = 1 << 16
+_TOKEN = re.compile(rb"[^ \t\r\n]+")
 
 
 def tokenize(data: bytes, source: str) -> tuple[np.ndarray, np.ndarray]:
@@ -59,15 +33,36 @@ def tokenize(data: bytes, source: str) -> tuple[np.ndarray, np.ndarray]:
         At the first character that is not a digit or white space (a minus
         sign, a decimal point, a letter), or a number with more than 18 digits.
     """
+    if len(data) <= PLAIN_BYTES:
+        return _scan_plain(data, source)
     buf = np.frombuffer(data, dtype=np.uint8)
     capacity = buf.size // 2 + 1
     check_memory(12 * capacity, f"reading {buf.size} bytes of numbers", source)
     values = np.empty(capacity, dtype=np.int64)
     lines = np.empty(capacity, dtype=np.int32)
-    status, n = _scan(buf, values, lines)
+    from knightcert.problems.jump_scan import scan
+
+    status, n = scan(buf, values, lines, _MAX_DIGITS)
     if status < 0:
         _raise_at(data, -1 - status, source)
     return values[:n], lines[:n]
+
+
+def _scan_plain(data: bytes, source: str) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`tokenize` in plain Python, for small files (no compiled kernel to load)."""
+    values: list[int] = []
+    lines: list[int] = []
+    line = 1
+    counted = 0  # newlines counted up to here
+    for match in _TOKEN.finditer(data):
+        token = match.group()
+        if not token.isdigit() or len(token) > _MAX_DIGITS:  # bytes.isdigit: ASCII digits only
+            _raise_at(data, match.start(), source)
+        line += data.count(b"\n", counted, match.start())
+        counted = match.start()
+        values.append(int(token))
+        lines.append(line)
+    return np.array(values, dtype=np.int64), np.array(lines, dtype=np.int32)
 
 
 def _raise_at(data: bytes, position: int, source: str) -> None:

@@ -96,3 +96,41 @@ def test_format_then_parse_round_trips(rows, cols, players, seed):
     game = random_jump(np.random.default_rng(seed), rows, cols, players, 9)
     again = parse_jump(format_jump(game))
     assert np.array_equal(again.values, game.values) and again.starts == game.starts
+
+
+TOKEN_BYTES = st.lists(
+    st.sampled_from(
+        [b"0", b"7", b"12", b"9" * 19, b" ", b"\t", b"\r", b"\n", b"\n", b"-3", b"x", b"1.5", b"\x0b"]
+    ),
+    max_size=40,
+).map(b"".join)
+
+
+@given(TOKEN_BYTES)
+@settings(max_examples=300)
+def test_the_plain_tokenizer_reads_like_the_compiled_one(data):
+    """Small files are read in plain Python: the same numbers on the same lines, or the same
+    error at the same place, as the compiled pass used for large files."""
+    from knightcert.problems import jump_tokens
+    from knightcert.problems.jump_scan import scan
+
+    def compiled():
+        buf = np.frombuffer(data, dtype=np.uint8)
+        values = np.empty(buf.size // 2 + 1, np.int64)
+        lines = np.empty(buf.size // 2 + 1, np.int32)
+        status, n = scan(buf, values, lines, 18)
+        if status < 0:
+            jump_tokens._raise_at(data, -1 - status, "f")
+        return values[:n].tolist(), lines[:n].tolist()
+
+    def plain():
+        values, lines = jump_tokens.tokenize(data, "f")
+        return values.tolist(), lines.tolist()
+
+    outcomes = []
+    for read in (compiled, plain):
+        try:
+            outcomes.append(read())
+        except InvalidInstance as error:
+            outcomes.append(str(error))
+    assert outcomes[0] == outcomes[1]
