@@ -211,8 +211,7 @@ def check_paths(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from rich.console import Console
-
+    from knightcert.cli.output import table_console
     from knightcert.compare.comparison import instance_records, run_experiment
     from knightcert.compare.harness import median_of_repeats
     from knightcert.compare.summary import rows_table
@@ -280,7 +279,7 @@ def run(args: argparse.Namespace) -> int:
         json.dump([row.as_dict() for row in rows], sys.stdout)
         print()
     else:
-        out = Console(width=None if Console().is_terminal else 120)
+        out = table_console()
         shown = rows if experiment.repeat == 1 else median_of_repeats(rows)
         title = f"knightcert compare {experiment.problem}" + (
             f" (median time of {experiment.repeat} runs)" if experiment.repeat > 1 else ""

@@ -30,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from knightcert.cli.output import table_console
     from knightcert.compare.demo import find_shared_data, run_demo
     from knightcert.compare.summary import method_summary_table, rows_table
 
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         json.dump([row.as_dict() for row in rows], sys.stdout)
         print()
     else:
-        out = Console(width=None if Console().is_terminal else 120)
+        out = table_console()
         if args.detail:
             for problem in dict.fromkeys(row.problem for row in rows):
                 title = f"knightcert demo: {problem}, every run"

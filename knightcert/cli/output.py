@@ -9,6 +9,18 @@ from typing import Any, TextIO
 
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
+#: Width of tables written to a file or a pipe: a summary of eleven short columns fits
+#: unfolded; longer cells (errors, long instance names) still fold past it.
+REDIRECTED_TABLE_WIDTH = 160
+
+
+def table_console():  # -> rich.console.Console
+    """The console that prints result tables: the terminal's width, or
+    ``REDIRECTED_TABLE_WIDTH`` when the output is not a terminal."""
+    from rich.console import Console
+
+    return Console(width=None if Console().is_terminal else REDIRECTED_TABLE_WIDTH)
+
 
 def print_json(results: Sequence[Result], stream: TextIO | None = None) -> None:
     """One JSON object for one result, a list for several."""

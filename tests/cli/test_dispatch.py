@@ -55,3 +55,32 @@ def test_a_small_knights_board_loads_no_compiled_kernel():
     modules = loaded("knights", "6")
     assert "knightcert.heuristics.knights_search" in modules
     assert not [m for m in modules if m.startswith(("numba", "scipy"))]
+
+
+def test_a_small_jump_game_loads_no_compiled_kernel(tmp_path):
+    game = tmp_path / "g.in"
+    game.write_text("1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n")
+    modules = loaded("jump", str(game))
+    assert "knightcert.heuristics.jump_search" in modules
+    assert not [m for m in modules if m.startswith("numba")]
+
+
+def test_a_redirected_summary_keeps_its_short_cells_whole():
+    """Written to a file or a pipe, the eleven-column summary prints method names and kinds
+    unfolded (at 120 columns it folded 'marginality' and 'heuristic')."""
+    from knightcert.compare.harness import Row
+    from knightcert.compare.summary import method_summary_table
+
+    from knightcert.cli.output import table_console
+
+    rows = [
+        Row("tour", "8x8 closed from (0, 0)", method, "FEASIBLE", 64, None, 0.0, 0.001, None, None, True,
+            kind="heuristic")
+        for method in ("marginality", "warnsdorff")
+    ]  # fmt: skip
+    console = table_console()
+    assert not console.is_terminal  # pytest captures the output
+    with console.capture() as captured:
+        console.print(method_summary_table(rows))
+    text = captured.get()
+    assert "marginality" in text and "heuristic" in text and "total time" in text
