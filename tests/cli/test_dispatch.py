@@ -43,26 +43,31 @@ def test_a_command_imports_only_its_own_module(command):
     assert not [m for m in modules if m.startswith(("numba", "ortools"))]
 
 
-def test_a_small_lost_knight_board_loads_no_compiled_kernel(tmp_path):
-    board = tmp_path / "b.txt"
-    board.write_text("C.....\n......\n....S.\n......\n......\n......\n")
-    modules = loaded("path", str(board))
-    assert "knightcert.heuristics.knight_path_search" in modules
-    assert not [m for m in modules if m.startswith("numba")]
+SMALL_INPUTS = {
+    "path": ("b.txt", "C.....\n......\n....S.\n......\n......\n......\n"),
+    "jump": ("g.in", "1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n"),
+}
 
 
-def test_a_small_knights_board_loads_no_compiled_kernel():
-    modules = loaded("knights", "6")
-    assert "knightcert.heuristics.knights_search" in modules
-    assert not [m for m in modules if m.startswith(("numba", "scipy"))]
-
-
-def test_a_small_jump_game_loads_no_compiled_kernel(tmp_path):
-    game = tmp_path / "g.in"
-    game.write_text("1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n")
-    modules = loaded("jump", str(game))
-    assert "knightcert.heuristics.jump_search" in modules
-    assert not [m for m in modules if m.startswith("numba")]
+@pytest.mark.parametrize(
+    ("command", "searcher", "not_loaded"),
+    [
+        ("path", "knight_path_search", ("numba",)),
+        ("jump", "jump_search", ("numba",)),
+        ("knights", "knights_search", ("numba", "scipy")),
+    ],
+)
+def test_a_small_instance_loads_no_compiled_kernel(tmp_path, command, searcher, not_loaded):
+    """Small boards are solved (and checked) in plain Python: no numba kernel to load."""
+    if command in SMALL_INPUTS:
+        name, text = SMALL_INPUTS[command]
+        (tmp_path / name).write_text(text)
+        argument = str(tmp_path / name)
+    else:
+        argument = "6"
+    modules = loaded(command, argument)
+    assert f"knightcert.heuristics.{searcher}" in modules
+    assert not [m for m in modules if m.startswith(not_loaded)]
 
 
 def test_a_redirected_summary_keeps_its_short_cells_whole():
