@@ -2,15 +2,20 @@
 
 Random small instances of every problem; a valid answer from the exact method;
 then one or two random perturbations of its fields (status, objective, bound,
-solution; the jump game's winner, round, key and path). The checker
+solution; the jump game's winner, round, key and path; a consistent lie: one
+element fewer with the objective and bound moved with it). The checker
 (``check_answer``, as ``knightcert.check`` runs it) must accept the answer
 exactly when the oracle (``tests/oracle.py``, which shares no code with the
 package) says the answer is correct and every claim it makes is true.
 
-Certificates are left out: the checker then derives its own, which is what
-the oracle's brute force decides too. Their corruption is tested by the
-corpus (``test_forged_answers.py``, ``test_certificates_corpus.py``) and by
-the mutation run (``bench/mutation.py``).
+In the main test certificates are left out: the checker then derives its own,
+which is what the oracle's brute force decides too. A second test keeps the
+method's certificate (as a saved answer file does): with it intact the verdict
+must still be the oracle's, and with the certificate forged too (an array entry
+moved, an array cut short or made uniform, a part dropped or garbage) the
+checker may refuse the answer but must never accept a false claim. The corpus
+(``test_forged_answers.py``, ``test_certificates_corpus.py``) and the mutation
+run (``bench/mutation.py``) test certificates by hand.
 
 ``FUZZ_EXAMPLES`` (environment) sets the examples per problem; the default
 command runs a few thousand in all (``python bench/fuzz_checkers.py`` runs more).
@@ -18,10 +23,14 @@ command runs a few thousand in all (``python bench/fuzz_checkers.py`` runs more)
 
 from __future__ import annotations
 
+import base64
 import copy
+import math
 import os
 import random
+import zlib
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -55,8 +64,11 @@ def path_case(rng: random.Random):
     start, exit_ = rng.sample(cells, 2)
     blocked = {s for s in cells if s not in (start, exit_) and rng.random() < 0.3}
     text = "".join(
-        "".join("C" if (r, c) == start else "S" if (r, c) == exit_ else "x" if (r, c) in blocked else "."
-                for c in range(cols)) + "\n"
+        "".join(
+            "C" if (r, c) == start else "S" if (r, c) == exit_ else "x" if (r, c) in blocked else "."
+            for c in range(cols)
+        )
+        + "\n"
         for r in range(rows)
     )
     data = {"rows": rows, "cols": cols, "blocked": blocked, "start": start, "exit": exit_}
@@ -96,13 +108,14 @@ def jump_case(rng: random.Random):
 CASES = {"knights": knights_case, "path": path_case, "tour": tour_case, "jump": jump_case}
 
 
-def valid_answer(instance) -> dict:
+def valid_answer(instance, keep_certificate: bool = False) -> dict:
     try:
         result = solve(instance)
     except InvalidInstance:  # an odd torus: the matching does not apply, the branch and bound does
         result = solve(instance, method="bnb")
     answer = {"problem": result.problem, **answer_fields(result)}
-    answer["certificate"] = None
+    if not keep_certificate:
+        answer["certificate"] = None
     if isinstance(answer["solution"], dict):  # jump: the table and the text are checked elsewhere
         answer["solution"] = {k: answer["solution"][k] for k in ("winner", "round", "key", "path")}
     return answer
@@ -139,8 +152,17 @@ def perturb_number(rng: random.Random, value):
 
 def perturb(rng: random.Random, problem: str, answer: dict, rows: int, cols: int) -> dict:
     answer = copy.deepcopy(answer)
-    field = rng.choice(["status", "objective", "bound", "solution", "solution", "solution"])
-    if field == "status":
+    field = rng.choice(["status", "objective", "bound", "solution", "solution", "solution", "shorter"])
+    solution, objective = answer["solution"], answer["objective"]
+    if field == "shorter" and isinstance(solution, list) and solution and type(objective) is int:
+        # a consistent lie: one element fewer, and the numbers moved with it
+        del answer["solution"][rng.randrange(len(answer["solution"]))]
+        if answer["bound"] == answer["objective"]:
+            answer["bound"] -= 1
+        answer["objective"] -= 1
+    elif field == "shorter":
+        answer["solution"] = None
+    elif field == "status":
         answer["status"] = rng.choice(["OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN"])
         if rng.random() < 0.5 and answer["status"] in ("INFEASIBLE", "UNKNOWN"):  # consistent-looking
             answer["solution"] = answer["objective"] = None
@@ -194,6 +216,89 @@ def run_case(problem: str, seed: int) -> None:
 @given(seed=st.integers(0, 2**32 - 1))
 def test_the_checker_agrees_with_the_oracle(problem, seed):
     run_case(problem, seed)
+
+
+def decode(field: dict) -> np.ndarray:
+    """The answer files' array form (dtype, shape, zlib + base64), read here on its own."""
+    raw = zlib.decompress(base64.b64decode(field["zlib"]))
+    if field["array"] == "bool":
+        count = math.prod(field["shape"])
+        bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")[:count]
+        return bits.astype(bool).reshape(field["shape"])
+    return np.frombuffer(raw, np.dtype(field["array"]).newbyteorder("<")).reshape(field["shape"]).copy()
+
+
+def encode(array: np.ndarray) -> dict:
+    if array.dtype == bool:
+        raw = np.packbits(array.reshape(-1), bitorder="little").tobytes()
+        kind = "bool"
+    else:
+        raw, kind = array.astype("<i8").tobytes(), "int64"
+    return {"array": kind, "shape": list(array.shape), "zlib": base64.b64encode(zlib.compress(raw)).decode()}
+
+
+def perturb_certificate(rng: random.Random, certificate, objective=None):
+    """One change to a certificate: an entry of one of its arrays moved, flipped, set (to the
+    claimed objective too, as a forger aiming at a false claim would), an array cut short,
+    grown by a copy of its first row or made uniform, a part dropped or replaced by garbage."""
+    certificate = copy.deepcopy(certificate)
+    if not isinstance(certificate, dict) or not certificate or rng.random() < 0.1:
+        return rng.choice([None, {}, {"bogus": 1}, []])
+    key = rng.choice(sorted(certificate))
+    value = certificate[key]
+    if not (isinstance(value, dict) and set(value) == {"array", "shape", "zlib"}):
+        certificate[key] = rng.choice([None, 0, [], "x"])
+        return certificate
+    array = decode(value)
+    kind = rng.randrange(8)
+    if kind == 6 and array.ndim and array.shape[0]:
+        array = np.concatenate([array, array[:1]])
+    elif kind == 7 and array.size and array.dtype != bool and type(objective) is int:
+        array.reshape(-1)[rng.randrange(array.size)] = objective
+    elif kind == 0 and array.size:
+        flat = array.reshape(-1)
+        i = rng.randrange(flat.size)
+        flat[i] = (not flat[i]) if array.dtype == bool else flat[i] + rng.choice((-1, 1, 2, -2))
+    elif kind == 1 and array.size:
+        flat = array.reshape(-1)
+        flat[rng.randrange(flat.size)] = rng.choice((0, 1)) if array.dtype == bool else rng.randrange(-1, 9)
+    elif kind == 2 and array.ndim and array.shape[0]:
+        array = array[:-1]
+    elif kind == 3:
+        array = np.full_like(array, rng.choice((0, 1)) if array.dtype == bool else rng.randrange(-1, 4))
+    elif kind == 4:
+        del certificate[key]
+        return certificate
+    else:
+        certificate[key] = rng.choice([None, 0, [], "x", {"array": "int8", "shape": [1], "zlib": "eJw="}])
+        return certificate
+    certificate[key] = encode(array)
+    return certificate
+
+
+@pytest.mark.parametrize("problem", sorted(CASES))
+@settings(max_examples=max(1, EXAMPLES // 4), suppress_health_check=list(HealthCheck), deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_forged_certificate_never_certifies_a_false_claim(problem, seed):
+    """Answers that carry certificates (as saved answer files do): the answer with its own
+    certificate is accepted exactly when the oracle agrees, whatever its claims were changed
+    to; with the certificate forged as well, the checker may refuse it, but accepts it only
+    when the oracle says every claim is true."""
+    rng = random.Random(seed)
+    instance, data = CASES[problem](rng)
+    answer = valid_answer(instance, keep_certificate=True)
+    oracle = CORRECT[problem]
+    assert accepted(instance, answer), (problem, data, answer)
+    rows = data.get("rows") or len(data["values"])
+    cols = data.get("cols") or len(data["values"][0])
+    for _ in range(3):
+        claimed = perturb(rng, problem, answer, rows, cols) if rng.random() < 0.7 else copy.deepcopy(answer)
+        truth = oracle(data, claimed)
+        assert accepted(instance, claimed) == truth, (problem, data, answer, claimed, truth)
+        certificate = perturb_certificate(rng, answer["certificate"], claimed["objective"])
+        forged = {**claimed, "certificate": certificate}
+        if accepted(instance, forged):
+            assert truth, (problem, data, answer, forged)
 
 
 def test_the_oracle_can_say_no():
