@@ -63,10 +63,10 @@ def run_warnsdorff(
 
     ``INFEASIBLE`` is reported only when backtracking exhausted every start
     the instance allows (any one square for a closed tour, the given start,
-    else every usable square): a complete search. With only the end fixed the
-    walk starts there and the tour found is turned round to finish there. Fewer starts exhausted, a
-    spent budget or a dead end without backtracking is ``UNKNOWN`` with the
-    reason in ``info["stopped"]``. ``info["covered"]`` is the most squares a
+    else every usable square): a complete search. With only the end fixed, the
+    walk starts there and the tour found is turned round to finish there.
+    Fewer starts exhausted, a spent budget or a dead end without backtracking
+    is ``UNKNOWN`` with the reason in ``info["stopped"]``. ``info["covered"]`` is the most squares a
     partial tour reached (the gap of a dead end in comparisons is
     ``1 - covered / usable squares``).
     """
