@@ -27,6 +27,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from knightcert.models.cpsat_labels import LABEL_PARAMETERS, maximise_labels
 from knightcert.models.cpsat_solve import solve_cpsat
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.jump_game import (
@@ -39,7 +40,7 @@ from knightcert.problems.jump_game import (
 )
 from knightcert.problems.method import method
 from knightcert.problems.result import Result, Status
-from ortools.sat.python import cp_model, cp_model_helper
+from ortools.sat.python import cp_model
 
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("layers", "monolithic")
@@ -49,13 +50,6 @@ MAX_CPSAT_CELLS = 250_000
 MAX_CPSAT_LABELS = 1_000_000
 #: Cells above which the ``monolithic`` model is refused (it has about 2·(N·M)² Booleans).
 MAX_MONOLITHIC_CELLS = 144
-#: Solver parameters of the ``layers`` model: bound propagation proves it (no LP, no presolve),
-#: and the decision strategy (largest label first) is followed as is.
-LAYER_PARAMETERS: dict[str, object] = {
-    "linearization_level": 0,
-    "cp_model_presolve": False,
-    "search_branching": cp_model_helper.SatParameters.FIXED_SEARCH,
-}
 
 
 @method("jump", "cpsat")
@@ -149,18 +143,12 @@ def cpsat(
             linear.vars.extend((base + v, base + u))
             linear.coeffs.extend((1, -1))
             linear.domain.extend((-n, 1))
-    # objective: maximise every label (CP-SAT minimises the negated sum)
+    # objective: maximise every label, largest label first
     total = n * players
-    proto.objective.vars.extend(range(total))
-    proto.objective.coeffs.extend([-1] * total)
-    proto.objective.scaling_factor = -1
-    strategy = proto.search_strategy.add()
-    strategy.variables.extend(range(total))
-    strategy.variable_selection_strategy = cp_model_helper.DecisionStrategyProto.CHOOSE_FIRST
-    strategy.domain_reduction_strategy = cp_model_helper.DecisionStrategyProto.SELECT_MAX_VALUE
+    maximise_labels(proto, total)
     # solve
     run = solve_cpsat(
-        model, began=began, time_limit=time_limit, seed=seed, workers=workers, parameters=LAYER_PARAMETERS
+        model, began=began, time_limit=time_limit, seed=seed, workers=workers, parameters=LABEL_PARAMETERS
     )
     # extract
     info = {**run.info(), "formulation": "layers", "constraints": len(constraints)}

@@ -27,24 +27,17 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from knightcert.models.cpsat_labels import LABEL_PARAMETERS, maximise_labels
 from knightcert.models.cpsat_solve import solve_cpsat
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.method import method
 from knightcert.problems.moves import knight_arcs
 from knightcert.problems.result import Result, Status
-from ortools.sat.python import cp_model, cp_model_helper
+from ortools.sat.python import cp_model
 
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("distance", "flow")
-#: Solver parameters of the ``distance`` model: bound propagation proves it, so no LP, no
-#: presolve (which would spend its time on the difference constraints), and the model's
-#: own decision strategy (largest label first) followed as is.
-DISTANCE_PARAMETERS: dict[str, object] = {
-    "linearization_level": 0,
-    "cp_model_presolve": False,
-    "search_branching": cp_model_helper.SatParameters.FIXED_SEARCH,
-}
 #: Free squares above which the model is refused (about 8 Booleans per square).
 MAX_CPSAT_SQUARES = 250_000
 
@@ -170,17 +163,11 @@ def _distance_model(
         linear.vars.extend((v, u))
         linear.coeffs.extend((1, -1))
         linear.domain.extend((-n, 1))
-    # objective: maximise the sum of the labels (CP-SAT minimises the negated sum)
-    proto.objective.vars.extend(range(n))
-    proto.objective.coeffs.extend([-1] * n)
-    proto.objective.scaling_factor = -1
-    strategy = proto.search_strategy.add()
-    strategy.variables.extend(range(n))
-    strategy.variable_selection_strategy = cp_model_helper.DecisionStrategyProto.CHOOSE_FIRST
-    strategy.domain_reduction_strategy = cp_model_helper.DecisionStrategyProto.SELECT_MAX_VALUE
+    # objective: maximise the sum of the labels, largest label first
+    maximise_labels(proto, n)
     # solve
     run = solve_cpsat(
-        model, began=began, time_limit=time_limit, seed=seed, workers=workers, parameters=DISTANCE_PARAMETERS
+        model, began=began, time_limit=time_limit, seed=seed, workers=workers, parameters=LABEL_PARAMETERS
     )
     # extract
     info = {**run.info(), "formulation": "distance", "constraints": len(constraints)}

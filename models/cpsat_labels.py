@@ -1,0 +1,33 @@
+"""Distance labels maximised by CP-SAT: what the lost knight's ``distance`` model and the jump
+game's ``layers`` model share.
+
+Both label squares (cells) with integers bounded by "one more than a neighbour's label" and
+maximise every label: at the optimum each label is the true distance. Bound propagation alone
+proves that, so the solver runs without LP or presolve and follows a fixed strategy: the
+variables in order, each at its largest value.
+"""
+
+from __future__ import annotations
+
+from ortools.sat.python import cp_model_helper
+
+#: Solver parameters of a label model: no LP, no presolve (it would spend its time on the
+#: difference constraints), the model's own decision strategy followed as is.
+LABEL_PARAMETERS: dict[str, object] = {
+    "linearization_level": 0,
+    "cp_model_presolve": False,
+    "search_branching": cp_model_helper.SatParameters.FIXED_SEARCH,
+}
+
+
+def maximise_labels(proto: object, count: int) -> None:
+    """Objective and strategy of a label model whose labels are variables ``0 .. count - 1``:
+    maximise their sum (CP-SAT minimises, so the negated sum with scaling -1), and decide
+    them in order, each at its largest value."""
+    proto.objective.vars.extend(range(count))
+    proto.objective.coeffs.extend([-1] * count)
+    proto.objective.scaling_factor = -1
+    strategy = proto.search_strategy.add()
+    strategy.variables.extend(range(count))
+    strategy.variable_selection_strategy = cp_model_helper.DecisionStrategyProto.CHOOSE_FIRST
+    strategy.domain_reduction_strategy = cp_model_helper.DecisionStrategyProto.SELECT_MAX_VALUE
