@@ -162,18 +162,8 @@ def matching(
     clock = Deadline(time_limit)
     if board.size <= PLAIN_MATCHING_SQUARES:  # loading the compiled kernels costs more than the search
         pairs, independent = _plain_matching(board)
-        count = int(independent.sum())
-        return Result(
-            "knights",
-            "matching",
-            Status.OPTIMAL,
-            count,
-            count,
-            _squares(board, independent),
-            clock.elapsed(),
-            certificate={"matching": _square_pairs(board, pairs)},
-            info={"matching_size": len(pairs), "plain": True},
-        )
+        info = {"matching_size": len(pairs), "plain": True}
+        return _matching_result(board, independent, pairs, clock, info)
     from knightcert.problems.knight_matching import INF, MatchingRun, koenig_independent
 
     run = MatchingRun(board, knight_neighbours(board))
@@ -183,18 +173,17 @@ def matching(
             return Result("knights", "matching", Status.UNKNOWN, None, None, None, clock.elapsed(), info=info)
         if run.phase() == 0:
             break
-    nb, left, right, match, dist, size, phases = (
-        run.nb,
-        run.left,
-        run.right,
-        run.match,
-        run.dist,
-        run.size,
-        run.phases,
-    )
-    independent = koenig_independent(nb, left, right, match, dist < INF).astype(bool)
+    independent = koenig_independent(run.nb, run.left, run.right, run.match, run.dist < INF).astype(bool)
+    info = {"matching_size": run.size, "phases": run.phases, "pushes": run.pushes}
+    return _matching_result(board, independent, run.pairs(), clock, info)
+
+
+def _matching_result(
+    board, independent: np.ndarray, pairs: np.ndarray, clock: Deadline, info: dict
+) -> Result:
+    """The ``matching`` method's answer: the Kőnig independent set, optimal, with its matching
+    (pairs of flat square indices) as the certificate."""
     count = int(independent.sum())
-    certificate = {"matching": _square_pairs(board, run.pairs())}
     return Result(
         "knights",
         "matching",
@@ -203,8 +192,8 @@ def matching(
         count,
         _squares(board, independent),
         clock.elapsed(),
-        certificate=certificate,
-        info={"matching_size": size, "phases": phases, "pushes": run.pushes},
+        certificate={"matching": _square_pairs(board, pairs)},
+        info=info,
     )
 
 
