@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
+
 from knightcert.problems.answers import (  # noqa: E402
     answer_to_dict,
     check_answer,
@@ -33,7 +34,6 @@ from knightcert.problems.answers import (  # noqa: E402
 from knightcert.problems.generators import random_lost_knight  # noqa: E402
 from knightcert.problems.jump_game import read_jump  # noqa: E402
 from knightcert.problems.lost_knight import read_lost_knight  # noqa: E402
-
 from knightcert.registry import get_method  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"

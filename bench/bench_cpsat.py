@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+
 from knightcert.models import jump_cpsat, knights_cpsat, path_cpsat, tour_cpsat
 from knightcert.problems.independent_knights import knights_instance
 from knightcert.problems.jump_game import JumpInstance
@@ -125,8 +126,9 @@ def cases() -> list[tuple[str, str, Callable[[], object], Callable[..., object],
 def api_pairwise_build(instance) -> tuple[float, int]:
     """The model of before issue 22, built as it was: one ``add_at_most_one`` per attacking
     pair through the modelling API (commit cf0ca20's ``knights_cpsat``). Seconds, constraints."""
-    from knightcert.problems.moves import knight_edges
     from ortools.sat.python import cp_model
+
+    from knightcert.problems.moves import knight_edges
 
     began = time.perf_counter()
     board = instance.board

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from knightcert.heuristics.jump_search import bfs, bfs_player  # noqa: E402
+from knightcert.algorithms.jump_search import bfs, bfs_player  # noqa: E402
 from knightcert.problems.jump_game import format_jump_answer, read_jump  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "jump-game"
@@ -101,7 +101,7 @@ HUGE = """
 import resource, sys, time, numpy as np
 sys.path.insert(0, {root!r})
 from knightcert.problems.jump_game import JumpInstance
-from knightcert.heuristics.jump_search import bfs
+from knightcert.algorithms.jump_search import bfs
 n, players = {n}, {players}
 rng = np.random.default_rng(4000)
 values = rng.integers(0, {high} + 1, size=(n, n)).astype(np.int64)

@@ -22,12 +22,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from knightcert.heuristics.knights_search import greedy, greedy_plus, matching  # noqa: E402
-from knightcert.problems.independent_knights import closed_form, knights_instance  # noqa: E402
-from knightcert.problems.moves import knight_edges  # noqa: E402
-
+from knightcert.algorithms.knights_matching import matching  # noqa: E402
 from knightcert.combined import knights_bnb as bnb  # noqa: E402  (seed 002: greedy incumbent)
 from knightcert.combined import knights_cpsat as cpsat  # noqa: E402  (greedy hint)
+from knightcert.heuristics.knights_greedy import greedy, greedy_plus  # noqa: E402
+from knightcert.problems.independent_knights import closed_form, knights_instance  # noqa: E402
+from knightcert.problems.moves import knight_edges  # noqa: E402
 
 
 def timed(function, *args, **kwargs):
@@ -54,9 +54,10 @@ def networkx_mis(n: int) -> tuple[int, float]:
 def _scipy_matching(board, out) -> None:  # pragma: no cover - runs in a child process
     """The replaced call, ``scipy.sparse.csgraph.maximum_bipartite_matching``, on the knight graph."""
     import numpy as np
-    from knightcert.problems.moves import knight_edges
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    from knightcert.problems.moves import knight_edges
 
     tails, heads = knight_edges(board)
     white = (np.add(*np.divmod(tails, board.cols)) % 2) == 0
@@ -87,6 +88,7 @@ def matching_table(old_timeout: float) -> None:
     import multiprocessing as mp
 
     import numpy as np
+
     from knightcert.problems.board import Board
     from knightcert.problems.independent_knights import KnightsInstance
 

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from knightcert.heuristics.knight_path_search import bfs  # noqa: E402
+from knightcert.algorithms.path_search import bfs  # noqa: E402
 from knightcert.problems.lost_knight import read_lost_knight  # noqa: E402
 from knightcert.problems.moves import KNIGHT_OFFSETS  # noqa: E402
 
@@ -86,7 +86,7 @@ import resource, sys, time, numpy as np
 sys.path.insert(0, {root!r})
 from knightcert.problems.board import Board
 from knightcert.problems.lost_knight import LostKnightInstance
-from knightcert.heuristics.knight_path_search import bfs
+from knightcert.algorithms.path_search import bfs
 n = {n}
 rng = np.random.default_rng(5000)
 blocked = rng.random((n, n)) < 0.30

@@ -17,7 +17,8 @@ import sys
 import time
 
 import numpy as np
-from knightcert.heuristics.knights_search import matching
+
+from knightcert.algorithms.knights_matching import matching
 from knightcert.problems.board import Board
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.moves import knight_edges

@@ -35,7 +35,6 @@ from knightcert.models.tour_cpsat import cpsat  # noqa: E402
 from knightcert.problems.board import Board  # noqa: E402
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets  # noqa: E402
 from knightcert.problems.tours import full_board_reason, tour_instance  # noqa: E402
-
 from knightcert.tour_auto import auto  # noqa: E402
 
 

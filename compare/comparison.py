@@ -33,7 +33,6 @@ from knightcert.compare.runner import WARMED, Task, run_isolated, run_with_execu
 from knightcert.compare.suites import SuiteItem, SuiteSpec, instance_hash, unique_items
 from knightcert.problems.argument_checks import bounded, describe
 from knightcert.problems.errors import InvalidArgument
-
 from knightcert.registry import MethodRef, resolve
 
 

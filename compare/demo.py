@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from knightcert.compare.harness import Row, fill_gaps
 from knightcert.compare.runner import Task, run_task
 

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from knightcert.compare.suites import (
     SuiteItem,
     SuiteSpec,

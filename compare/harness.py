@@ -36,7 +36,6 @@ from typing import Any
 from knightcert.problems.checkers import certify
 from knightcert.problems.checkers.common import MINIMISE
 from knightcert.problems.result import Result, Status
-
 from knightcert.registry import is_exact
 
 COLUMNS = (

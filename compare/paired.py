@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
 from knightcert.compare.harness import Row
 
 #: Significance level of the verdict.

@@ -27,6 +27,7 @@ import statistics
 from collections.abc import Sequence
 
 import numpy as np
+
 from knightcert.compare.harness import Row
 from knightcert.compare.statistics import answered
 from knightcert.problems.errors import InvalidInstance

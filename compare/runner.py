@@ -47,14 +47,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from knightcert.compare.harness import Row, failed_row, row_from_result
+from knightcert.contained import time_budget
+from knightcert.memory import check_fits
 from knightcert.problems import stopping
 from knightcert.problems.answers import answer_fields
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import KnightcertError
 from knightcert.problems.result import Result
-
-from knightcert.contained import time_budget
-from knightcert.memory import check_fits
 from knightcert.registry import MethodRef, get_method, resolve
 
 #: Seconds a worker gets past its method's time budget for checking the answer and sending

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
 from knightcert.compare.harness import Row
 from knightcert.problems.errors import InvalidInstance
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from knightcert.problems.argument_checks import bounded
 from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance

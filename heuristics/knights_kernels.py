@@ -7,9 +7,10 @@
 from __future__ import annotations
 
 import numpy as np
-from knightcert.heuristics.heap_kernels import heap_pop as _pop
-from knightcert.heuristics.heap_kernels import heap_push as _push
 from numba import njit
+
+from knightcert.algorithms.heap_kernels import heap_pop as _pop
+from knightcert.algorithms.heap_kernels import heap_push as _push
 
 
 @njit(cache=True, nogil=True)

@@ -39,6 +39,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 import numpy as np
+
 from knightcert.problems.errors import InvalidInstance, SizeLimitExceeded
 from knightcert.problems.method import method
 from knightcert.problems.result import Backing, Evidence, Result, Status

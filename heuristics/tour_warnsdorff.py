@@ -27,6 +27,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+
 from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.method import method
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets

@@ -15,17 +15,19 @@ This package is the front door: :func:`solve`, :func:`check`, :func:`certify`,
 ``knightcert.cli``         the command line (the top layer; nothing imports it).
 
 The layers below and above are subpackages too, kept as folders at the top of a
-checkout (``[tool.setuptools.package-dir]`` maps them; an installed wheel holds
-them inside this package):
+checkout and linked into this package (``knightcert/problems -> ../problems``, ...,
+relative symbolic links that every editor, type checker and Python itself
+follow; an installed wheel holds real folders):
 
 ``knightcert.problems``    (folder ``problems/``) instances, parsers, moves, checkers, certificates;
-``knightcert.models``      (folder ``models/``) exact methods: CP-SAT, python-constraint, exact searches;
-``knightcert.heuristics``  (folder ``heuristics/``) fast methods;
+``knightcert.algorithms``  (folder ``algorithms/``) exact combinatorial algorithms: BFS, A*, matching, B&B;
+``knightcert.models``      (folder ``models/``) exact models: CP-SAT and python-constraint;
+``knightcert.heuristics``  (folder ``heuristics/``) fast methods that do not prove;
 ``knightcert.compare``     (folder ``compare/``) the harness: runs, suites, experiments, reports.
 
 Dependencies flow one way: cli -> compare -> this front door -> models,
-heuristics -> problems (``tests/test_layers.py`` checks it, and that no
-module is part of an import circle).
+heuristics -> algorithms -> problems (``tests/test_layers.py`` checks it, and
+that no module is part of an import circle).
 
 The names below are loaded on first use, so that ``import knightcert`` (and
 ``knightcert --help``) stays fast.
@@ -33,8 +35,7 @@ The names below are loaded on first use, so that ``import knightcert`` (and
 Examples
 --------
 >>> import knightcert
->>> from knightcert.problems.independent_knights import knights_instance
->>> result = knightcert.solve(knights_instance(4))
+>>> result = knightcert.solve(knightcert.knights_instance(4))
 >>> (result.status, result.objective, result.verified)
 (<Status.OPTIMAL: 'OPTIMAL'>, 8, True)
 >>> knightcert.problem_names()
@@ -43,83 +44,164 @@ Examples
 
 from __future__ import annotations
 
-import os as _os
-from typing import TYPE_CHECKING, Any
-
-# In a checkout, knightcert/ holds only this file and the layers stand beside it:
-# let the package look there too (an installed wheel has them inside).
-_HERE = _os.path.dirname(__file__)
-if not _os.path.isdir(_os.path.join(_HERE, "problems")):
-    _checkout = _os.path.dirname(_HERE)
-    if _os.path.isfile(_os.path.join(_checkout, "problems", "__init__.py")):
-        __path__.append(_checkout)
-
-__version__ = "0.2.0"
+import importlib as _importlib
+import typing as _typing
 
 #: public name -> "module:attribute", imported on first use
 _LAZY = {
-    "Result": "knightcert.problems.result:Result",
-    "Status": "knightcert.problems.result:Status",
-    "KnightcertError": "knightcert.problems.errors:KnightcertError",
-    "InvalidInstance": "knightcert.problems.errors:InvalidInstance",
-    "InvalidArgument": "knightcert.problems.errors:InvalidArgument",
-    "UnknownMethod": "knightcert.problems.errors:UnknownMethod",
+    # solving, checking, certifying
     "solve": "knightcert.solving:solve",
     "check": "knightcert.problems.answers:check_answer",
     "certify": "knightcert.problems.checkers:certify",
-    "CheckFailed": "knightcert.problems.checkers.failure:CheckFailed",
+    # the method registry
     "get_method": "knightcert.registry:get_method",
     "register_method": "knightcert.registry:register_method",
+    "unregister_method": "knightcert.registry:unregister_method",
     "resolve_method": "knightcert.registry:resolve",
     "method_names": "knightcert.registry:method_names",
     "problem_names": "knightcert.registry:problem_names",
+    "default_method": "knightcert.registry:default_method",
+    # results and what backs them
+    "Result": "knightcert.problems.result:Result",
+    "Status": "knightcert.problems.result:Status",
+    "Evidence": "knightcert.problems.result:Evidence",
+    "Backing": "knightcert.problems.result:Backing",
+    # instances: types, constructors, readers
+    "LostKnightInstance": "knightcert.problems.lost_knight:LostKnightInstance",
+    "parse_lost_knight": "knightcert.problems.lost_knight:parse_lost_knight",
+    "read_lost_knight": "knightcert.problems.lost_knight:read_lost_knight",
+    "JumpInstance": "knightcert.problems.jump_game:JumpInstance",
+    "parse_jump": "knightcert.problems.jump_game:parse_jump",
+    "read_jump": "knightcert.problems.jump_game:read_jump",
+    "KnightsInstance": "knightcert.problems.independent_knights:KnightsInstance",
+    "knights_instance": "knightcert.problems.independent_knights:knights_instance",
+    "TourInstance": "knightcert.problems.tours:TourInstance",
+    "tour_instance": "knightcert.problems.tours:tour_instance",
+    "random_instance": "knightcert.problems.instance_files:random_instance",
+    # the error hierarchy
+    "KnightcertError": "knightcert.problems.errors:KnightcertError",
+    "InvalidInstance": "knightcert.problems.errors:InvalidInstance",
+    "InstanceTooLarge": "knightcert.problems.errors:InstanceTooLarge",
+    "InvalidArgument": "knightcert.problems.errors:InvalidArgument",
+    "UnknownMethod": "knightcert.problems.errors:UnknownMethod",
+    "SizeLimitExceeded": "knightcert.problems.errors:SizeLimitExceeded",
+    "SolverError": "knightcert.problems.errors:SolverError",
+    "InvalidReport": "knightcert.problems.errors:InvalidReport",
+    "ReportInUse": "knightcert.problems.errors:ReportInUse",
+    "CheckFailed": "knightcert.problems.checkers.failure:CheckFailed",
+    "AnswerFileError": "knightcert.problems.answers:AnswerFileError",
 }
 
 __all__ = [
+    "AnswerFileError",
+    "Backing",
     "CheckFailed",
+    "Evidence",
+    "InstanceTooLarge",
     "InvalidArgument",
     "InvalidInstance",
+    "InvalidReport",
+    "JumpInstance",
     "KnightcertError",
+    "KnightsInstance",
+    "LostKnightInstance",
+    "ReportInUse",
     "Result",
+    "SizeLimitExceeded",
+    "SolverError",
     "Status",
+    "TourInstance",
     "UnknownMethod",
+    "__version__",
     "certify",
     "check",
+    "default_method",
     "get_method",
+    "knights_instance",
     "method_names",
+    "parse_jump",
+    "parse_lost_knight",
     "problem_names",
+    "random_instance",
+    "read_jump",
+    "read_lost_knight",
     "register_method",
     "resolve_method",
     "solve",
+    "tour_instance",
+    "unregister_method",
 ]
 
-if TYPE_CHECKING:  # pragma: no cover
+#: the installed version, from the package metadata (read on first use)
+__version__: str
+
+if _typing.TYPE_CHECKING:  # pragma: no cover
+    from knightcert.problems.answers import AnswerFileError
     from knightcert.problems.answers import check_answer as check
     from knightcert.problems.checkers import certify
     from knightcert.problems.checkers.failure import CheckFailed
-    from knightcert.problems.errors import InvalidArgument, InvalidInstance, KnightcertError, UnknownMethod
-    from knightcert.problems.result import Result, Status
-    from knightcert.registry import get_method, method_names, problem_names, register_method
+    from knightcert.problems.errors import (
+        InstanceTooLarge,
+        InvalidArgument,
+        InvalidInstance,
+        InvalidReport,
+        KnightcertError,
+        ReportInUse,
+        SizeLimitExceeded,
+        SolverError,
+        UnknownMethod,
+    )
+    from knightcert.problems.independent_knights import KnightsInstance, knights_instance
+    from knightcert.problems.instance_files import random_instance
+    from knightcert.problems.jump_game import JumpInstance, parse_jump, read_jump
+    from knightcert.problems.lost_knight import LostKnightInstance, parse_lost_knight, read_lost_knight
+    from knightcert.problems.result import Backing, Evidence, Result, Status
+    from knightcert.problems.tours import TourInstance, tour_instance
+    from knightcert.registry import (
+        default_method,
+        get_method,
+        method_names,
+        problem_names,
+        register_method,
+        unregister_method,
+    )
     from knightcert.registry import resolve as resolve_method
     from knightcert.solving import solve
 
 
-#: subpackages, importable as attributes too (``knightcert.problems`` is always the subpackage)
-_SUBPACKAGES = ("problems", "models", "heuristics", "compare", "cli")
+def _package_version() -> str:
+    """The installed distribution's version (one source: pyproject.toml, through the metadata)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("knightcert")
+    except metadata.PackageNotFoundError:  # a checkout that was never installed
+        return "0+unknown"
 
 
-def __getattr__(name: str) -> Any:
-    import importlib
+#: the layers below the front door, reachable as attributes too (``knightcert.problems`` is
+#: always the subpackage); the harness and the command line are imported by name
+_SUBPACKAGES = {
+    "problems": "knightcert.problems",
+    "algorithms": "knightcert.algorithms",
+    "models": "knightcert.models",
+    "heuristics": "knightcert.heuristics",
+}
 
-    if name in _SUBPACKAGES:
-        return importlib.import_module(f"knightcert.{name}")  # the import sets the attribute
-    if name not in _LAZY:
+
+def __getattr__(name: str) -> _typing.Any:
+    if name == "__version__":
+        value: _typing.Any = _package_version()
+    elif name in _SUBPACKAGES:
+        return _importlib.import_module(_SUBPACKAGES[name])  # the import sets the attribute
+    elif name in _LAZY:
+        module, attribute = _LAZY[name].split(":")
+        value = getattr(_importlib.import_module(module), attribute)
+    else:
         raise AttributeError(f"module 'knightcert' has no attribute {name!r}")
-    module, attribute = _LAZY[name].split(":")
-    value = getattr(importlib.import_module(module), attribute)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY) | set(_SUBPACKAGES))
+    return list(__all__)

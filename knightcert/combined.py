@@ -23,7 +23,7 @@ from knightcert.problems.result import Result, Status
 
 def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
     """``knightcert.models.knights_cpsat.cpsat`` with the greedy placement as hint."""
-    from knightcert.heuristics.knights_search import greedy
+    from knightcert.heuristics.knights_greedy import greedy
     from knightcert.models.knights_cpsat import cpsat
 
     check_arguments("knights", instance, options.get("time_limit"), options.get("seed"))
@@ -33,9 +33,9 @@ def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
 
 
 def knights_bnb(instance: KnightsInstance, **options: Any) -> Result:
-    """``knightcert.models.knights_bnb.bnb`` starting from the greedy placement."""
-    from knightcert.heuristics.knights_search import greedy
-    from knightcert.models.knights_bnb import bnb
+    """``knightcert.algorithms.knights_bnb.bnb`` starting from the greedy placement."""
+    from knightcert.algorithms.knights_bnb import bnb
+    from knightcert.heuristics.knights_greedy import greedy
 
     check_arguments("knights", instance, options.get("time_limit"), options.get("seed"))
     start = greedy(instance, check=False)

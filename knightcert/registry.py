@@ -44,22 +44,22 @@ from knightcert.problems.result import Result, Status
 #: problem -> {method name: "module:function"}; the first entry is the default.
 REGISTRY: dict[str, dict[str, str]] = {
     "path": {
-        "bfs": "knightcert.heuristics.knight_path_search:bfs",
-        "astar": "knightcert.heuristics.knight_path_search:astar",
-        "greedy": "knightcert.heuristics.knight_path_search:greedy",
+        "bfs": "knightcert.algorithms.path_search:bfs",
+        "astar": "knightcert.algorithms.path_search:astar",
+        "greedy": "knightcert.heuristics.path_greedy:greedy",
         "cpsat": "knightcert.models.path_cpsat:cpsat",
         "csp": "knightcert.models.path_csp:csp",
     },
     "jump": {
-        "bfs": "knightcert.heuristics.jump_search:bfs",
-        "bfs-player": "knightcert.heuristics.jump_search:bfs_player",
+        "bfs": "knightcert.algorithms.jump_search:bfs",
+        "bfs-player": "knightcert.algorithms.jump_search:bfs_player",
         "cpsat": "knightcert.models.jump_cpsat:cpsat",
         "csp": "knightcert.models.jump_csp:csp",
     },
     "knights": {
-        "matching": "knightcert.heuristics.knights_search:matching",
-        "greedy": "knightcert.heuristics.knights_search:greedy",
-        "greedy+": "knightcert.heuristics.knights_search:greedy_plus",
+        "matching": "knightcert.algorithms.knights_matching:matching",
+        "greedy": "knightcert.heuristics.knights_greedy:greedy",
+        "greedy+": "knightcert.heuristics.knights_greedy:greedy_plus",
         "cpsat": "knightcert.combined:knights_cpsat",
         "bnb": "knightcert.combined:knights_bnb",
         "csp": "knightcert.models.knights_csp:csp",

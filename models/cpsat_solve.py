@@ -32,10 +32,11 @@ import threading
 import time
 from dataclasses import dataclass
 
+from ortools.sat.python import cp_model
+
 from knightcert.problems import stopping
 from knightcert.problems.errors import SolverError
 from knightcert.problems.result import Status
-from ortools.sat.python import cp_model
 
 #: Environment variable that tells a solve how many threads it may use (the harness sets it
 #: to cores // parallel runs, so that runs x threads never exceed the cores).

@@ -27,6 +27,8 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from ortools.sat.python import cp_model
+
 from knightcert.models.cpsat_labels import LABEL_PARAMETERS, maximise_labels
 from knightcert.models.cpsat_solve import solve_cpsat
 from knightcert.problems.errors import SizeLimitExceeded
@@ -40,7 +42,6 @@ from knightcert.problems.jump_game import (
 )
 from knightcert.problems.method import method
 from knightcert.problems.result import Result, Status
-from ortools.sat.python import cp_model
 
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("layers", "monolithic")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 
 from constraint import AllDifferentConstraint, FunctionConstraint, InSetConstraint, Problem
+
 from knightcert.problems import stopping
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.jump_game import JumpInstance, game_result, jump_targets, player_row

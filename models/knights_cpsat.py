@@ -30,13 +30,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from ortools.sat.python import cp_model, cp_model_helper
+
 from knightcert.models.cpsat_solve import solve_cpsat
 from knightcert.problems.deadline import Deadline
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.method import method
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_neighbours
 from knightcert.problems.result import Result, Status
-from ortools.sat.python import cp_model, cp_model_helper
 
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("star", "pairwise")

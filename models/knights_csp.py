@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from constraint import FunctionConstraint, MinSumConstraint, Problem
+
 from knightcert.problems import stopping
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.independent_knights import KnightsInstance

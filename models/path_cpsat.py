@@ -27,6 +27,8 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from ortools.sat.python import cp_model
+
 from knightcert.models.cpsat_labels import LABEL_PARAMETERS, maximise_labels
 from knightcert.models.cpsat_solve import solve_cpsat
 from knightcert.problems.errors import SizeLimitExceeded
@@ -34,7 +36,6 @@ from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.method import method
 from knightcert.problems.moves import knight_arcs
 from knightcert.problems.result import Result, Status
-from ortools.sat.python import cp_model
 
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("distance", "flow")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 
 from constraint import AllDifferentConstraint, FunctionConstraint, Problem
+
 from knightcert.problems import stopping
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.lost_knight import LostKnightInstance

@@ -32,6 +32,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from ortools.sat.python import cp_model
+
 from knightcert.models.cpsat_solve import solve_cpsat
 from knightcert.problems.board import Board
 from knightcert.problems.moves import knight_arcs
@@ -46,7 +48,6 @@ from knightcert.problems.tour_pieces import (
     join_moves,
     port,
 )
-from ortools.sat.python import cp_model
 
 DATA_FILE = Path(__file__).resolve().parents[1] / "heuristics" / "data" / "structured_tours.json"
 

@@ -28,12 +28,13 @@ import time
 from collections.abc import Sequence
 
 import numpy as np
+from ortools.sat.python import cp_model
+
 from knightcert.models.cpsat_solve import solve_cpsat
 from knightcert.problems.method import method
 from knightcert.problems.moves import knight_arcs
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance
-from ortools.sat.python import cp_model
 
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("circuit", "circuit+degree")

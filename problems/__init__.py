@@ -4,6 +4,10 @@ This package imports nothing from ``models``, ``heuristics`` or ``compare``;
 every solving method depends on it, never the other way round.
 """
 
+if __name__ != "knightcert.problems":  # pragma: no cover - the folder imported under another name
+    raise ImportError(f"{__name__} is part of knightcert: import knightcert.problems")
+
+
 from typing import TYPE_CHECKING, Any
 
 from knightcert.problems.errors import (

@@ -47,6 +47,7 @@ import zlib
 from typing import Any
 
 import numpy as np
+
 from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.errors import InvalidInstance, KnightcertError

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+
 from knightcert.problems.errors import InvalidInstance
 
 #: Largest number of squares a board may have (about 1.1 GB of int32 labels).

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 import numpy as np
+
 from knightcert.problems.argument_checks import expect_text
 from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from knightcert.problems.board import Board
 from knightcert.problems.jump_game import JumpInstance
 from knightcert.problems.lost_knight import LostKnightInstance

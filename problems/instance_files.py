@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
 from knightcert.problems.argument_checks import bounded, expect_whole
 from knightcert.problems.board import Board
 from knightcert.problems.errors import InvalidArgument

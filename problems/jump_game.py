@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
 from knightcert.problems.argument_checks import expect_text
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
 from knightcert.problems.input_file import read_input

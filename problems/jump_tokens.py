@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.input_file import check_memory, echo
 

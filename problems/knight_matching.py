@@ -1,7 +1,7 @@
 """Compiled maximum matching on a knight graph (push-relabel, then Hopcroft-Karp), and its
 Koenig independent set.
 
-Used by the ``matching`` method (``knightcert.heuristics.knights_search``) and by the
+Used by the ``matching`` method (``knightcert.algorithms.knights_matching``) and by the
 independent-knights checker, which derives its own matching with it. Sharing the code
 costs the checker no independence: any set of disjoint knight moves bounds the optimum
 (Kőnig), and the checker validates every move of the matching it uses, so a fault here

@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass
 
 import numpy as np
+
 from knightcert.problems.board import Board
 from knightcert.problems.board_text import parse_grid, read_bytes
 from knightcert.problems.errors import InvalidInstance

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from knightcert.problems.board import Board
 
 #: The eight knight displacements ``(drow, dcol)`` in the library's fixed order.

@@ -3,7 +3,7 @@
 A method's answer is never the witness of an interruption: a result that says
 ``info["interrupted"]`` may come from a foreign method, and an interrupt that
 lands inside a compiled module's import turns into an ``ImportError`` there.
-So the signal handlers of the command line, and every place of the library
+So the signal handlers of the command line (:func:`signalled`), and every place of the library
 that catches a ``KeyboardInterrupt`` (a CP-SAT search stopped by Ctrl-C),
 record the signal here; drivers ask :func:`since` whether one arrived during
 their work.
@@ -25,11 +25,12 @@ True
 from __future__ import annotations
 
 import signal
-from typing import Any
+
+__all__ = ["caught", "current", "last_signal", "request", "signalled", "since"]
 
 _count = 0
 _last = int(signal.SIGINT)
-#: A request recorded by :func:`on_signal` whose ``KeyboardInterrupt`` no one has caught yet.
+#: A request recorded by :func:`signalled` whose ``KeyboardInterrupt`` no one has caught yet.
 _unclaimed = False
 
 
@@ -55,18 +56,22 @@ def last_signal() -> int:
     return _last
 
 
-def on_signal(signum: int, frame: Any) -> None:
-    """A signal handler: record the request, then stop the work as Ctrl-C does."""
+def signalled(signum: int) -> None:
+    """Record a stop request that a signal handler is about to turn into a ``KeyboardInterrupt``.
+
+    The handler itself belongs to whoever installs it (the command line's is
+    :func:`knightcert.cli.session.on_signal`); :func:`caught` then knows that this
+    interrupt is already recorded.
+    """
     global _unclaimed
     request(signum)
     _unclaimed = True
-    raise KeyboardInterrupt
 
 
 def caught() -> None:
     """Say that a ``KeyboardInterrupt`` was caught (a search stopped to return its best answer).
 
-    The request is recorded unless :func:`on_signal` already recorded this one (with
+    The request is recorded unless :func:`signalled` already recorded this one (with
     Python's own Ctrl-C handler, as in a notebook, nothing else records it).
     """
     global _unclaimed

@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass
 
 import numpy as np
+
 from knightcert.problems.argument_checks import expect_square, expect_whole
 from knightcert.problems.board import Board
 from knightcert.problems.board_text import parse_board_mask, read_bytes

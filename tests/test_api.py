@@ -9,9 +9,34 @@ import knightcert
 
 
 def test_every_public_name_resolves():
-    assert set(knightcert.__all__) == set(knightcert._LAZY)
+    assert set(knightcert.__all__) == set(knightcert._LAZY) | {"__version__"}
     for name in knightcert.__all__:
         assert getattr(knightcert, name) is not None
+
+
+def test_the_namespace_holds_exactly_the_public_api():
+    """``dir(knightcert)`` lists the documented API and nothing else (no ``Any``, no ``annotations``)."""
+    assert dir(knightcert) == sorted(knightcert.__all__)
+    for name in ("Evidence", "Backing", "InstanceTooLarge", "AnswerFileError", "knights_instance", "read_jump"):
+        assert name in knightcert.__all__
+    for leaked in ("Any", "TYPE_CHECKING", "annotations", "os"):
+        assert leaked not in dir(knightcert)
+
+
+def test_version_on_the_command_line():
+    run = subprocess.run(
+        [sys.executable, "-m", "knightcert", "--version"], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == f"knightcert {knightcert.__version__}"
+
+
+def test_a_usage_error_names_the_program_once():
+    run = subprocess.run(
+        [sys.executable, "-m", "knightcert", "--no-such-flag"], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 2
+    assert run.stderr.count("knightcert") == 1, run.stderr
 
 
 def test_import_knightcert_loads_no_solver():

@@ -2,12 +2,14 @@
 
 Layers, top to bottom::
 
-    cli  ->  compare  ->  knightcert (the front door)  ->  models, heuristics  ->  problems
+    cli  ->  compare  ->  knightcert (the front door)  ->  models, heuristics  ->  algorithms  ->  problems
 
 A module imports only from its own layer or a lower one (models and heuristics
 never import each other). Every import counts: top-level, inside a function
-(lazy), under ``TYPE_CHECKING``, and every ``"knightcert.module:attribute"``
-string (the registry's and the front door's lazy tables, ``importlib`` calls).
+(lazy), under ``TYPE_CHECKING``, every ``"knightcert.module:attribute"``
+string (the registry's and the front door's lazy tables, ``importlib`` calls),
+and every name computed from a literal prefix (``import_module(f"knightcert.x.{name}")``
+or ``"knightcert.x." + name``), which counts as an import of every module under that prefix.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: folder -> the import prefix its modules have
 FOLDERS = {
     "problems": "knightcert.problems",
+    "algorithms": "knightcert.algorithms",
     "models": "knightcert.models",
     "heuristics": "knightcert.heuristics",
     "compare": "knightcert.compare",
@@ -30,17 +33,32 @@ FOLDERS = {
 }
 
 #: layer -> rank; a module may import only modules of a lower rank or its own layer
-RANK = {"problems": 0, "models": 1, "heuristics": 1, "front": 2, "compare": 3, "cli": 4}
+RANK = {"problems": 0, "algorithms": 1, "models": 2, "heuristics": 2, "front": 3, "compare": 4, "cli": 5}
+#: the layers that are folders at the top of a checkout, linked into knightcert/
+LAYER_FOLDERS = ("problems", "algorithms", "models", "heuristics", "compare")
 
 #: a lazily imported module named in a string: "knightcert.x.y" or "knightcert.x.y:attribute"
 MODULE_STRING = re.compile(r"^(knightcert(?:\.[A-Za-z_]\w*)*)(?::[A-Za-z_][\w.]*)?$")
+
+
+def _python_files(folder: Path) -> list[Path]:
+    """The ``.py`` files under ``folder``, not following the layer links inside ``knightcert/``."""
+    found = []
+    for path in folder.iterdir():
+        if path.is_symlink():
+            continue
+        if path.is_dir():
+            found += _python_files(path)
+        elif path.suffix == ".py":
+            found.append(path)
+    return found
 
 
 def module_files() -> dict[str, Path]:
     """Every module of the package: dotted name -> file."""
     found = {}
     for folder, prefix in FOLDERS.items():
-        for path in sorted((ROOT / folder).rglob("*.py")):
+        for path in sorted(_python_files(ROOT / folder)):
             parts = list(path.relative_to(ROOT / folder).with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts = parts[:-1]
@@ -53,7 +71,7 @@ MODULES = module_files()
 
 def layer(module: str) -> str:
     parts = module.split(".")
-    if len(parts) > 1 and parts[1] in ("problems", "models", "heuristics", "compare"):
+    if len(parts) > 1 and parts[1] in LAYER_FOLDERS:
         return parts[1]
     if module == "knightcert.__main__" or (len(parts) > 1 and parts[1] == "cli"):
         return "cli"
@@ -69,10 +87,26 @@ def _target(name: str) -> str | None:
     return None
 
 
-def imports_of(module: str) -> set[str]:
+def _computed_prefix(node: ast.AST) -> str | None:
+    """The literal start of a module name computed at run time (an f-string or ``"..." + x``)."""
+    if isinstance(node, ast.JoinedStr) and node.values:
+        first = node.values[0]
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            return first.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left = node.left
+        if isinstance(left, ast.Constant) and isinstance(left.value, str):
+            return left.value
+        return _computed_prefix(left)
+    return None
+
+
+def imports_of(module: str, source: str | None = None) -> set[str]:
     """Every package module ``module`` imports, lazily or not (see the module docstring)."""
-    path = MODULES[module]
-    tree = ast.parse(path.read_text())
+    path = MODULES.get(module)
+    tree = ast.parse(path.read_text() if source is None else source)
+    if path is None:
+        path = Path(module.replace(".", "/") + ".py")
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: set[str] = set()
     for node in ast.walk(tree):
@@ -86,6 +120,9 @@ def imports_of(module: str) -> set[str]:
                 base = ".".join([*anchor, base] if base else anchor)
             names.add(base)
             names |= {f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in MODULES}
+        elif (prefix := _computed_prefix(node)) is not None and prefix.startswith("knightcert."):
+            # a computed name: every module it could name counts
+            names |= {name for name in MODULES if name.startswith(prefix) and name != "knightcert"}
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             match = MODULE_STRING.match(node.value)
             # an exact module name below the top (the bare word "knightcert" is the distribution's name)
@@ -98,11 +135,23 @@ def imports_of(module: str) -> set[str]:
 GRAPH = {module: imports_of(module) for module in MODULES}
 
 
+def test_a_computed_upward_import_is_seen():
+    """``import_module`` with an f-string (or a concatenation) is read, not missed."""
+    for source in (
+        'import importlib\nimportlib.import_module(f"knightcert.compare.{name}")\n',
+        'import importlib\nimportlib.import_module("knightcert.compare." + name)\n',
+        'import importlib\nimportlib.import_module("knightcert.comp" + "are." + name)\n',
+    ):
+        found = imports_of("knightcert.problems.planted", source)
+        assert "knightcert.compare.runner" in found, source
+        assert all(layer(t) == "compare" for t in found)
+
+
 def test_the_graph_is_read():
     assert {"knightcert.cli.main", "knightcert.registry", "knightcert.compare.runner"} <= set(GRAPH)
     assert "knightcert.registry" in GRAPH["knightcert.solving"]
     # the registry's lazy strings count as imports
-    assert "knightcert.heuristics.knights_search" in GRAPH["knightcert.registry"]
+    assert "knightcert.algorithms.knights_matching" in GRAPH["knightcert.registry"]
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
@@ -201,9 +250,9 @@ def test_no_name_is_both_a_function_and_a_subpackage():
 def test_every_layer_is_imported_through_knightcert():
     """The four layers are subpackages of ``knightcert``; a bare ``import compare`` would pick up
     whatever other ``compare`` package is installed or sits in the working directory."""
-    layers = {"problems", "models", "heuristics", "compare", "cli"}
-    for package in ("problems", "models", "heuristics", "compare", "tests", "bench", "knightcert"):
-        for path in sorted((ROOT / package).rglob("*.py")):
+    layers = {*LAYER_FOLDERS, "cli"}
+    for package in (*LAYER_FOLDERS, "tests", "bench", "knightcert"):
+        for path in sorted(_python_files(ROOT / package)):
             tree = ast.parse(path.read_text())
             for node in ast.walk(tree):
                 if isinstance(node, ast.Import):
@@ -214,3 +263,36 @@ def test_every_layer_is_imported_through_knightcert():
                     continue
                 bare = [m for m in modules if m.split(".")[0] in layers]
                 assert not bare, f"{path.relative_to(ROOT)} imports {bare} without the knightcert prefix"
+
+
+def test_the_layers_are_linked_into_the_package():
+    """Each layer folder is a relative link in knightcert/, so every tool resolves the imports."""
+    for folder in LAYER_FOLDERS:
+        link = ROOT / "knightcert" / folder
+        assert link.is_symlink(), link
+        assert link.readlink() == Path("..") / folder
+        assert link.resolve() == (ROOT / folder).resolve()
+
+
+@pytest.mark.parametrize(
+    "name", ["knightcert.knightcert", "knightcert.tests", "knightcert.bench", "knightcert.conftest"]
+)
+def test_nothing_else_imports_under_knightcert(name, tmp_path):
+    """Only knightcert's own modules import as ``knightcert.*`` (from the checkout and from elsewhere)."""
+    import subprocess
+    import sys
+
+    for where in (ROOT, tmp_path):
+        code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); import {name}"
+        run = subprocess.run([sys.executable, "-c", code], cwd=where, capture_output=True, text=True)
+        assert run.returncode != 0 and "ModuleNotFoundError" in run.stderr, (name, where, run.stderr)
+
+
+@pytest.mark.parametrize("folder", LAYER_FOLDERS)
+def test_a_layer_folder_is_not_a_package_of_its_own(folder):
+    """``import problems`` from the checkout would load a second copy of the layer: refused."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", f"import {folder}"], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode != 0 and f"import knightcert.{folder}" in run.stderr, run.stderr

@@ -18,6 +18,7 @@ import importlib
 import os
 import signal
 import sys
+import typing as _typing
 from collections.abc import Sequence
 from typing import Any
 
@@ -51,8 +52,10 @@ COMMAND_MODULES = {
 class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error on one line instead of exiting."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{self.prog}: {message} (see --help)")
+    def error(self, message: str) -> _typing.NoReturn:
+        # main() prints "knightcert: error: ": name the subcommand only once
+        where = self.prog.removeprefix("knightcert").strip()
+        raise UsageError(f"{where}: {message} (see --help)" if where else f"{message} (see --help)")
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -68,6 +71,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         epilog="Exit codes: 0 done (every answer checked); 1 an answer or claim was rejected by the "
         "checker (or an internal error); 2 bad input or usage; 130 interrupted (Ctrl-C); 143 SIGTERM.",
     )
+    parser.add_argument("--version", action="version", version=f"knightcert {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, help_line in HELP.items():
         if argv is None or name == chosen:
@@ -76,6 +80,12 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         else:
             sub.add_parser(name, help=help_line)
     return parser
+
+
+def _version() -> str:
+    import knightcert
+
+    return knightcert.__version__
 
 
 def _command_in(argv: Sequence[str] | None) -> str | None:

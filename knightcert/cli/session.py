@@ -45,9 +45,11 @@ def stop_requested() -> bool:
     return stopping.since(_mark)
 
 
-#: The handler of SIGINT and SIGTERM while a command runs: both become a ``KeyboardInterrupt``,
-#: so every cleanup path of Ctrl-C runs, and the request is recorded.
-on_signal = stopping.on_signal
+def on_signal(signum: int, frame: object) -> None:
+    """The handler of SIGINT and SIGTERM while a command runs: both become a ``KeyboardInterrupt``,
+    so every cleanup path of Ctrl-C runs, and the request is recorded."""
+    stopping.signalled(signum)
+    raise KeyboardInterrupt
 
 
 def interruption() -> tuple[int, str]:

@@ -1,7 +1,7 @@
 """Fast text for large tours: JSON pairs and the numbered board, from (n, 2) integer arrays.
 
 Small answers go through plain Python; from ``COMPILED_FROM`` squares on, the
-compiled formatters of :mod:`knightcert.heuristics.tour_kernels` write the
+compiled formatters of :mod:`knightcert.cli.text_kernels` write the
 text in chunks (about 60 ms per million squares instead of seconds).
 """
 
@@ -25,7 +25,7 @@ def squares_json(squares: np.ndarray) -> Iterator[str]:
     if n < COMPILED_FROM:
         yield str(np.asarray(squares).tolist()).replace(" ", "")
         return
-    from knightcert.heuristics.tour_kernels import format_pairs
+    from knightcert.cli.text_kernels import format_pairs
 
     digits = len(str(int(squares.max()))) if n else 1
     buffer = np.empty(min(n, CHUNK) * (2 * digits + 4) + 1, dtype=np.uint8)
@@ -49,7 +49,7 @@ def numbered_text(board: Board, squares: np.ndarray, start: int = 1) -> str:
         from knightcert.cli.render import numbered_board
 
         return numbered_board(board, np.asarray(squares).tolist(), start=start)
-    from knightcert.heuristics.tour_kernels import format_grid
+    from knightcert.cli.text_kernels import format_grid
 
     grid = np.empty((board.rows, board.cols), dtype=np.int64)
     grid[squares[:, 0], squares[:, 1]] = np.arange(start, start + n)

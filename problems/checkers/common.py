@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
 from knightcert.problems.checkers.failure import CheckFailed
 from knightcert.problems.checkers.fields import optional_integer, squares
 from knightcert.problems.result import Backing, Evidence, Result, Status

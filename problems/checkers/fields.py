@@ -14,6 +14,7 @@ import math
 from typing import Any
 
 import numpy as np
+
 from knightcert.problems.checkers.failure import CheckFailed
 
 _INT_TYPES = (int, np.integer)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
 from knightcert.problems.checkers.common import CheckFailed, as_squares, bound_claim, certificate_of
 from knightcert.problems.checkers.fields import describe_value, grid, optional_integer
 from knightcert.problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
 from knightcert.problems.checkers.failure import CheckFailed
 
 #: Deepest nesting accepted (an answer is at most a list of pairs inside a dict inside a dict).

@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
 from knightcert.problems.checkers.common import (
     CheckFailed,
     as_squares,

@@ -71,6 +71,7 @@ def test_removed_start_square_from_a_board_file(tmp_path, capsys):
 
 def test_npy_output_and_the_reason_of_a_no(tmp_path, capsys):
     import numpy as np
+
     from knightcert.problems.checkers.tour import check_tour_moves
     from knightcert.problems.tours import tour_instance
 

@@ -52,9 +52,9 @@ SMALL_INPUTS = {
 @pytest.mark.parametrize(
     ("command", "searcher", "not_loaded"),
     [
-        ("path", "knight_path_search", ("numba",)),
+        ("path", "path_search", ("numba",)),
         ("jump", "jump_search", ("numba",)),
-        ("knights", "knights_search", ("numba", "scipy")),
+        ("knights", "knights_matching", ("numba", "scipy")),
     ],
 )
 def test_a_small_instance_loads_no_compiled_kernel(tmp_path, command, searcher, not_loaded):
@@ -66,17 +66,16 @@ def test_a_small_instance_loads_no_compiled_kernel(tmp_path, command, searcher, 
     else:
         argument = "6"
     modules = loaded(command, argument)
-    assert f"knightcert.heuristics.{searcher}" in modules
+    assert f"knightcert.algorithms.{searcher}" in modules
     assert not [m for m in modules if m.startswith(not_loaded)]
 
 
 def test_a_redirected_summary_keeps_its_short_cells_whole():
     """Written to a file or a pipe, the eleven-column summary prints method names and kinds
     unfolded (at 120 columns it folded 'marginality' and 'heuristic')."""
+    from knightcert.cli.output import table_console
     from knightcert.compare.harness import Row
     from knightcert.compare.summary import method_summary_table
-
-    from knightcert.cli.output import table_console
 
     rows = [
         Row("tour", "8x8 closed from (0, 0)", method, "FEASIBLE", 64, None, 0.0, 0.001, None, None, True,

@@ -6,13 +6,13 @@ from __future__ import annotations
 import signal
 
 import pytest
+
+from knightcert.cli import session
+from knightcert.cli.main import main
 from knightcert.compare.runner import Task, run_task
 from knightcert.problems import stopping
 from knightcert.problems.independent_knights import knights_instance
 from knightcert.problems.result import Result, Status
-
-from knightcert.cli import session
-from knightcert.cli.main import main
 
 CLAIMS_INTERRUPTED = Result(
     "knights", "greedy", Status.FEASIBLE, 1, None, [[0, 0]], 0.0, info={"interrupted": True}

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import time
 
+from knightcert.cli import session as cli
+from knightcert.combined import knights_bnb, knights_cpsat
 from knightcert.problems.checkers import certify
 from knightcert.problems.independent_knights import knights_instance
 from knightcert.problems.result import Status
-
-from knightcert.cli import session as cli
-from knightcert.combined import knights_bnb, knights_cpsat
 
 
 def test_time_left_counts_from_the_start_of_the_command(monkeypatch):

@@ -7,6 +7,9 @@ import time
 
 import numpy as np
 import pytest
+
+import knightcert
+from knightcert.cli.main import main
 from knightcert.problems.answers import (
     AnswerFileError,
     InvalidAnswer,
@@ -25,9 +28,6 @@ from knightcert.problems.jump_game import parse_jump, read_jump
 from knightcert.problems.lost_knight import parse_lost_knight
 from knightcert.problems.result import Status
 from knightcert.problems.tours import TourInstance, tour_instance
-
-import knightcert
-from knightcert.cli.main import main
 from knightcert.registry import REGISTRY, get_method
 
 

@@ -19,9 +19,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+
+import knightcert
+from knightcert.algorithms.jump_search import bfs as jump_bfs
+from knightcert.cli.main import main
 from knightcert.compare import runner
 from knightcert.compare.runner import Task, run_task
-from knightcert.heuristics.jump_search import bfs as jump_bfs
 from knightcert.problems.answers import answer_to_dict, seal
 from knightcert.problems.board import Board
 from knightcert.problems.checkers.common import CheckFailed
@@ -31,9 +34,6 @@ from knightcert.problems.jump_game import parse_jump
 from knightcert.problems.lost_knight import parse_lost_knight
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, tour_instance
-
-import knightcert
-from knightcert.cli.main import main
 from tests.problems.test_tour_checker import PUBLISHED_5, as_tour
 
 NAN, INF = float("nan"), float("inf")

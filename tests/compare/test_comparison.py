@@ -4,6 +4,8 @@ import json
 from pathlib import Path
 
 import pytest
+
+from knightcert.cli.main import main
 from knightcert.compare.comparison import run_comparison
 from knightcert.compare.experiment import ExperimentMismatch
 from knightcert.compare.harness import failed_row, fill_gaps
@@ -13,8 +15,6 @@ from knightcert.compare.suites import SuiteItem, build_suite, parse_sizes, size_
 from knightcert.problems.errors import InvalidInstance, UnknownMethod
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
 from knightcert.problems.tours import tour_instance
-
-from knightcert.cli.main import main
 
 
 @pytest.fixture(scope="module")
@@ -302,7 +302,6 @@ def test_starts_suite_runs_a_heuristic_from_every_start():
     assert sum(item.known_optimum is not None for item in items) == 13 + 36  # majority colour on 5 x 5
     from knightcert.compare.harness import row_from_result
     from knightcert.heuristics.tour_warnsdorff import warnsdorff
-
     from knightcert.tour_auto import auto
 
     rows = [row_from_result(m(item.instance)) for item in items for m in (auto, warnsdorff)]

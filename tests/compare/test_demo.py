@@ -2,9 +2,8 @@ from __future__ import annotations
 
 import json
 
-from knightcert.compare.demo import run_demo
-
 from knightcert.cli.main import main
+from knightcert.compare.demo import run_demo
 
 
 def test_demo_on_a_small_data_folder(tmp_path, capsys):

@@ -7,6 +7,8 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+from knightcert.cli.main import main
 from knightcert.compare.experiment import (
     experiment_from_dict,
     parse_seeds,
@@ -16,8 +18,6 @@ from knightcert.compare.experiment import (
 )
 from knightcert.compare.suites import build_suite, instance_hash, parse_sizes, resolve_suite
 from knightcert.problems.errors import InvalidInstance
-
-from knightcert.cli.main import main
 
 STUDY = """
 # a miniature of docs/experiments.md's study

@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
+
+from knightcert.cli.main import main
 from knightcert.compare import runner
 from knightcert.compare.harness import Row, fill_gaps, row_from_result
 from knightcert.compare.runner import Task, run_task
 from knightcert.compare.summary import row_certified
 from knightcert.problems.independent_knights import knights_instance
 from knightcert.problems.result import Result, Status
-
-from knightcert.cli.main import main
 
 SIX = knights_instance(6)
 WHITES = [[r, c] for r in range(6) for c in range(6) if (r + c) % 2 == 0]

@@ -14,6 +14,9 @@ import time
 from pathlib import Path
 
 import pytest
+
+import knightcert
+from knightcert.cli.main import main
 from knightcert.compare.comparison import run_comparison
 from knightcert.compare.harness import Row, fill_gaps
 from knightcert.compare.suites import SuiteItem
@@ -21,9 +24,6 @@ from knightcert.problems.errors import InvalidArgument, UnknownMethod
 from knightcert.problems.independent_knights import knights_instance
 from knightcert.problems.lost_knight import parse_lost_knight
 from knightcert.problems.result import Result, Status
-
-import knightcert
-from knightcert.cli.main import main
 from knightcert.registry import MethodRef, register_method, resolve, unregister_method
 
 SIX = knights_instance(6)  # optimum 18 (matching + Kőnig)

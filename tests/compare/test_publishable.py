@@ -6,13 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
+
+from knightcert.cli.main import main
 from knightcert.compare.comparison import run_comparison
 from knightcert.compare.experiment import ExperimentMismatch
 from knightcert.compare.harness import failed_row
 from knightcert.compare.report import FIELDS, read_header, read_rows, sidecar, write_rows
 from knightcert.compare.suites import build_suite, resolve_suite
-
-from knightcert.cli.main import main
 
 
 def test_plain_pandas_reads_the_csv_even_with_hash_and_comma_in_a_field(tmp_path):
@@ -206,8 +206,9 @@ def test_run_comparison_shows_progress_when_asked_and_in_notebooks(capsys, monke
 def test_redirected_tables_wrap_long_cells_instead_of_cutting_them():
     import io
 
-    from knightcert.compare.summary import rows_table
     from rich.console import Console
+
+    from knightcert.compare.summary import rows_table
 
     name = "knights-200x200-h0.2-s4-with-a-long-suffix"
     row = failed_row("knights", name, "greedy+", "no answer: the method returned no solution", 0.5)

@@ -10,14 +10,14 @@ import re
 
 import numpy as np
 import pytest
+
+from knightcert.cli.main import main
 from knightcert.compare.comparison import run_comparison
 from knightcert.compare.harness import failed_row
 from knightcert.compare.profiles import performance_ratios, profile
 from knightcert.compare.report import read_header, read_rows, write_rows
 from knightcert.compare.statistics import bootstrap_ci, group_stats, stats_table
 from knightcert.compare.suites import build_suite, resolve_suite
-
-from knightcert.cli.main import main
 
 
 def row(instance, method, status="FEASIBLE", gap=0.0, time_s=0.01, size=10, repeat=0):

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from knightcert.problems.result import Status
 from knightcert.problems.tours import full_board_reason, tour_instance
-
 from knightcert.registry import default_method
 from knightcert.tour_auto import auto
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from knightcert.compare.comparison import run_comparison
 from knightcert.problems.board import Board
 from knightcert.problems.errors import InvalidArgument, InvalidInstance, KnightcertError
@@ -11,7 +12,6 @@ from knightcert.problems.independent_knights import KnightsInstance, knights_ins
 from knightcert.problems.jump_game import JumpInstance, parse_jump, read_jump
 from knightcert.problems.lost_knight import LostKnightInstance, parse_lost_knight, read_lost_knight
 from knightcert.problems.tours import TourInstance, tour_instance
-
 from knightcert.registry import REGISTRY, get_method
 from knightcert.solving import solve
 

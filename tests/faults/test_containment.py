@@ -220,10 +220,9 @@ def test_a_methods_processes_die_with_the_command(folder, signum):
 
 def test_a_quick_unknown_is_not_told_time_limit():
     """The reason says what happened: an UNKNOWN after 1 ms did not reach a 10 s limit."""
+    from knightcert.cli.tour import render
     from knightcert.problems.result import Result, Status
     from knightcert.problems.tours import tour_instance
-
-    from knightcert.cli.tour import render
 
     quick = Result("tour", "mine", Status.UNKNOWN, None, None, None, 0.001)
     assert "time limit" not in render(tour_instance(5), quick, time_limit=10)

@@ -9,12 +9,12 @@ import os
 import zlib
 
 import pytest
+
+from knightcert.cli.main import main
 from knightcert.problems.answers import AnswerFileError, InvalidAnswer, answer_to_dict, check_answer, seal
 from knightcert.problems.independent_knights import knights_instance
 from knightcert.problems.input_file import MAX_DEPTH
 from knightcert.problems.result import Result, Status
-
-from knightcert.cli.main import main
 
 from .conftest import run_cli
 

@@ -7,6 +7,7 @@ import threading
 import time
 
 import pytest
+
 from knightcert.compare.report_file import report_lock, write_text_atomic
 from knightcert.problems.errors import ReportInUse
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from knightcert.heuristics.tour_warnsdorff import cenpl, marginality, roth, warnsdorff
 from knightcert.problems.board import Board
 from knightcert.problems.result import Status

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from knightcert.heuristics.tour_divide import construct, divide, pieces
 from knightcert.heuristics.tour_warnsdorff import cenpl, marginality, roth, warnsdorff
 from knightcert.problems.board import Board
@@ -20,7 +21,6 @@ from knightcert.problems.tours import (
     open_tour_exists,
     tour_instance,
 )
-
 from tests.problems.test_tour_checker import PUBLISHED_5, as_tour
 
 PUBLISHED_8 = [
@@ -208,7 +208,6 @@ def test_construction_on_random_boards_and_starts(m, n, closed, fr, fc, with_sta
     construction may leave only narrow boards to search."""
     from knightcert.problems.checkers.tour import check_tour_moves
     from knightcert.problems.tours import full_board_reason
-
     from knightcert.tour_auto import solve_piece
 
     start = (min(m - 1, int(fr * m)), min(n - 1, int(fc * n))) if with_start else None

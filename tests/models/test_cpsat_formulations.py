@@ -9,14 +9,14 @@ import itertools
 
 import numpy as np
 import pytest
+
+import knightcert
 from knightcert.models import jump_cpsat, knights_cpsat, path_cpsat, tour_cpsat
 from knightcert.problems.board import Board
 from knightcert.problems.generators import random_jump, random_lost_knight
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
 from knightcert.problems.result import Status
 from knightcert.problems.tours import closed_tour_exists, open_tour_exists, tour_instance
-
-import knightcert
 
 KNIGHT_VARIANTS = [
     {"formulation": f, "cuts": c, "search": s}

@@ -8,9 +8,10 @@ import threading
 import time
 
 import pytest
+from ortools.sat.python import cp_model
+
 from knightcert.models.cpsat_solve import solve_cpsat
 from knightcert.problems.result import Status
-from ortools.sat.python import cp_model
 
 
 def _tiny_model() -> cp_model.CpModel:

@@ -4,8 +4,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from knightcert.heuristics.knights_search import greedy, greedy_plus, matching
-from knightcert.models.knights_bnb import bnb
+
+from knightcert.algorithms.knights_bnb import bnb
+from knightcert.algorithms.knights_matching import matching
+from knightcert.heuristics.knights_greedy import greedy, greedy_plus
 from knightcert.models.knights_cpsat import cpsat
 from knightcert.models.knights_csp import MAX_CSP_SQUARES, csp
 from knightcert.problems.board import Board

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from knightcert.heuristics.knight_path_search import astar, bfs
+
+from knightcert.algorithms.path_search import astar, bfs
 from knightcert.models.path_cpsat import cpsat
 from knightcert.models.path_csp import MAX_CSP_SQUARES, csp
 from knightcert.problems.errors import SizeLimitExceeded

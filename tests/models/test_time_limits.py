@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+
 from knightcert.models import cpsat_solve
 from knightcert.models.knights_cpsat import cpsat as knights_cpsat
 from knightcert.models.tour_cpsat import cpsat as tour_cpsat

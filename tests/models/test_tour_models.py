@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+
 from knightcert.models.tour_cpsat import cpsat
 from knightcert.models.tour_csp import MAX_CSP_SQUARES, csp
 from knightcert.problems.errors import SizeLimitExceeded

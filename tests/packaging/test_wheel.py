@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ("pyproject.toml", "README.md", "knightcert", "problems", "models", "heuristics", "compare")
+SOURCES = (
+    "pyproject.toml", "README.md", "knightcert", "problems", "algorithms", "models", "heuristics", "compare"
+)
 
 
 @pytest.fixture(scope="module")

@@ -34,6 +34,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from knightcert.problems.answers import AnswerFileError, answer_fields, check_answer
 from knightcert.problems.board import Board
 from knightcert.problems.checkers import CheckFailed
@@ -42,7 +43,6 @@ from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.jump_game import parse_jump
 from knightcert.problems.lost_knight import parse_lost_knight
 from knightcert.problems.tours import TourInstance
-
 from knightcert.solving import solve
 from tests.oracle import CORRECT
 

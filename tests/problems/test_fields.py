@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.checkers.fields import bool_array, grid, int_array, integer, squares
 

@@ -9,6 +9,8 @@ import json
 
 import numpy as np
 import pytest
+
+from knightcert.cli.main import main
 from knightcert.problems.answers import (
     AnswerFileError,
     InvalidAnswer,
@@ -26,8 +28,6 @@ from knightcert.problems.independent_knights import KnightsInstance, knights_ins
 from knightcert.problems.jump_game import parse_jump
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, tour_instance
-
-from knightcert.cli.main import main
 from knightcert.registry import register_method, unregister_method
 from knightcert.solving import solve
 

@@ -4,7 +4,8 @@ import copy
 
 import numpy as np
 import pytest
-from knightcert.heuristics.jump_search import bfs
+
+from knightcert.algorithms.jump_search import bfs
 from knightcert.problems.checkers import check
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.checkers.jump import labels

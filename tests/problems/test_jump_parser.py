@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
 from knightcert.problems.generators import random_jump
 from knightcert.problems.jump_game import format_jump, parse_jump, player_name, read_jump

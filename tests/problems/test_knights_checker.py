@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+
 from knightcert.problems.board import Board
 from knightcert.problems.checkers import check
 from knightcert.problems.checkers.common import CheckFailed

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.lost_knight import format_lost_knight, parse_lost_knight, read_lost_knight
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from knightcert.problems.board import Board
 from knightcert.problems.moves import (
     KNIGHT_OFFSETS,

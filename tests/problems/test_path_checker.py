@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from knightcert.problems.checkers import check
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.checkers.path import distance_labels, reachable_set

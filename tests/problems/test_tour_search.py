@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from knightcert.problems.board import Board
 from knightcert.problems.checkers.tour import search_tour
 from knightcert.problems.checkers.tour_search import FOUND, NONE, UNDECIDED

@@ -1,6 +1,6 @@
-"""Shortest knight paths on toroidal boards: BFS, A* and greedy best-first.
+"""Shortest knight paths on toroidal boards: BFS and A* (exact), and the best-first engine.
 
-All three search the implicit knight graph of a :class:`LostKnightInstance`
+Both search the implicit knight graph of a :class:`LostKnightInstance`
 with compiled (numba) loops; the first call of each compiles it once and
 caches the machine code next to the module.
 """
@@ -10,11 +10,14 @@ from __future__ import annotations
 import time
 
 import numpy as np
+
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.method import method
 from knightcert.problems.moves import KNIGHT_OFFSETS
 from knightcert.problems.result import Result, Status
+
+__all__ = ["astar", "best_first", "bfs"]
 
 #: Largest board A* and greedy accept: their priority keys are packed in 63 bits.
 MAX_BEST_FIRST_BITS = 62
@@ -61,7 +64,7 @@ def bfs(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
     if board.size <= PLAIN_BFS_SQUARES:
         search = _bfs_plain
     else:
-        from knightcert.heuristics.path_kernels import bfs_torus as search
+        from knightcert.algorithms.path_kernels import bfs_torus as search
     expanded = search(blocked, board.rows, board.cols, instance.start_index, instance.exit_index, dist)
     goal_dist = int(dist[instance.exit_index])
     if goal_dist < 0:
@@ -120,25 +123,11 @@ def astar(
     O(N log N) time for N squares in the worst case; usually expands far
     fewer squares than BFS when S is close.
     """
-    return _best_first(instance, weight_g=1, name="astar")
+    return best_first(instance, weight_g=1, name="astar")
 
 
-@method("path", "greedy")
-def greedy(
-    instance: LostKnightInstance, *, time_limit: float | None = None, seed: int | None = None
-) -> Result:
-    """Greedy best-first search on the same bound as A* (heuristic).
-
-    Always expands the square that looks closest to S and stops at the first
-    path found, so the path may be longer than the optimum: status
-    ``FEASIBLE``. When the search exhausts the reachable squares without
-    meeting S, that is a proof: status ``INFEASIBLE``.
-    """
-    return _best_first(instance, weight_g=0, name="greedy")
-
-
-def _best_first(instance: LostKnightInstance, weight_g: int, name: str) -> Result:
-    from knightcert.heuristics.path_kernels import best_first_torus
+def best_first(instance: LostKnightInstance, weight_g: int, name: str) -> Result:
+    from knightcert.algorithms.path_kernels import best_first_torus
 
     board = instance.board
     bits = (
@@ -182,7 +171,7 @@ def _best_first(instance: LostKnightInstance, weight_g: int, name: str) -> Resul
 
 
 def _bfs_plain(blocked: np.ndarray, rows: int, cols: int, start: int, goal: int, dist: np.ndarray) -> int:
-    """:func:`~knightcert.heuristics.path_kernels.bfs_torus` in plain Python, for small boards:
+    """:func:`~knightcert.algorithms.path_kernels.bfs_torus` in plain Python, for small boards:
     fills ``dist`` the same way and returns the number of expanded squares."""
     free = [not b for b in blocked.tolist()]
     labels = [-1] * (rows * cols)

@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from knightcert.heuristics.knight_path_search import astar, bfs, greedy
+
+from knightcert.algorithms.path_search import astar, bfs
+from knightcert.heuristics.path_greedy import greedy
 from knightcert.problems.board import Board
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.generators import random_lost_knight
@@ -67,8 +69,9 @@ def test_the_plain_bfs_labels_like_the_compiled_kernel():
     """Small boards are searched in plain Python (no kernel to load); both searches agree square
     for square, on random holed tori of every shape up to 30 x 30 (1-row and 1-column ones too)."""
     import numpy as np
-    from knightcert.heuristics.knight_path_search import _bfs_plain
-    from knightcert.heuristics.path_kernels import bfs_torus
+
+    from knightcert.algorithms.path_kernels import bfs_torus
+    from knightcert.algorithms.path_search import _bfs_plain
 
     rng = np.random.default_rng(7)
     for _ in range(200):

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from knightcert.heuristics.jump_search import bfs, bfs_player
+
+from knightcert.algorithms.jump_search import bfs, bfs_player
 from knightcert.models.jump_cpsat import MAX_CPSAT_CELLS, cpsat
 from knightcert.models.jump_csp import MAX_CSP_CELLS, csp
 from knightcert.problems.generators import random_jump
@@ -143,8 +144,8 @@ def test_values_beyond_any_jump_are_represented_by_the_exact_models(huge):
 def test_the_plain_search_labels_like_the_compiled_kernel():
     """Small boards are searched in plain Python (no kernel to load); both give the same rounds
     and tie keys cell for cell, on random boards of every shape up to 30 x 30."""
-    from knightcert.heuristics.jump_kernels import rounds_and_keys
-    from knightcert.heuristics.jump_search import _rounds_and_keys_plain
+    from knightcert.algorithms.jump_kernels import rounds_and_keys
+    from knightcert.algorithms.jump_search import _rounds_and_keys_plain
 
     rng = np.random.default_rng(4)
     for _ in range(200):

@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 import numpy as np
+
 from knightcert.problems.jump_game import JumpInstance, game_result, jump_targets, player_row
 from knightcert.problems.method import method
 from knightcert.problems.result import Result
@@ -61,7 +62,7 @@ def bfs(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
         if rows * cols <= PLAIN_BFS_CELLS:
             search = _rounds_and_keys_plain
         else:
-            from knightcert.heuristics.jump_kernels import rounds_and_keys as search
+            from knightcert.algorithms.jump_kernels import rounds_and_keys as search
         values = instance.values.reshape(-1)
         dist = np.full(rows * cols, -1, dtype=np.int32)
         best = np.full(rows * cols, -1, dtype=np.int64)
@@ -75,7 +76,7 @@ def bfs(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
 def _rounds_and_keys_plain(
     values: np.ndarray, rows: int, cols: int, goal: int, dist: np.ndarray, best: np.ndarray
 ) -> int:
-    """:func:`~knightcert.heuristics.jump_kernels.rounds_and_keys` in plain Python (small boards)."""
+    """:func:`~knightcert.algorithms.jump_kernels.rounds_and_keys` in plain Python (small boards)."""
     cells = values.tolist()
     preds: list[list[int]] = [[] for _ in cells]
     for cell, v in enumerate(cells):
@@ -143,7 +144,7 @@ def bfs_player(instance: JumpInstance, *, time_limit: float | None = None, seed:
     -----
     O(J·N·M) time, O(N·M) memory.
     """
-    from knightcert.heuristics.jump_kernels import forward_player
+    from knightcert.algorithms.jump_kernels import forward_player
 
     began = time.perf_counter()
     rows, cols = instance.rows, instance.cols

@@ -8,8 +8,9 @@ board size. ``blocked`` is the flattened mask as uint8.
 from __future__ import annotations
 
 import numpy as np
-from knightcert.heuristics.heap_kernels import heap_pop, heap_push
 from numba import njit
+
+from knightcert.algorithms.heap_kernels import heap_pop, heap_push
 
 DR = np.array([-2, -2, -1, -1, 1, 1, 2, 2], dtype=np.int64)
 DC = np.array([-1, 1, -2, 2, -2, 2, -1, 1], dtype=np.int64)

@@ -7,7 +7,8 @@ import math
 import networkx as nx
 import numpy as np
 import pytest
-from knightcert.heuristics.knights_search import matching
+
+from knightcert.algorithms.knights_matching import matching
 from knightcert.problems.board import Board
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.knight_matching import INF, greedy_matching, hopcroft_karp_phase
@@ -166,7 +167,8 @@ def test_the_plain_small_board_matching_is_maximum():
     """Boards up to 1024 squares are matched in plain Python (no kernel to load): as large as the
     compiled matching on random holed boards and even tori, and its placement certified."""
     import numpy as np
-    from knightcert.heuristics.knights_search import _plain_matching, matching
+
+    from knightcert.algorithms.knights_matching import _plain_matching, matching
     from knightcert.problems.board import Board
     from knightcert.problems.checkers.knights import maximum_matching
     from knightcert.problems.independent_knights import KnightsInstance

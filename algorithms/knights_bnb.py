@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+
 from knightcert.problems import stopping
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.method import method
