@@ -24,6 +24,7 @@ from knightcert.compare.experiment import (
     Experiment,
     ExperimentMismatch,
     MethodSpec,
+    duplicate_row_name,
     same_experiment,
 )
 from knightcert.compare.harness import Row, fill_gaps
@@ -163,9 +164,10 @@ def run_comparison(
     specs = [
         m if isinstance(m, MethodSpec) else MethodSpec(ref.name) for m, ref in zip(methods, refs, strict=True)
     ]
-    if len({spec.name for spec in specs}) != len(specs):
-        raise InvalidArgument("methods: a method is listed twice")
-    ref_of = {spec.name: declared(ref, spec.exact) for spec, ref in zip(specs, refs, strict=True)}
+    twice = duplicate_row_name(specs)
+    if twice is not None:
+        raise InvalidArgument(f"methods: {twice}")
+    ref_of = {spec.row_name: declared(ref, spec.exact) for spec, ref in zip(specs, refs, strict=True)}
     experiment = Experiment(
         problem,
         tuple(suites) if suites else (SuiteSpec(GIVEN),),
@@ -190,9 +192,9 @@ def run_comparison(
         Task(
             problem,
             item.instance,
-            spec.name,
+            spec.row_name,  # a label names the rows of a sweep's variant
             time_limit,
-            experiment.run_seed(item.sha256, spec.name, k),
+            experiment.run_seed(item.sha256, spec.row_name, k),
             k,
             item.size,
             item.known_optimum,
@@ -200,7 +202,7 @@ def run_comparison(
             None if answers is None else os.fspath(answers),
             spec.options,
             item.sha256,
-            ref_of[spec.name],
+            ref_of[spec.row_name],
         )
         for item in items
         for spec in specs
@@ -218,7 +220,11 @@ def run_comparison(
         note_references(rows, header["references"], items)  # a partial report has its gaps too
         header["warmup_s"] = {  # a resumed report keeps the warm-ups of its earlier runs
             **warmed_before,
-            **{s.name: round(WARMED[problem, s.name], 4) for s in specs if (problem, s.name) in WARMED},
+            **{
+                s.row_name: round(WARMED[problem, ref_of[s.row_name].name], 4)
+                for s in specs
+                if (problem, ref_of[s.row_name].name) in WARMED
+            },
         }
         for path in outputs:
             write_rows(rows, path, header)

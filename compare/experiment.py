@@ -28,6 +28,14 @@ Example experiment file::
     holes = 0.2
 
 A method with options is a table: ``{ name = "cpsat", options = { workers = 1 } }``.
+A sweep lists one method several times, each under its own ``label`` (the name
+of its rows everywhere: reports, statistics, plots, ``report A B``)::
+
+    methods = [
+        { name = "greedy+", label = "greedy+ x5", options = { iterations = 5 } },
+        { name = "greedy+", label = "greedy+ x50", options = { iterations = 50 } },
+    ]
+
 A method may be any form :func:`knightcert.registry.resolve` takes
 (``"mymod:solve"``, ``"exec:./solver --fast"``); ``exact = true`` declares a
 foreign method exact (its claims still count only as far as they are certified).
@@ -72,16 +80,25 @@ class ExperimentMismatch(KnightcertError):
 @dataclass(frozen=True)
 class MethodSpec:
     """A method name (an opaque string: registry name, ``module:function``, ``exec:...``), its
-    options, and for a foreign method its declared kind (``exact``; None: as the method declares)."""
+    options, for a foreign method its declared kind (``exact``; None: as the method declares),
+    and the ``label`` that names its rows (None: the name; a sweep gives each variant its own)."""
 
     name: str
     options: tuple[tuple[str, Any], ...] = ()
     exact: bool | None = None
+    label: str | None = None
+
+    @property
+    def row_name(self) -> str:
+        """What names this method's rows: its label, else its name."""
+        return self.label or self.name
 
     def to_dict(self) -> str | dict[str, Any]:
-        if not self.options and self.exact is None:
+        if not self.options and self.exact is None and self.label is None:
             return self.name
         data: dict[str, Any] = {"name": self.name}
+        if self.label is not None:
+            data["label"] = self.label
         if self.options:
             data["options"] = dict(self.options)
         if self.exact is not None:
@@ -122,10 +139,12 @@ class Experiment:
 
     @property
     def method_names(self) -> list[str]:
-        return [m.name for m in self.methods]
+        """The names of the rows: each method's label, else its name."""
+        return [m.row_name for m in self.methods]
 
     def method_options(self) -> dict[str, dict[str, Any]]:
-        return {m.name: dict(m.options) for m in self.methods if m.options}
+        """Options by row name (label, else name)."""
+        return {m.row_name: dict(m.options) for m in self.methods if m.options}
 
     def to_dict(self) -> dict[str, Any]:
         """The resolved record (plain JSON values), as stored in every report."""
@@ -158,7 +177,7 @@ class Experiment:
         return unique_items(items)
 
     def run_seed(self, sha256: str, method: str, repeat: int) -> int | None:
-        """The seed of one run; see :func:`run_seed`."""
+        """The seed of one run (``method``: its row name, the label if any); see :func:`run_seed`."""
         return run_seed(self.seed, sha256, method, repeat)
 
 
@@ -264,8 +283,9 @@ def experiment_from_dict(data: Mapping[str, Any], source: str = "experiment") ->
     bounded(instances * len(methods) * repeat, "runs", f"{source}: runs (instances x methods x repeats)")
     for method in methods:
         resolve(problem, method.name)  # UnknownMethod lists the valid names and forms
-    if len({m.name for m in methods}) != len(methods):
-        raise InvalidInstance(f"{source}: a method is listed twice")
+    twice = duplicate_row_name(methods)
+    if twice is not None:
+        raise InvalidInstance(f"{source}: {twice}")
     return Experiment(
         problem=problem,
         suites=suites,
@@ -276,6 +296,28 @@ def experiment_from_dict(data: Mapping[str, Any], source: str = "experiment") ->
         seed=_seed(data, source),
         workers=_count(data, "workers", 2, source),
     )
+
+
+def duplicate_row_name(methods: Sequence[MethodSpec]) -> str | None:
+    """Why ``methods`` cannot run together (two name their rows alike), or None.
+
+    Examples
+    --------
+    >>> print(duplicate_row_name([MethodSpec("greedy+"), MethodSpec("greedy+", (("iterations", 5),))]))
+    method 'greedy+' is listed twice: give each variant its own label, e.g. { name = 'greedy+', ...
+    >>> duplicate_row_name([MethodSpec("greedy+"), MethodSpec("greedy+", label="greedy+ x5")]) is None
+    True
+    """
+    seen: set[str] = set()
+    for method in methods:
+        if method.row_name in seen:
+            what = f"label {method.label!r}" if method.label else f"method {method.name!r}"
+            return (
+                f"{what} is listed twice: give each variant its own label, e.g. "
+                f"{{ name = {method.name!r}, label = '{method.row_name} v2', options = {{...}} }}"
+            )
+        seen.add(method.row_name)
+    return None
 
 
 def read_experiment(path: str | Path) -> Experiment:
@@ -423,16 +465,20 @@ def _method(data: Any, where: str) -> MethodSpec:
     if isinstance(data, str):
         return MethodSpec(data)
     table = isinstance(data, Mapping) and isinstance(data.get("name"), str)
-    if table and set(data) <= {"name", "options", "exact"}:
+    if table and set(data) <= {"name", "options", "exact", "label"}:
         options = data.get("options", {})
+        label = data.get("label")
+        if label is not None and not (isinstance(label, str) and label.strip()):
+            raise InvalidInstance(f"{where}: label must be a non-empty string")
         if not isinstance(options, Mapping):
             raise InvalidInstance(f"{where}: options must be a table")
         exact = data.get("exact")
         if exact is not None and not isinstance(exact, bool):
             raise InvalidInstance(f"{where}: exact must be true or false")
-        return MethodSpec(data["name"], tuple(sorted(options.items())), exact)
+        return MethodSpec(data["name"], tuple(sorted(options.items())), exact, label)
     raise InvalidInstance(
-        f"{where}: a method is a name or a table {{ name = ..., options = {{...}}, exact = true|false }}"
+        f"{where}: a method is a name or a table "
+        "{ name = ..., label = ..., options = {...}, exact = true|false }"
     )
 
 

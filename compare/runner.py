@@ -134,7 +134,7 @@ def run_task_answer(task: Task) -> tuple[Row, Result | None]:
     try:
         ref = task.method_ref()
         if ref is not None and not ref.foreign:  # a foreign method is not warmed: it may hang or crash
-            ensure_warm(task.problem, task.method)
+            ensure_warm(task.problem, ref.name)  # task.method may be a sweep's label
         check_fits(task.problem, task.method, task.instance)
         result = get_method(task.problem, task.method if ref is None else ref)(  # None: says why
             task.instance, time_limit=task.time_limit, seed=task.seed, **dict(task.options)

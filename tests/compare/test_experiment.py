@@ -153,6 +153,9 @@ def test_files_with_the_same_name_do_not_collide(tmp_path, capsys):
         ('problem = "jump"\n[[suites]]\nsuite = "random"\nholes = 0.1\n', "has no holes"),
         ('problem = "knights"\nmethods = ["greedy", "nope"]\n', "unknown method 'nope'"),
         ('problem = "knights"\nrepeat = 0\n', "repeat must be in 1..100000, got 0"),
+        ('problem = "knights"\nmethods = ["greedy+", "greedy+"]\n', "method 'greedy+' is listed twice"),
+        ('problem = "knights"\nmethods = ["greedy", {name = "greedy", options = {}}]\n', "own label"),
+        ('problem = "knights"\nmethods = [{name = "greedy", label = ""}]\n', "label must be"),
     ],
 )
 def test_bad_experiment_files(tmp_path, capsys, text, words):
@@ -279,3 +282,48 @@ def test_instance_names_are_unique_and_contents_kept(specs):
         return name if tail == item.sha256[:8] else item.name
 
     assert {(i.instance.name, i.sha256) for i in items} == {(original(i), i.sha256) for i in kept}
+
+
+SWEEP = """
+problem = "knights"
+repeat = 1
+methods = [
+    { name = "greedy+", label = "greedy+ x1", options = { iterations = 1 } },
+    { name = "greedy+", label = "greedy+ x40", options = { iterations = 40 } },
+    "matching",
+]
+
+[[suites]]
+suite = "random"
+sizes = [9, 12]
+seeds = 2
+holes = 0.2
+"""
+
+
+def test_a_sweep_gives_rows_for_every_labelled_variant(tmp_path, capsys):
+    path = tmp_path / "sweep.toml"
+    path.write_text(SWEEP)
+    experiment = read_experiment(path)
+    assert experiment.method_names == ["greedy+ x1", "greedy+ x40", "matching"]
+    assert experiment_from_dict(experiment.to_dict()) == experiment
+    out = tmp_path / "sweep.json"
+    assert main(["compare", "--experiment", str(path), "--out", str(out), "--quiet"]) == 0
+    runs = json.loads(out.read_text())["runs"]
+    by_label: dict[str, list] = {}
+    for run in runs:
+        by_label.setdefault(run["method"], []).append(run)
+    assert set(by_label) == {"greedy+ x1", "greedy+ x40", "matching"}
+    assert all(len(mine) == 4 and all(r["verified"] for r in mine) for mine in by_label.values())
+    assert all(r["kind"] == "heuristic" for r in by_label["greedy+ x40"])
+    # each variant ran with its own options: the rows match direct calls with them and the run's seed
+    from knightcert.heuristics.knights_greedy import greedy_plus
+
+    boards = {item.name: item.instance for item in experiment.build()}
+    for label, iterations in (("greedy+ x1", 1), ("greedy+ x40", 40)):
+        for run in by_label[label]:
+            direct = greedy_plus(boards[run["instance"]], seed=run["seed"], iterations=iterations)
+            assert direct.objective == run["objective"]
+    capsys.readouterr()
+    assert main(["report", str(out)]) == 0
+    assert "greedy+ x40" in capsys.readouterr().out
