@@ -85,6 +85,13 @@ class Row:
     kind: str = ""  # "exact" or "heuristic", as declared
     origin: str = ""  # where the method comes from: "built-in", "registered", "plug-in", "python", "program"
     reference: str = ""  # where the gap's reference value came from, or why there is none
+    cpu_s: float | None = None  # CPU seconds of the run (its process and children; None: not measured)
+    load: float | None = None  # the machine's 1-minute load average when the run started
+
+    @property
+    def time(self) -> float:
+        """``time_s`` under the name :class:`~knightcert.problems.result.Result` gives it."""
+        return self.time_s
 
     @property
     def foreign(self) -> bool:

@@ -7,11 +7,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from knightcert.compare.harness import Row
-from knightcert.compare.statistics import answered, dimension, group_stats
+from knightcert.compare.statistics import answered, dimension, gapless, group_stats
 
 
 def pyplot():
-    """``matplotlib.pyplot`` with the file-only Agg backend.
+    """``matplotlib.pyplot``, with the file-only Agg backend unless one is chosen already (a
+    notebook's inline backend is kept).
 
     Raises
     ------
@@ -19,9 +20,12 @@ def pyplot():
         matplotlib is not installed.
     """
     try:
+        import sys
+
         import matplotlib
 
-        matplotlib.use("Agg")
+        if "matplotlib.pyplot" not in sys.modules and "ipykernel" not in sys.modules:
+            matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         from knightcert.problems.errors import KnightcertError
@@ -56,24 +60,26 @@ def time_groups(runs: Sequence[Row]) -> list[Any]:
 
 def plot_rows(
     rows: Sequence[Row],
-    path: str | os.PathLike[str],
+    path: str | os.PathLike[str] | None = None,
     title: str = "",
     instances: Mapping[str, Mapping[str, Any]] | None = None,
-) -> None:
-    """Gap and time against size, one line per method (and suite: :func:`plot_series`), saved
-    as PNG, PDF or SVG.
+):  # -> matplotlib.figure.Figure
+    """Gap and time against size, one line per method label (and suite: :func:`plot_series`);
+    saved as PNG, PDF or SVG when ``path`` is given, and returned as a matplotlib Figure (a
+    notebook shows it; ``path=None`` only returns it).
 
-    Left: mean gap to the best proven value with its 95 % bootstrap interval
-    over the instances of each size (repeats averaged first); when every gap is
-    0, the success rate instead. Right: median time with the interquartile range
-    as bars (log scale), over the runs with a checked answer only: a run refused
+    Left: mean gap to the best proven value with its 95 % Student-t interval
+    over the instances of each size (repeats averaged first); for a problem
+    without a gap (tours) or when every gap is 0, the success rate per instance
+    instead. Right: median time over instances with the interquartile range as
+    bars (log scale), over the runs with a checked answer only: a run refused
     by the checker, crashed or without an answer is not drawn as the fastest.
     """
     plt = pyplot()
     figure, (gap_axis, time_axis) = plt.subplots(1, 2, figsize=(11, 4.2))
     sized = [r for r in rows if r.size is not None]
     # when every gap is 0 (tours: a tour or nothing) the success rate says more
-    success_only = all(not r.gap for r in sized)
+    success_only = gapless(sized) or all(not r.gap for r in sized)
     for method, runs in plot_series(rows, instances).items():
         groups = group_stats(runs, ("size",))
         with_gap = [g for g in groups if g.gap_mean is not None]
@@ -109,10 +115,12 @@ def plot_rows(
         )
     problem = title or (rows[0].problem if rows else "")
     if success_only:
-        gap_axis.set(xlabel="size", ylabel="runs reaching the optimum (%)", title=f"{problem}: success rate")
+        gap_axis.set(
+            xlabel="size", ylabel="runs with a best solution (%)", title=f"{problem}: success per instance"
+        )
     else:
         gap_axis.set(
-            xlabel="size", ylabel="gap to best proven value (%)", title=f"{problem}: mean gap, 95 % CI"
+            xlabel="size", ylabel="gap to best proven value (%)", title=f"{problem}: mean gap, 95 % t-CI"
         )
     time_axis.set(
         xlabel="size", ylabel="time (s)", yscale="log", title=f"{problem}: median time of answers, IQR"
@@ -126,5 +134,7 @@ def plot_rows(
         if axis.get_legend_handles_labels()[0]:
             axis.legend(fontsize=8)
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    if path is not None:
+        figure.savefig(path, dpi=120)
+    plt.close(figure)  # no pyplot window keeps it; the returned Figure still draws (a notebook shows it)
+    return figure

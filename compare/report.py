@@ -43,7 +43,7 @@ from knightcert.problems.errors import InvalidInstance, InvalidReport, Knightcer
 from knightcert.problems.input_file import load_json
 
 SCHEMA = 2
-FIELDS = (*COLUMNS, "size", "repeat", "seed", "instance_hash", "reference")
+FIELDS = (*COLUMNS, "size", "repeat", "seed", "instance_hash", "reference", "cpu_s", "load")
 FORMATS = (".csv", ".json", ".md", ".parquet")
 #: Packages whose versions every report records.
 PACKAGES = (
@@ -341,6 +341,8 @@ def to_parquet(rows: Sequence[Row], path: str | os.PathLike[str], header: Mappin
         "gap": pa.float64(),
         "time_s": pa.float64(),
         "peak_mb": pa.float64(),
+        "cpu_s": pa.float64(),
+        "load": pa.float64(),
         "nodes": pa.int64(),
         "verified": pa.bool_(),
         "certified": pa.bool_(),
@@ -522,6 +524,8 @@ def _row(record: dict[str, Any]) -> Row:
         kind=str(record.get("kind") or ""),
         origin=str(record.get("origin") or ""),
         reference=str(record.get("reference") or ""),
+        cpu_s=value("cpu_s", float),  # absent from reports written before it was measured
+        load=value("load", float),
     )
 
 

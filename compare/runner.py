@@ -136,9 +136,11 @@ def run_task_answer(task: Task) -> tuple[Row, Result | None]:
         if ref is not None and not ref.foreign:  # a foreign method is not warmed: it may hang or crash
             ensure_warm(task.problem, ref.name)  # task.method may be a sweep's label
         check_fits(task.problem, task.method, task.instance)
+        load, cpu_began = machine_load(), cpu_seconds()
         result = get_method(task.problem, task.method if ref is None else ref)(  # None: says why
             task.instance, time_limit=task.time_limit, seed=task.seed, **dict(task.options)
         )
+        cpu = cpu_seconds() - cpu_began
         stop_if_interrupted(mark)
         result = over_budget(result, task.time_limit)
         if (result.method, result.instance) != (task.method, task.name):
@@ -149,6 +151,7 @@ def run_task_answer(task: Task) -> tuple[Row, Result | None]:
         foreign = ref is not None and ref.foreign and "peak_mb" in result.info
         peak = result.info["peak_mb"] if foreign else _peak_mb()
         row = row_from_result(result, task.known_optimum, peak_mb=peak, instance=task.instance)
+        row.cpu_s, row.load = round(cpu, 6), load
         if task.answers is not None:
             save_run_answer(task, result)
     except Exception as exc:
@@ -178,7 +181,24 @@ def recheck(task: Task, row: Row, answer: dict[str, Any] | None) -> Row:
     result = result.with_(method=task.method, instance=task.name, time=row.time_s)
     checked = certify(task.instance, over_budget(result, task.time_limit))
     again = row_from_result(checked, task.known_optimum, peak_mb=row.peak_mb, instance=task.instance)
+    again.cpu_s, again.load = row.cpu_s, row.load
     return _stamp(again, task)
+
+
+def cpu_seconds() -> float:
+    """CPU seconds (user + system) of this process, all its threads, and its waited-for children
+    (a foreign method's process): the time a run costs, less sensitive to a busy machine than
+    wall-clock time."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def machine_load() -> float | None:
+    """The machine's 1-minute load average (``os.getloadavg``), None where it is not available."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (OSError, AttributeError):
+        return None
 
 
 def _failed(task: Task, exc: Exception, elapsed: float) -> Row:

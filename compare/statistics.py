@@ -2,8 +2,8 @@
 
 The unit of sampling is the **instance**, not the run: repeats of a method on
 one instance are not independent samples (a deterministic method repeats the
-same answer), so they are averaged within the instance first and the
-intervals resample instances. For each group of runs:
+same answer), so every measure is first averaged over the repeats (seeds) of
+each instance, and every interval is over instances. For each group of runs:
 
 ``runs``
     Number of runs (every repeat and every seed).
@@ -11,23 +11,48 @@ intervals resample instances. For each group of runs:
     Distinct instances in the group and the largest number of runs of one of them.
 ``answered``
     Runs with a checked answer (``OPTIMAL``, ``FEASIBLE`` or ``INFEASIBLE`` and verified).
+``failed``
+    Runs without a checked answer (no answer, refused, crashed, killed): never hidden.
+``none_proven``
+    Runs that proved, checked, that the instance has no solution (for tours: no tour).
 ``certified``
     Runs whose claims are all independently certified (``Row.certified``).
 ``success``
-    Fraction of runs that reached the best proven value of their instance
-    (gap 0; for an exact method: proved its answer optimal).
+    Mean over the instances of the share of each instance's runs that gave a solution
+    of the best proven value (gap 0; for tours: a tour). A run that proved there is no
+    solution, or that has no answer, is never a success.
 ``gaps``
-    Runs with a gap: a checked answer on an instance with a proven best value.
+    Runs with a gap: a checked solution on an instance with a proven best value.
+    Problems where a gap means nothing (``GAPLESS``: tours, where every tour is as
+    good as any other) have no gap: their measures are found / none proven /
+    unknown and the time to a solution.
 ``gap``
-    Mean and median over the instances of each instance's mean gap to the best
-    proven value (its repeats averaged), each with a 95 % bootstrap confidence
-    interval that resamples instances (``scipy.stats.bootstrap``, BCa, 2000
-    resamples, fixed seed 0: the same rows always give the same interval).
+    Mean over the instances of each instance's mean gap, with a 95 % **Student-t**
+    interval over instances (``mean ± t(0.975, n-1) · s / √n``, its lower end cut
+    at 0, where gaps live); median over the instances with the distribution-free
+    95 % **order-statistic** interval (the binomial / sign-test interval: exact
+    coverage of at least 95 % for any distribution; undefined below 6 instances).
+``spread``
+    The spread of a randomized method across seeds and repeats: the pooled
+    standard deviation of the gap within instances (0 for a method that repeats
+    its answer; undefined with one run per instance).
+``few``
+    Fewer than ``MIN_INSTANCES`` instances: the intervals are shown but flagged.
 ``time``
-    Median and interquartile range (25th, 75th percentile) of the time of all
-    runs, failed ones included (a killed run counts with its wall-clock time).
+    Median and interquartile range (25th, 75th percentile) over the instances of
+    each instance's mean wall-clock time, failed runs included (a killed run
+    counts with its wall-clock time). For ``GAPLESS`` problems, ``time to a
+    solution``: the same over the runs that found one.
+``cpu``
+    The same median of the CPU time (``cpu_s``; ``None`` for reports written before it was recorded).
 ``peak_mb``
     Largest peak memory of the group.
+
+Why ``MIN_INSTANCES = 10``: the t-interval assumes a roughly normal mean, and
+gaps are bounded at 0 and skewed (many zeros); simulations of such
+distributions give Student-t coverage that falls clearly below 95 % under
+about 10 samples, and the order-statistic interval of the median reaches
+95 % only from 6 samples and stays as wide as the sample's range below 9.
 """
 
 from __future__ import annotations
@@ -49,10 +74,21 @@ ROW_FIELDS = ("problem", "instance", "method", "size", "status", "repeat")
 #: holes and the generator seed the instance comes from (``None`` where they do not apply).
 INSTANCE_FIELDS = ("suite", "holes", "seed")
 GROUP_FIELDS = (*ROW_FIELDS, *INSTANCE_FIELDS)
-#: Resamples and seed of the bootstrap intervals.
+#: Resamples and seed of the bootstrap intervals (:func:`bootstrap_ci`).
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 0
 ANSWERS = ("OPTIMAL", "FEASIBLE", "INFEASIBLE")
+#: Confidence level of every interval.
+CONFIDENCE = 0.95
+#: Below this many instances a group's intervals are flagged (see the module documentation).
+MIN_INSTANCES = 10
+#: Problems where a gap means nothing (every tour is as good as another): outcome measures instead.
+GAPLESS = frozenset({"tour"})
+#: How the intervals are computed, said under every table.
+INTERVALS = (
+    "95 % intervals over instances (repeats averaged first): Student-t for the mean gap, "
+    "order-statistic (sign test) for the median gap"
+)
 
 
 @dataclass(frozen=True)
@@ -75,6 +111,12 @@ class GroupStats:
     time_q1: float
     time_q3: float
     peak_mb: float | None
+    failed: int = 0
+    none_proven: int = 0
+    gap_spread: float | None = None
+    cpu_median: float | None = None
+    gapless: bool = False
+    few: bool = False
 
 
 def answered(row: Row) -> bool:
@@ -180,16 +222,38 @@ def instance_means(runs: Sequence[Row], value: Callable[[Row], float | None]) ->
     return np.array([np.mean(v) for v in values.values()], dtype=float)
 
 
+def gapless(rows: Sequence[Row]) -> bool:
+    """Whether the rows are of a problem where a gap means nothing (``GAPLESS``)."""
+    return bool(rows) and all(r.problem in GAPLESS for r in rows)
+
+
+def solved(row: Row) -> bool:
+    """A checked answer with a solution: ``OPTIMAL`` or ``FEASIBLE``, verified."""
+    return row.verified and row.status in ("OPTIMAL", "FEASIBLE")
+
+
+def succeeded(row: Row) -> bool:
+    """A checked solution of the best proven value (for tours: a tour); never a proof that
+    there is no solution, never a run without an answer."""
+    if not solved(row):
+        return False
+    return row.problem in GAPLESS or (row.gap is not None and row.gap <= 1e-12)
+
+
 def _stats(key: tuple, runs: list[Row]) -> GroupStats:
-    gap_runs = [r for r in runs if r.gap is not None and math.isfinite(r.gap)]
+    no_gap = gapless(runs)
+    gap_runs = [] if no_gap else [r for r in runs if solved(r) and r.gap is not None and math.isfinite(r.gap)]
     gaps = instance_means(gap_runs, lambda r: r.gap)
     per_instance: dict[str, int] = {}
     for row in runs:
         name = row.instance_hash or row.instance
         per_instance[name] = per_instance.get(name, 0) + 1
-    times = np.array([r.time_s for r in runs], dtype=float)
+    timed = [r for r in runs if solved(r)] if no_gap else runs
+    times = instance_means(timed, lambda r: r.time_s)
+    cpus = instance_means(timed, lambda r: r.cpu_s)
     peaks = [r.peak_mb for r in runs if r.peak_mb is not None]
-    q1, median, q3 = (float(x) for x in np.percentile(times, [25, 50, 75]))
+    q1, median, q3 = (float(x) for x in np.percentile(times, [25, 50, 75])) if len(times) else (math.nan,) * 3
+    successes = instance_means(runs, lambda r: float(succeeded(r)))
     return GroupStats(
         key=key,
         runs=len(runs),
@@ -197,17 +261,98 @@ def _stats(key: tuple, runs: list[Row]) -> GroupStats:
         repeats=max(per_instance.values()),
         answered=sum(answered(r) for r in runs),
         certified=sum(r.certified for r in runs),
-        success=sum(answered(r) and r.gap is not None and r.gap <= 1e-12 for r in runs) / len(runs),
+        success=float(np.mean(successes)),
         gaps=len(gap_runs),
         gap_mean=float(np.mean(gaps)) if len(gaps) else None,
-        gap_mean_ci=bootstrap_ci(gaps, np.mean),
+        gap_mean_ci=t_interval(gaps, low=0.0),
         gap_median=float(np.median(gaps)) if len(gaps) else None,
-        gap_median_ci=bootstrap_ci(gaps, np.median),
+        gap_median_ci=median_interval(gaps),
         time_median=median,
         time_q1=q1,
         time_q3=q3,
         peak_mb=max(peaks) if peaks else None,
+        failed=sum(not answered(r) for r in runs),
+        none_proven=sum(r.verified and r.status == "INFEASIBLE" for r in runs),
+        gap_spread=within_spread(gap_runs, lambda r: r.gap),
+        cpu_median=float(np.median(cpus)) if len(cpus) else None,
+        gapless=no_gap,
+        few=len(per_instance) < MIN_INSTANCES,
     )
+
+
+def t_interval(
+    values: np.ndarray, confidence: float = CONFIDENCE, low: float | None = None
+) -> tuple[float, float] | None:
+    """Student-t interval of the mean of ``values`` (one per instance); ``low`` cuts its lower end.
+
+    ``None`` for fewer than two values; ``(v, v)`` when all values equal ``v``.
+
+    Examples
+    --------
+    >>> [round(x, 3) for x in t_interval(np.array([1.0, 2.0, 3.0, 4.0]))]
+    [0.446, 4.554]
+    """
+    from scipy import stats
+
+    values = np.asarray(values, dtype=float)
+    if len(values) < 2:
+        return None
+    mean = float(np.mean(values))
+    if np.all(values == values[0]):
+        return (mean, mean)
+    spread = np.std(values, ddof=1) / math.sqrt(len(values))
+    half = float(stats.t.ppf(0.5 + confidence / 2, len(values) - 1) * spread)
+    lower = mean - half if low is None else max(low, mean - half)
+    return (lower, mean + half)
+
+
+def median_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float, float] | None:
+    """Distribution-free interval of the median: order statistics ``(x_(k), x_(n+1-k))`` with
+    the largest ``k`` whose coverage ``1 - 2 P(Binomial(n, 1/2) < k)`` is at least ``confidence``.
+
+    ``None`` when even the sample's range covers less (below 6 values at 95 %).
+
+    Examples
+    --------
+    >>> median_interval(np.arange(5.0)) is None
+    True
+    >>> median_interval(np.arange(6.0)), median_interval(np.arange(20.0))
+    ((0.0, 5.0), (5.0, 14.0))
+    """
+    from scipy import stats
+
+    values = np.sort(np.asarray(values, dtype=float))
+    n = len(values)
+    k = 0
+    while k + 1 <= n // 2 and 2 * float(stats.binom.cdf(k, n, 0.5)) <= 1 - confidence:
+        k += 1  # k values below x_(k+1): coverage 1 - 2 P(B <= k)
+    if k == 0:
+        return None
+    return (float(values[k - 1]), float(values[n - k]))
+
+
+def within_spread(runs: Sequence[Row], value: Callable[[Row], float | None]) -> float | None:
+    """Pooled standard deviation of ``value`` within instances (across seeds and repeats):
+    ``sqrt(sum of squared deviations from each instance's mean / sum of (runs - 1))``;
+    ``None`` when no instance has two values.
+
+    Examples
+    --------
+    >>> from knightcert.compare.harness import failed_row
+    >>> rows = [failed_row("knights", name, "greedy+", "", 0.0) for name in ("a", "a", "b", "b")]
+    >>> for row, gap in zip(rows, (0.1, 0.3, 0.2, 0.2)):
+    ...     row.gap = gap
+    >>> round(within_spread(rows, lambda r: r.gap), 4)
+    0.1
+    """
+    values: dict[str, list[float]] = {}
+    for row in runs:
+        number = value(row)
+        if number is not None and math.isfinite(number):
+            values.setdefault(row.instance_hash or row.instance, []).append(float(number))
+    squares = sum(float(np.sum((np.array(v) - np.mean(v)) ** 2)) for v in values.values())
+    freedom = sum(len(v) - 1 for v in values.values())
+    return math.sqrt(squares / freedom) if freedom else None
 
 
 def bootstrap_ci(values: np.ndarray, statistic, confidence: float = 0.95) -> tuple[float, float] | None:
@@ -248,7 +393,8 @@ def _rng(function) -> dict[str, object]:
     return {name: np.random.default_rng(BOOTSTRAP_SEED)}
 
 
-#: Columns of the statistics table (the CSV has the raw numbers, one per column).
+#: Columns of the statistics table (the CSV has the raw numbers, one per column; the columns
+#: after ``peak_mb`` were added later, at the end, so that older readers keep their columns).
 COLUMNS = (
     "runs",
     "instances",
@@ -267,6 +413,11 @@ COLUMNS = (
     "time_q1_s",
     "time_q3_s",
     "peak_mb",
+    "failed",
+    "none_proven",
+    "gap_spread",
+    "cpu_median_s",
+    "few_instances",
 )
 
 
@@ -286,45 +437,129 @@ def raw_values(stats: GroupStats) -> list[object]:
         *mean_ci,
         stats.gap_median,
         *median_ci,
-        stats.time_median,
-        stats.time_q1,
-        stats.time_q3,
+        _number(stats.time_median),
+        _number(stats.time_q1),
+        _number(stats.time_q3),
         stats.peak_mb,
+        stats.failed,
+        stats.none_proven,
+        stats.gap_spread,
+        stats.cpu_median,
+        stats.few,
     ]
 
 
+def _number(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
 def readable(stats: GroupStats) -> list[str]:
-    """Rounded cells for reading: counts, success %, gap % with intervals, times with units."""
+    """Rounded cells for reading, under ``READABLE_HEADERS`` (``GAPLESS_HEADERS`` for tours):
+    counts, success %, gap % with intervals, times with units; ``†`` marks few instances."""
+    instances = f"{stats.instances}{FEW_MARK if stats.few else ''}"
+    if stats.gapless:
+        return [
+            str(stats.runs),
+            instances,
+            str(stats.repeats),
+            str(stats.answered - stats.none_proven),
+            str(stats.none_proven),
+            str(stats.failed),
+            str(stats.certified),
+            f"{100 * stats.success:.0f} %",
+            _time(stats.time_median),
+            _iqr(stats),
+            "-" if stats.cpu_median is None else seconds(stats.cpu_median),
+            "-" if stats.peak_mb is None else f"{stats.peak_mb:.0f}",
+        ]
     return [
         str(stats.runs),
-        str(stats.instances),
+        instances,
         str(stats.repeats),
         str(stats.answered),
+        str(stats.failed),
         str(stats.certified),
         f"{100 * stats.success:.0f} %",
         str(stats.gaps),
         _gap(stats.gap_mean, stats.gap_mean_ci),
         _gap(stats.gap_median, stats.gap_median_ci),
-        seconds(stats.time_median),
-        f"{seconds(stats.time_q1)} – {seconds(stats.time_q3)}",
+        "-" if stats.gap_spread is None else f"{100 * stats.gap_spread:.2f} %",
+        _time(stats.time_median),
+        _iqr(stats),
+        "-" if stats.cpu_median is None else seconds(stats.cpu_median),
         "-" if stats.peak_mb is None else f"{stats.peak_mb:.0f}",
     ]
 
 
+def _time(value: float) -> str:
+    return seconds(value) if math.isfinite(value) else "-"
+
+
+def _iqr(stats: GroupStats) -> str:
+    if not math.isfinite(stats.time_q1):
+        return "-"
+    return f"{seconds(stats.time_q1)} – {seconds(stats.time_q3)}"
+
+
+#: Marks a group with fewer than ``MIN_INSTANCES`` instances.
+FEW_MARK = " †"
 READABLE_HEADERS = (
     "runs",
     "instances",
     "repeats",
     "answered",
+    "failed",
     "certified",
     "success",
     "gaps",
-    "gap mean [95 % CI]",
+    "gap mean [95 % t-CI]",
     "gap median [95 % CI]",
+    "seed spread",
     "time median",
     "time IQR",
+    "CPU median",
     "peak MB",
 )
+#: Headers for problems without a gap (``GAPLESS``: tours).
+GAPLESS_HEADERS = (
+    "runs",
+    "instances",
+    "repeats",
+    "found",
+    "none proven",
+    "unknown",
+    "certified",
+    "success",
+    "time to a solution",
+    "time IQR",
+    "CPU median",
+    "peak MB",
+)
+
+
+def table_notes(groups: Sequence[GroupStats]) -> list[str]:
+    """What a reader must know under the table: how the intervals are made, which groups have
+    few instances, what a gapless problem's columns mean."""
+    if groups and all(g.gapless for g in groups):
+        notes = [
+            "No gap: every solution of this problem is as good as any other. found = runs with a "
+            "checked solution, none proven = runs that proved there is none, unknown = runs without "
+            "an answer; success = share of runs with a solution, per instance (repeats averaged "
+            "first); times over instances, of runs with a solution."
+        ]
+    else:
+        notes = [
+            f"{INTERVALS}; success and time per instance; seed spread = pooled standard deviation "
+            "of the gap across the seeds and repeats of an instance."
+        ]
+    few = sum(g.few for g in groups)
+    if few:
+        notes.append(
+            f"†: fewer than {MIN_INSTANCES} instances ({few} of {len(groups)} groups): the t-interval's "
+            "coverage falls below 95 % for skewed gaps and the median's interval is undefined below 6; "
+            "read these groups as descriptive."
+        )
+    return notes
 
 
 def _gap(value: float | None, ci: tuple[float, float] | None) -> str:
@@ -373,17 +608,20 @@ def stats_table(
         for stats in groups:
             writer.writerow(["" if v is None else v for v in (*stats.key, *raw_values(stats))])
         return buffer.getvalue()
-    header = [*by, *READABLE_HEADERS]
+    headers = GAPLESS_HEADERS if groups and all(g.gapless for g in groups) else READABLE_HEADERS
+    header = [*by, *headers]
     body = [[str(v) for v in stats.key] + readable(stats) for stats in groups]
+    notes = table_notes(groups)
     if fmt == "md":
         lines = [
             "| " + " | ".join(header) + " |",
             "|" + "|".join("---" if i < len(by) else "---:" for i in range(len(header))) + "|",
         ]
         lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in body]
+        lines += ["", *notes]
         return "\n".join(lines) + "\n"
     if fmt == "latex":
-        spec = "l" * len(by) + "r" * len(READABLE_HEADERS)
+        spec = "l" * len(by) + "r" * len(headers)
         lines = [
             f"\\begin{{tabular}}{{{spec}}}",
             "\\toprule",
@@ -391,7 +629,7 @@ def stats_table(
             "\\midrule",
         ]
         lines += [" & ".join(_tex(cell) for cell in row) + " \\\\" for row in body]
-        lines += ["\\bottomrule", "\\end{tabular}"]
+        lines += ["\\bottomrule", "\\end{tabular}", *(f"% {note}" for note in notes)]
         return "\n".join(lines) + "\n"
     raise InvalidInstance(f"unknown format {fmt!r}: choose md, csv or latex")
 
@@ -407,6 +645,7 @@ def _tex(text: str) -> str:
         "{": r"\{",
         "}": r"\}",
         "µ": r"$\mu$",
+        "†": r"$^\dagger$",
         "–": "--",
         "~": r"\textasciitilde{}",
         "^": r"\textasciicircum{}",

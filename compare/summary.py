@@ -31,12 +31,32 @@ def rows_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
             row.status if not row.error else f"{row.status} ({row.error[:60]})",
             _value(row.objective),
             _value(row.bound),
-            "-" if row.gap is None else f"{100 * row.gap:.1f}%",
+            gap_cell(row),
             _seconds(row.time_s),
             "yes" if row.verified else "[bold red]NO[/]" if row.status != "UNKNOWN" else "-",
             row_certified(row),
         )
     return table
+
+
+def outcome(row: Row) -> str:
+    """What a run of a problem without a gap (``GAPLESS``: tours) gave: ``found``, ``no tour
+    (proven)`` or ``unknown`` (``unknown, covered N`` for a dead end that handed over its partial tour)."""
+    if row.verified and row.status in ("OPTIMAL", "FEASIBLE"):
+        return "found"
+    if row.verified and row.status == "INFEASIBLE":
+        return "no tour (proven)" if row.problem == "tour" else "none (proven)"
+    return "unknown" if row.covered is None else f"unknown, covered {row.covered}"
+
+
+def gap_cell(row: Row) -> str:
+    """The gap of a run in %, or its :func:`outcome` where a gap means nothing (tours, and a
+    proof that there is no solution: a 0 % gap there would read as a solution)."""
+    from knightcert.compare.statistics import GAPLESS
+
+    if row.problem in GAPLESS or (row.status == "INFEASIBLE" and row.verified):
+        return outcome(row)
+    return "-" if row.gap is None else f"{100 * row.gap:.1f}%"
 
 
 def row_certified(row: Row) -> str:
@@ -72,7 +92,11 @@ def _seconds(value: float) -> str:
 def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
     """One row per (problem, method): how many answers, proven (OPTIMAL or INFEASIBLE), of those
     certified (every claim backed by a checked certificate, a theorem or the checker's search),
-    verified, gap, time."""
+    verified, failed (no checked answer: never hidden), gap, time.
+
+    The gaps are those of checked solutions; where a gap means nothing (tours), the gap cells
+    say how many runs found a solution and how many proved there is none."""
+    from knightcert.compare.statistics import GAPLESS, solved
     from rich.table import Table
 
     from knightcert.registry import is_exact
@@ -87,6 +111,7 @@ def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table
         ("proven", "right"),
         ("certified", "right"),
         ("verified", "right"),
+        ("failed", "right"),
         ("mean gap", "right"),
         ("worst gap", "right"),
         ("total time", "right"),
@@ -96,9 +121,13 @@ def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table
     for row in rows:
         groups.setdefault((row.problem, row.method), []).append(row)
     for (problem, method), mine in groups.items():
-        gaps = [r.gap for r in mine if r.gap is not None]
+        gaps = [r.gap for r in mine if solved(r) and r.gap is not None and problem not in GAPLESS]
         answered = [r for r in mine if r.status != "UNKNOWN"]
         proven = [r for r in mine if r.status in ("OPTIMAL", "INFEASIBLE")]
+        failed = sum(not (r.verified and r.status != "UNKNOWN") for r in mine)
+        found = sum(solved(r) for r in mine)
+        none = sum(r.verified and r.status == "INFEASIBLE" for r in mine)
+        no_gap = f"found {found}" + (f", none {none}" if none else "") if problem in GAPLESS else "-"
         table.add_row(
             problem,
             method,
@@ -108,8 +137,9 @@ def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table
             str(len(proven)),
             str(sum(r.certified for r in proven)),
             f"{sum(r.verified for r in answered)}/{len(answered)}",
-            "-" if not gaps else f"{100 * sum(gaps) / len(gaps):.1f}%",
-            "-" if not gaps else f"{100 * max(gaps):.1f}%",
+            str(failed),
+            no_gap if not gaps else f"{100 * sum(gaps) / len(gaps):.1f}%",
+            no_gap if not gaps else f"{100 * max(gaps):.1f}%",
             _seconds(sum(r.time_s for r in mine)),
         )
     return table

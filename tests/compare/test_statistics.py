@@ -17,6 +17,7 @@ from knightcert.compare.harness import failed_row
 from knightcert.compare.profiles import performance_ratios, profile
 from knightcert.compare.report import read_header, read_rows, write_rows
 from knightcert.compare.statistics import bootstrap_ci, group_stats, stats_table
+from knightcert.compare.summary import method_summary_table as method_summary
 from knightcert.compare.suites import build_suite, resolve_suite
 
 
@@ -54,9 +55,66 @@ def test_group_statistics_by_hand():
     assert stats.success == pytest.approx(2 / 5) and stats.gap_mean == pytest.approx(0.075)
     assert stats.gap_median == pytest.approx(0.05)
     assert (stats.time_q1, stats.time_median, stats.time_q3) == (2, 3, 4)
+    # Student-t over the 4 instances with a gap: 0.075 ± t(0.975, 3) * s / 2, cut at 0
+    assert stats.gap_mean_ci == pytest.approx((0.0, 0.075 + 3.182446 * np.std([0, 0.1, 0.2, 0], ddof=1) / 2))
+    assert stats.gap_median_ci is None and stats.few  # 4 instances: no median interval, flagged
+    assert (stats.failed, stats.none_proven, stats.gap_spread) == (1, 0, None)
+    assert group_stats(rows, ("method",)) == [stats]
+
+
+def test_small_samples_are_not_made_to_look_precise(capsys):
+    """The t-interval is wider than the percentile bootstrap at n = 4, and the table says so."""
+    gaps = [0.02, 0.05, 0.11, 0.04]
+    [stats] = group_stats([row(f"i{k}", "h", gap=g) for k, g in enumerate(gaps)], ("method",))
     low, high = stats.gap_mean_ci
-    assert 0 <= low < stats.gap_mean < high <= 0.2
-    assert group_stats(rows, ("method",)) == [stats]  # the bootstrap has a fixed seed
+    from scipy import stats as scipy_stats
+
+    percentile = scipy_stats.bootstrap((np.array(gaps),), np.mean, method="percentile", rng=0)
+    p_low, p_high = percentile.confidence_interval
+    assert high - low > 1.5 * (p_high - p_low)
+    table = stats_table([row(f"i{k}", "h", gap=g) for k, g in enumerate(gaps)], ("method",))
+    assert "| h | 4 | 4 †" in table and "fewer than 10 instances" in table and "Student-t" in table
+    many = [row(f"i{k}", "h", gap=0.01 * k) for k in range(12)]
+    assert "†" not in stats_table(many, ("method",))
+
+
+def test_success_and_time_are_per_instance_and_the_seed_spread_shows():
+    # instance a: two repeats, one a success; instance b: one success. Per run: 2/3; per instance: 3/4
+    rows = [
+        row("a", "r", gap=0.0, time_s=1.0, repeat=0),
+        row("a", "r", gap=0.2, time_s=3.0, repeat=1),
+        row("b", "r", gap=0.0, time_s=10.0),
+    ]
+    [stats] = group_stats(rows, ("method",))
+    assert stats.success == pytest.approx(0.75)
+    assert stats.time_median == pytest.approx(6.0)  # median of the instance means 2 and 10
+    assert stats.gap_spread == pytest.approx(np.sqrt(0.02))  # pooled within-instance SD
+    assert stats.cpu_median is None  # rows without cpu_s (an older report)
+
+
+def test_tours_have_no_gap_and_success_counts_only_tours():
+    def tour(instance, status, verified=True, gap=0.0):
+        r = failed_row("tour", instance, "warnsdorff", "", 0.5)
+        r.status, r.verified, r.gap, r.size = status, verified, gap, 5
+        return r
+
+    rows = [tour("5x5", "INFEASIBLE"), tour("6x6", "FEASIBLE"), tour("7x7", "UNKNOWN", False, 0.3)]
+    rows[1].objective = 36
+    [stats] = group_stats(rows, ("method",))
+    assert stats.gapless and stats.gap_mean is None and stats.gaps == 0
+    assert stats.success == pytest.approx(1 / 3)  # the board without a tour is no success
+    assert (stats.answered - stats.none_proven, stats.none_proven, stats.failed) == (1, 1, 1)
+    table = stats_table(rows, ("method",))
+    assert "found | none proven | unknown" in table and "0.00 %" not in table and "No gap" in table
+    from knightcert.compare.summary import rows_table
+
+    import rich.console
+
+    console = rich.console.Console(width=200, record=True)
+    console.print(rows_table(rows))
+    console.print(method_summary(rows))
+    text = console.export_text()
+    assert "0.0%" not in text and "no tour (proven)" in text and "found" in text
 
 
 def test_bootstrap_edge_cases():
@@ -99,7 +157,8 @@ def test_tables_in_three_formats(report):
     rows = read_rows(report)
     markdown = stats_table(rows, ("size", "method"), "md")
     assert markdown.splitlines()[0].startswith("| size | method | runs | instances | repeats | answered |")
-    assert len(markdown.splitlines()) == 2 + 4 and not re.search(r"\d\.\d{3,}", markdown)  # rounded
+    table_lines = [line for line in markdown.splitlines() if line.startswith("|")]
+    assert len(table_lines) == 2 + 4 and not re.search(r"\d\.\d{3,}", markdown)  # rounded
     table = list(csv.DictReader(io.StringIO(stats_table(rows, ("method",), "csv"))))
     assert [t["method"] for t in table] == ["greedy", "matching"] and table[1]["success"] == "1.0"
     assert float(table[0]["gap_mean_low"]) <= float(table[0]["gap_mean"]) <= float(table[0]["gap_mean_high"])
@@ -111,7 +170,7 @@ def test_report_command(report, tmp_path, capsys):
     plot, profiles = tmp_path / "p.png", tmp_path / "prof.png"
     assert main(["report", str(report), "--plot", str(plot), "--profile", str(profiles)]) == 0
     out = capsys.readouterr().out
-    assert "| 10 | matching | 3 | 3 | 1 | 3 | 3 | 100 % | 3 |" in out and "100 %" in out
+    assert "| 10 | matching | 3 | 3 † | 1 | 3 | 0 | 3 | 100 % | 3 |" in out and "Student-t" in out
     assert plot.read_bytes()[:4] == b"\x89PNG" and profiles.read_bytes()[:4] == b"\x89PNG"
     assert main(["report", str(report), "--by", "instance,method", "--format", "csv"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 1 + 6 * 2
