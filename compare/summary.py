@@ -96,9 +96,9 @@ def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table
 
     The gaps are those of checked solutions; where a gap means nothing (tours), the gap cells
     say how many runs found a solution and how many proved there is none."""
-    from knightcert.compare.statistics import GAPLESS, solved
     from rich.table import Table
 
+    from knightcert.compare.statistics import GAPLESS, solved
     from knightcert.registry import is_exact
 
     table = Table(title=title or None, title_justify="left")

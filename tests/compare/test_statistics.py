@@ -17,8 +17,8 @@ from knightcert.compare.harness import failed_row
 from knightcert.compare.profiles import performance_ratios, profile
 from knightcert.compare.report import read_header, read_rows, write_rows
 from knightcert.compare.statistics import bootstrap_ci, group_stats, stats_table
-from knightcert.compare.summary import method_summary_table as method_summary
 from knightcert.compare.suites import build_suite, resolve_suite
+from knightcert.compare.summary import method_summary_table as method_summary
 
 
 def row(instance, method, status="FEASIBLE", gap=0.0, time_s=0.01, size=10, repeat=0):
@@ -106,9 +106,9 @@ def test_tours_have_no_gap_and_success_counts_only_tours():
     assert (stats.answered - stats.none_proven, stats.none_proven, stats.failed) == (1, 1, 1)
     table = stats_table(rows, ("method",))
     assert "found | none proven | unknown" in table and "0.00 %" not in table and "No gap" in table
-    from knightcert.compare.summary import rows_table
-
     import rich.console
+
+    from knightcert.compare.summary import rows_table
 
     console = rich.console.Console(width=200, record=True)
     console.print(rows_table(rows))
