@@ -20,10 +20,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help=HELP["report"],
         description="Statistics of a report written by 'knightcert compare --out': per group (default "
         "size,method) the runs, instances and repeats, answered, certified, success rate, gap mean and "
-        "median over instances (repeats averaged within an instance first) with 95 %% bootstrap "
-        "confidence intervals that resample instances, time median and interquartile range, peak memory. "
-        "With two reports A B: each method in both, paired by instance, gap and time compared by the "
-        "Wilcoxon signed-rank test (median difference, rank-biserial effect, p-value, which is better).",
+        "median over instances (repeats averaged within an instance first) with 95 %% confidence "
+        "intervals (Student-t for the mean, order-statistic for the median; flagged under 10 instances), "
+        "time median and interquartile range, peak memory. "
+        "With two reports A B: each method in both, paired by instance, gap (success for tours), wall "
+        "and CPU time compared by the Wilcoxon signed-rank test (median difference, rank-biserial effect, "
+        "p-value, Holm-corrected p-value, which is better), with warnings when the method files, source, "
+        "machine or load differ (time verdicts are then withheld).",
     )
     parser.add_argument(
         "report", metavar="REPORT", nargs="+", help="one report (.json, .csv, .md, .parquet), or two: A B"
@@ -105,14 +108,27 @@ def _compare(args: argparse.Namespace) -> int:
 
     if args.by or args.plot or args.profile or args.format == "latex":
         raise InvalidInstance("comparing two reports takes --format md or csv and --output only")
-    (a, _), (b, _) = _load(args.report[0]), _load(args.report[1])
+    from knightcert.compare.paired import ALPHA, HOLM, report_warnings
+
+    (a, a_header), (b, b_header) = _load(args.report[0]), _load(args.report[1])
     if a[0].problem != b[0].problem:
         raise InvalidInstance(f"the reports are of problems {a[0].problem!r} and {b[0].problem!r}")
-    tests = paired_tests(a, b)
+    warnings, unreliable = report_warnings(a_header, b_header, a, b)
+    tests = paired_tests(a, b, unreliable=unreliable)
     if not tests:
         raise InvalidInstance("the two reports have no method in common")
     table = paired_table(tests, args.format)
+    holm = HOLM.format(m=sum(t.p is not None for t in tests), alpha=ALPHA)
     if args.format == "md":
-        table = f"A = {args.report[0]}, B = {args.report[1]}\n\n" + table
+        notes = [f"warning: {w}" for w in warnings]
+        if unreliable:
+            notes.append(f"verdicts on {', '.join(unreliable)} withheld: not comparable (see the warnings)")
+        table = "\n".join(
+            [f"A = {args.report[0]}, B = {args.report[1]}", "", table.rstrip("\n"), "", holm, *notes]
+        )
+        table += "\n"
+    else:  # the CSV stays a plain table; what qualifies it goes to stderr
+        for line in (holm, *(f"warning: {w}" for w in warnings)):
+            print(f"knightcert: {line}", file=sys.stderr)
     _write(args, table)
     return 0

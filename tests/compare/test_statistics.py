@@ -269,3 +269,43 @@ def test_two_reports_compared_by_a_paired_test(tmp_path, capsys):
     write_rows([row("i0", "other")], other)
     assert main(["report", str(a), str(other)]) == 2
     assert "no method in common" in capsys.readouterr().err
+
+
+def test_a_changed_method_file_is_said_and_time_verdicts_need_a_comparable_machine(
+    tmp_path, monkeypatch, capsys
+):
+    """``report A B`` names a method file that changed between A and B; wall-time verdicts are
+    withheld when the load differs; p-values are Holm-corrected and the output says so."""
+    import shutil
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "rgreedy.py"
+    shutil.copy(example, tmp_path / "mygreedy.py")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    argv = ["compare", "knights", "--suite", "scaling", "--sizes", "6,8", "--quiet"]
+    assert main([*argv, "--methods", "greedy,mygreedy:solve", "--out", "a.json"]) == 0
+    with open("mygreedy.py", "a") as handle:
+        handle.write("\n# tuned\n")
+    assert main([*argv, "--methods", "greedy,mygreedy:solve", "--out", "b.json"]) == 0
+    capsys.readouterr()
+    assert main(["report", "a.json", "b.json"]) == 0
+    out = capsys.readouterr().out
+    assert "warning: method mygreedy:solve: its file" in out and "mygreedy.py changed (sha256" in out
+    assert "corrected for" in out and "Holm" in out and "| cpu |" in out
+
+    # the same rows, B on a loaded machine: no verdict on wall time without a warning
+    rows = read_rows("a.json")
+    slow = [row(f"i{k}", "h", gap=0.1, time_s=1.0 + 0.1 * k) for k in range(12)]
+    fast = [row(f"i{k}", "h", gap=0.1, time_s=0.5 + 0.05 * k) for k in range(12)]
+    for r in slow:
+        r.load, r.cpu_s = 0.1, 0.5
+    for r in fast:
+        r.load, r.cpu_s = 1.9, 0.5
+    header = read_header("a.json")
+    write_rows(slow, "la.json", header)
+    write_rows(fast, "lb.json", header)
+    assert main(["report", "la.json", "lb.json"]) == 0
+    out = capsys.readouterr().out
+    assert "better" not in out and "| h | time | 12 |" in out and "not comparable (B lower)" in out
+    assert "warning: a busy machine" in out and "| h | cpu | 12 |" in out and rows
