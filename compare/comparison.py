@@ -230,7 +230,7 @@ def run_comparison(
             write_rows(rows, path, header)
 
     source = run_with_executor(todo, executor) if executor is not None else run_isolated(todo, workers)
-    bar = ProgressBar(problem, len(tasks), len(tasks) - len(todo)) if _wants_progress(progress) else None
+    bar = progress_display(problem, len(tasks), len(tasks) - len(todo)) if _wants_progress(progress) else None
     try:
         for row in source:
             rows.append(row)
@@ -275,6 +275,16 @@ def in_notebook() -> bool:
 
 def _wants_progress(progress: bool | None) -> bool:
     return in_notebook() if progress is None else bool(progress)
+
+
+def progress_display(problem: str, total: int, done: int = 0) -> Any:
+    """The rich bar, or a plain text line in a notebook without ipywidgets (rich's notebook
+    widget needs them)."""
+    from knightcert.compare.summary import TextProgress, widgets_available
+
+    if in_notebook() and not widgets_available():
+        return TextProgress(problem, total, done)
+    return ProgressBar(problem, total, done)
 
 
 class ProgressBar:

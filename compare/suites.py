@@ -240,25 +240,49 @@ def build_suite(
     suite: str | SuiteSpec,
     sizes: Sequence[int] | None = None,
     data: Path | None = None,
+    *,
+    seeds: Sequence[int] | int | None = None,
+    holes: float | None = None,
+    files: Sequence[str] = (),
 ) -> list[SuiteItem]:
     """The instances of a suite, each with its content hash.
 
     Parameters
     ----------
     suite : str or SuiteSpec
-        A suite name (defaults for everything) or a resolved spec.
+        A suite name (defaults for everything) or a resolved spec (:func:`resolve_suite`).
     sizes : sequence of int, optional
         With a suite name: the sizes (default: six sizes over the problem's range).
     data : Path, optional
         Folder of the seed instances (default ``../shared/data``).
+    seeds : sequence of int or int, optional
+        With a suite name: the generator seeds of a random suite (a count ``K``: seeds 0..K-1),
+        as ``--seeds`` and an experiment file's ``seeds``; recorded per instance as
+        ``generator_seed`` (the report field ``seed`` of a run is the run's own derived seed).
+    holes : float, optional
+        With a suite name: the fraction of squares removed (``--holes``).
+    files : sequence of str, optional
+        With the suite ``"files"``: the instance files.
 
     Raises
     ------
     InvalidInstance
         Unknown suite, a bad parameter, or the ``seed`` suite of a problem
         whose instances live in ``../shared/data`` when that folder is absent.
+
+    Examples
+    --------
+    >>> [item.name for item in build_suite("knights", "random", sizes=[8], seeds=2, holes=0.1)]
+    ['knights-8x8-h0.1-s0', 'knights-8x8-h0.1-s1']
     """
-    spec = suite if isinstance(suite, SuiteSpec) else resolve_suite(problem, suite, sizes=sizes)
+    if isinstance(suite, SuiteSpec):
+        if sizes is not None or seeds is not None or holes is not None or files:
+            raise InvalidInstance("a resolved SuiteSpec already holds its sizes, seeds, holes and files")
+        spec = suite
+    else:
+        if isinstance(seeds, int) and not isinstance(seeds, bool):
+            seeds = list(range(bounded(seeds, "seed count", "seeds: the count", error=InvalidInstance)))
+        spec = resolve_suite(problem, suite, sizes=sizes, seeds=seeds, holes=holes, files=files)
     if spec.suite == "files":
         items = instances_from_files(problem, spec.files)
     else:

@@ -143,3 +143,75 @@ def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table
             _seconds(sum(r.time_s for r in mine)),
         )
     return table
+
+
+def to_dataframe(rows: Sequence[Row], header=None):  # -> pandas.DataFrame
+    """The runs as a pandas DataFrame: one row per run, the report's columns (``time_s``,
+    ``cpu_s``, ``load``, ... as in a CSV report), plus, with a report ``header``
+    (:func:`~knightcert.compare.report.read_header`), each instance's ``suite``, ``holes`` and
+    ``generator_seed``.
+
+    Raises
+    ------
+    KnightcertError
+        pandas is not installed.
+
+    Examples
+    --------
+    >>> from knightcert.compare.harness import failed_row
+    >>> frame = to_dataframe([failed_row("knights", "8x8", "greedy", "crashed", 0.5)])
+    >>> frame.loc[0, "instance"], frame.loc[0, "status"], float(frame.loc[0, "time_s"])
+    ('8x8', 'UNKNOWN', 0.5)
+    """
+    try:
+        import pandas
+    except ImportError:
+        from knightcert.problems.errors import KnightcertError
+
+        raise KnightcertError("to_dataframe needs pandas: pip install pandas") from None
+    from knightcert.compare.report import FIELDS
+
+    data = [{field: row.as_dict().get(field) for field in FIELDS} for row in rows]
+    frame = pandas.DataFrame(data, columns=list(FIELDS))
+    if header:
+        from knightcert.compare.statistics import instance_dimensions
+
+        records = instance_dimensions(header)
+        for name in ("suite", "holes", "generator_seed"):
+            frame[name] = [records.get(row.instance, {}).get(name) for row in rows]
+    return frame
+
+
+class TextProgress:
+    """A progress line in plain text (``compare knights: 12/60 runs, 8x8 greedy``), rewritten in
+    place with ``\\r``: what a notebook shows when the widget packages (ipywidgets) are not
+    installed, with the same calls as the rich bar (``advance(row)``, ``stop()``)."""
+
+    def __init__(self, problem: str, total: int, done: int = 0, stream=None) -> None:
+        import sys
+
+        self.problem, self.total, self.done = problem, total, done
+        self.stream = stream if stream is not None else sys.stdout
+        self._show("")
+
+    def _show(self, last: str) -> None:
+        text = f"compare {self.problem}: {self.done}/{self.total} runs" + (f", {last}" if last else "")
+        self.stream.write("\r" + text.ljust(78))
+        self.stream.flush()
+
+    def advance(self, row: Row) -> None:
+        """One more run finished."""
+        self.done += 1
+        self._show(f"{row.instance} {row.method}")
+
+    def stop(self) -> None:
+        """End the line."""
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+def widgets_available() -> bool:
+    """Whether rich can draw its live widget in a notebook (ipywidgets installed)."""
+    import importlib.util
+
+    return importlib.util.find_spec("ipywidgets") is not None
