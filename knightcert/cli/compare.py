@@ -96,8 +96,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--dask",
         type=dask_address,
-        metavar="tcp://HOST:PORT",
-        help="run on a Dask distributed scheduler instead",
+        metavar="tcp://HOST:PORT|local:N",
+        help="run on a Dask distributed scheduler instead; local:N starts a local cluster of N "
+        "single-threaded worker processes for the run and closes it after",
     )
     parser.add_argument("--data", metavar="DIR", help="folder of the seed instances (default ../shared/data)")
     parser.add_argument(
@@ -194,6 +195,40 @@ def connect_dask(client_class: type, address: str):
         ) from None
 
 
+def local_cluster(address: str):
+    """A client of a fresh ``LocalCluster`` for ``local:N``: N worker processes of one thread each,
+    CP-SAT told to use the cores / N threads (``KNIGHTCERT_THREADS``), no dashboard; closing the
+    client closes the cluster."""
+    from distributed import Client, LocalCluster
+
+    workers = int(address.partition(":")[2])
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    os.environ.setdefault("KNIGHTCERT_THREADS", str(max(1, cores // workers)))  # the workers inherit it
+    cluster = LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        silence_logs=50,
+    )
+    try:
+        client = Client(cluster)
+    except BaseException:
+        cluster.close()
+        raise
+    closing = client.close
+
+    def close(*args: Any, **kwargs: Any) -> None:
+        try:
+            closing(*args, **kwargs)
+        finally:
+            cluster.close()
+
+    client.close = close  # type: ignore[method-assign]
+    return client
+
+
 def check_paths(args: argparse.Namespace) -> None:
     """Every ``--out`` writable with a known ending (an existing one a readable report), ``--plot``
     writable: checked before any work."""
@@ -233,7 +268,8 @@ def run(args: argparse.Namespace) -> int:
             from distributed import Client
         except ImportError:
             raise InvalidInstance("--dask needs the dask extra: pip install 'knightcert[dask]'") from None
-        client = connect_dask(Client, args.dask)
+        local = args.dask.startswith("local:")
+        client = local_cluster(args.dask) if local else connect_dask(Client, args.dask)
         try:
             for path in uploads:
                 client.upload_file(path)

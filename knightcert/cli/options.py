@@ -8,6 +8,7 @@ a solver.
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 
 from knightcert.problems.argument_checks import BOUNDS, bounded
@@ -87,8 +88,19 @@ memory_megabytes = shared_bound("memory limit")
 
 
 def dask_address(text: str) -> str:
-    """``tcp://host:port`` (or ``tls://``) of a Dask scheduler, port in 1..65535."""
+    """``tcp://host:port`` (or ``tls://``) of a Dask scheduler, port in 1..65535, or ``local:N``:
+    a local cluster of N single-threaded worker processes, N at most the usable cores."""
     from urllib.parse import urlsplit
+
+    if text.startswith("local:"):
+        count = text.partition(":")[2]
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        if not count.isdigit() or not 1 <= int(count) <= cores:
+            raise argparse.ArgumentTypeError(
+                f"expected local:N with N in 1..{cores} (the usable cores: no oversubscription), "
+                f"got {_cut(text)!r}"
+            )
+        return f"local:{int(count)}"
 
     try:
         parts = urlsplit(text)
