@@ -133,7 +133,7 @@ def paired_tests(a: Sequence[Row], b: Sequence[Row], *, unreliable: Sequence[str
     (:func:`measures_of`), p-values Holm-corrected over the whole table.
 
     ``unreliable``: measures whose verdict is withheld (``"not comparable"``), e.g. ``("time",)``
-    when the machine was busy (:func:`report_warnings`).
+    when the machine was busy, or ``"cpu:METHOD"`` for one method (:func:`report_warnings`).
 
     Examples
     --------
@@ -164,7 +164,8 @@ def paired_tests(a: Sequence[Row], b: Sequence[Row], *, unreliable: Sequence[str
                 if test.measure in HIGHER_IS_BETTER:
                     better_b = not better_b
                 verdict = "B better" if better_b else "A better"
-        if test.measure in unreliable and verdict in ("A better", "B better"):
+        withheld = test.measure in unreliable or f"{test.measure}:{test.method}" in unreliable
+        if withheld and verdict in ("A better", "B better"):
             verdict = f"not comparable ({verdict[0]} lower)"
         final.append(replace(test, verdict=verdict, p_holm=p_holm))
     return final
@@ -265,7 +266,26 @@ def report_warnings(
         elif abs(per_core[0] - per_core[1]) > LOAD_DIFFERENCE_PER_CORE:
             warnings.append(f"different loads ({text}): wall times reflect the machine, compare cpu")
             unreliable.add("time")
+    if "time" in unreliable and "cpu" not in unreliable:
+        for method in budget_bound(a_header, a) | budget_bound(b_header, b):
+            warnings.append(
+                f"{method}: its runs reach their time limit, so their CPU time is capped by the wall "
+                "clock and shrinks on a busier machine: cpu verdict withheld"
+            )
+            unreliable.add(f"cpu:{method}")
     return warnings, sorted(unreliable)
+
+
+def budget_bound(header: Mapping[str, Any], rows: Sequence[Row]) -> set[str]:
+    """Methods whose median run takes at least half the experiment's time limit: a time-limited
+    search whose CPU time says how much CPU the machine gave it, not how fast it is."""
+    limit = (header.get("experiment") or {}).get("time_limit")
+    if not isinstance(limit, (int, float)) or limit <= 0:
+        return set()
+    times: dict[str, list[float]] = {}
+    for row in rows:
+        times.setdefault(row.method, []).append(row.time_s)
+    return {method for method, t in times.items() if float(np.median(t)) >= 0.5 * limit}
 
 
 def mean_load(rows: Sequence[Row]) -> float | None:
