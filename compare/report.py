@@ -35,12 +35,13 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from knightcert.compare.harness import COLUMNS, Row
 from knightcert.compare.report_file import read_report_text, resume_mismatch, write_text_atomic
 from knightcert.problems.errors import InvalidInstance, InvalidReport, KnightcertError
 from knightcert.problems.input_file import load_json
+from knightcert.problems.output_file import atomic_output
 
 SCHEMA = 2
 FIELDS = (*COLUMNS, "size", "repeat", "seed", "instance_hash", "reference")
@@ -266,9 +267,8 @@ def write_rows(
     suffix = target.suffix.lower()
     header = dict(header) if header is not None else report_header()
     if suffix == ".parquet":
-        temporary = target.with_name(target.name + ".part")
-        to_parquet(rows, temporary, header)
-        temporary.replace(target)
+        with atomic_output(target, binary=True) as stream:  # never through a planted link
+            to_parquet(rows, stream, header)
         return
     if suffix == ".csv":
         write_text_atomic(sidecar(target), json.dumps(header, indent=1) + "\n")
@@ -332,8 +332,11 @@ def _cell(value: Any) -> str:
     return str(value).replace("|", "\\|")
 
 
-def to_parquet(rows: Sequence[Row], path: str | os.PathLike[str], header: Mapping[str, Any]) -> None:
-    """The runs as a typed Parquet table; the header in its metadata under ``knightcert``."""
+def to_parquet(
+    rows: Sequence[Row], path: str | os.PathLike[str] | IO[bytes], header: Mapping[str, Any]
+) -> None:
+    """The runs as a typed Parquet table (to a file name or a binary stream); the header in its
+    metadata under ``knightcert``."""
     pa, parquet = pyarrow_modules()
     types = {
         "objective": pa.float64(),
@@ -353,7 +356,8 @@ def to_parquet(rows: Sequence[Row], path: str | os.PathLike[str], header: Mappin
     )
     records = [_record(row) for row in rows]
     columns = {name: [r[name] for r in records] for name in FIELDS}
-    parquet.write_table(pa.table(columns, schema=schema), str(path))
+    where = path if hasattr(path, "write") else os.fspath(path)  # type: ignore[arg-type]
+    parquet.write_table(pa.table(columns, schema=schema), where)
 
 
 def pyarrow_modules():
