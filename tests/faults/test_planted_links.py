@@ -42,9 +42,8 @@ def test_a_link_at_the_lock_file_is_refused_and_the_victim_untouched(tmp_path, v
 
 def test_a_hard_link_at_the_lock_file_is_refused(tmp_path, victim):
     os.link(victim, tmp_path / "r.json.lock")
-    with pytest.raises(InvalidReport, match="hard link"):
-        with report_lock(tmp_path / "r.json"):
-            pass
+    with pytest.raises(InvalidReport, match="hard link"), report_lock(tmp_path / "r.json"):
+        pass
     assert victim.read_bytes() == SECRET
 
 
@@ -123,7 +122,9 @@ def test_npy_output_link_is_replaced_not_followed(tmp_path, victim):
 
 
 def test_a_dead_writers_temporaries_are_removed_by_the_next_writer(tmp_path):
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
     pid = int(dead.stdout)  # a process that has ended
     stale = [tmp_path / f".r.csv.abc123.{pid}.tmp", tmp_path / f".r.csv.meta.json.x9.{pid}.tmp"]
     for path in stale:
@@ -148,10 +149,9 @@ def test_a_stale_temporary_that_is_a_link_is_left_alone(tmp_path, victim):
 def test_a_failed_write_leaves_nothing_and_names_the_file(tmp_path):
     target = tmp_path / "out.json"
     target.write_text("old\n")
-    with pytest.raises(RuntimeError):
-        with atomic_output(target) as stream:
-            stream.write("half")
-            raise RuntimeError("the writer failed")
+    with pytest.raises(RuntimeError), atomic_output(target) as stream:
+        stream.write("half")
+        raise RuntimeError("the writer failed")
     assert target.read_text() == "old\n" and sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]
 
 
