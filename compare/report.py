@@ -360,6 +360,16 @@ def to_parquet(
     parquet.write_table(pa.table(columns, schema=schema), where)
 
 
+def _checked_header(data: Any, source: str, what: str) -> dict[str, Any]:
+    """A header read from a sidecar or Parquet metadata: an object whose fields have their types."""
+    from knightcert.compare.experiment import check_header
+
+    if not isinstance(data, dict):
+        raise InvalidReport(f"not a {what}: not a JSON object", source)
+    check_header(data, source, what)
+    return data
+
+
 def pyarrow_modules():
     """``(pyarrow, pyarrow.parquet)``.
 
@@ -387,15 +397,14 @@ def read_header(path: str | os.PathLike[str]) -> dict[str, Any]:
     if suffix == ".parquet":
         _, parquet = pyarrow_modules()
         metadata = parquet.read_schema(str(target)).metadata or {}
-        return json.loads(metadata.get(b"knightcert", b"{}"))
+        raw = metadata.get(b"knightcert", b"{}").decode("utf-8", errors="replace")
+        data = load_json(raw, str(target), "knightcert Parquet header", InvalidReport)
+        return _checked_header(data, str(target), "knightcert Parquet header")
     if suffix == ".csv":
         meta = sidecar(target)
         if meta.exists():
-            try:
-                data = json.loads(read_report_text(meta))
-            except ValueError:
-                raise InvalidReport("the sidecar is not JSON", str(meta)) from None
-            return data if isinstance(data, dict) else {}
+            data = load_json(read_report_text(meta), str(meta), "knightcert CSV sidecar", InvalidReport)
+            return _checked_header(data, str(meta), "knightcert CSV sidecar")
         header = {}
         for line in read_report_text(target).splitlines():  # a report written before the sidecar
             if not line.startswith("# "):
@@ -493,8 +502,12 @@ def _row(record: dict[str, Any]) -> Row:
         raw = record.get(name)
         if raw is None or raw == "":
             return None
-        if kind is bool:
-            return raw if isinstance(raw, bool) else str(raw) == "True"
+        if kind is bool:  # strictly: an edited "yes" is refused, not read as false
+            if isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str) and raw in ("True", "False"):
+                return raw == "True"
+            raise ValueError(f"field {name!r} must be true or false, got {str(raw)[:20]!r}")
         number = float(raw)
         if number != number:  # NaN from a typed column
             return None
