@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +43,7 @@ def find_shared_data(explicit: str | None = None) -> Path | None:
 
 
 def lost_knight_parts(data: Path | None) -> list[DemoPart]:
+    from knightcert.compare.suites import read_expected
     from knightcert.problems.lost_knight import read_lost_knight
 
     folder = data / "lost-knight" if data else None
@@ -51,11 +51,7 @@ def lost_knight_parts(data: Path | None) -> list[DemoPart]:
         files = sorted(folder.glob("caso*.txt"), key=lambda p: int(p.stem[4:] or 0))
         instances = [read_lost_knight(f) for f in files]
         expected_file = folder / "expected.json"
-        known = (
-            {k: v for k, v in json.loads(expected_file.read_text()).items() if not k.startswith("_")}
-            if expected_file.exists()
-            else {}
-        )
+        known = read_expected(expected_file) if expected_file.exists() else {}
     else:
         instances = [generated_lost_knight(30, 40, seed=2021)]
         known = {}

@@ -345,22 +345,33 @@ def read_report_header(path: str | Path) -> dict[str, Any]:
     data = load_json(text, source, "knightcert JSON report", InvalidReport)
     if not isinstance(data, dict) or "runs" not in data:
         raise InvalidReport("not a knightcert JSON report (no 'runs')", source)
+    check_header(data, source)
+    return {key: value for key, value in data.items() if key != "runs"}
+
+
+def check_header(data: Mapping[str, Any], source: str, what: str = "knightcert JSON report") -> None:
+    """Refuse a report header (of any format: JSON, a CSV sidecar, Parquet metadata) whose read-back
+    fields are of the wrong type.
+
+    Raises
+    ------
+    InvalidReport
+        A field of :data:`HEADER_TYPES` of another type, or an instance without its name or hash.
+    """
     for key, kind in HEADER_TYPES.items():
         if key in data and data[key] is not None and not isinstance(data[key], kind):
-            raise InvalidReport(
-                f"not a knightcert JSON report: header field {key!r} is of the wrong type", source
-            )
-    for record in data.get("instances") or ():
+            raise InvalidReport(f"not a {what}: header field {key!r} is of the wrong type", source)
+    instances = data.get("instances") or ()
+    for record in instances if isinstance(instances, list) else ():
         if not (isinstance(record, dict) and all(isinstance(record.get(k), str) for k in ("name", "sha256"))):
-            raise InvalidReport("not a knightcert JSON report: an instance lacks its name or hash", source)
-    return {key: value for key, value in data.items() if key != "runs"}
+            raise InvalidReport(f"not a {what}: an instance lacks its name or hash", source)
 
 
 #: Types of the report header's fields that are read back (a hand-edited header is refused).
 HEADER_TYPES: dict[str, type | tuple[type, ...]] = {
     "experiment": dict,
     "warmup_s": dict,
-    "instances": (list, dict),
+    "instances": list,
     "schema": int,
     "problem": str,
 }

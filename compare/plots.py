@@ -34,6 +34,28 @@ def pyplot():
     return plt
 
 
+def plain_label(text: Any) -> str:
+    """``text`` shown as written in a figure: a name from a report or a foreign method may hold
+    ``$`` (matplotlib's mathtext, where ``$\\frac{$`` fails the whole figure), so each is escaped.
+
+    Examples
+    --------
+    >>> plain_label("cost $5")
+    'cost \\$5'
+    """
+    return str(text).replace("$", r"\$")
+
+
+def save_figure(figure: Any, path: str | os.PathLike[str]) -> None:
+    """Write ``figure`` to ``path`` (format from the ending) through a temporary file created
+    exclusively and renamed into place: a link planted at ``path`` is replaced, never followed."""
+    from knightcert.problems.output_file import atomic_output
+
+    kind = os.path.splitext(os.fspath(path))[1].lstrip(".").lower() or "png"
+    with atomic_output(path, binary=True) as stream:
+        figure.savefig(stream, dpi=120, format=kind)
+
+
 def plot_series(
     rows: Sequence[Row], instances: Mapping[str, Mapping[str, Any]] | None = None
 ) -> dict[str, list[Row]]:
@@ -85,7 +107,10 @@ def plot_rows(
         with_gap = [g for g in groups if g.gap_mean is not None]
         if success_only:
             gap_axis.plot(
-                [g.key[0] for g in groups], [100 * g.success for g in groups], marker="o", label=method
+                [g.key[0] for g in groups],
+                [100 * g.success for g in groups],
+                marker="o",
+                label=plain_label(method),
             )
         elif with_gap:
             means = [100 * g.gap_mean for g in with_gap]
@@ -98,7 +123,12 @@ def plot_rows(
                 for m, g in zip(means, with_gap, strict=True)
             ]
             gap_axis.errorbar(
-                [g.key[0] for g in with_gap], means, yerr=[low, high], marker="o", capsize=3, label=method
+                [g.key[0] for g in with_gap],
+                means,
+                yerr=[low, high],
+                marker="o",
+                capsize=3,
+                label=plain_label(method),
             )
         groups = time_groups(runs)
         medians = [max(g.time_median, 1e-6) for g in groups]
@@ -111,9 +141,9 @@ def plot_rows(
             ],
             marker="o",
             capsize=3,
-            label=method,
+            label=plain_label(method),
         )
-    problem = title or (rows[0].problem if rows else "")
+    problem = plain_label(title or (rows[0].problem if rows else ""))
     if success_only:
         gap_axis.set(
             xlabel="size", ylabel="runs with a best solution (%)", title=f"{problem}: success per instance"
@@ -135,6 +165,6 @@ def plot_rows(
             axis.legend(fontsize=8)
     figure.tight_layout()
     if path is not None:
-        figure.savefig(path, dpi=120)
+        save_figure(figure, path)
     plt.close(figure)  # no pyplot window keeps it; the returned Figure still draws (a notebook shows it)
     return figure

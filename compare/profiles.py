@@ -101,7 +101,7 @@ def plot_profiles(
     KnightcertError
         matplotlib is not installed.
     """
-    from knightcert.compare.plots import pyplot
+    from knightcert.compare.plots import plain_label, pyplot, save_figure
 
     plt = pyplot()
     measures = [m for m in measures if m == "time" or any(r.gap is not None for r in rows)]
@@ -112,16 +112,16 @@ def plot_profiles(
         top = max(float(finite.max()) if len(finite) else 1.0, 1.0 + 1e-3)
         taus = np.geomspace(1, top * 1.05, 400) if measure == "time" else np.linspace(1, top * 1.02, 400)
         for method, r in ratios.items():
-            axis.step(taus, profile(r, taus), where="post", label=method)
+            axis.step(taus, profile(r, taus), where="post", label=plain_label(method))
         n = len(next(iter(ratios.values()), []))
         if measure == "time":
             axis.set(xscale="log", xlabel="τ (time / fastest time on the instance)")
         else:
             axis.set(xlabel="τ (1 + gap to the best proven value)")
         axis.set(ylabel="fraction of instances with ratio ≤ τ", ylim=(-0.02, 1.02))
-        axis.set_title(f"{title}{' ' if title else ''}{measure} profile ({n} instances)")
+        axis.set_title(plain_label(f"{title}{' ' if title else ''}{measure} profile ({n} instances)"))
         axis.grid(alpha=0.3)
         axis.legend(fontsize=8, loc="lower right")
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
+    save_figure(figure, path)
     plt.close(figure)

@@ -35,12 +35,13 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from knightcert.compare.harness import COLUMNS, Row
 from knightcert.compare.report_file import read_report_text, resume_mismatch, write_text_atomic
 from knightcert.problems.errors import InvalidInstance, InvalidReport, KnightcertError
 from knightcert.problems.input_file import load_json
+from knightcert.problems.output_file import atomic_output
 
 SCHEMA = 2
 FIELDS = (*COLUMNS, "size", "repeat", "seed", "instance_hash", "reference", "cpu_s", "load")
@@ -266,9 +267,8 @@ def write_rows(
     suffix = target.suffix.lower()
     header = dict(header) if header is not None else report_header()
     if suffix == ".parquet":
-        temporary = target.with_name(target.name + ".part")
-        to_parquet(rows, temporary, header)
-        temporary.replace(target)
+        with atomic_output(target, binary=True) as stream:  # never through a planted link
+            to_parquet(rows, stream, header)
         return
     if suffix == ".csv":
         write_text_atomic(sidecar(target), json.dumps(header, indent=1) + "\n")
@@ -332,8 +332,11 @@ def _cell(value: Any) -> str:
     return str(value).replace("|", "\\|")
 
 
-def to_parquet(rows: Sequence[Row], path: str | os.PathLike[str], header: Mapping[str, Any]) -> None:
-    """The runs as a typed Parquet table; the header in its metadata under ``knightcert``."""
+def to_parquet(
+    rows: Sequence[Row], path: str | os.PathLike[str] | IO[bytes], header: Mapping[str, Any]
+) -> None:
+    """The runs as a typed Parquet table (to a file name or a binary stream); the header in its
+    metadata under ``knightcert``."""
     pa, parquet = pyarrow_modules()
     types = {
         "objective": pa.float64(),
@@ -355,7 +358,18 @@ def to_parquet(rows: Sequence[Row], path: str | os.PathLike[str], header: Mappin
     )
     records = [_record(row) for row in rows]
     columns = {name: [r[name] for r in records] for name in FIELDS}
-    parquet.write_table(pa.table(columns, schema=schema), str(path))
+    where = path if hasattr(path, "write") else os.fspath(path)  # type: ignore[arg-type]
+    parquet.write_table(pa.table(columns, schema=schema), where)
+
+
+def _checked_header(data: Any, source: str, what: str) -> dict[str, Any]:
+    """A header read from a sidecar or Parquet metadata: an object whose fields have their types."""
+    from knightcert.compare.experiment import check_header
+
+    if not isinstance(data, dict):
+        raise InvalidReport(f"not a {what}: not a JSON object", source)
+    check_header(data, source, what)
+    return data
 
 
 def pyarrow_modules():
@@ -385,15 +399,14 @@ def read_header(path: str | os.PathLike[str]) -> dict[str, Any]:
     if suffix == ".parquet":
         _, parquet = pyarrow_modules()
         metadata = parquet.read_schema(str(target)).metadata or {}
-        return json.loads(metadata.get(b"knightcert", b"{}"))
+        raw = metadata.get(b"knightcert", b"{}").decode("utf-8", errors="replace")
+        data = load_json(raw, str(target), "knightcert Parquet header", InvalidReport)
+        return _checked_header(data, str(target), "knightcert Parquet header")
     if suffix == ".csv":
         meta = sidecar(target)
         if meta.exists():
-            try:
-                data = json.loads(read_report_text(meta))
-            except ValueError:
-                raise InvalidReport("the sidecar is not JSON", str(meta)) from None
-            return data if isinstance(data, dict) else {}
+            data = load_json(read_report_text(meta), str(meta), "knightcert CSV sidecar", InvalidReport)
+            return _checked_header(data, str(meta), "knightcert CSV sidecar")
         header = {}
         for line in read_report_text(target).splitlines():  # a report written before the sidecar
             if not line.startswith("# "):
@@ -491,8 +504,12 @@ def _row(record: dict[str, Any]) -> Row:
         raw = record.get(name)
         if raw is None or raw == "":
             return None
-        if kind is bool:
-            return raw if isinstance(raw, bool) else str(raw) == "True"
+        if kind is bool:  # strictly: an edited "yes" is refused, not read as false
+            if isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str) and raw in ("True", "False"):
+                return raw == "True"
+            raise ValueError(f"field {name!r} must be true or false, got {str(raw)[:20]!r}")
         number = float(raw)
         if number != number:  # NaN from a typed column
             return None

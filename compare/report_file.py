@@ -26,13 +26,13 @@ import fcntl
 import functools
 import importlib.util
 import os
-import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 from knightcert.problems.errors import InvalidReport, ReportInUse
 from knightcert.problems.input_file import MAX_BYTES, read_text
+from knightcert.problems.output_file import open_lock_file, remove_stale_temporaries, write_atomic
 
 T = TypeVar("T")
 
@@ -58,10 +58,7 @@ def report_lock(path: str | os.PathLike[str]) -> Iterator[None]:
     target = os.fspath(path)
     lock = target + ".lock"
     while True:
-        try:
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise InvalidReport(f"cannot lock the report: {exc.strerror or exc}", target) from None
+        fd = open_lock_file(lock, InvalidReport)  # never through a planted link (issue 28)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
@@ -85,6 +82,7 @@ def report_lock(path: str | os.PathLike[str]) -> Iterator[None]:
     try:
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
+        remove_stale_temporaries(target)  # a writer killed -9 left its temporary files behind
         yield
     finally:
         with contextlib.suppress(OSError):
@@ -103,25 +101,11 @@ def _read_pid(fd: int) -> int | None:
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Replace the file ``path`` by ``text`` in one step.
 
-    The text goes to a temporary file unique to this writer in the same
-    folder, is flushed to disk, and is renamed over ``path``; on any failure
-    the temporary file is removed and ``path`` is unchanged.
+    The text goes to a temporary file created exclusively beside ``path`` (a planted link is
+    never followed), is flushed to disk, and is renamed over ``path``; on any failure the
+    temporary file is removed and ``path`` is unchanged (:mod:`knightcert.problems.output_file`).
     """
-    target = Path(path)
-    fd, temporary = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.name}.", suffix=f".{os.getpid()}.tmp", text=True
-    )
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    write_atomic(path, text)
 
 
 def read_report_text(path: str | os.PathLike[str]) -> str:
@@ -175,9 +159,21 @@ def check_output_path(path: str | os.PathLike[str], formats: tuple[str, ...], op
         raise InvalidReport(f"{option}: folder {str(folder)!r} does not exist", str(path))
     if not os.access(folder, os.W_OK | os.X_OK):
         raise InvalidReport(f"{option}: cannot write into folder {str(folder)!r}", str(path))
-    if target.exists() and not target.is_file():
+    try:
+        longest = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        longest = 255
+    if len(os.fsencode(target.name + ".lock")) > longest:  # the lock file's name must fit too
+        raise InvalidReport(
+            f"{option}: File name too long for the file system (at most {longest - 5} bytes)", str(path)
+        )
+    try:
+        exists = target.exists()
+    except OSError as exc:
+        raise InvalidReport(f"{option}: {exc.strerror or exc}", str(path)) from None
+    if exists and not target.is_file():
         raise InvalidReport(f"{option}: exists and is not a regular file", str(path))
-    if target.exists() and not os.access(target, os.W_OK):
+    if exists and not os.access(target, os.W_OK):
         raise InvalidReport(f"{option}: the file is read-only", str(path))
     return target
 

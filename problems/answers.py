@@ -51,6 +51,7 @@ import numpy as np
 from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.errors import InvalidInstance, KnightcertError
+from knightcert.problems.output_file import atomic_output
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 #: Schema name and version written into every answer file.
@@ -367,18 +368,17 @@ def write_answer(
     parameters: dict[str, Any] | None = None,
     instance_path: str | os.PathLike[str] | None = None,
 ) -> None:
-    """Write :func:`answer_to_dict` to ``path`` atomically (a temporary file, then a rename)."""
+    """Write :func:`answer_to_dict` to ``path`` atomically (a temporary file, then a rename).
+
+    Raises
+    ------
+    InvalidArgument
+        The file cannot be written (full disk, name too long); the message names it.
+    """
     answer = answer_to_dict(result, instance, parameters=parameters, instance_path=instance_path)
-    path = os.fspath(path)
-    temporary = f"{path}.tmp{os.getpid()}"
-    try:
-        with open(temporary, "w", encoding="utf-8") as stream:
-            json.dump(answer, stream, separators=(",", ":"))  # a NaN a method wrote is kept, then rejected
-            stream.write("\n")
-        os.replace(temporary, path)
-    finally:
-        if os.path.exists(temporary):
-            os.remove(temporary)
+    with atomic_output(path) as stream:  # created exclusively, renamed into place: no link followed
+        json.dump(answer, stream, separators=(",", ":"))  # a NaN a method wrote is kept, then rejected
+        stream.write("\n")
 
 
 def read_answer(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -35,6 +35,7 @@ ECHO_CHARS = 40
 MAX_BYTES = {
     "answer file": 256 * 2**20,
     "experiment file": 2**20,
+    "expected values": 2**20,
     "report": 256 * 2**20,
 }
 #: Deepest nesting of a JSON or TOML document read (answers and reports need 4 or 5).
@@ -81,18 +82,34 @@ def load_json(text: str, source: str, kind: str, error: type[InvalidInstance] = 
     Raises
     ------
     InvalidInstance (or ``error``)
-        Not JSON (the message gives ``line:column``), or nested too deep.
+        Not JSON (the message gives ``line:column``), nested too deep, or an object naming a
+        key twice (JSON would keep the last silently: a forged duplicate is refused instead).
     """
     import json
 
     if _too_deep(text, "[{"):
         raise error(f"not {_a(kind)}: nested deeper than {MAX_DEPTH} levels", source)
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_keys)
+    except DuplicateKey as exc:
+        raise error(f"not {_a(kind)}: the key {exc.args[0]!r} appears twice in one object", source) from None
     except json.JSONDecodeError as exc:
         raise error(f"not {_a(kind)} ({exc.msg})", source, exc.lineno, exc.colno) from None
     except (ValueError, RecursionError) as exc:
         raise error(f"not {_a(kind)} ({type(exc).__name__})", source) from None
+    return data
+
+
+class DuplicateKey(ValueError):
+    """A JSON object names the same key twice (which one was meant cannot be told)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise DuplicateKey(key[:ECHO_CHARS])
+        data[key] = value
     return data
 
 

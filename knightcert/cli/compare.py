@@ -55,6 +55,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--experiment", metavar="FILE.toml", help="read the experiment from a TOML file")
     source.add_argument("--rerun", metavar="REPORT.json", help="run again the experiment a report records")
+    parser.add_argument(
+        "--trust-methods",
+        action="store_true",
+        help="with --rerun: run the report's foreign methods (exec:, module:function) after checking "
+        "that their files still hold the recorded SHA-256",
+    )
     parser.add_argument("--suite", choices=SUITES, help="built-in suite (default: seed)")
     parser.add_argument(
         "--sizes",
@@ -253,6 +259,8 @@ def run(args: argparse.Namespace) -> int:
 
     check_paths(args)  # before any work: a bad --out or --plot must not cost the runs
     _check_optional_packages(args)
+    if args.rerun:  # before any method is resolved: resolving module:function imports (runs) it
+        _check_received(args.rerun, args.trust_methods)
     uploads = _uploads(args)
     experiment = experiment_from_args(args)
     data = Path(args.data) if args.data else None
@@ -403,6 +411,15 @@ def _check_optional_packages(args: argparse.Namespace) -> None:
         from knightcert.compare.plots import pyplot
 
         pyplot()
+
+
+def _check_received(report: str, trusted: bool) -> None:
+    """A received report runs no foreign code unasked, nor code changed since it was written
+    (:func:`knightcert.compare.received.check_received_methods`)."""
+    from knightcert.compare.experiment import read_report_header
+    from knightcert.compare.received import check_received_methods
+
+    check_received_methods(report, read_report_header(report), trusted)
 
 
 def _check_rerun(report: str, header: dict[str, Any]) -> None:

@@ -18,7 +18,6 @@ from knightcert.cli.session import stop_requested, time_left
 from knightcert.cli.tour_output import numbered_text
 from knightcert.memory import check_fits
 from knightcert.problems.checkers import certify
-from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
 from knightcert.registry import default_method, get_method
@@ -126,23 +125,12 @@ def save_npy(path: str, squares) -> None:
     InvalidArgument
         The file cannot be written (the message names it).
     """
-    import os
-    import tempfile
-
     import numpy as np
 
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        handle, temporary = tempfile.mkstemp(dir=folder, suffix=".npy.part")
-    except OSError as exc:
-        raise InvalidArgument(f"{path}: cannot write ({exc.strerror})") from None
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            np.save(stream, np.asarray(squares, dtype=np.int32))
-        os.replace(temporary, path)
-    except OSError as exc:
-        os.unlink(temporary)
-        raise InvalidArgument(f"{path}: cannot write ({exc.strerror})") from None
+    from knightcert.problems.output_file import atomic_output
+
+    with atomic_output(path, binary=True) as stream:  # created exclusively, renamed: no link followed
+        np.save(stream, np.asarray(squares, dtype=np.int32))
 
 
 def summary(instance: TourInstance, result: Result) -> str:

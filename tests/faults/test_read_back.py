@@ -1,0 +1,93 @@
+"""What is read back is checked: duplicate keys, wrong types in sidecars, forged flags (issue 28)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.input_file import load_json
+
+from .conftest import assert_one_line, run_cli
+
+QUICK = ("compare", "knights", "--methods", "greedy,matching")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"a": 1, "a": 2}', '{"runs": [{"verified": false, "verified": true}]}', '[{"x": {"k": 1, "k": 1}}]'],
+)
+def test_json_with_a_key_twice_is_refused(text):
+    with pytest.raises(InvalidInstance, match="appears twice"):
+        load_json(text, "f.json", "report")
+
+
+def test_an_answer_file_with_a_duplicated_key_is_one_line(tmp_path):
+    done = run_cli(tmp_path, "knights", "4", "--save", "ans.json")
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "ans.json").read_text()
+    forged = text.replace('{"schema"', '{"problem":"path","schema"', 1)
+    assert forged != text
+    (tmp_path / "ans.json").write_text(forged)
+    done = run_cli(tmp_path, "check", "-", "ans.json")
+    assert_one_line(done, 2, "ans.json", "appears twice")
+
+
+@pytest.fixture(scope="module")
+def csv_report(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("csv")
+    done = run_cli(folder, *QUICK, "--out", "r.csv")
+    assert done.returncode == 0, done.stderr
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("experiment", []), ("experiment", "knights"), ("instances", {"a": 1}), ("instances", [1, 2])],
+)
+def test_a_csv_sidecar_with_wrong_types_is_one_line(tmp_path, csv_report, field, value):
+    (tmp_path / "r.csv").write_bytes((csv_report / "r.csv").read_bytes())
+    header = json.loads((csv_report / "r.csv.meta.json").read_text())
+    header[field] = value
+    (tmp_path / "r.csv.meta.json").write_text(json.dumps(header))
+    done = run_cli(tmp_path, *QUICK, "--out", "r.csv")
+    assert_one_line(done, 2, "r.csv.meta.json")
+    done = run_cli(tmp_path, "report", "r.csv")
+    assert done.returncode == 2 and "internal error" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_csv_sidecar_that_is_not_an_object_is_refused(tmp_path, csv_report):
+    (tmp_path / "r.csv").write_bytes((csv_report / "r.csv").read_bytes())
+    (tmp_path / "r.csv.meta.json").write_text("[1, 2, 3]\n")
+    done = run_cli(tmp_path, *QUICK, "--out", "r.csv")
+    assert_one_line(done, 2, "r.csv.meta.json", "not a JSON object")
+
+
+@pytest.mark.parametrize("value", ['"yes"', "1", '"true"'])
+def test_a_verified_flag_that_is_not_a_bool_is_refused_naming_the_field(tmp_path, value):
+    done = run_cli(tmp_path, *QUICK, "--out", "r.json")
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "r.json").read_text()
+    (tmp_path / "r.json").write_text(text.replace('"verified": true', f'"verified": {value}', 1))
+    done = run_cli(tmp_path, *QUICK, "--out", "r.json")
+    assert_one_line(done, 2, "r.json", "verified")
+    done = run_cli(tmp_path, "report", "r.json")
+    assert_one_line(done, 2, "r.json", "verified")
+
+
+@pytest.mark.parametrize(
+    "expected",
+    ["[1, 2]", '{"caso1.txt": "ten"}', '{"caso1.txt": 1, "caso1.txt": 2}', "not json", '{"a": 1.5}'],
+)
+def test_demo_data_with_a_bad_expected_json_is_one_line(tmp_path, expected):
+    folder = tmp_path / "data" / "lost-knight"
+    folder.mkdir(parents=True)
+    made = run_cli(tmp_path, "instance", "path", "8", "--seed", "1")
+    assert made.returncode == 0, made.stderr
+    (folder / "caso1.txt").write_text(made.stdout)
+    (folder / "expected.json").write_text(expected)
+    done = run_cli(tmp_path, "demo", "--data", "data")
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "expected.json" in done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr

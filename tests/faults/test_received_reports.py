@@ -1,0 +1,81 @@
+"""A received report runs nothing unasked, and never code changed since it was written (issue 28)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from knightcert.compare.received import UntrustedMethod, check_received_methods, foreign_names
+
+from .conftest import assert_one_line, run_cli
+
+#: A foreign program that leaves a mark each time it runs, then gives no answer.
+PROGRAM = 'import pathlib\npathlib.Path("ran").open("a").write("x")\nprint(\'{"status": "UNKNOWN"}\')\n'
+#: A foreign module that leaves a mark when imported.
+MODULE = (
+    'import pathlib\npathlib.Path("imported").open("a").write("x")\n'
+    "def solve(instance, time_limit=None, seed=None):\n"
+    "    return {'status': 'UNKNOWN'}\n"
+)
+
+
+@pytest.fixture
+def received(tmp_path):
+    """A report whose experiment names a foreign program and a foreign module, and its folder."""
+    (tmp_path / "prog.py").write_text(PROGRAM)
+    (tmp_path / "recvmod.py").write_text(MODULE)
+    methods = f"greedy,exec:{sys.executable} prog.py,recvmod:solve"
+    done = run_cli(tmp_path, "compare", "knights", "--suite", "scaling", "--sizes", "4", "--methods", methods,
+                   "--out", "r.json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "ran").exists() and (tmp_path / "imported").exists()
+    (tmp_path / "ran").unlink()
+    (tmp_path / "imported").unlink()
+    return tmp_path
+
+
+def test_rerun_refuses_foreign_methods_without_the_flag_and_runs_nothing(received):
+    done = run_cli(received, "compare", "--rerun", "r.json", "--out", "again.json")
+    assert_one_line(done, 2, "r.json", "foreign methods", "--trust-methods", "prog.py")
+    assert not (received / "ran").exists() and not (received / "imported").exists()
+    assert not (received / "again.json").exists()
+
+
+def test_rerun_with_the_flag_runs_the_unchanged_methods(received):
+    done = run_cli(received, "compare", "--rerun", "r.json", "--trust-methods", "--out", "again.json")
+    assert done.returncode == 0, done.stderr
+    assert (received / "ran").exists() and (received / "imported").exists()
+
+
+@pytest.mark.parametrize("edited", ["prog.py", "recvmod.py"])
+def test_rerun_refuses_a_method_file_changed_since_the_report(received, edited):
+    path = received / edited
+    path.write_text(path.read_text() + "\n# edited after the run\n")
+    done = run_cli(received, "compare", "--rerun", "r.json", "--trust-methods", "--out", "again.json")
+    assert_one_line(done, 2, edited, "changed since the report was written")
+    assert not (received / "ran").exists() and not (received / "imported").exists()
+
+
+def test_rerun_refuses_a_forged_hash(received):
+    data = json.loads((received / "r.json").read_text())
+    for files in data["method_files"].values():
+        for record in files:
+            record["sha256"] = "0" * 64
+    (received / "r.json").write_text(json.dumps(data))
+    done = run_cli(received, "compare", "--rerun", "r.json", "--trust-methods", "--out", "again.json")
+    assert_one_line(done, 2, "changed since the report was written")
+    assert not (received / "ran").exists()
+
+
+def test_a_method_with_no_recorded_hashes_is_refused_even_when_trusted():
+    header = {"experiment": {"methods": ["exec:./solver"]}, "method_files": {}}
+    with pytest.raises(UntrustedMethod, match="no recorded file hashes"):
+        check_received_methods("r.json", header, trusted=True)
+
+
+def test_a_report_of_built_in_methods_reruns_without_the_flag():
+    header = {"experiment": {"methods": ["greedy", {"name": "cpsat", "options": {}}]}}
+    assert foreign_names(header["experiment"]) == []
+    check_received_methods("r.json", header, trusted=False)
