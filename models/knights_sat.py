@@ -13,7 +13,8 @@ check is refused.
 
 from __future__ import annotations
 
-import threading
+import os
+import sys
 import time
 from typing import Any
 
@@ -40,8 +41,8 @@ def prove_upper_bound(
     upper : int
         The bound to prove (no placement has more knights).
     time_limit : float, optional
-        Seconds for the solver (default :data:`PROOF_SECONDS`); the solver is
-        interrupted when they run out.
+        Seconds for the proof (default :data:`PROOF_SECONDS`); the solver runs in a child
+        process (python-sat cannot interrupt CaDiCaL), ended when they run out.
 
     Returns
     -------
@@ -50,29 +51,54 @@ def prove_upper_bound(
         ``None`` when the solver found ``upper + 1`` knights (the bound is wrong) or ran out
         of time; ``info`` says which, with the solver's time and the proof's size.
     """
-    from pysat.solvers import Solver
+    import multiprocessing
+    import tempfile
 
     begin = time.perf_counter()
     limit = PROOF_SECONDS if time_limit is None else max(float(time_limit), 0.0)
-    _, clauses = knights_cnf(instance.board, upper + 1)
     info: dict[str, Any] = {"proof_solver": f"CaDiCaL 1.9.5 (python-sat {SOLVER})"}
-    with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
-        timer = threading.Timer(limit, solver.interrupt)
-        timer.start()
-        try:
-            outcome = solver.solve_limited(expect_interrupt=True)
-        finally:
-            timer.cancel()
-        info["proof_solve_s"] = round(time.perf_counter() - begin, 3)
-        if outcome is None:
+    # python-sat cannot interrupt CaDiCaL: the solver runs in a child process, ended at the limit
+    with tempfile.TemporaryDirectory(prefix="knightcert-drat-") as folder:
+        path = os.path.join(folder, "proof.drat")
+        child = multiprocessing.get_context("spawn").Process(
+            target=_refute, args=(instance.board, upper + 1, path), daemon=True
+        )
+        child.start()
+        child.join(max(limit - (time.perf_counter() - begin), 0.0))
+        if child.is_alive():
+            child.kill()
+            child.join()
             info["proof"] = f"no proof within {limit:g} s"
             return None, info
-        if outcome:
+        info["proof_solve_s"] = round(time.perf_counter() - begin, 3)
+        if child.exitcode == SATISFIABLE:
             info["proof"] = f"the solver placed {upper + 1} knights: the bound {upper} is wrong"
             return None, info
-        lines = solver.get_proof()
-    binary = text_to_binary(("\n".join(lines) + "\n").encode("ascii"))
-    entry = encode_proof(binary)
-    info["proof"] = f"DRAT, {len(lines)} lines, {len(binary)} bytes"
+        if child.exitcode != 0:
+            info["proof"] = f"the proof's solver process failed (exit code {child.exitcode})"
+            return None, info
+        with open(path, "rb") as stream:
+            binary = stream.read()
+    entry = encode_proof(binary, upper + 1)
+    info["proof"] = f"DRAT, {len(binary)} bytes"
     info["proof_s"] = round(time.perf_counter() - begin, 3)
     return entry, info
+
+
+#: Exit code of the solver's process when the formula is satisfiable.
+SATISFIABLE = 10
+
+
+def _refute(board: Any, knights: int, path: str) -> None:  # pragma: no cover - child process
+    """In a child process: solve "at least ``knights`` knights"; write the binary DRAT proof to
+    ``path`` and exit 0, or exit :data:`SATISFIABLE`."""
+    from pysat.solvers import Solver
+
+    _, clauses = knights_cnf(board, knights)
+    with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
+        if solver.solve():
+            sys.exit(SATISFIABLE)
+        lines = solver.get_proof()
+    binary = text_to_binary(("\n".join(lines) + "\n").encode("ascii"))
+    with open(path, "wb") as stream:
+        stream.write(binary)

@@ -64,7 +64,9 @@ MAX_PROOF_TEXT = 1 << 28
 MAX_VARIABLES = 1 << 24
 #: The one proof format stored.
 FORMAT = "drat-binary"
-_KEYS = {"format", "bytes", "xz"}
+#: xz preset the proofs are compressed with (higher: smaller and slower).
+PRESET = 2
+_KEYS = {"format", "knights", "bytes", "xz"}
 
 
 @dataclass(frozen=True)
@@ -165,10 +167,16 @@ def text_to_binary(text: bytes) -> bytes:
     return kernel.encode_binary(kinds, starts, codes).tobytes()
 
 
-def encode_proof(binary: bytes) -> dict[str, Any]:
-    """A binary DRAT proof as an answer's certificate entry: ``{format, bytes, xz}``."""
-    packed = lzma.compress(binary, preset=6)
-    return {"format": FORMAT, "bytes": len(binary), "xz": base64.b64encode(packed).decode("ascii")}
+def encode_proof(binary: bytes, knights: int) -> dict[str, Any]:
+    """A binary DRAT proof that "at least ``knights`` knights" is unsatisfiable, as an answer's
+    certificate entry: ``{format, knights, bytes, xz}``."""
+    packed = lzma.compress(binary, preset=PRESET)
+    return {
+        "format": FORMAT,
+        "knights": int(knights),
+        "bytes": len(binary),
+        "xz": base64.b64encode(packed).decode("ascii"),
+    }
 
 
 def proof_entry(entry: Any, claim: str = "optimal") -> dict[str, Any]:
@@ -177,22 +185,26 @@ def proof_entry(entry: Any, claim: str = "optimal") -> dict[str, Any]:
     Raises
     ------
     CheckFailed
-        Not ``{format: "drat-binary", bytes: int, xz: str}``, or over the size limits.
+        Not ``{format: "drat-binary", knights: int, bytes: int, xz: str}``, or over the size limits.
     """
     if not isinstance(entry, dict) or set(entry) != _KEYS:
-        raise CheckFailed("certificate 'drat': expected an object with keys format, bytes, xz", claim)
+        raise CheckFailed(
+            "certificate 'drat': expected an object with keys format, knights, bytes, xz", claim
+        )
     if entry["format"] != FORMAT:
         raise CheckFailed(
             f"certificate 'drat': format {str(entry['format'])[:40]!r} is not {FORMAT!r}", claim
         )
-    size, text = entry["bytes"], entry["xz"]
+    size, text, knights = entry["bytes"], entry["xz"], entry["knights"]
+    if type(knights) is not int or not 1 <= knights <= MAX_VARIABLES:
+        raise CheckFailed(f"certificate 'drat': knights must be an integer from 1 to {MAX_VARIABLES}", claim)
     if type(size) is not int or not 0 <= size <= MAX_PROOF_BYTES:
         raise CheckFailed(f"certificate 'drat': bytes must be an integer from 0 to {MAX_PROOF_BYTES}", claim)
     if not isinstance(text, str) or len(text) > MAX_PROOF_TEXT:
         raise CheckFailed(
             f"certificate 'drat': xz must be text of at most {MAX_PROOF_TEXT} characters", claim
         )
-    return {"format": FORMAT, "bytes": size, "xz": str(text)}
+    return {"format": FORMAT, "knights": knights, "bytes": size, "xz": str(text)}
 
 
 def decode_proof(entry: Any, claim: str = "optimal") -> bytes:

@@ -16,13 +16,14 @@ either certifies the claim or refutes it. On other boards (tori with an odd
 side) the checker finds the optimum itself by branch and bound on boards of
 at most ``SEARCH_SQUARES`` usable squares (within ``SEARCH_NODES`` nodes).
 
-Beyond that, an upper bound ``u`` is certified by a *DRAT proof* attached as
-``certificate["drat"]``: the checker builds the formula "at least ``u + 1``
-independent knights" itself (:mod:`knightcert.problems.checkers.knights_cnf`,
-from the instance and the claim only) and its own proof checker
-(:mod:`knightcert.problems.checkers.drat`) verifies that the proof refutes it.
-A proof that does not check is refused. Without one the claim rests on the
-solver: reported, never certified.
+Beyond that (and on any board), an upper bound ``u`` is certified by a *DRAT
+proof* attached as ``certificate["drat"]`` that refutes "at least ``K``
+independent knights" for some ``K <= u + 1``: the checker builds that formula
+itself (:mod:`knightcert.problems.checkers.knights_cnf`, from the board and
+``K`` only) and its own proof checker (:mod:`knightcert.problems.checkers.drat`)
+verifies that the proof refutes it. A proof that does not check is refused; a
+proof of a weaker bound (``K > u + 1``) proves nothing and is left aside.
+Without one the claim rests on the solver: reported, never certified.
 """
 
 from __future__ import annotations
@@ -82,9 +83,10 @@ def certify_knights(instance: KnightsInstance, result: Result) -> tuple[list[Evi
         evidence.append(Evidence(claim, Backing.CERTIFICATE, MATCHING))
         return evidence, {"matching": int_array(matching, "certificate 'matching'")}
     proof = certificate_of(result, claim).get("drat")
-    if proof is not None:
-        evidence.append(Evidence(claim, Backing.PROOF, check_bound_proof(board, upper, proof, claim)))
-        return evidence, {"drat": proof_entry(proof, claim)}
+    entry = None if proof is None else proof_entry(proof, claim)
+    if entry is not None and entry["knights"] <= upper + 1:  # a proof of a weaker bound proves nothing
+        evidence.append(Evidence(claim, Backing.PROOF, check_bound_proof(board, entry, claim)))
+        return evidence, {"drat": entry}
     if not bipartite(board):
         if board.n_free > SEARCH_SQUARES:
             evidence.append(solver_evidence(claim, result.method))  # no certificate off bipartite boards
@@ -113,12 +115,13 @@ def certify_knights(instance: KnightsInstance, result: Result) -> tuple[list[Evi
     return evidence, {"matching": pairs}
 
 
-def check_bound_proof(board, upper: int, proof: Any, claim: str = "optimal") -> str:
-    """Check a DRAT refutation of "at least ``upper + 1`` knights on ``board``"; return the
-    evidence text (``DRAT proof (180 k lemmas, checked in 23.1 s)``).
+def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
+    """Check a DRAT refutation of "at least ``proof["knights"]`` knights on ``board``"; return
+    the evidence text (``DRAT proof (180 k lemmas, checked in 23.1 s)``).
 
     The formula is the checker's own (:func:`~knightcert.problems.checkers.knights_cnf.knights_cnf`),
-    built from the board and ``upper``; nothing but the proof is read from the answer.
+    built from the board and the number of knights; nothing but the proof and that number
+    is read from the answer, and the number only says which formula to build.
 
     Raises
     ------
@@ -128,8 +131,9 @@ def check_bound_proof(board, upper: int, proof: Any, claim: str = "optimal") -> 
     from knightcert.problems.checkers.drat import check_drat, decode_proof
     from knightcert.problems.checkers.knights_cnf import knights_cnf
 
-    binary = decode_proof(proof, claim)
-    _, clauses = knights_cnf(board, upper + 1)
+    entry = proof_entry(proof, claim)
+    binary = decode_proof(entry, claim)
+    _, clauses = knights_cnf(board, entry["knights"])
     checked = check_drat(clauses, binary)
     if not checked.refuted:
         raise CheckFailed(f"DRAT proof refused: {checked.reason}", claim)

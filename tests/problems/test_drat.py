@@ -107,7 +107,7 @@ def test_binary_round_trip():
 
 
 def test_entries_are_checked_before_inflating():
-    entry = encode_proof(b"a\x04\x00\x00")
+    entry = encode_proof(b"a\x04\x00\x00", 3)
     assert decode_proof(entry) == b"a\x04\x00\x00"
     with pytest.raises(CheckFailed, match="keys"):
         proof_entry({**entry, "extra": 1})
@@ -117,10 +117,12 @@ def test_entries_are_checked_before_inflating():
         proof_entry({**entry, "bytes": MAX_PROOF_BYTES + 1})
     with pytest.raises(CheckFailed, match="bytes must be"):
         proof_entry({**entry, "bytes": True})
-    bomb = encode_proof(bytes(10_000_000))
+    with pytest.raises(CheckFailed, match="knights must be"):
+        proof_entry({**entry, "knights": 0})
+    bomb = encode_proof(bytes(10_000_000), 3)
     with pytest.raises(CheckFailed, match="does not inflate to the declared 100 bytes"):
         decode_proof({**bomb, "bytes": 100})
-    with pytest.raises(CheckFailed, match="corrupt|does not inflate"):
+    with pytest.raises(CheckFailed, match=r"corrupt|does not inflate"):
         decode_proof({**entry, "xz": entry["xz"][:-8] + "AAAAAAA="})
     with pytest.raises(CheckFailed, match="corrupt"):
         decode_proof({**entry, "xz": "not base64!"})
@@ -197,30 +199,44 @@ def seven_placement():
 
 def test_a_knights_bound_is_certified_by_its_proof_and_refused_otherwise():
     proof = proof_for(SEVEN.board, 15)
-    entry = encode_proof(proof)
+    entry = encode_proof(proof, 15)
     placement = seven_placement()
     assert len(placement) == 14
     good = Result("knights", "t", Status.OPTIMAL, 14, 14, placement, 0.0, certificate={"drat": entry})
     checked = check(SEVEN, good)
-    assert checked.certified
+    assert checked.certified and checked.certificate == {"drat": entry}
     optimal = next(e for e in checked.evidence if e.claim == "optimal")
     assert optimal.backing is Backing.PROOF and optimal.how.startswith("DRAT proof (")
-    assert "DRAT proof (" in check_bound_proof(SEVEN.board, 14, entry)
+    assert "DRAT proof (" in check_bound_proof(SEVEN.board, entry)
     # a truncated proof: cut at a record boundary, or inside one
     cut = proof[: proof.rfind(b"a", 0, len(proof) // 2)]
     for broken in (cut, proof[: len(proof) // 2]):
         with pytest.raises(CheckFailed, match="DRAT proof refused"):
-            check_bound_proof(SEVEN.board, 14, encode_proof(broken))
-    # a proof of another instance, and of another bound
+            check_bound_proof(SEVEN.board, encode_proof(broken, 15))
+    # a proof of another instance, and the same proof said to refute another bound
     with pytest.raises(CheckFailed, match="DRAT proof refused"):
-        check_bound_proof(Board(7, 9, torus=True), 14, entry)
+        check_bound_proof(Board(7, 9, torus=True), entry)
     with pytest.raises(CheckFailed, match="DRAT proof refused"):
-        check_bound_proof(SEVEN.board, 13, entry)
-    # the proof attached to a false optimum (13 of 14 knights) refuses the claim
-    false = good.with_(objective=13, bound=13, solution=placement[:13])
+        check_bound_proof(SEVEN.board, {**entry, "knights": 14})
+    # attached to a false optimum (13 of 14 knights) as a proof of "no 14": refused
+    false = good.with_(
+        objective=13, bound=13, solution=placement[:13], certificate={"drat": {**entry, "knights": 14}}
+    )
     refused = certify(SEVEN, false)
     assert not refused.verified and not refused.certified
     assert refused.info["check_error"].startswith("optimal claim rejected: DRAT proof refused")
+
+
+def test_a_proof_of_a_weaker_bound_is_left_aside():
+    entry = encode_proof(proof_for(SEVEN.board, 15), 15)
+    placement = seven_placement()
+    # the claim "at most 13" needs "no 14": the proof of "no 15" does not give it, and the
+    # checker's own search refutes the claim
+    false = Result("knights", "t", Status.OPTIMAL, 13, 13, placement[:13], 0.0, certificate={"drat": entry})
+    assert "exhaustive search places 14" in certify(SEVEN, false).info["check_error"]
+    # a weaker claim (at most 20) is proven by the proof of "no 15"
+    weak = Result("knights", "t", Status.FEASIBLE, 14, 20, placement, 0.0, certificate={"drat": entry})
+    assert next(e for e in check(SEVEN, weak).evidence if e.claim == "bound").backing is Backing.PROOF
 
 
 def test_forged_lemmas_are_refused():
@@ -237,4 +253,5 @@ def test_a_holed_board_without_symmetry():
     blocked = np.array([[(r, c) == (1, 3) for c in range(5)] for r in range(5)])
     holed = KnightsInstance(Board(5, 5, blocked, torus=True))
     optimum, _ = search_optimum(holed.board, 10**6)
-    assert check_bound_proof(holed.board, optimum, encode_proof(proof_for(holed.board, optimum + 1)))
+    entry = encode_proof(proof_for(holed.board, optimum + 1), optimum + 1)
+    assert check_bound_proof(holed.board, entry)
