@@ -298,8 +298,10 @@ def run(mutant: Mutant, folder: Path, timeout: float) -> Mutant:
         first = [t for t in FIRST_TESTS.get(mutant.path, []) if t not in CHECKER_TESTS]
         verdict = tests_pass(folder, [*first, *CHECKER_TESTS], timeout)
         if verdict is True:  # survived the checker tests: the whole default command decides
-            verdict = tests_pass(folder, ["tests", "-m", "not slow"], timeout * 4)
-        mutant.outcome = {True: "survived", False: "killed", None: "killed (time limit)"}[verdict]
+            whole = tests_pass(folder, ["tests", "-m", "not slow"], timeout * 4)
+            mutant.outcome = {True: "survived", False: "killed", None: "survived (suite time limit)"}[whole]
+        else:
+            mutant.outcome = {False: "killed", None: "killed (time limit)"}[verdict]
     finally:
         target.write_text(original)
         mutant.seconds = round(time.perf_counter() - began, 1)
@@ -354,7 +356,7 @@ def main() -> int:
     killed = sum(m.outcome.startswith("killed") for m in counted)
     print(f"killed {killed} of {len(counted)} ({100 * killed / max(len(counted), 1):.1f} %)")
     for mutant in counted:
-        if mutant.outcome == "survived":
+        if mutant.outcome.startswith("survived"):
             print(f"  survived: {mutant.path}:{mutant.line} {mutant.kind} #{mutant.index}")
     Path(args.out).write_text(
         json.dumps([asdict(m) for m in sorted(results, key=lambda m: (m.path, m.line))], indent=1)
