@@ -7,7 +7,13 @@ syntax tree — a comparison flipped (``<`` to ``<=``, ``==`` to ``!=``, ``in`` 
 ``not in``, ``is`` to ``is not``), ``and`` swapped with ``or``, a ``not`` dropped,
 a ``raise`` replaced by ``pass`` (a dropped validation), a small integer constant
 moved by one, a ``%`` dropped (a skipped torus wrap), a returned ``True``/``False``
-flipped. A mutant is *killed* when the tests fail on it (or run past their time
+flipped. Quieter operators (issue 30, ``--operators quiet``): one condition of an
+``and``/``or`` dropped (``a and b`` -> ``a``, -> ``b``), one entry of a table of
+pairs deleted (a move or direction table such as ``KNIGHT_OFFSETS``), an integer
+constant of a comparison moved down by one (the existing ``constant`` moves
+constants up), a returned check negated (``return x < y`` -> ``return not (...)``),
+and a loop's first iteration skipped (``for x in xs`` -> ``for x in list(xs)[1:]``).
+A mutant is *killed* when the tests fail on it (or run past their time
 limit); a *survivor* is one they pass. The tests run are the checker tests of the
 default test command (``CHECKER_TESTS``); a survivor is then run against the whole
 default command before it is counted as surviving.
@@ -47,6 +53,39 @@ TARGETS = [
     "problems/checkers/tour.py",
     "problems/answers.py",
 ]
+#: The quiet operators' targets (issue 30): the checkers, the proof checker, answers, moves.
+QUIET_TARGETS = [
+    *TARGETS,
+    "problems/checkers/drat.py",
+    "problems/checkers/drat_kernel.py",
+    "problems/checkers/knights_cnf.py",
+    "problems/moves.py",
+]
+#: Operators of each set.
+OPERATORS = {
+    "loud": ("compare", "boolop", "not", "raise", "modulo", "constant", "return"),
+    "quiet": ("dropcond", "table", "bound", "negate", "skipfirst"),
+}
+#: Test files a target's mutants meet first (with -x most die there).
+FIRST_TESTS = {
+    "problems/checkers/drat.py": ["tests/problems/test_drat.py"],
+    "problems/checkers/drat_kernel.py": ["tests/problems/test_drat.py"],
+    "problems/checkers/knights_cnf.py": ["tests/problems/test_drat.py"],
+    "problems/checkers/knights.py": ["tests/problems/test_knights_checker.py", "tests/problems/test_drat.py"],
+    "problems/checkers/tour.py": [
+        "tests/problems/test_tour_checker.py",
+        "tests/problems/test_checker_mutants.py",
+    ],
+    "problems/checkers/path.py": [
+        "tests/problems/test_path_checker.py",
+        "tests/problems/test_checker_mutants.py",
+    ],
+    "problems/checkers/jump.py": [
+        "tests/problems/test_jump_checker.py",
+        "tests/problems/test_checker_mutants.py",
+    ],
+    "problems/moves.py": ["tests/problems/test_moves.py", "tests/problems/test_checker_mutants.py"],
+}
 CHECKER_TESTS = [  # fastest first: with -x a mutant usually dies in the first file
     "tests/problems/test_forged_answers.py",
     "tests/problems/test_checker_fuzz.py",
@@ -91,8 +130,38 @@ def docstring_nodes(tree: ast.AST) -> set[int]:
     return found
 
 
-def sites(tree: ast.AST) -> list[tuple[str, ast.AST, int]]:
-    """(kind, node, position) of every place a mutation applies, in a fixed order."""
+def _is_pair(node: ast.AST) -> bool:
+    return isinstance(node, ast.Tuple | ast.List) and len(node.elts) == 2
+
+
+def quiet_sites(tree: ast.AST) -> list[tuple[str, ast.AST, int]]:
+    """(kind, node, position) of the quiet operators' sites, in a fixed order."""
+    skip = docstring_nodes(tree)
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BoolOp):
+            out += [("dropcond", node, i) for i in range(len(node.values))]
+        elif isinstance(node, ast.Tuple | ast.List) and len(node.elts) >= 3 and all(map(_is_pair, node.elts)):
+            out += [("table", node, i) for i in range(len(node.elts))]
+        elif isinstance(node, ast.Compare):
+            for i, operand in enumerate([node.left, *node.comparators]):
+                if (
+                    isinstance(operand, ast.Constant)
+                    and type(operand.value) is int
+                    and id(operand) not in skip
+                ):
+                    out.append(("bound", node, i))
+        elif isinstance(node, ast.Return) and isinstance(node.value, ast.Compare | ast.BoolOp):
+            out.append(("negate", node, 0))
+        elif isinstance(node, ast.For):
+            out.append(("skipfirst", node, 0))
+    return out
+
+
+def sites(tree: ast.AST, operators: tuple[str, ...] = OPERATORS["loud"]) -> list[tuple[str, ast.AST, int]]:
+    """(kind, node, position) of every place a mutation of ``operators`` applies, in a fixed order."""
+    if set(operators) <= set(OPERATORS["quiet"]):
+        return [site for site in quiet_sites(tree) if site[0] in operators]
     skip = docstring_nodes(tree)
     out = []
     for node in ast.walk(tree):
@@ -146,15 +215,27 @@ class Apply(ast.NodeTransformer):
             node.value = node.value + 1
         elif self.kind == "return":
             node.value = ast.Constant(not node.value.value)
+        elif self.kind == "dropcond":
+            return node.values[self.position]
+        elif self.kind == "table":
+            del node.elts[self.position]
+        elif self.kind == "bound":
+            operand = [node.left, *node.comparators][self.position]
+            operand.value = operand.value - 1
+        elif self.kind == "negate":
+            node.value = ast.UnaryOp(ast.Not(), node.value)
+        elif self.kind == "skipfirst":
+            whole = ast.Call(ast.Name("list", ast.Load()), [node.iter], [])
+            node.iter = ast.Subscript(whole, ast.Slice(ast.Constant(1), None, None), ast.Load())
         return node
 
 
-def mutants() -> list[Mutant]:
+def mutants(operators: str = "loud") -> list[Mutant]:
     found = []
-    for path in TARGETS:
+    for path in QUIET_TARGETS if operators == "quiet" else TARGETS:
         tree = ast.parse((ROOT / path).read_text())
         counts: dict[str, int] = {}
-        for kind, node, _position in sites(tree):
+        for kind, node, _position in sites(tree, OPERATORS[operators]):
             index = counts.get(kind, 0)
             counts[kind] = index + 1
             found.append(Mutant(path, getattr(node, "lineno", 0), kind, index))
@@ -163,7 +244,8 @@ def mutants() -> list[Mutant]:
 
 def mutated_source(mutant: Mutant, folder: Path = ROOT) -> str:
     tree = ast.parse((folder / mutant.path).read_text())
-    same_kind = [(node, position) for kind, node, position in sites(tree) if kind == mutant.kind]
+    operators = next(ops for ops in OPERATORS.values() if mutant.kind in ops)
+    same_kind = [(node, position) for kind, node, position in sites(tree, operators) if kind == mutant.kind]
     node, position = same_kind[mutant.index]
     tree = Apply(node, mutant.kind, position).visit(tree)
     ast.fix_missing_locations(tree)
@@ -173,7 +255,10 @@ def mutated_source(mutant: Mutant, folder: Path = ROOT) -> str:
 def copy_checkout(folder: Path) -> None:
     listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
     for name in listed.decode().split("\0"):
-        if name and (ROOT / name).is_file():
+        if name and (ROOT / name).is_symlink():  # the layers linked into knightcert/ (issue 26)
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(os.readlink(ROOT / name), folder / name)
+        elif name and (ROOT / name).is_file():
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, folder / name)
 
@@ -210,10 +295,13 @@ def run(mutant: Mutant, folder: Path, timeout: float) -> Mutant:
         return mutant
     target.write_text(source)
     try:
-        verdict = tests_pass(folder, CHECKER_TESTS, timeout)
+        first = [t for t in FIRST_TESTS.get(mutant.path, []) if t not in CHECKER_TESTS]
+        verdict = tests_pass(folder, [*first, *CHECKER_TESTS], timeout)
         if verdict is True:  # survived the checker tests: the whole default command decides
-            verdict = tests_pass(folder, ["tests"], timeout * 4)
-        mutant.outcome = {True: "survived", False: "killed", None: "killed (time limit)"}[verdict]
+            whole = tests_pass(folder, ["tests", "-m", "not slow"], timeout * 4)
+            mutant.outcome = {True: "survived", False: "killed", None: "survived (suite time limit)"}[whole]
+        else:
+            mutant.outcome = {False: "killed", None: "killed (time limit)"}[verdict]
     finally:
         target.write_text(original)
         mutant.seconds = round(time.perf_counter() - began, 1)
@@ -229,12 +317,16 @@ def main() -> int:
         "--timeout", type=float, default=240.0, help="seconds for the checker tests of one mutant"
     )
     parser.add_argument("--out", default=str(ROOT / "bench" / "mutation-results.json"))
+    parser.add_argument(
+        "--operators", choices=sorted(OPERATORS), default="loud", help="the operator set (quiet: issue 30's)"
+    )
     args = parser.parse_args()
-    every = mutants()
+    every = mutants(args.operators)
     chosen = (
         every if args.sample <= 0 else random.Random(args.seed).sample(every, min(args.sample, len(every)))
     )
-    print(f"{len(every)} mutants in {len(TARGETS)} files; running {len(chosen)}", flush=True)
+    files = len(QUIET_TARGETS if args.operators == "quiet" else TARGETS)
+    print(f"{len(every)} mutants in {files} files; running {len(chosen)}", flush=True)
     folders = [Path(tempfile.mkdtemp(prefix=f"mutants{k}-")) for k in range(args.jobs)]
     for folder in folders:
         copy_checkout(folder)
@@ -264,7 +356,7 @@ def main() -> int:
     killed = sum(m.outcome.startswith("killed") for m in counted)
     print(f"killed {killed} of {len(counted)} ({100 * killed / max(len(counted), 1):.1f} %)")
     for mutant in counted:
-        if mutant.outcome == "survived":
+        if mutant.outcome.startswith("survived"):
             print(f"  survived: {mutant.path}:{mutant.line} {mutant.kind} #{mutant.index}")
     Path(args.out).write_text(
         json.dumps([asdict(m) for m in sorted(results, key=lambda m: (m.path, m.line))], indent=1)

@@ -4,7 +4,10 @@ Models never import heuristics (the dependency rule), so the combinations
 live here, one layer up, and the registry points at them:
 
 ``knights cpsat``
-    CP-SAT started from seed 002's greedy placement (a solution hint).
+    CP-SAT started from seed 002's greedy placement (a solution hint); where the
+    checker has no certificate of its own for the bound (a torus with an odd side
+    past its search), CaDiCaL then writes a DRAT proof of it
+    (:mod:`knightcert.models.knights_sat`), attached as ``certificate["drat"]``.
 ``knights bnb``
     seed 002's branch and bound with the greedy value as first incumbent.
 
@@ -29,7 +32,31 @@ def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
     check_arguments("knights", instance, options.get("time_limit"), options.get("seed"))
     start = greedy(instance, check=False)
     result = cpsat(instance, hint=start.solution, hint_source="greedy", **_time_left(options, start.time))
-    return _at_least_the_start(result, start)
+    return _with_proof(instance, _at_least_the_start(result, start), options)
+
+
+def _with_proof(instance: KnightsInstance, result: Result, options: dict[str, Any]) -> Result:
+    """``result`` with a DRAT proof of its upper bound attached, where the checker needs one:
+    a board that is not bipartite and past the checker's own search. The proof's time is
+    added to the result's time (and ``info["proof_s"]``); without a proof (time out) the
+    result is unchanged but for ``info["proof"]``."""
+    from knightcert.models.knights_sat import prove_upper_bound
+    from knightcert.problems.checkers.knights import SEARCH_SQUARES, bipartite
+
+    upper = result.objective if result.status is Status.OPTIMAL else result.bound
+    board = instance.board
+    if upper is None or bipartite(board) or board.n_free <= SEARCH_SQUARES:
+        return result
+    limit = options.get("time_limit")
+    left = None if limit is None else max(limit - result.time, 1e-3)
+    entry, info = prove_upper_bound(instance, int(upper), time_limit=left)
+    info = {**result.info, **info}
+    if entry is None:
+        return result.with_(info=info)
+    certificate = dict(result.certificate) if isinstance(result.certificate, dict) else {}
+    return result.with_(
+        certificate={**certificate, "drat": entry}, info=info, time=result.time + info["proof_s"]
+    )
 
 
 def knights_bnb(instance: KnightsInstance, **options: Any) -> Result:

@@ -50,6 +50,7 @@ import numpy as np
 
 from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.checkers.drat import proof_entry
 from knightcert.problems.errors import InvalidInstance, KnightcertError
 from knightcert.problems.output_file import atomic_output
 from knightcert.problems.result import Backing, Evidence, Result, Status
@@ -466,7 +467,9 @@ def result_from_answer(
             if not isinstance(certificate, dict):
                 raise InvalidAnswer("certificate: expected an object", claim)
             certificate = {
-                k: decode_array(v, f"certificate '{k}'", claim, limit)
+                k: proof_entry(v, claim)
+                if k == "drat"
+                else decode_array(v, f"certificate '{k}'", claim, limit)
                 if _is_encoded(v)
                 else int_array(v, f"certificate '{k}'", claim=claim)
                 for k, v in certificate.items()

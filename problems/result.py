@@ -33,7 +33,7 @@ class Status(enum.Enum):
 class Backing(enum.Enum):
     """What backs a claim of an answer (see :class:`Evidence`).
 
-    Only the first three are *certified*: checked by the project's own checker,
+    Only the first four are *certified*: checked by the project's own checker,
     independently of the method that produced the answer.
 
     ``CERTIFICATE``
@@ -42,6 +42,9 @@ class Backing(enum.Enum):
         A named published theorem whose hypotheses the checker verified.
     ``SEARCH``
         The checker's own exhaustive search.
+    ``PROOF``
+        A clausal proof (DRAT) that the checker's own proof checker verified against the
+        formula it built itself.
     ``SOLVER``
         Only the method's own proof (CP-SAT, branch and bound): reported, never certified.
     ``NONE``
@@ -51,6 +54,7 @@ class Backing(enum.Enum):
     CERTIFICATE = "certificate"
     THEOREM = "theorem"
     SEARCH = "search"
+    PROOF = "proof"
     SOLVER = "solver"
     NONE = "none"
 
@@ -59,7 +63,7 @@ class Backing(enum.Enum):
 
     @property
     def certified(self) -> bool:
-        return self in (Backing.CERTIFICATE, Backing.THEOREM, Backing.SEARCH)
+        return self in (Backing.CERTIFICATE, Backing.THEOREM, Backing.SEARCH, Backing.PROOF)
 
 
 @dataclass(frozen=True)

@@ -156,8 +156,12 @@ def test_check_refuses_another_instance_and_bad_files(shared_data, tmp_path, cap
         knightcert.check(None, str(tmp_path / "missing.json"))
 
 
-def test_solver_only_claims_pass_unless_strict(tmp_path, capsys):
+def test_solver_only_claims_pass_unless_strict(tmp_path, capsys, monkeypatch):
+    import knightcert.models.knights_sat as knights_sat
+
     big_odd_torus = knights_instance(11, torus=True)  # beyond the checker's own search
+    # as if the DRAT proof had not been found in time: the claim rests on CP-SAT alone
+    monkeypatch.setattr(knights_sat, "prove_upper_bound", lambda *a, **k: (None, {"proof": "none"}))
     answer = tmp_path / "t.json"
     assert (
         main(["knights", "11", "--torus", "--method", "cpsat", "--time-limit", "20", "--save", str(answer)])

@@ -308,3 +308,81 @@ def test_the_oracle_can_say_no():
     good = {"status": "OPTIMAL", "objective": 5, "bound": 5, "solution": placement}
     assert CORRECT["knights"](data, good)
     assert not CORRECT["knights"](data, {**good, "objective": 4, "bound": 4, "solution": placement[:4]})
+
+
+# ------------------------------------------------------------------------------- DRAT proofs
+
+
+def odd_torus_case(rng: random.Random):
+    """A small torus with an odd side (no Kőnig certificate), some squares removed."""
+    rows, cols = rng.choice((3, 5)), rng.randint(3, 7)
+    blocked = {(r, c) for r in range(rows) for c in range(cols) if rng.random() < 0.1}
+    mask = [[(r, c) in blocked for c in range(cols)] for r in range(rows)]
+    instance = KnightsInstance(Board(rows, cols, mask, True), "k")
+    return instance, {"rows": rows, "cols": cols, "torus": True, "blocked": blocked}
+
+
+def drat_entry(board, knights: int) -> dict | None:
+    """CaDiCaL's proof that ``knights`` knights do not fit, as a certificate entry (None if they do)."""
+    from pysat.solvers import Solver
+
+    from knightcert.problems.checkers.drat import encode_proof, text_to_binary
+    from knightcert.problems.checkers.knights_cnf import knights_cnf
+
+    _, clauses = knights_cnf(board, knights)
+    with Solver(name="cadical195", bootstrap_with=clauses, with_proof=True) as solver:
+        if solver.solve():
+            return None
+        text = ("\n".join(solver.get_proof()) + "\n").encode()
+    return encode_proof(text_to_binary(text), knights)
+
+
+def perturb_proof(rng: random.Random, entry: dict, other: dict | None) -> dict:
+    """One change to a proof entry: a byte flipped, the proof cut short or records dropped,
+    another board's proof, or the bound it refutes moved."""
+    import lzma
+
+    from knightcert.problems.checkers.drat import encode_proof
+
+    binary = bytearray(lzma.decompress(base64.b64decode(entry["xz"])))
+    kind = rng.randrange(5)
+    if kind == 0 and binary:
+        binary[rng.randrange(len(binary))] ^= 1 << rng.randrange(8)
+    elif kind == 1:
+        binary = binary[: rng.randrange(len(binary) + 1)]
+    elif kind == 2:
+        records = bytes(binary).split(b"\x00a")
+        i = rng.randrange(len(records))
+        binary = bytearray(b"\x00a".join(records[:i] + records[i + rng.randint(1, 4) :]))
+    elif kind == 3 and other is not None:
+        return other
+    else:
+        return {**entry, "knights": max(1, entry["knights"] + rng.choice((-2, -1, 1)))}
+    return encode_proof(bytes(binary), entry["knights"])
+
+
+@settings(max_examples=max(1, EXAMPLES // 40), suppress_health_check=list(HealthCheck), deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_forged_proof_never_certifies_a_false_claim(seed):
+    """Odd tori with a DRAT proof of the optimum's bound: intact, the answer is accepted exactly
+    when the oracle agrees (whatever its claims were changed to); with the proof forged (a bit
+    flipped, cut, records dropped, another board's, another bound), accepted only when every
+    claim is true."""
+    rng = random.Random(seed)
+    instance, data = odd_torus_case(rng)
+    result = solve(instance, method="bnb")
+    answer = {"problem": "knights", **answer_fields(result), "certificate": None}
+    entry = drat_entry(instance.board, result.objective + 1)
+    assert entry is not None
+    answer["certificate"] = {"drat": entry}
+    oracle = CORRECT["knights"]
+    assert accepted(instance, answer) and oracle(data, answer), (data, answer)
+    other_instance, _ = odd_torus_case(rng)
+    other = drat_entry(other_instance.board, result.objective + 1)
+    for _ in range(3):
+        claimed = perturb(rng, "knights", answer, data["rows"], data["cols"])
+        truth = oracle(data, claimed)
+        assert accepted(instance, claimed) == truth, (data, answer, claimed, truth)
+        forged = {**claimed, "certificate": {"drat": perturb_proof(rng, entry, other)}}
+        if accepted(instance, forged):
+            assert truth, (data, forged)

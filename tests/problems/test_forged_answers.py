@@ -309,3 +309,73 @@ def test_control_characters_are_escaped(tmp_path, capsys):
     assert main(["check", "4", save(tmp_path, resealed(data))]) == 1
     out = capsys.readouterr().out
     assert len(out.splitlines()) == 1 and "\x1b" not in out
+
+
+# ------------------------------------------------------------------------- DRAT proofs (issue 30)
+
+
+def proof_entry_for(board, knights: int) -> dict:
+    from pysat.solvers import Solver
+
+    from knightcert.problems.checkers.drat import encode_proof, text_to_binary
+    from knightcert.problems.checkers.knights_cnf import knights_cnf
+
+    _, clauses = knights_cnf(board, knights)
+    with Solver(name="cadical195", bootstrap_with=clauses, with_proof=True) as solver:
+        assert solver.solve() is False
+        text = ("\n".join(solver.get_proof()) + "\n").encode()
+    return encode_proof(text_to_binary(text), knights)
+
+
+def seven_torus_answer() -> tuple[KnightsInstance, dict]:
+    """An answer file's content for the 7 x 7 torus (optimum 14) with a DRAT proof of "no 15"."""
+    torus = knights_instance(7, 7, torus=True)
+    result = solve(torus, method="bnb")
+    assert result.objective == 14
+    data = answer_to_dict(result.with_(certificate={"drat": proof_entry_for(torus.board, 15)}), torus)
+    return torus, resealed(data)
+
+
+def test_an_answer_with_its_proof_is_certified_strictly(tmp_path, capsys):
+    _, data = seven_torus_answer()
+    assert main(["check", "7", "--torus", save(tmp_path, data), "--strict"]) == 0
+    assert "certified: DRAT proof (" in capsys.readouterr().out
+
+
+def _proof_bytes(entry: dict) -> bytes:
+    import base64
+    import lzma
+
+    return lzma.decompress(base64.b64decode(entry["xz"]))
+
+
+@pytest.mark.parametrize("forgery", ["flipped", "truncated", "other board", "other bound", "bomb", "huge"])
+def test_a_forged_proof_is_refused(tmp_path, capsys, forgery):
+    from knightcert.problems.checkers.drat import MAX_PROOF_BYTES, encode_proof
+
+    torus, data = seven_torus_answer()
+    entry = data["certificate"]["drat"]
+    binary = bytearray(_proof_bytes(entry))
+    if forgery == "flipped":  # one lemma's literal negated: the proof no longer follows
+        binary[len(binary) // 2 : len(binary) // 2 + 64] = bytes(64)
+        entry = encode_proof(bytes(binary), 15)
+    elif forgery == "truncated":
+        entry = encode_proof(bytes(binary[: len(binary) // 3]), 15)
+    elif forgery == "other board":
+        entry = proof_entry_for(Board(5, 7, torus=True), 15)
+    elif forgery == "other bound":  # the proof of "no 15" said to prove "no 14"
+        entry = {**entry, "knights": 14}
+        data["objective"] = data["bound"] = 13
+        data["solution"] = data["solution"][:13]
+    elif forgery == "bomb":  # a small declared size, a large inflated one
+        entry = {**encode_proof(bytes(5_000_000), 15), "bytes": 1000}
+    else:
+        entry = {**entry, "bytes": MAX_PROOF_BYTES + 1}
+    data["certificate"]["drat"] = entry
+    code = main(["check", "7", "--torus", save(tmp_path, resealed(data)), "--strict"])
+    out = capsys.readouterr()
+    assert code in (1, 2), out
+    assert "Traceback" not in out.err and "internal error" not in out.err
+    assert "DRAT proof (" not in out.out
+    with pytest.raises((InvalidAnswer, AnswerFileError, CheckFailed)):
+        check_answer(torus, resealed(data))

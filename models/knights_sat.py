@@ -1,0 +1,104 @@
+"""A DRAT proof of an upper bound on independent knights, by a SAT solver (CaDiCaL 1.9.5).
+
+Where the checker has no certificate of its own for an upper bound ``u`` (a torus
+with an odd side past its exhaustive search), the bound can still be certified:
+the formula "at least ``u + 1`` independent knights" that the checker builds
+itself (:func:`knightcert.problems.checkers.knights_cnf.knights_cnf`) is refuted
+by CaDiCaL (python-sat), which writes a DRAT proof; the proof is stored,
+compressed, in the answer's certificate (``{"drat": ...}``) and the checker's own
+DRAT checker (:mod:`knightcert.problems.checkers.drat`) verifies it against the
+formula it rebuilds. Nothing the solver says is trusted: a proof that does not
+check is refused.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any
+
+from knightcert.problems.checkers.drat import encode_proof, text_to_binary
+from knightcert.problems.checkers.knights_cnf import knights_cnf
+from knightcert.problems.independent_knights import KnightsInstance
+
+__all__ = ["PROOF_SECONDS", "SOLVER", "prove_upper_bound"]
+
+#: The python-sat solver that writes the proof.
+SOLVER = "cadical195"
+#: Seconds a proof may take when the caller gives no time limit.
+PROOF_SECONDS = 600.0
+
+
+def prove_upper_bound(
+    instance: KnightsInstance, upper: int, *, time_limit: float | None = None
+) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """A DRAT refutation of "at least ``upper + 1`` knights on the instance's board".
+
+    Parameters
+    ----------
+    instance : KnightsInstance
+    upper : int
+        The bound to prove (no placement has more knights).
+    time_limit : float, optional
+        Seconds for the proof (default :data:`PROOF_SECONDS`); the solver runs in a child
+        process (python-sat cannot interrupt CaDiCaL), ended when they run out.
+
+    Returns
+    -------
+    (entry, info)
+        ``entry`` is the certificate entry (:func:`~knightcert.problems.checkers.drat.encode_proof`),
+        ``None`` when the solver found ``upper + 1`` knights (the bound is wrong) or ran out
+        of time; ``info`` says which, with the solver's time and the proof's size.
+    """
+    import multiprocessing
+    import tempfile
+
+    begin = time.perf_counter()
+    limit = PROOF_SECONDS if time_limit is None else max(float(time_limit), 0.0)
+    info: dict[str, Any] = {"proof_solver": f"CaDiCaL 1.9.5 (python-sat {SOLVER})"}
+    # python-sat cannot interrupt CaDiCaL: the solver runs in a child process, ended at the limit
+    with tempfile.TemporaryDirectory(prefix="knightcert-drat-") as folder:
+        path = os.path.join(folder, "proof.drat")
+        child = multiprocessing.get_context("spawn").Process(
+            target=_refute, args=(instance.board, upper + 1, path), daemon=True
+        )
+        child.start()
+        child.join(max(limit - (time.perf_counter() - begin), 0.0))
+        if child.is_alive():
+            child.kill()
+            child.join()
+            info["proof"] = f"no proof within {limit:g} s"
+            return None, info
+        info["proof_solve_s"] = round(time.perf_counter() - begin, 3)
+        if child.exitcode == SATISFIABLE:
+            info["proof"] = f"the solver placed {upper + 1} knights: the bound {upper} is wrong"
+            return None, info
+        if child.exitcode != 0:
+            info["proof"] = f"the proof's solver process failed (exit code {child.exitcode})"
+            return None, info
+        with open(path, "rb") as stream:
+            binary = stream.read()
+    entry = encode_proof(binary, upper + 1)
+    info["proof"] = f"DRAT, {len(binary)} bytes"
+    info["proof_s"] = round(time.perf_counter() - begin, 3)
+    return entry, info
+
+
+#: Exit code of the solver's process when the formula is satisfiable.
+SATISFIABLE = 10
+
+
+def _refute(board: Any, knights: int, path: str) -> None:  # pragma: no cover - child process
+    """In a child process: solve "at least ``knights`` knights"; write the binary DRAT proof to
+    ``path`` and exit 0, or exit :data:`SATISFIABLE`."""
+    from pysat.solvers import Solver
+
+    _, clauses = knights_cnf(board, knights)
+    with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
+        if solver.solve():
+            sys.exit(SATISFIABLE)
+        lines = solver.get_proof()
+    binary = text_to_binary(("\n".join(lines) + "\n").encode("ascii"))
+    with open(path, "wb") as stream:
+        stream.write(binary)

@@ -1,0 +1,130 @@
+"""The CNF the knights checker refutes: "at least ``k`` independent knights on this board".
+
+The checker builds this formula itself, from the instance and the claimed bound
+only (a formula read from an answer file is never used), and checks a DRAT
+refutation of it (:mod:`knightcert.problems.checkers.drat`): if the formula is
+unsatisfiable, no placement of ``k`` knights exists, so ``k - 1`` is an upper bound.
+
+Variables
+    ``1 .. n`` are the usable squares in row-major order (``x_i``: a knight on
+    square ``i``); ``n + 1 ..`` are the counter's (below).
+Independence
+    ``(-x_u | -x_v)`` for every pair of distinct usable squares a knight's jump
+    apart. The jumps are the eight ``(±1, ±2), (±2, ±1)`` steps, taken modulo the
+    sides on a torus, written out here (not read from the move tables the methods use).
+Cardinality, "at least ``k`` of ``x_1 .. x_n``" (a sequential counter)
+    ``s(i, j)`` ("at least ``j`` of ``x_1 .. x_i`` are true") for ``1 <= j <= k``
+    and ``j <= i <= n - k + j`` (elsewhere it is false by counting: too few
+    squares so far, or too few left). Clauses, only the direction the refutation
+    needs (``s`` implies the count)::
+
+        -s(i, j) | s(i-1, j) | x_i           (s(i-1, j) left out where it is false)
+        -s(i, j) | s(i-1, j) | s(i-1, j-1)   (for j >= 2)
+
+    and the unit ``s(n, k)``. Any placement of ``k`` knights satisfies it with
+    ``s(i, j)`` = "at least ``j`` of the first ``i``", so the formula is satisfiable
+    whenever ``k`` independent knights fit.
+Symmetry (``translate``)
+    On a torus without removed squares every translation maps placements to
+    placements, and any nonempty placement can be moved so that a knight stands on
+    square ``(0, 0)``: the unit ``x_(0,0)`` then keeps the formula satisfiable
+    whenever ``k >= 1`` knights fit. The builder adds it only on such boards.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["KNIGHT_JUMPS", "knights_cnf", "translation_applies"]
+
+#: The knight's eight jumps (row, column), written out for the checker.
+KNIGHT_JUMPS = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
+
+
+def translation_applies(board) -> bool:
+    """Whether every translation maps the board onto itself: a torus with no square removed."""
+    return bool(board.torus) and bool(np.asarray(board.free).all())
+
+
+def _jump_pairs(board) -> np.ndarray:
+    """Pairs ``(u, v)``, ``u < v``, of usable squares (row-major numbers) a jump apart; each once."""
+    rows, cols = int(board.rows), int(board.cols)
+    free = np.asarray(board.free, dtype=bool).reshape(rows, cols)
+    r, c = np.nonzero(free)
+    pairs = []
+    for dr, dc in KNIGHT_JUMPS:
+        tr, tc = r + dr, c + dc
+        if board.torus:
+            tr, tc = tr % rows, tc % cols
+            inside = np.ones(r.size, dtype=bool)
+        else:
+            inside = (tr >= 0) & (tr < rows) & (tc >= 0) & (tc < cols)
+        a = r[inside] * cols + c[inside]
+        b = tr[inside] * cols + tc[inside]
+        keep = free.reshape(-1)[b] & (a != b)
+        pairs.append(np.stack([a[keep], b[keep]], axis=1))
+    both = np.concatenate(pairs).astype(np.int64)
+    both.sort(axis=1)
+    return np.unique(both, axis=0)
+
+
+def knights_cnf(board, k: int, *, translate: bool = True) -> tuple[int, list[list[int]]]:
+    """The CNF "at least ``k`` independent knights on ``board``" (see the module notes).
+
+    Parameters
+    ----------
+    board : Board
+        The instance's board (plain or torus, squares possibly removed).
+    k : int
+        Knights to place, ``k >= 1``.
+    translate : bool
+        Add the unit ``x_(0,0)`` where translations justify it (:func:`translation_applies`).
+
+    Returns
+    -------
+    (variables, clauses)
+        The number of variables and the clauses as lists of nonzero DIMACS literals.
+
+    Examples
+    --------
+    >>> from knightcert.problems.board import Board
+    >>> n, clauses = knights_cnf(Board(1, 3), 3)
+    >>> n, clauses[-1]
+    (6, [6])
+    """
+    if k < 1:
+        raise ValueError("the formula needs k >= 1 knights")
+    rows, cols = int(board.rows), int(board.cols)
+    usable = np.flatnonzero(np.asarray(board.free, dtype=bool).reshape(-1))
+    n = int(usable.size)
+    number = np.zeros(rows * cols, dtype=np.int64)
+    number[usable] = np.arange(1, n + 1)
+    clauses: list[list[int]] = [[-int(number[u]), -int(number[v])] for u, v in _jump_pairs(board)]
+    if translate and translation_applies(board) and n:
+        clauses.append([int(number[0])])
+    if k > n:
+        clauses.append([])  # more knights than squares: the empty clause
+        return n, clauses
+    top = n
+
+    def s(i: int, j: int) -> int:  # variable of s(i, j), or 0 when it is false by counting
+        if j < 1 or j > k or i < j or i > n - k + j:
+            return 0
+        return ids[(i, j)]
+
+    ids: dict[tuple[int, int], int] = {}
+    for j in range(1, k + 1):
+        for i in range(j, n - k + j + 1):
+            top += 1
+            ids[(i, j)] = top
+    for j in range(1, k + 1):
+        for i in range(j, n - k + j + 1):
+            here, before, lower = s(i, j), s(i - 1, j), s(i - 1, j - 1)
+            clauses.append([v for v in (-here, before, i) if v])
+            if j > 1:
+                if lower == 0:  # s(i-1, j-1) false: s(i, j) needs s(i-1, j)
+                    clauses.append([v for v in (-here, before) if v])
+                else:
+                    clauses.append([v for v in (-here, before, lower) if v])
+    clauses.append([s(n, k)])
+    return top, clauses

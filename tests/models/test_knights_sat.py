@@ -1,0 +1,43 @@
+"""The DRAT proofs of knights bounds (issue 30): produced by CaDiCaL, checked by the checker."""
+
+from __future__ import annotations
+
+from knightcert.models.knights_sat import prove_upper_bound
+from knightcert.problems.checkers import certify
+from knightcert.problems.checkers.knights import check_bound_proof
+from knightcert.problems.independent_knights import knights_instance
+from knightcert.problems.result import Backing, Status
+from knightcert.solving import solve
+
+SEVEN = knights_instance(7, 7, torus=True)
+
+
+def test_a_true_bound_gets_a_proof_the_checker_accepts():
+    entry, info = prove_upper_bound(SEVEN, 14)
+    assert entry is not None and entry["knights"] == 15 and info["proof"].startswith("DRAT")
+    assert check_bound_proof(SEVEN.board, entry).startswith("DRAT proof (")
+
+
+def test_a_false_bound_gets_no_proof():
+    entry, info = prove_upper_bound(SEVEN, 13)
+    assert entry is None and "placed 14 knights" in info["proof"]
+
+
+def test_no_time_no_proof():
+    entry, info = prove_upper_bound(knights_instance(11, 11, torus=True), 44, time_limit=0.0)
+    assert entry is None and info["proof"].startswith("no proof within")
+
+
+def test_cpsat_attaches_a_proof_where_the_checker_has_no_certificate(monkeypatch):
+    import knightcert.problems.checkers.knights as knights_checker
+
+    monkeypatch.setattr(knights_checker, "SEARCH_SQUARES", 10)  # as if 7 x 7 were past the search
+    result = solve(SEVEN, method="cpsat")
+    assert result.status is Status.OPTIMAL and result.objective == 14 and "drat" in result.certificate
+    optimal = next(e for e in result.evidence if e.claim == "optimal")
+    assert result.certified and optimal.backing is Backing.PROOF
+    assert "proof_s" in result.info
+    # on a board the checker certifies itself, no proof is made
+    plain = solve(knights_instance(7, 7), method="cpsat")
+    assert plain.certified and "drat" not in (plain.certificate or {})
+    assert certify(SEVEN, result) is result

@@ -1,0 +1,257 @@
+"""The project's DRAT checker: refutations accepted, every broken one refused (issue 30)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from knightcert.problems.board import Board
+from knightcert.problems.checkers import certify, check
+from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.checkers.drat import (
+    MAX_PROOF_BYTES,
+    check_drat,
+    decode_proof,
+    encode_proof,
+    proof_entry,
+    text_to_binary,
+)
+from knightcert.problems.checkers.knights import check_bound_proof, search_optimum
+from knightcert.problems.checkers.knights_cnf import knights_cnf, translation_applies
+from knightcert.problems.independent_knights import KnightsInstance, knights_instance
+from knightcert.problems.result import Backing, Result, Status
+
+#: Every clause over two variables: unsatisfiable, but no unit propagates.
+FULL = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+
+
+def drat(text: str) -> bytes:
+    return text_to_binary(text.encode())
+
+
+def test_a_rup_refutation_is_accepted():
+    checked = check_drat(FULL, drat("2 0\n0\n"))
+    assert checked.refuted and checked.lemmas == 2 and checked.rat == 0
+
+
+def test_the_empty_clause_alone_is_not_rup_here():
+    checked = check_drat(FULL, drat("0\n"))
+    assert not checked.refuted and "line 1 is neither RUP nor RAT" in checked.reason
+
+
+def test_a_proof_must_derive_the_empty_clause():
+    checked = check_drat(FULL, drat("2 0\n"))
+    assert not checked.refuted and "never derives the empty clause" in checked.reason
+    assert not check_drat(FULL, b"").refuted
+
+
+def test_a_rat_lemma_is_accepted_and_a_false_one_refused():
+    # 3 is fresh: (3) is RAT on 3 (no clause holds -3), though not RUP
+    checked = check_drat(FULL, drat("3 0\n2 0\n0\n"))
+    assert checked.refuted and checked.rat == 1
+    # (-2) is RAT on -2 against (1 2) but not against (-1 2): refused
+    checked = check_drat([[1, 2], [-1, 2], [1, -2]], drat("-2 0\n0\n"))
+    assert not checked.refuted and "line 1" in checked.reason
+
+
+def test_the_rat_pivot_is_the_first_literal():
+    # (1 -2) is RAT on 1 against (-1 2) ... but the same clause written -2 first is checked on -2
+    formula = [[-1, 2], [3, 4]]
+    assert check_drat(formula, drat("1 -2 0\n")).lemmas == 1  # accepted lemma, no refutation
+    assert "line 1" in check_drat([*formula, [1, 2, 5]], drat("-2 0\n")).reason
+
+
+def test_deletions_are_honoured():
+    # without (1 2) and (-1 2), the lemma (2) is neither RUP nor RAT
+    checked = check_drat(FULL, drat("d 1 2 0\nd -1 2 0\n2 0\n0\n"))
+    assert not checked.refuted and "line 3" in checked.reason
+    # deleting a clause that is not there is ignored
+    checked = check_drat(FULL, drat("d 1 5 0\n2 0\n0\n"))
+    assert checked.refuted and checked.unmatched == 1
+
+
+def test_a_deleted_unit_reason_is_kept():
+    formula = [[1], [-1, 2], [-2, 3], [-3, -1]]
+    checked = check_drat(formula, drat("d 1 0\n0\n"))
+    assert checked.refuted and checked.kept == 1
+
+
+def test_duplicate_literals_and_tautologies():
+    assert check_drat(FULL, drat("2 2 0\n0\n")).refuted
+    assert check_drat([*FULL, [1, -1]], drat("d -1 1 0\n2 0\n0\n")).refuted
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (b"a\x02", "byte 2"),  # cut short
+        (b"x\x02\x00", "byte 0"),  # not a record kind
+        (b"a\x80\x00\x00", "byte 1"),  # a zero written in two bytes
+        (b"a\x01\x00", "byte 1"),  # variable 0
+        (b"a\xff\xff\xff\xff\xff\x01\x00", "byte 1"),  # over 31 bits
+    ],
+)
+def test_malformed_binary_is_refused(data, words):
+    checked = check_drat(FULL, data)
+    assert not checked.refuted and "malformed" in checked.reason and words in checked.reason
+
+
+def test_binary_round_trip():
+    text = "1 -2 0\nd 1 -2 0\n-300 0\n0\n"
+    binary = drat(text)
+    assert binary[0] == 0x61 and binary[1] == 2 and binary[2] == 5 and binary[3] == 0
+    assert check_drat([[300]], binary, binary=True).refuted is False
+    assert check_drat([[300], [-300, -1], [-300, 1]], drat(text)).refuted
+    with pytest.raises(ValueError):
+        text_to_binary(b"1 2")
+
+
+def test_entries_are_checked_before_inflating():
+    entry = encode_proof(b"a\x04\x00\x00", 3)
+    assert decode_proof(entry) == b"a\x04\x00\x00"
+    with pytest.raises(CheckFailed, match="keys"):
+        proof_entry({**entry, "extra": 1})
+    with pytest.raises(CheckFailed, match="format"):
+        proof_entry({**entry, "format": "lrat"})
+    with pytest.raises(CheckFailed, match="bytes must be"):
+        proof_entry({**entry, "bytes": MAX_PROOF_BYTES + 1})
+    with pytest.raises(CheckFailed, match="bytes must be"):
+        proof_entry({**entry, "bytes": True})
+    with pytest.raises(CheckFailed, match="knights must be"):
+        proof_entry({**entry, "knights": 0})
+    bomb = encode_proof(bytes(10_000_000), 3)
+    with pytest.raises(CheckFailed, match="does not inflate to the declared 100 bytes"):
+        decode_proof({**bomb, "bytes": 100})
+    with pytest.raises(CheckFailed, match=r"corrupt|does not inflate"):
+        decode_proof({**entry, "xz": entry["xz"][:-8] + "AAAAAAA="})
+    with pytest.raises(CheckFailed, match="corrupt"):
+        decode_proof({**entry, "xz": "not base64!"})
+
+
+# ----------------------------------------------------------------------------- the knights formula
+
+
+def optimum_by_sat(board, k: int) -> bool:
+    from pysat.solvers import Solver
+
+    _, clauses = knights_cnf(board, k)
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        return bool(solver.solve())
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        Board(3, 3),
+        Board(4, 5),
+        Board(5, 5, torus=True),
+        Board(3, 5, torus=True),
+        Board(6, 6, torus=True),
+        Board(5, 5, np.array([[(r * 5 + c) % 7 == 3 for c in range(5)] for r in range(5)]), torus=True),
+        Board(1, 3),
+    ],
+)
+def test_the_formula_is_satisfiable_exactly_up_to_the_optimum(board):
+    optimum, _ = search_optimum(board, 10**6)
+    assert optimum is not None
+    assert optimum_by_sat(board, optimum)
+    assert not optimum_by_sat(board, optimum + 1)
+
+
+def test_translation_only_on_a_full_torus():
+    full = Board(5, 5, torus=True)
+    holed = Board(5, 5, np.array([[r == 2 and c == 2 for c in range(5)] for r in range(5)]), torus=True)
+    assert translation_applies(full) and not translation_applies(holed)
+    assert not translation_applies(Board(5, 5))
+    assert [1] in knights_cnf(full, 3)[1]
+    assert [1] not in knights_cnf(holed, 3)[1] and [1] not in knights_cnf(Board(5, 5), 3)[1]
+
+
+def test_the_formula_has_one_clause_per_jump():
+    clauses = knights_cnf(Board(3, 3), 1, translate=False)[1]
+    pairs = sorted(tuple(sorted(-v for v in c)) for c in clauses if len(c) == 2 and all(v < 0 for v in c))
+    # the 3 x 3 board's eight moves, numbered row-major from 1
+    assert pairs == [(1, 6), (1, 8), (2, 7), (2, 9), (3, 4), (3, 8), (4, 9), (6, 7)]
+    assert knights_cnf(Board(1, 2), 3)[1][-1] == []
+
+
+def proof_for(board, k: int) -> bytes:
+    from pysat.solvers import Solver
+
+    _, clauses = knights_cnf(board, k)
+    with Solver(name="cadical195", bootstrap_with=clauses, with_proof=True) as solver:
+        assert solver.solve() is False
+        return text_to_binary(("\n".join(solver.get_proof()) + "\n").encode())
+
+
+SEVEN = knights_instance(7, 7, torus=True)
+
+
+def seven_placement():
+    from pysat.solvers import Solver
+
+    _, clauses = knights_cnf(SEVEN.board, 14)
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        assert solver.solve()
+        model = set(solver.get_model())
+    return [[i // 7, i % 7] for i in range(49) if i + 1 in model]
+
+
+def test_a_knights_bound_is_certified_by_its_proof_and_refused_otherwise():
+    proof = proof_for(SEVEN.board, 15)
+    entry = encode_proof(proof, 15)
+    placement = seven_placement()
+    assert len(placement) == 14
+    good = Result("knights", "t", Status.OPTIMAL, 14, 14, placement, 0.0, certificate={"drat": entry})
+    checked = check(SEVEN, good)
+    assert checked.certified and checked.certificate == {"drat": entry}
+    optimal = next(e for e in checked.evidence if e.claim == "optimal")
+    assert optimal.backing is Backing.PROOF and optimal.how.startswith("DRAT proof (")
+    assert "DRAT proof (" in check_bound_proof(SEVEN.board, entry)
+    # a truncated proof: cut at a record boundary, or inside one
+    cut = proof[: proof.rfind(b"a", 0, len(proof) // 2)]
+    for broken in (cut, proof[: len(proof) // 2]):
+        with pytest.raises(CheckFailed, match="DRAT proof refused"):
+            check_bound_proof(SEVEN.board, encode_proof(broken, 15))
+    # a proof of another instance, and the same proof said to refute another bound
+    with pytest.raises(CheckFailed, match="DRAT proof refused"):
+        check_bound_proof(Board(7, 9, torus=True), entry)
+    with pytest.raises(CheckFailed, match="DRAT proof refused"):
+        check_bound_proof(SEVEN.board, {**entry, "knights": 14})
+    # attached to a false optimum (13 of 14 knights) as a proof of "no 14": refused
+    false = good.with_(
+        objective=13, bound=13, solution=placement[:13], certificate={"drat": {**entry, "knights": 14}}
+    )
+    refused = certify(SEVEN, false)
+    assert not refused.verified and not refused.certified
+    assert refused.info["check_error"].startswith("optimal claim rejected: DRAT proof refused")
+
+
+def test_a_proof_of_a_weaker_bound_is_left_aside():
+    entry = encode_proof(proof_for(SEVEN.board, 15), 15)
+    placement = seven_placement()
+    # the claim "at most 13" needs "no 14": the proof of "no 15" does not give it, and the
+    # checker's own search refutes the claim
+    false = Result("knights", "t", Status.OPTIMAL, 13, 13, placement[:13], 0.0, certificate={"drat": entry})
+    assert "exhaustive search places 14" in certify(SEVEN, false).info["check_error"]
+    # a weaker claim (at most 20) is proven by the proof of "no 15"
+    weak = Result("knights", "t", Status.FEASIBLE, 14, 20, placement, 0.0, certificate={"drat": entry})
+    assert next(e for e in check(SEVEN, weak).evidence if e.claim == "bound").backing is Backing.PROOF
+
+
+def test_forged_lemmas_are_refused():
+    proof = proof_for(SEVEN.board, 15)
+    records = proof.split(b"\x00a")
+    # drop lemmas from the middle: some later lemma (or the empty clause) no longer follows
+    forged = b"\x00a".join(records[:5] + records[len(records) // 2 :])
+    assert not check_drat(knights_cnf(SEVEN.board, 15)[1], forged).refuted
+    # a proof of just the empty clause
+    assert not check_drat(knights_cnf(SEVEN.board, 15)[1], b"a\x00").refuted
+
+
+def test_a_holed_board_without_symmetry():
+    blocked = np.array([[(r, c) == (1, 3) for c in range(5)] for r in range(5)])
+    holed = KnightsInstance(Board(5, 5, blocked, torus=True))
+    optimum, _ = search_optimum(holed.board, 10**6)
+    entry = encode_proof(proof_for(holed.board, optimum + 1), optimum + 1)
+    assert check_bound_proof(holed.board, entry)
