@@ -109,7 +109,7 @@ def cases() -> list[tuple[str, str, Callable[[], object], Callable[..., object],
             "caso550",
             lambda: read_lost_knight(SHARED / "lost-knight" / "caso550.txt"),
             path_cpsat.cpsat,
-            [{}, {"formulation": "flow"}],
+            [{}, {"bound": "none"}, {"formulation": "flow"}],
             60,
         ),
         (
