@@ -24,6 +24,10 @@ MAX_BEST_FIRST_BITS = 62
 #: Boards up to this many squares are searched in plain Python: loading the compiled
 #: kernel (about 0.4 s) costs more than the whole search there (docs/benchmarks.md).
 PLAIN_BFS_SQUARES = 4096
+#: Boards up to this many squares are searched layer by layer with numpy (:func:`_bfs_layers`):
+#: loading the compiled kernel costs about 0.5 s of CPU per process, more than the layered
+#: search of a board this size (docs/benchmarks.md, "11 seed boards").
+LAYERED_BFS_SQUARES = 1_000_000
 
 
 @method("path", "bfs")
@@ -63,6 +67,8 @@ def bfs(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
     dist = np.full(board.size, -1, dtype=np.int32)
     if board.size <= PLAIN_BFS_SQUARES:
         search = _bfs_plain
+    elif board.size <= LAYERED_BFS_SQUARES:
+        search = _bfs_layers
     else:
         from knightcert.algorithms.path_kernels import bfs_torus as search
     expanded = search(blocked, board.rows, board.cols, instance.start_index, instance.exit_index, dist)
@@ -193,6 +199,30 @@ def _bfs_plain(blocked: np.ndarray, rows: int, cols: int, start: int, goal: int,
                 queue.append(v)
     dist[:] = labels
     return head
+
+
+def _bfs_layers(blocked: np.ndarray, rows: int, cols: int, start: int, goal: int, dist: np.ndarray) -> int:
+    """Breadth-first search a layer at a time with numpy: the eight jumps of the whole frontier
+    at once, each new square kept once. Fills ``dist`` with exact distances up to the goal's
+    layer (the layer is completed) and returns the number of expanded squares (the frontiers
+    before the goal's layer). O(squares) work in O(layers) numpy calls."""
+    n = rows * cols
+    free = blocked == 0
+    stamp = np.zeros(n, dtype=np.int64)
+    dist[start] = 0
+    frontier = np.array([start], dtype=np.int64)
+    expanded = layer = 0
+    while frontier.size and dist[goal] < 0:
+        expanded += frontier.size
+        layer += 1
+        r, c = np.divmod(frontier, cols)
+        reached = np.concatenate([((r + dr) % rows) * cols + (c + dc) % cols for dr, dc in KNIGHT_OFFSETS])
+        reached = reached[free[reached] & (dist[reached] < 0)]
+        stamp[reached] = np.arange(reached.size)  # one copy of each square: the write that stuck
+        reached = reached[stamp[reached] == np.arange(reached.size)]
+        dist[reached] = layer
+        frontier = reached
+    return expanded
 
 
 def _walk_back(instance: LostKnightInstance, dist: np.ndarray) -> list[list[int]]:

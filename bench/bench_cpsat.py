@@ -1,11 +1,19 @@
-"""The CP-SAT formulations of each problem side by side, in one run.
+"""CP-SAT through the command line (the targets), and its formulations side by side.
 
 Usage::
 
-    python bench/bench_cpsat.py                       # every case (about 15 min on 2 cores)
+    python bench/bench_cpsat.py --targets                  # every target, seeds 0,1,2, via the CLI
+    python bench/bench_cpsat.py --targets --seeds 0,1 --instances "knights 400"
+    python bench/bench_cpsat.py                       # every formulation (about 15 min on 2 cores)
     python bench/bench_cpsat.py --only knights,tour   # some problems
     python bench/bench_cpsat.py --repeat 3            # median of 3 per row
     python bench/bench_cpsat.py --only build --repeat 3   # model building, 400 x 400 knights
+
+``--targets`` runs each target exactly as a user does: ``python -m knightcert ... --method
+cpsat --time-limit L --seed S --json`` as a child process (same parameters, hint, workers and
+time budget as the command line, since it is the command line), one row per seed, with the
+whole process's wall time, the method's own time, the status, and the load average before
+and after.
 
 Each row is one formulation on one instance, solved by the model function itself
 (``knightcert.models.*_cpsat.cpsat``) with the project's default workers and the
@@ -101,7 +109,7 @@ def cases() -> list[tuple[str, str, Callable[[], object], Callable[..., object],
             "caso550",
             lambda: read_lost_knight(SHARED / "lost-knight" / "caso550.txt"),
             path_cpsat.cpsat,
-            [{}, {"formulation": "flow"}],
+            [{}, {"bound": "none"}, {"formulation": "flow"}],
             60,
         ),
         (
@@ -171,6 +179,70 @@ def build_table(repeat: int) -> None:
         )
 
 
+#: The command-line targets of issue 31: (name, arguments after ``knightcert``, time limit, target s).
+TARGETS: list[tuple[str, list[str], float, float | None]] = [
+    ("knights 400", ["knights", "400"], 60, 60),
+    ("knights 200", ["knights", "200"], 60, None),
+    ("knights 17 torus", ["knights", "17", "--torus"], 60, 60),
+    ("knights 19 torus", ["knights", "19", "--torus"], 60, None),
+    ("knights 21 torus", ["knights", "21", "--torus"], 60, None),
+    ("path caso550", ["path", str(SHARED / "lost-knight" / "caso550.txt")], 60, 10),
+    ("tour 60 closed", ["tour", "60", "--closed"], 60, 10),
+]
+
+
+def targets_table(seeds: list[int], names: list[str]) -> None:
+    """Each target through the command line, once per seed (module docstring)."""
+    import json
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    print(
+        "| command | seed | status | objective | bound | method s | process s | target s | met "
+        "| load before/after |"
+    )
+    print("|---|---:|---|---:|---:|---:|---:|---:|---|---|")
+    for name, arguments, limit, target in TARGETS:
+        if names and name not in names:
+            continue
+        for seed in seeds:
+            command = [sys.executable, "-m", "knightcert", *arguments, "--method", "cpsat"]
+            command += ["--time-limit", str(limit), "--seed", str(seed), "--json"]
+            before = os.getloadavg()[0]
+            began = time.perf_counter()
+            done = subprocess.run(command, cwd=root, capture_output=True, text=True, check=False)
+            wall = time.perf_counter() - began
+            after = os.getloadavg()[0]
+            try:
+                answer = json.loads(done.stdout)
+            except json.JSONDecodeError:
+                print(
+                    f"| `{name}` | {seed} | exit {done.returncode}: {done.stderr.strip()[-200:]} |",
+                    flush=True,
+                )
+                continue
+            answer = answer[0] if isinstance(answer, list) else answer
+            met = (
+                ""
+                if target is None
+                else (
+                    "yes"
+                    if answer["status"] == "OPTIMAL"
+                    or (answer["status"] == "FEASIBLE" and arguments[0] == "tour")
+                    else "no"
+                )
+            )
+            if target is not None and wall > target:
+                met = "no"
+            shown = " ".join(arguments).replace(str(SHARED / "lost-knight") + "/", "")
+            print(
+                f"| `knightcert {shown} --method cpsat --time-limit {limit:g}` | {seed} | {answer['status']} "
+                f"| {answer['objective']} | {answer['bound']} | {answer['time_s']:.2f} | {wall:.2f} "
+                f"| {'' if target is None else f'{target:g}'} | {met} | {before:.1f}/{after:.1f} |",
+                flush=True,
+            )
+
+
 def label(options: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in options.items()) or "default"
 
@@ -182,7 +254,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--instances", default="", help="comma-separated instance names (e.g. 200x200)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per row; the median time is shown")
+    parser.add_argument("--targets", action="store_true", help="the command-line targets (module docstring)")
+    parser.add_argument("--seeds", default="0,1,2", help="comma-separated seeds of --targets")
     args = parser.parse_args(argv)
+    if args.targets:
+        names = [n for n in args.instances.split(",") if n]
+        targets_table([int(s) for s in args.seeds.split(",")], names)
+        return 0
     only = {p for p in args.only.split(",") if p}
     if "build" in only:
         build_table(args.repeat)

@@ -4,10 +4,14 @@ Models never import heuristics (the dependency rule), so the combinations
 live here, one layer up, and the registry points at them:
 
 ``knights cpsat``
-    CP-SAT started from seed 002's greedy placement (a solution hint); where the
-    checker has no certificate of its own for the bound (a torus with an odd side
-    past its search), CaDiCaL then writes a DRAT proof of it
-    (:mod:`knightcert.models.knights_sat`), attached as ``certificate["drat"]``.
+    on bipartite boards (plain boards, tori with even sides) CP-SAT bounded by Kőnig's
+    theorem: a maximum matching's size gives the exact optimum (usable squares less the
+    matching), added to the model as ``sum <= bound``, and the matching's independent set
+    is the hint, so that the search only has to reach the bound; the matching goes with
+    the answer as its certificate (the checker validates it). On other boards (odd tori)
+    CP-SAT started from seed 002's greedy placement (a solution hint); where the checker
+    has no certificate of its own for the bound (past its search), CaDiCaL then writes a
+    DRAT proof of it (:mod:`knightcert.models.knights_sat`), attached as ``certificate["drat"]``.
 ``knights bnb``
     seed 002's branch and bound with the greedy value as first incumbent.
 
@@ -30,9 +34,28 @@ def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
     from knightcert.models.knights_cpsat import cpsat
 
     check_arguments("knights", instance, options.get("time_limit"), options.get("seed"))
-    start = greedy(instance, check=False)
-    result = cpsat(instance, hint=start.solution, hint_source="greedy", **_time_left(options, start.time))
-    return _with_proof(instance, _at_least_the_start(result, start), options)
+    board = instance.board
+    if board.torus and (board.rows % 2 or board.cols % 2):
+        start = greedy(instance, check=False)
+        result = cpsat(instance, hint=start.solution, hint_source="greedy", **_time_left(options, start.time))
+        return _with_proof(instance, _at_least_the_start(result, start), options)
+    from knightcert.algorithms.knights_matching import matching
+
+    start = matching(instance, time_limit=options.get("time_limit"))
+    if start.status is not Status.OPTIMAL:  # the time limit stopped the matching: the greedy placement
+        return _at_least_the_start(start.with_(method="cpsat"), greedy(instance, check=False))
+    result = cpsat(
+        instance,
+        hint=start.solution,
+        hint_source="matching (Kőnig independent set)",
+        upper_bound=start.objective,
+        bound_source="matching (Kőnig)",
+        **_time_left(options, start.time),
+    )
+    result = _at_least_the_start(result, start)
+    return result.with_(
+        certificate=start.certificate, info={**result.info, "matching_s": round(start.time, 6)}
+    )
 
 
 def _with_proof(instance: KnightsInstance, result: Result, options: dict[str, Any]) -> Result:

@@ -125,6 +125,7 @@ def solve_cpsat(
     seed: int | None = None,
     workers: int | None = None,
     parameters: dict[str, object] | None = None,
+    stop_at: float | None = None,
 ) -> CpSatRun:
     """Solve ``model``; ``began`` is the ``perf_counter`` time model building began.
 
@@ -145,6 +146,10 @@ def solve_cpsat(
         ``num_workers``; default :func:`default_workers`.
     parameters : dict, optional
         ``SatParameters`` fields set by name; default ``DEFAULT_PARAMETERS``.
+    stop_at : float, optional
+        An objective value (as reported, i.e. scaled) known to be the best possible: the
+        search stops at the first solution that reaches it (a solution callback), since
+        the caller holds the proof that nothing better exists (e.g. Kőnig's bound).
 
     Raises
     ------
@@ -167,7 +172,7 @@ def solve_cpsat(
     solver.parameters.num_workers = default_workers() if workers is None else int(workers)
     for name, value in (DEFAULT_PARAMETERS if parameters is None else parameters).items():
         setattr(solver.parameters, name, value)
-    native, interrupted = _solve_interruptibly(solver, model)
+    native, interrupted = _solve_interruptibly(solver, model, None if stop_at is None else _StopAt(stop_at))
     if native == cp_model.MODEL_INVALID:
         raise SolverError(f"CP-SAT rejected the model: {model.validate()}")
     if native not in _STATUS:  # pragma: no cover - every documented status is mapped above
@@ -177,7 +182,24 @@ def solve_cpsat(
     )
 
 
-def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> tuple[int, bool]:
+class _StopAt(cp_model.CpSolverSolutionCallback):
+    """Stops the search at the first solution whose objective is ``target`` (an optimum
+    proven elsewhere, so no solution goes past it)."""
+
+    def __init__(self, target: float) -> None:
+        super().__init__()
+        self.target = target
+
+    def on_solution_callback(self) -> None:
+        if abs(self.objective_value - self.target) < 1e-6:
+            self.stop_search()
+
+
+def _solve_interruptibly(
+    solver: cp_model.CpSolver,
+    model: cp_model.CpModel,
+    callback: cp_model.CpSolverSolutionCallback | None = None,
+) -> tuple[int, bool]:
     """``solver.solve(model)`` that a ``KeyboardInterrupt`` stops gracefully.
 
     CP-SAT's own Ctrl-C handling (``catch_sigint_signal``) replaces the
@@ -190,7 +212,7 @@ def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> 
     """
     solver.parameters.catch_sigint_signal = False
     if threading.current_thread() is not threading.main_thread():
-        return solver.solve(model), False
+        return solver.solve(model, callback), False
     previous = signal.getsignal(signal.SIGINT)
     outcome: list[int] = []
     failure: list[BaseException] = []
@@ -198,7 +220,7 @@ def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> 
 
     def search() -> None:
         try:
-            outcome.append(solver.solve(model))
+            outcome.append(solver.solve(model, callback))
         except BaseException as exc:  # re-raised in the caller's thread
             failure.append(exc)
         finally:

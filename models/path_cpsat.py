@@ -4,14 +4,15 @@
     Data: the distinct knight arcs between free squares of the torus.
     Variables: one integer ``d[v]`` in [0, F] per free square (F = free squares).
     Constraints: ``d[C] = 0`` and ``d[v] <= d[u] + 1`` for every arc ``u -> v``.
-    Objective: maximise the sum of the labels. The largest labelling under these
-    constraints is the distance labelling (capped at F for squares C cannot reach):
-    every label is at most the distance (induction along a shortest path) and the
-    distances satisfy every constraint. So ``d[S]`` is the fewest moves, or F when
-    S cannot be reached; the path follows tight arcs (``d[v] = d[u] + 1``) back from S.
-    CP-SAT's bound propagation of ``d[v] <= d[u] + 1`` from ``d[C] = 0`` is a
-    Bellman-Ford pass, so the bound is found at the root; a decision strategy that sets
-    each label to its largest value then finds the optimum without a backtrack.
+    Objective: maximise ``d[S]`` (it was the sum of every label, a linear constraint over
+    all of them propagated at every decision). Every label is at most its distance
+    (induction along a shortest path) and the distances satisfy every constraint, so the
+    maximum of ``d[S]`` is the fewest moves, or F when S cannot be reached; in any
+    labelling that reaches it the labels along a shortest path are tight, and the path
+    follows tight arcs (``d[v] = d[u] + 1``) back from S. CP-SAT's bound propagation of
+    ``d[v] <= d[u] + 1`` from ``d[C] = 0`` is a Bellman-Ford pass, so the bound is found
+    at the root; a decision strategy that sets each label to its largest value then
+    finds the optimum without a backtrack.
 ``"flow"``, a unit flow
     Variables: one Boolean per arc (is the arc used?).
     Constraints: flow conservation: one unit leaves C, one unit enters S,
@@ -19,7 +20,12 @@
     Objective: minimise the number of arcs used (a minimum-cost unit flow decomposes
     into one C-S path plus cycles, and cycles only cost).
 
-Neither model knows anything of breadth-first search.
+Neither model knows anything of breadth-first search; but by default (``bound="bfs"``) the
+``distance`` model is handed breadth-first search's distances as a complete hint and stops at
+the first labelling whose ``d[S]`` reaches the distance found: no labelling goes past it, so
+that labelling is optimal, and the distances go with the answer as its certificate (the
+checker validates them). Proving the same bound by propagation alone took CP-SAT 7-50 s on
+caso550 (docs/benchmarks.md); ``bound="none"`` still does that.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ import time
 import numpy as np
 from ortools.sat.python import cp_model
 
-from knightcert.models.cpsat_labels import LABEL_PARAMETERS, maximise_labels
+from knightcert.models.cpsat_labels import LABEL_PARAMETERS, maximise_label
 from knightcert.models.cpsat_solve import solve_cpsat
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.lost_knight import LostKnightInstance
@@ -51,6 +57,7 @@ def cpsat(
     seed: int | None = None,
     workers: int | None = None,
     formulation: str = "distance",
+    bound: str = "bfs",
 ) -> Result:
     """Shortest knight path by a CP-SAT model: distance labels (default) or a unit flow.
 
@@ -65,6 +72,14 @@ def cpsat(
         CP-SAT ``num_workers`` (default ``knightcert.models.cpsat_solve.default_workers()``).
     formulation : {"distance", "flow"}
         The model (module docstring); recorded as ``info["formulation"]``.
+    bound : {"bfs", "none"}
+        ``"bfs"`` (default, ``distance`` model only): breadth-first search's distances from C
+        (capped at the length found) are the hint, a complete labelling that is optimal, and
+        the search stops at the first labelling whose ``d[S]`` reaches the distance found
+        (no labelling goes past it: every label is at most its distance). Optimality then
+        rests on that search, recorded as ``info["bound_source"]``, with the labelling as
+        the certificate (the checker validates it, or a closed set for an unreachable S).
+        ``"none"``: the model alone proves the optimum by its own propagation.
 
     Returns
     -------
@@ -92,8 +107,12 @@ def cpsat(
         raise SizeLimitExceeded(
             f"cpsat handles up to {MAX_CPSAT_SQUARES} free squares; this board has {board.n_free}"
         )
+    if bound not in ("bfs", "none"):
+        raise ValueError(f"unknown bound {bound!r}; valid: bfs, none")
     if formulation == "distance":
-        return _distance_model(instance, time_limit=time_limit, seed=seed, workers=workers)
+        return _distance_model(
+            instance, time_limit=time_limit, seed=seed, workers=workers, use_bfs=bound == "bfs"
+        )
     began = time.perf_counter()
     # data
     tails, heads = knight_arcs(board)
@@ -138,11 +157,21 @@ def cpsat(
 
 
 def _distance_model(
-    instance: LostKnightInstance, *, time_limit: float | None, seed: int | None, workers: int | None
+    instance: LostKnightInstance,
+    *,
+    time_limit: float | None,
+    seed: int | None,
+    workers: int | None,
+    use_bfs: bool = False,
 ) -> Result:
     """The ``distance`` formulation (module docstring), built straight into the model proto."""
     board = instance.board
     began = time.perf_counter()
+    searched = None
+    if use_bfs:
+        from knightcert.algorithms.path_search import bfs
+
+        searched = bfs(instance, check=False)
     # data
     tails, heads = knight_arcs(board)
     usable = np.flatnonzero(board.free.reshape(-1))
@@ -164,26 +193,49 @@ def _distance_model(
         linear.vars.extend((v, u))
         linear.coeffs.extend((1, -1))
         linear.domain.extend((-n, 1))
-    # objective: maximise the sum of the labels, largest label first
-    maximise_labels(proto, n)
+    # objective: maximise the label of S (the other labels are decided at their largest values)
+    maximise_label(proto, n, goal)
+    stop_at = None
+    if searched is not None:  # BFS's labels, capped at the length (n when S is unreachable)
+        if searched.status is Status.OPTIMAL:
+            stop_at = int(searched.objective)
+            hinted = np.asarray(searched.certificate["labels"]).reshape(-1)[usable]
+        else:
+            stop_at = n
+            # 0 on the squares C reaches, n elsewhere: feasible, as no move leaves the closed set
+            hinted = np.where(np.asarray(searched.certificate["closed"]).reshape(-1)[usable], 0, n)
+        proto.solution_hint.vars.extend(range(n))
+        proto.solution_hint.values.extend(hinted.tolist())
     # solve
     run = solve_cpsat(
-        model, began=began, time_limit=time_limit, seed=seed, workers=workers, parameters=LABEL_PARAMETERS
+        model,
+        began=began,
+        time_limit=time_limit,
+        seed=seed,
+        workers=workers,
+        parameters=LABEL_PARAMETERS,
+        stop_at=stop_at,
     )
     # extract
     info = {**run.info(), "formulation": "distance", "constraints": len(constraints)}
+    if searched is not None:
+        info.update(hint="breadth-first distances", bound_source="breadth-first search", bfs_s=searched.time)
     if not run.has_solution:
         return Result("path", "cpsat", run.status, None, None, None, time.perf_counter() - began, info=info)
     label = np.fromiter(run.solver.response_proto.solution, dtype=np.int64, count=n)
-    optimal = run.status is Status.OPTIMAL
+    optimal = run.status is Status.OPTIMAL or (stop_at is not None and label[goal] == stop_at)
     if label[goal] >= n:  # S is unreachable (proven when the labelling is optimal)
         status = Status.INFEASIBLE if optimal else Status.UNKNOWN
-        return Result("path", "cpsat", status, None, None, None, time.perf_counter() - began, info=info)
+        certificate = None if searched is None or status is Status.UNKNOWN else searched.certificate
+        elapsed = time.perf_counter() - began
+        return Result("path", "cpsat", status, None, None, None, elapsed, certificate=certificate, info=info)
     path = _path_from_labels(board.cols, usable, tails_var, heads_var, label, goal)
     length = len(path) - 1
     status = Status.OPTIMAL if optimal and length == label[goal] else Status.FEASIBLE
     bound = length if status is Status.OPTIMAL else None
-    return Result("path", "cpsat", status, length, bound, path, time.perf_counter() - began, info=info)
+    certificate = searched.certificate if searched is not None and status is Status.OPTIMAL else None
+    elapsed = time.perf_counter() - began
+    return Result("path", "cpsat", status, length, bound, path, elapsed, certificate=certificate, info=info)
 
 
 def _path_from_labels(

@@ -52,14 +52,16 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
         solution = _solution_fields(solution)
     shape = (instance.rows, instance.cols)
     certificate = certificate_of(result, claim)
+    jumps = None
     if instance.rows * instance.cols == 0:
         rounds = keys = np.zeros(shape, dtype=np.int64)
     elif "rounds" in certificate or "keys" in certificate:
         rounds = grid(certificate.get("rounds"), "certificate 'rounds'", shape, minimum=-1, claim=claim)
         keys = grid(certificate.get("keys"), "certificate 'keys'", shape, minimum=-1, claim=claim)
     else:
-        rounds, keys = labels(instance)
-    check_labels(instance, rounds, keys, claim)
+        jumps = list(_jumps(instance.values))  # computed once for the labelling and its check
+        rounds, keys = labels(instance, jumps)
+    check_labels(instance, rounds, keys, claim, jumps)
     ranking = [_lower_key(instance, rounds, keys, p) for p in range(instance.players)]
     evidence: list[Evidence] = []
     if result.status is Status.INFEASIBLE:
@@ -159,9 +161,14 @@ def replay(instance: JumpInstance, player: int, path: Any) -> tuple[int, int | N
 
 
 def check_labels(
-    instance: JumpInstance, rounds: np.ndarray, keys: np.ndarray, claim: str = "optimal"
+    instance: JumpInstance,
+    rounds: np.ndarray,
+    keys: np.ndarray,
+    claim: str = "optimal",
+    jumps: list[tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> None:
-    """Check that ``rounds`` are exact distances to the goal and ``keys`` lower bounds."""
+    """Check that ``rounds`` are exact distances to the goal and ``keys`` lower bounds
+    (``jumps``: ``_jumps(instance.values)`` when already computed)."""
     if instance.rows * instance.cols == 0:
         return
     goal = instance.goal
@@ -170,7 +177,7 @@ def check_labels(
     if np.count_nonzero(rounds == 0) != 1:
         raise CheckFailed("a cell other than the goal has round label 0", claim)
     has_shorter = np.zeros(rounds.shape, dtype=bool)
-    for target, valid in _jumps(instance.values):
+    for target, valid in _jumps(instance.values) if jumps is None else jumps:
         t_rounds = np.where(valid, rounds.take(target), -1)
         t_keys = np.where(valid, keys.take(target), 0)
         reached = t_rounds >= 0
@@ -189,32 +196,60 @@ def check_labels(
         raise CheckFailed("a cell two rounds from the goal does not have its own value as tie key", claim)
 
 
-def labels(instance: JumpInstance) -> tuple[np.ndarray, np.ndarray]:
-    """The checker's own labelling, layer by layer with numpy (no search code shared)."""
+def labels(
+    instance: JumpInstance, jumps: list[tuple[np.ndarray, np.ndarray]] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The checker's own labelling, breadth-first from the goal over the reversed jumps (no
+    search code shared).
+
+    O(cells + jumps): each layer touches only the jumps into the cells of the layer before
+    it (a reversed-jump index built once, sorted by target) and the jumps out of its own
+    new cells (their keys); it was a whole-board numpy pass per layer and direction,
+    O(layers x cells), 15 s on EX5 (1000 x 1000) against 3 s for the solve.
+    """
     values = instance.values
-    rounds = np.full(values.shape, -1, dtype=np.int64)
-    keys = np.full(values.shape, -1, dtype=np.int64)
-    rounds[instance.goal] = 0
-    jumps = list(_jumps(values))
+    size = values.size
+    rounds = np.full(size, -1, dtype=np.int64)
+    keys = np.full(size, -1, dtype=np.int64)
+    if size == 0:
+        return rounds.reshape(values.shape), keys.reshape(values.shape)
+    flat_values = values.reshape(-1)
+    jumps = [(t.reshape(-1), v.reshape(-1)) for t, v in (_jumps(values) if jumps is None else jumps)]
+    # the reversed jumps: for every cell, the cells that jump onto it (counting sort by target)
+    sources = np.concatenate([np.flatnonzero(valid) for _, valid in jumps]).astype(np.int32)
+    targets = np.concatenate([target[valid] for target, valid in jumps]).astype(np.int32)
+    into = sources[np.argsort(targets)]  # the order among one target's sources does not matter
+    first = np.zeros(size + 1, dtype=np.int64)
+    np.cumsum(np.bincount(targets, minlength=size), out=first[1:])
+    goal = instance.goal[0] * values.shape[1] + instance.goal[1]
+    rounds[goal] = 0
+    stamp = np.zeros(size, dtype=np.int64)
+    frontier = np.array([goal], dtype=np.int64)
     layer = 0
-    while True:
+    while frontier.size:
         layer += 1
-        new = np.zeros(values.shape, dtype=bool)
-        for target, valid in jumps:
-            new |= valid & (rounds.take(target) == layer - 1)
-        new &= rounds < 0
-        if not new.any():
+        counts = first[frontier + 1] - first[frontier]
+        total = int(counts.sum())
+        if total == 0:
             break
-        rounds[new] = layer
+        # positions first[f] .. first[f + 1] - 1 of every frontier cell f, in one array
+        base = np.repeat(first[frontier] - np.cumsum(counts) + counts, counts)
+        found = into[base + np.arange(total)].astype(np.int64)
+        found = found[rounds[found] < 0]
+        stamp[found] = np.arange(found.size)  # the last write wins: keep one copy of each cell
+        found = found[stamp[found] == np.arange(found.size)]
+        rounds[found] = layer
         if layer == 2:
-            keys[new] = values[new]
+            keys[found] = flat_values[found]
         elif layer > 2:
-            best = np.full(values.shape, np.iinfo(np.int64).max)
+            best = np.full(found.size, np.iinfo(np.int64).max)
             for target, valid in jumps:
-                closer = new & valid & (rounds.take(target) == layer - 1)
-                best = np.where(closer, np.minimum(best, keys.take(target)), best)
-            keys[new] = best[new]
-    return rounds, keys
+                to = target[found]
+                closer = valid[found] & (rounds[to] == layer - 1)
+                best = np.where(closer, np.minimum(best, keys[to]), best)
+            keys[found] = best
+        frontier = found
+    return rounds.reshape(values.shape), keys.reshape(values.shape)
 
 
 def _jumps(values: np.ndarray):

@@ -44,7 +44,7 @@ from knightcert.problems.checkers.common import (
 from knightcert.problems.checkers.drat import proof_entry
 from knightcert.problems.checkers.fields import int_array
 from knightcert.problems.independent_knights import KnightsInstance
-from knightcert.problems.moves import knight_neighbours
+from knightcert.problems.moves import KNIGHT_OFFSETS, knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 MATCHING = "matching (Kőnig)"
@@ -153,11 +153,19 @@ def check_placement(instance: KnightsInstance, solution: Any) -> int:
     if (counts > 1).any():
         raise CheckFailed(f"square {board.square(int(np.flatnonzero(counts > 1)[0]))} holds two knights")
     occupied = counts.astype(bool)
-    attacked = knight_neighbours(board)[occupied]
-    attacked = attacked[attacked >= 0]
-    if occupied[attacked].any():
-        victim = int(attacked[occupied[attacked]][0])
-        raise CheckFailed(f"the knight on {board.square(victim)} is attacked")
+    # the eight jumps of the knights only (O(knights), no table of the whole board)
+    rows, cols = squares[:, 0], squares[:, 1]
+    for dr, dc in KNIGHT_OFFSETS:
+        tr, tc = rows + dr, cols + dc
+        if board.torus:
+            tr, tc, inside = tr % board.rows, tc % board.cols, slice(None)
+        else:
+            inside = (tr >= 0) & (tr < board.rows) & (tc >= 0) & (tc < board.cols)
+        target = (tr * board.cols + tc)[inside]
+        hit = occupied[target] & (target != index[inside])  # on a small torus a jump may come back
+        if hit.any():
+            victim = int(target[hit][0])
+            raise CheckFailed(f"the knight on {board.square(victim)} is attacked")
     return int(occupied.sum())
 
 

@@ -279,8 +279,60 @@ def _search_cycle(
     return outcome if ends else NONE, total, []
 
 
+#: Squares of a tour checked per slice by the fast pass of :func:`check_tour_moves`.
+CHUNK = 1 << 18
+
+
 def check_tour_moves(instance: TourInstance, tour: Any) -> None:
-    """Check that ``tour`` is a tour of ``instance`` (see module docstring); vectorised."""
+    """Check that ``tour`` is a tour of ``instance`` (see module docstring); vectorised.
+
+    A tour given as an integer array of shape (n, 2) is checked a slice of ``CHUNK`` squares
+    at a time (the squares, each step, each square once: a visited mask of one byte per
+    square), never widened to int64 as a whole: at 4000 x 4000 the whole-array pass made
+    several 16-million-entry temporaries and took most of ``knightcert.solve``'s time. Any
+    fault found sends the tour to the whole-array pass, which names the first one.
+    """
+    if not (_looks_valid(instance, tour)):
+        _check_whole(instance, tour)
+
+
+def _looks_valid(instance: TourInstance, tour: Any) -> bool:
+    """The fast pass: True when ``tour`` is an integer (n, 2) array that is a valid tour;
+    False for any other input or any fault (the whole-array pass then decides and explains)."""
+    board = instance.board
+    if not (
+        isinstance(tour, np.ndarray) and tour.dtype.kind in "iu" and tour.ndim == 2 and tour.shape[1] == 2
+    ):
+        return False
+    n = len(tour)
+    if n != board.n_free or n < 2:
+        return False
+    free = board.free.reshape(-1)
+    seen = np.zeros(board.size, dtype=bool)
+    for start in range(0, n, CHUNK):
+        piece = tour[start : start + CHUNK + 1].astype(np.int64)  # one more: the step into the next slice
+        own = piece[:CHUNK] if len(piece) > CHUNK else piece
+        r, c = own[:, 0], own[:, 1]
+        if not ((r >= 0) & (r < board.rows) & (c >= 0) & (c < board.cols)).all():
+            return False
+        index = r * board.cols + c
+        if not free[index].all() or seen[index].any():
+            return False
+        seen[index] = True
+        if len(piece) > 1 and not knight_steps(board, piece[:-1], piece[1:]).all():
+            return False
+    if np.count_nonzero(seen) != n:  # a square twice within one slice
+        return False
+    ends = tour[[0, -1]].astype(np.int64)
+    if instance.closed and (n < 3 or not knight_steps(board, ends[1:], ends[:1])[0]):
+        return False
+    if instance.start is not None and tuple(ends[0].tolist()) != tuple(instance.start):
+        return False
+    return instance.end is None or tuple(ends[1].tolist()) == tuple(instance.end)
+
+
+def _check_whole(instance: TourInstance, tour: Any) -> None:
+    """The whole-array check, naming the first fault."""
     board = instance.board
     squares = as_squares(tour)
     index, usable = on_usable(board, squares)

@@ -184,3 +184,16 @@ def test_the_plain_small_board_matching_is_maximum():
         assert len(pairs) == len(maximum_matching(board))
         assert int(independent.sum()) == board.n_free - len(pairs)
         assert matching(KnightsInstance(board, "b")).certified
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "torus"), [(2, 4, False), (8, 4, False), (6, 12, True), (12, 6, True), (8, 8, True)]
+)
+def test_boards_tiled_by_blocks_are_matched_perfectly_without_search(rows, cols, torus):
+    inst = KnightsInstance(Board(rows, cols, torus=torus), f"{rows}x{cols}")
+    result = matching(inst)
+    assert result.info["tiled"] and result.status is Status.OPTIMAL and result.verified
+    assert result.objective == rows * cols // 2 == result.info["matching_size"]
+    holed = Board(rows, cols, np.eye(rows, cols, dtype=bool), torus=torus)  # not tiled: the search
+    searched = matching(KnightsInstance(holed, "holed"))
+    assert "tiled" not in searched.info and searched.verified

@@ -103,3 +103,22 @@ def test_heuristics_are_valid_and_greedy_plus_never_loses(rows, cols, torus, den
     plain, plus = greedy(inst), greedy_plus(inst, seed=seed % 1000)
     assert plain.verified and plus.verified
     assert plus.objective >= plain.objective
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cpsat_on_bipartite_boards_reaches_koenigs_bound(seed):
+    from knightcert.combined import knights_cpsat
+
+    rng = np.random.default_rng(100 + seed)
+    rows, cols = int(rng.integers(3, 40)), int(rng.integers(3, 40))
+    inst = KnightsInstance(Board(rows, cols, rng.random((rows, cols)) < 0.2), f"holes{seed}")
+    result = knights_cpsat(inst, seed=0)
+    assert result.status is Status.OPTIMAL and result.verified
+    assert result.objective == matching(inst).objective == result.info["upper_bound"]
+    assert result.info["bound_source"] == "matching (Kőnig)" and len(result.certificate["matching"]) > 0
+
+
+def test_a_wrong_upper_bound_is_not_certified():
+    inst = knights_instance(8)
+    result = cpsat(inst, seed=0, workers=1, upper_bound=31)
+    assert result.objective == 31 and not result.verified

@@ -52,10 +52,15 @@ def test_exact_methods_agree_on_random_boards(rows, cols):
 
 def test_cpsat_on_shared_instances(shared_data, lost_knight_expected):
     for name in ("caso0.txt", "caso100.txt", "caso150.txt"):
-        result = cpsat(read_lost_knight(shared_data / "lost-knight" / name), seed=0)
-        assert result.status is Status.OPTIMAL and result.verified
-        assert result.objective == result.bound == lost_knight_expected[name]
-        assert result.info["native_status"] == "OPTIMAL"
+        inst = read_lost_knight(shared_data / "lost-knight" / name)
+        for bound, native in (
+            ("bfs", "FEASIBLE"),
+            ("none", "OPTIMAL"),
+        ):  # stopped at the BFS bound, or proven
+            result = cpsat(inst, seed=0, bound=bound)
+            assert result.status is Status.OPTIMAL and result.verified
+            assert result.objective == result.bound == lost_knight_expected[name]
+            assert result.info["native_status"] == native
 
 
 def test_cpsat_under_a_tiny_time_limit_never_claims_optimality_wrongly(shared_data):
@@ -70,8 +75,9 @@ def test_cpsat_under_a_tiny_time_limit_never_claims_optimality_wrongly(shared_da
 
 def test_cpsat_proves_unreachable():
     boxed = parse_lost_knight(".x.x.\nx...x\n..C..\nx...x\n.xSx.\n")
-    result = cpsat(boxed)
-    assert result.status is Status.INFEASIBLE and result.verified
+    for bound in ("bfs", "none"):
+        result = cpsat(boxed, bound=bound)
+        assert result.status is Status.INFEASIBLE and result.verified
 
 
 def test_csp_refuses_large_boards_and_respects_time_limit():

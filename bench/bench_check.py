@@ -1,0 +1,75 @@
+"""Certification against solving: the checker's time beside the method's, per problem.
+
+Usage::
+
+    PYTHONPATH=. python bench/bench_check.py   # every case, 3 runs each (median)
+    PYTHONPATH=. python bench/bench_check.py --repeat 1
+
+For each problem's default method (and ``jump bfs-player``, the jump game's other exact
+method) on a large instance: the method call with the checker off (``check=False``), then
+``knightcert.problems.checkers.certify`` on its answer, each timed in this process after a
+warm-up call on the same instance (compiled kernels loaded). "check / solve" below 1: the
+answer costs less to certify than to find. The load average is printed on every row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from knightcert.problems.checkers import certify
+from knightcert.problems.independent_knights import knights_instance
+from knightcert.problems.jump_game import read_jump
+from knightcert.problems.lost_knight import read_lost_knight
+from knightcert.problems.tours import tour_instance
+from knightcert.registry import get_method
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def cases() -> list[tuple[str, str, str, Callable[[], object]]]:
+    """(problem, method, instance name, instance builder)."""
+    return [
+        ("path", "bfs", "caso550", lambda: read_lost_knight(SHARED / "lost-knight" / "caso550.txt")),
+        ("jump", "bfs", "EX5 (1000 x 1000)", lambda: read_jump(SHARED / "jump-game" / "EX5.in")),
+        ("jump", "bfs-player", "EX5 (1000 x 1000)", lambda: read_jump(SHARED / "jump-game" / "EX5.in")),
+        ("knights", "matching", "1000 x 1000", lambda: knights_instance(1000)),
+        ("knights", "matching", "1001 x 1001", lambda: knights_instance(1001)),
+        ("tour", "auto", "closed 1000 x 1000", lambda: tour_instance(1000, closed=True)),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per row; the medians are shown")
+    args = parser.parse_args(argv)
+    print("| problem | method | instance | solve s | check s | check / solve | certified | load |")
+    print("|---|---|---|---:|---:|---:|---|---:|")
+    for problem, name, label, build in cases():
+        instance = build()
+        method = get_method(problem, name)
+        method(instance, check=False)  # warm-up: compiled kernels loaded once
+        solves, checks, result, load = [], [], None, os.getloadavg()[0]
+        for _ in range(args.repeat):
+            began = time.perf_counter()
+            answer = method(instance, check=False)
+            solved = time.perf_counter()
+            result = certify(instance, answer)
+            checks.append(time.perf_counter() - solved)
+            solves.append(solved - began)
+        solve, check = statistics.median(solves), statistics.median(checks)
+        print(
+            f"| {problem} | {name} | {label} | {solve:.3f} | {check:.3f} | {check / solve:.2f} "
+            f"| {result.certified} | {load:.1f} |",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
