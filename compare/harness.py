@@ -49,6 +49,7 @@ COLUMNS = (
     "bound",
     "gap",
     "time_s",
+    "check_s",
     "peak_mb",
     "nodes",
     "verified",
@@ -85,6 +86,7 @@ class Row:
     kind: str = ""  # "exact" or "heuristic", as declared
     origin: str = ""  # where the method comes from: "built-in", "registered", "plug-in", "python", "program"
     reference: str = ""  # where the gap's reference value came from, or why there is none
+    check_s: float | None = None  # seconds the independent check took (beside time_s, never in it)
 
     @property
     def foreign(self) -> bool:
@@ -137,6 +139,7 @@ def row_from_result(
         evidence=describe_evidence(result.evidence),
         known_optimum=known_optimum,
         covered=_covered(result, instance),
+        check_s=None if result.check_time is None else round(result.check_time, 6),
     )
 
 

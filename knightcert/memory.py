@@ -19,17 +19,15 @@ import os
 from typing import Any
 
 from knightcert.problems.input_file import check_memory
+from knightcert.specs import DEFAULT_BYTES_PER_SQUARE, FACTS
 
 #: Interpreter, numpy, numba and a loaded method (bytes).
 BASE_BYTES = 200 * 2**20
-#: Bytes per square of a method with no entry below.
-DEFAULT_BYTES_PER_SQUARE = 1000
-#: problem -> method -> peak bytes per square (measured, rounded up, checker included).
+#: problem -> method -> peak bytes per square (measured, rounded up, checker included): read
+#: from the methods' specifications (:data:`knightcert.specs.FACTS`).
 BYTES_PER_SQUARE: dict[str, dict[str, int]] = {
-    "path": {"bfs": 200, "astar": 200, "greedy": 200, "cpsat": 4000},
-    "jump": {"bfs": 200, "bfs-player": 200},
-    "knights": {"matching": 800, "greedy": 200, "greedy+": 200, "bnb": 800, "cpsat": 4000},
-    "tour": {"warnsdorff": 400, "marginality": 400, "roth": 400, "cenpl": 400, "divide": 400, "cpsat": 4000},
+    problem: {name: facts.bytes_per_square for name, facts in methods.items()}
+    for problem, methods in FACTS.items()
 }
 
 

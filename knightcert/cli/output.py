@@ -136,22 +136,18 @@ def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Res
         A board whose memory estimate for the method exceeds the memory available.
     """
     from knightcert.cli.session import solve_each, time_left
-    from knightcert.memory import check_fits
-    from knightcert.problems.checkers import certify
     from knightcert.problems.errors import InvalidArgument
-    from knightcert.registry import get_method
+    from knightcert.solving import prepare, run
 
     if args.save and len(args.files) > 1:
         raise InvalidArgument("--save writes one answer: give one FILE")
     instances = [read(path) for path in args.files]
-    for instance in instances:
-        check_fits(problem, args.method, instance)
-    method = get_method(problem, args.method)
+    refs = {id(i): prepare(problem, args.method, i)[0] for i in instances}  # all before any work
 
     def solve(instance: Any, **options: Any) -> Result:
         # --time-limit bounds the whole command: each instance gets what is left of it;
-        # checked here too: a method from anywhere (decorated or not) is reported only once checked
-        return certify(instance, method(instance, time_limit=time_left(args.time_limit), **options))
+        # the one run path (knightcert.solving.run): the answer reported is checked
+        return run(problem, refs[id(instance)], instance, time_limit=time_left(args.time_limit), **options)
 
     results, interrupted = solve_each(solve, instances, seed=args.seed)
     if results and not interrupted:
