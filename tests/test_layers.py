@@ -151,7 +151,7 @@ def test_the_graph_is_read():
     assert {"knightcert.cli.main", "knightcert.registry", "knightcert.compare.runner"} <= set(GRAPH)
     assert "knightcert.registry" in GRAPH["knightcert.solving"]
     # the methods' lazy "module:function" strings count as imports
-    assert "knightcert.algorithms.knights_matching" in GRAPH["knightcert.specs"]  # the specs name the functions
+    assert "knightcert.algorithms.knights_matching" in GRAPH["knightcert.specs"]
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

@@ -27,7 +27,7 @@ def print_json(results: Sequence[Result], stream: TextIO | None = None) -> None:
     import numpy as np
 
     stream = stream or sys.stdout
-    payload = [r.to_dict() for r in results]
+    payload = [r.to_dict(arrays=True) for r in results]
     arrays = {}
     for i, record in enumerate(payload):  # tours as (n, 2) arrays: written by the fast formatter
         if isinstance(record.get("solution"), np.ndarray):
