@@ -165,6 +165,8 @@ def run_comparison(
     ]
     if len({spec.name for spec in specs}) != len(specs):
         raise InvalidArgument("methods: a method is listed twice")
+    for spec, ref in zip(specs, refs, strict=True):  # an option a method does not take: before any work
+        ref.facts.check_options(dict(spec.options))
     ref_of = {spec.name: declared(ref, spec.exact) for spec, ref in zip(specs, refs, strict=True)}
     experiment = Experiment(
         problem,

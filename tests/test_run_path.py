@@ -159,3 +159,19 @@ def test_a_tour_instance_built_directly_is_checked_like_one_from_tour_instance()
         TourInstance(Board(5, 5), closed=True, end=(0, 0))
     with pytest.raises(InvalidInstance, match="the same square"):
         TourInstance(Board(5, 5), start=(0, 0), end=(0, 0))
+
+
+def test_a_comparison_refuses_an_option_its_method_does_not_take_before_any_run():
+    from knightcert.compare.comparison import run_comparison
+    from knightcert.compare.experiment import MethodSpec
+    from knightcert.compare.suites import SuiteItem
+
+    seen = []
+    with pytest.raises(InvalidArgument, match="knights matching takes no option 'budget'"):
+        run_comparison(
+            "knights",
+            [SuiteItem(knights_instance(4), 4)],
+            [MethodSpec("matching", (("budget", 5),))],
+            on_row=seen.append,
+        )
+    assert seen == []
