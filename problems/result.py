@@ -196,7 +196,7 @@ class Result:
         method: str,
         *,
         status: Status,
-        objective: int | float,
+        objective: int | float | None,
         solution: Any,
         time: float,
         bound: int | float | None = None,

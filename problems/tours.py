@@ -34,8 +34,9 @@ class TourInstance:
         Raises
         ------
         InvalidInstance
-            No usable square, a start or end off the board or on a removed square, an end
-            for a closed tour, a start equal to the end.
+            No usable square, a start or end off the board or on a removed square, a start
+            equal to the end. (A closed tour with an end, E a knight move from its start S, is
+            an instance of the API; the command line refuses it in :func:`tour_instance`.)
         """
         if not isinstance(self.board, Board):
             raise InvalidInstance(f"board must be a Board, got {type(self.board).__name__}")
@@ -45,8 +46,6 @@ class TourInstance:
             square = getattr(self, label)
             if square is not None:
                 object.__setattr__(self, label, self.board.check_square(square, label))
-        if self.closed and self.end is not None:
-            raise InvalidInstance("a closed tour has no separate end square (drop --end)")
         if self.start is not None and self.start == self.end and self.board.n_free > 1:
             raise InvalidInstance(f"start and end are the same square {self.start}")
 
@@ -92,6 +91,8 @@ def tour_instance(
     for label, square in (("start", start), ("end", end)):  # the words of the command line
         if square is not None and board.contains(*square) and board.blocked[square]:
             raise InvalidInstance(f"{label} ({square[0]}, {square[1]}) is a removed square")
+    if closed and end is not None:  # the API has it (TourInstance); the command line does not
+        raise InvalidInstance("a closed tour has no separate end square (drop --end)")
     # the other checks are the instance's own (TourInstance.__post_init__), whoever builds it
     kind = "closed" if closed else "open"
     ends = "".join(

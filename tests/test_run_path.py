@@ -155,8 +155,8 @@ def test_a_tour_instance_built_directly_is_checked_like_one_from_tour_instance()
 
     with pytest.raises(InvalidInstance, match="no usable square"):
         TourInstance(Board(2, 2, np.ones((2, 2), dtype=bool)))
-    with pytest.raises(InvalidInstance, match="closed tour has no separate end"):
-        TourInstance(Board(5, 5), closed=True, end=(0, 0))
+    with pytest.raises(InvalidInstance, match="off the 5 x 5 board"):
+        TourInstance(Board(5, 5), closed=True, start=(5, 0))
     with pytest.raises(InvalidInstance, match="the same square"):
         TourInstance(Board(5, 5), start=(0, 0), end=(0, 0))
 

@@ -22,7 +22,8 @@ from knightcert.problems.answers import (
 )
 from knightcert.problems.board import Board
 from knightcert.problems.checkers import CheckFailed, certify
-from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.checkers.tour import search_tour
+from knightcert.problems.checkers.tour_search import FOUND, NONE
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
 from knightcert.problems.jump_game import parse_jump
 from knightcert.problems.result import Result, Status
@@ -234,10 +235,13 @@ def test_boards_without_moves_keep_their_empty_matching(tmp_path, capsys, size):
     assert main(["check", str(size), save(tmp_path, resealed(data), "e.json")]) == 0
 
 
-def test_a_closed_tour_with_a_fixed_end_is_refused_however_it_is_built():
-    """The instance checks itself (as tour_instance() does): no search ever sees one."""
-    with pytest.raises(InvalidInstance, match="closed tour has no separate end"):
-        TourInstance(Board(5, 6), True, (0, 0), (1, 2), "x")
+def test_a_closed_tour_search_honours_a_fixed_end():
+    board = Board(5, 6)
+    not_a_move = TourInstance(board, True, (0, 0), (0, 1), "x")
+    assert search_tour(not_a_move)[0] == NONE
+    is_a_move = TourInstance(board, True, (0, 0), (1, 2), "x")
+    outcome, _, tour = search_tour(is_a_move)
+    assert outcome == FOUND and tour[0] == 0 and tour[-1] == board.index(1, 2)
 
 
 def test_an_unknown_tour_with_the_trivial_bound_is_accepted():
