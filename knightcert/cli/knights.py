@@ -20,6 +20,7 @@ from knightcert.problems.independent_knights import KnightsInstance, knights_ins
 from knightcert.problems.result import Result, Status
 from knightcert.registry import default_method
 from knightcert.solving import run as run_method
+from knightcert.specs import DEFAULTS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -35,8 +36,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "knights",
         fixed_default=False,
         time_help="seconds for the whole command (cpsat, bnb, csp, greedy+, matching)",
-        method_help=f"solving method (default: {default_method('knights')}, "
-        "or cpsat on a torus with an odd side)",
+        method_help=f"solving method (default: the first of {', '.join(DEFAULTS['knights'])} that applies: "
+        f"{default_method('knights')} on a bipartite board, cpsat on a torus with an odd side)",
     )
     parser.add_argument("--show", action="store_true", help="draw the board: K knight, . empty, x removed")
     parser.set_defaults(run=run)

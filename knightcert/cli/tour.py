@@ -44,13 +44,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--budget",
         type=node_budget,
         metavar="NODES",
-        help="node budget of the Warnsdorff backtracking (default 2000000): warnsdorff, marginality, "
-        "roth, cenpl only",
+        help="node budget of the Warnsdorff backtracking (default 2000000); "
+        f"{taking('budget')} only (another method refuses it)",
     )
     parser.add_argument(
         "--no-backtracking",
         action="store_true",
-        help="pure Warnsdorff: stop at the first dead end (warnsdorff, marginality, roth only)",
+        help=f"pure Warnsdorff: stop at the first dead end; {taking('backtracking')} only",
     )
     parser.add_argument("--show", action="store_true", help="print a summary line above the board")
     parser.add_argument(
@@ -60,6 +60,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "and print only the summary line",
     )
     parser.set_defaults(run=run)
+
+
+def taking(option: str) -> str:
+    """The tour methods that take ``option``, from their specifications (knightcert/specs.py)."""
+    from knightcert.specs import FACTS
+
+    return ", ".join(name for name, facts in FACTS["tour"].items() if option in facts.option_names())
 
 
 def run(args: argparse.Namespace) -> int:
