@@ -2,7 +2,8 @@
 
 A board that fits the instance types can still be far too large for a
 method (``knights 17000`` with ``matching`` needs about 200 GB). Each method
-has an estimate in bytes per square (cell for the jump game), measured as the
+has an estimate in bytes per square (cell for the jump game), written in its
+specification (:data:`knightcert.specs.FACTS`, ``bytes_per_square``), measured as the
 growth of the peak resident memory between 500 x 500 and 1000 x 1000 boards
 and rounded up with room for the checker (docs/benchmarks.md, "Memory per
 square"). :func:`check_fits` refuses a run whose estimate exceeds the memory

@@ -140,8 +140,8 @@ def run(
     KnightcertError
         As :func:`solve`, before any work.
     """
+    check_arguments(problem, instance, time_limit, seed)  # the instance's type first: the rest reads it
     ref, given = prepare(problem, method, instance, options)
-    check_arguments(problem, instance, time_limit, seed)
     if warm and not ref.foreign:
         ensure_warm(problem, ref)
     result = ref(instance, time_limit=time_limit, seed=seed, check=False, **given)

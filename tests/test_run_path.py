@@ -175,3 +175,20 @@ def test_a_comparison_refuses_an_option_its_method_does_not_take_before_any_run(
             on_row=seen.append,
         )
     assert seen == []
+
+
+def test_the_readme_method_table_follows_the_specifications():
+    """Each built-in method is in the README's exact or heuristic column as its specification says."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    for problem, methods in FACTS.items():
+        line = next(line for line in readme.splitlines() if f"| `knightcert {problem}` |" in line)
+        exact_cell, heuristic_cell = line.split("|")[3:5]
+        names = set(methods)
+        exact = set(re.findall(r"`([^`]+)`", exact_cell)) & names
+        heuristic = set(re.findall(r"`([^`]+)`", heuristic_cell)) & names
+        assert exact == {name for name, facts in methods.items() if facts.exact}, problem
+        assert heuristic == {name for name, facts in methods.items() if not facts.exact}, problem
+        assert f"`{default_for(problem)}` (default" in line, problem
