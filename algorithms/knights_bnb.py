@@ -97,14 +97,14 @@ def bnb(
     placed_squares = np.stack(np.divmod(np.flatnonzero(bits[:n]), board.cols), axis=1).tolist()
     status = Status.FEASIBLE if interrupted else Status.OPTIMAL
     bound = None if interrupted else best[0]
-    return Result(
+    return Result.answer(
         "knights",
         "bnb",
-        status,
-        best[0],
-        bound,
-        placed_squares,
-        time.perf_counter() - began,
+        status=status,
+        objective=best[0],
+        solution=placed_squares,
+        time=time.perf_counter() - began,
+        bound=bound,
         nodes=nodes,
         info={"incumbent": len(start)},
     )

@@ -75,28 +75,25 @@ def bfs(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
     goal_dist = int(dist[instance.exit_index])
     if goal_dist < 0:
         elapsed = time.perf_counter() - began
-        return Result(
+        return Result.empty(
             "path",
             "bfs",
-            Status.INFEASIBLE,
-            None,
-            None,
-            None,
             elapsed,
+            status=Status.INFEASIBLE,
             nodes=int(expanded),
             certificate={"closed": dist >= 0},
         )
     path = _walk_back(instance, dist)
     labels = np.where((dist < 0) | (dist > goal_dist), np.int32(goal_dist), dist)
     elapsed = time.perf_counter() - began
-    return Result(
+    return Result.answer(
         "path",
         "bfs",
-        Status.OPTIMAL,
-        goal_dist,
-        goal_dist,
-        path,
-        elapsed,
+        status=Status.OPTIMAL,
+        objective=goal_dist,
+        solution=path,
+        time=elapsed,
+        bound=goal_dist,
         nodes=int(expanded),
         certificate={"labels": labels},
     )
@@ -154,14 +151,11 @@ def best_first(instance: LostKnightInstance, weight_g: int, name: str) -> Result
     )
     if not found:
         elapsed = time.perf_counter() - began
-        return Result(
+        return Result.empty(
             "path",
             name,
-            Status.INFEASIBLE,
-            None,
-            None,
-            None,
             elapsed,
+            status=Status.INFEASIBLE,
             nodes=int(expanded),
             certificate={"closed": g >= 0},
         )
@@ -172,8 +166,25 @@ def best_first(instance: LostKnightInstance, weight_g: int, name: str) -> Result
     length = len(path) - 1
     elapsed = time.perf_counter() - began
     if weight_g:
-        return Result("path", name, Status.OPTIMAL, length, length, path, elapsed, nodes=int(expanded))
-    return Result("path", name, Status.FEASIBLE, length, None, path, elapsed, nodes=int(expanded))
+        return Result.answer(
+            "path",
+            name,
+            status=Status.OPTIMAL,
+            objective=length,
+            solution=path,
+            time=elapsed,
+            bound=length,
+            nodes=int(expanded),
+        )
+    return Result.answer(
+        "path",
+        name,
+        status=Status.FEASIBLE,
+        objective=length,
+        solution=path,
+        time=elapsed,
+        nodes=int(expanded),
+    )
 
 
 def _bfs_plain(blocked: np.ndarray, rows: int, cols: int, start: int, goal: int, dist: np.ndarray) -> int:

@@ -167,6 +167,8 @@ def run_comparison(
     twice = duplicate_row_name(specs)
     if twice is not None:
         raise InvalidArgument(f"methods: {twice}")
+    for spec, ref in zip(specs, refs, strict=True):  # an option a method does not take: before any work
+        ref.facts.check_options(dict(spec.options))
     ref_of = {spec.row_name: declared(ref, spec.exact) for spec, ref in zip(specs, refs, strict=True)}
     experiment = Experiment(
         problem,
@@ -239,21 +241,13 @@ def run_comparison(
                 bar.advance(row)
             if on_row is not None:
                 on_row(row)
-        if reference:
+        if reference:  # gaps no listed method can give: one reference run per instance
             fill_gaps(rows, known)
-            wanted = [
-                item
-                for item in items
-                if item.sha256 not in header["references"] and needs_reference(rows, item)
-            ]
-            tasks_of = [reference_task(problem, item, time_limit, wall_limit) for item in wanted]
-            run = (
-                run_with_executor(tasks_of, executor)
-                if executor is not None
-                else run_isolated(tasks_of, workers)
+            header["references"].update(
+                run_references(
+                    problem, items, rows, header["references"], time_limit, wall_limit, executor, workers
+                )
             )
-            for task, found in zip(wanted, _in_order(run, tasks_of), strict=True):
-                header["references"][task.sha256] = reference_record(found)
     finally:
         if bar is not None:
             bar.stop()
@@ -263,6 +257,28 @@ def run_comparison(
         rows.sort(key=lambda row: order.get(row.key, len(order)))
         save()
     return rows
+
+
+def run_references(
+    problem: str,
+    items: Sequence[SuiteItem],
+    rows: list[Row],
+    done: Mapping[str, Any],
+    time_limit: float | None,
+    wall_limit: float | None,
+    executor: Executor | None,
+    workers: int,
+) -> dict[str, Any]:
+    """The reference runs of the instances whose verified answers still have no gap (and no
+    reference run recorded in ``done``), each under the comparison's limits, by the same run
+    path as every run: instance hash -> its record."""
+    wanted = [item for item in items if item.sha256 not in done and needs_reference(rows, item)]
+    tasks = [reference_task(problem, item, time_limit, wall_limit) for item in wanted]
+    run = run_with_executor(tasks, executor) if executor is not None else run_isolated(tasks, workers)
+    return {
+        item.sha256: reference_record(found)
+        for item, found in zip(wanted, _in_order(run, tasks), strict=True)
+    }
 
 
 def in_notebook() -> bool:

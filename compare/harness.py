@@ -49,6 +49,7 @@ COLUMNS = (
     "bound",
     "gap",
     "time_s",
+    "check_s",
     "peak_mb",
     "nodes",
     "verified",
@@ -87,6 +88,7 @@ class Row:
     reference: str = ""  # where the gap's reference value came from, or why there is none
     cpu_s: float | None = None  # CPU seconds of the run (its process and children; None: not measured)
     load: float | None = None  # the machine's 1-minute load average when the run started
+    check_s: float | None = None  # seconds the independent check took (beside time_s, never in it)
 
     @property
     def time(self) -> float:
@@ -144,6 +146,7 @@ def row_from_result(
         evidence=describe_evidence(result.evidence),
         known_optimum=known_optimum,
         covered=_covered(result, instance),
+        check_s=None if result.check_time is None else round(result.check_time, 6),
     )
 
 
@@ -216,58 +219,96 @@ def _better(problem: str, a: float | int, b: float | int) -> bool:
 
 
 def _reference(group: list[Row], known: float | int | None) -> tuple[float | int | None, bool]:
-    """The instance's reference value and whether it is certified; marks conflicting rows."""
+    """The instance's reference value and whether it is certified; marks conflicting rows.
+
+    The gap policy, in order (each step only when the ones before gave no value):
+
+    1. a *certified* optimum of a run (certified optima that disagree: a checker bug, none);
+    2. an optimum proven only by a built-in solver, when those solvers agree;
+    3. ... unless a verified answer beats it: then it is no reference;
+    4. on a tour problem, any verified tour (a tour covers every usable square);
+    5. the instance's published optimum.
+
+    A foreign method's unproven optimum never serves (:func:`_mark_unproven`).
+    """
     optimal = [
         r for r in group if r.status == Status.OPTIMAL.value and r.verified and r.objective is not None
     ]
-    certified = [r for r in optimal if r.certified]
-    uncertified = [r for r in optimal if not r.certified and not r.foreign]
-    unproven = [r for r in optimal if not r.certified and r.foreign]
-    best: float | int | None = None
+    answers = [r for r in group if r.verified and r.objective is not None and r.status != "INFEASIBLE"]
+    best, certified = _certified_optimum([r for r in optimal if r.certified], optimal, answers)
+    if best is None:
+        best = _solver_optimum([r for r in optimal if not r.certified and not r.foreign], answers)
+    if best is None:
+        best, certified = _any_tour(answers)
+    if best is None and known is not None:
+        best, certified = _published(answers, known), False
+    _mark_unproven([r for r in optimal if not r.certified and r.foreign], best, certified)
+    return best, certified
+
+
+def _certified_optimum(
+    certified: list[Row], optimal: list[Row], answers: list[Row]
+) -> tuple[float | int | None, bool]:
+    """Step 1: the certified optimum (None when certified optima disagree: a checker bug); every
+    uncertified optimum that differs from it and every answer that beats it is marked."""
     if len({r.objective for r in certified}) > 1:
         for row in certified:
             _mark(row, "two certified optima disagree (a checker bug)")
-    elif certified:
-        best = certified[0].objective
-        for row in uncertified:
-            if row.objective != best:
-                _mark(row, f"conflicts with a certified optimum of {best}")
-    if best is not None:
-        is_certified = True
-    elif len({r.objective for r in uncertified}) > 1:
+        return None, False
+    if not certified:
+        return None, False
+    best = certified[0].objective
+    for row in optimal:
+        if not row.certified and not row.foreign and row.objective != best:
+            _mark(row, f"conflicts with a certified optimum of {best}")
+    for row in answers:
+        if _better(row.problem, row.objective, best):
+            _mark(row, f"beats the certified optimum of {best} (a checker bug)")
+    return best, True
+
+
+def _solver_optimum(uncertified: list[Row], answers: list[Row]) -> float | int | None:
+    """Steps 2 and 3: the optimum the built-in solvers agree on, unless a verified answer beats it
+    (then every such claim is marked and there is none)."""
+    if len({r.objective for r in uncertified}) > 1:
         for row in uncertified:
             _mark(row, "two uncertified optima disagree")
-        is_certified = False
-    else:
-        best = uncertified[0].objective if uncertified else None
-        is_certified = False
-    answers = [r for r in group if r.verified and r.objective is not None and r.status != "INFEASIBLE"]
-    if best is not None and is_certified:
-        for row in answers:
-            if _better(row.problem, row.objective, best):
-                _mark(row, f"beats the certified optimum of {best} (a checker bug)")
-    if best is not None and not is_certified:
-        beaten = [r for r in answers if _better(r.problem, r.objective, best)]
-        if beaten:
-            top = beaten[0]
-            for row in uncertified:
-                _mark(row, f"a verified answer of {top.objective} ({top.method}) beats this optimum")
-            best = None
+        return None
+    if not uncertified:
+        return None
+    best = uncertified[0].objective
+    beaten = [r for r in answers if _better(r.problem, r.objective, best)]
+    if not beaten:
+        return best
+    for row in uncertified:
+        _mark(row, f"a verified answer of {beaten[0].objective} ({beaten[0].method}) beats this optimum")
+    return None
+
+
+def _any_tour(answers: list[Row]) -> tuple[float | int | None, bool]:
+    """Step 4: every tour of a board covers all its usable squares: a verified one is the optimum."""
     tours = [r for r in answers if r.problem == "tour"]
-    if best is None and tours:
-        # every tour of a board covers all its usable squares: a verified one is the optimum
-        best, is_certified = tours[0].objective, all(r.certified for r in tours)
-    if best is None and known is not None:
-        best = known
-        for row in answers:
-            if _better(row.problem, row.objective, known):
-                _mark(row, f"beats the published optimum of {known}")
-    if best is not None:
-        for row in unproven:
-            if row.objective != best:
-                where = "certified optimum" if is_certified else "reference value"
-                _mark(row, f"claims optimal {row.objective} (unproven); the {where} is {best}")
-    return best, is_certified
+    if not tours:
+        return None, False
+    return tours[0].objective, all(r.certified for r in tours)
+
+
+def _published(answers: list[Row], known: float | int) -> float | int:
+    """Step 5: the published optimum; an answer better than it is marked."""
+    for row in answers:
+        if _better(row.problem, row.objective, known):
+            _mark(row, f"beats the published optimum of {known}")
+    return known
+
+
+def _mark_unproven(unproven: list[Row], best: float | int | None, certified: bool) -> None:
+    """A foreign method's unproven optimum that differs from the reference is marked."""
+    if best is None:
+        return
+    where = "certified optimum" if certified else "reference value"
+    for row in unproven:
+        if row.objective != best:
+            _mark(row, f"claims optimal {row.objective} (unproven); the {where} is {best}")
 
 
 def _infeasible_conflicts(group: list[Row]) -> bool:

@@ -11,10 +11,15 @@ plus :func:`knightcert.contained.grace`; a foreign method is stopped there, a bu
 :data:`CHECK_SECONDS` later (its answer is checked in the worker), and an answer that came
 after the budget is never a normal row (:func:`over_budget`).
 
-Timing: the parent calls each method once on a tiny instance before forking
-(loading and compiling its kernels; the seconds are kept in ``WARMED`` and
-recorded by reports), and each worker calls it once more before its timed
-run, so that its first call's page faults and lazy dispatch are not timed.
+Timing: every run takes the one run path (:func:`knightcert.solving.run`). A
+row's ``time_s`` is the method's own time, measured where it runs (a foreign
+method's inside its own process, around the call: the containment's start-up
+is ``info["containment_s"]``, never added); the check's time is ``check_s``,
+beside it. The parent warms each method before forking, on a board large
+enough to load every compiled kernel a timed run takes
+(:mod:`knightcert.warming`; the seconds are kept in ``WARMED`` and recorded by
+reports), and each worker warms it once more before its timed run, so that
+its first call's page faults and lazy dispatch are not timed.
 
 Any ``concurrent.futures.Executor`` can run the same tasks instead (a thread
 pool, a process pool, a Dask ``Client.get_executor()``): then the method's
@@ -48,13 +53,28 @@ from typing import Any
 
 from knightcert.compare.harness import Row, failed_row, row_from_result
 from knightcert.contained import time_budget
-from knightcert.memory import check_fits
 from knightcert.problems import stopping
 from knightcert.problems.answers import answer_fields
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import KnightcertError
 from knightcert.problems.result import Result
-from knightcert.registry import MethodRef, get_method, resolve
+from knightcert.registry import MethodRef, resolve
+from knightcert.solving import over_budget, run
+from knightcert.warming import WARMED, ensure_warm, warm_up
+
+__all__ = [
+    "WARMED",
+    "Task",
+    "ensure_warm",
+    "over_budget",
+    "recheck",
+    "run_isolated",
+    "run_task",
+    "run_task_answer",
+    "run_tasks",
+    "run_with_executor",
+    "warm_up",
+]
 
 #: Seconds a worker gets past its method's time budget for checking the answer and sending
 #: its row (the method itself is stopped at the budget: knightcert.contained.time_budget).
@@ -133,25 +153,27 @@ def run_task_answer(task: Task) -> tuple[Row, Result | None]:
     mark = stopping.current()
     try:
         ref = task.method_ref()
-        if ref is not None and not ref.foreign:  # a foreign method is not warmed: it may hang or crash
-            ensure_warm(task.problem, ref.name)  # task.method may be a sweep's label
-        check_fits(task.problem, task.method, task.instance)
-        load, cpu_began = machine_load(), cpu_seconds()
-        result = get_method(task.problem, task.method if ref is None else ref)(  # None: says why
-            task.instance, time_limit=task.time_limit, seed=task.seed, **dict(task.options)
+        load = machine_load()
+        # the one run path (knightcert.solving.run): options, fit, warm-up, budget, certificate
+        result = run(
+            task.problem,
+            task.method if ref is None else ref,  # None: resolving the name says why it fails
+            task.instance,
+            time_limit=task.time_limit,
+            seed=task.seed,
+            options=dict(task.options),
+            warm=True,
         )
-        cpu = cpu_seconds() - cpu_began
+        cpu = result.cpu_time
         stop_if_interrupted(mark)
-        result = over_budget(result, task.time_limit)
         if (result.method, result.instance) != (task.method, task.name):
             # the row names what the task ran, never what the method says it is
             result = result.with_(method=task.method, instance=task.name)
-        result = certify(task.instance, result)  # whatever the method is, its answer is checked here
         # a foreign method's peak is its own process tree's (None: ended before it was measured)
         foreign = ref is not None and ref.foreign and "peak_mb" in result.info
         peak = result.info["peak_mb"] if foreign else _peak_mb()
         row = row_from_result(result, task.known_optimum, peak_mb=peak, instance=task.instance)
-        row.cpu_s, row.load = round(cpu, 6), load
+        row.cpu_s, row.load = (None if cpu is None else round(cpu, 6)), load
         if task.answers is not None:
             save_run_answer(task, result)
     except Exception as exc:
@@ -182,15 +204,8 @@ def recheck(task: Task, row: Row, answer: dict[str, Any] | None) -> Row:
     checked = certify(task.instance, over_budget(result, task.time_limit))
     again = row_from_result(checked, task.known_optimum, peak_mb=row.peak_mb, instance=task.instance)
     again.cpu_s, again.load = row.cpu_s, row.load
+    again.check_s = row.check_s  # the check where the method ran, as timed there
     return _stamp(again, task)
-
-
-def cpu_seconds() -> float:
-    """CPU seconds (user + system) of this process, all its threads, and its waited-for children
-    (a foreign method's process): the time a run costs, less sensitive to a busy machine than
-    wall-clock time."""
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def machine_load() -> float | None:
@@ -212,24 +227,6 @@ def _failed(task: Task, exc: Exception, elapsed: float) -> Row:
     where = getattr(exc, "where", None) or f"{os.path.basename(last.filename)}:{last.lineno}"
     kind = getattr(exc, "kind", None) or type(exc).__name__  # a contained method's error keeps its name
     return failed_row(task.problem, task.name, task.method, f"crash: {kind}: {exc} ({where})", elapsed)
-
-
-def over_budget(result: Any, time_limit: float | None) -> Any:
-    """``result`` as ``UNKNOWN`` "time limit" when it came after the time budget (the limit plus
-    :func:`~knightcert.contained.grace`): an overrun is never a normal row."""
-    budget = time_budget(time_limit)
-    if budget is None or result.time <= budget or result.info.get("stopped"):  # stopped: it says why
-        return result
-    from knightcert.problems.result import Status
-
-    stopped = f"time limit: answered after {result.time:.1f} s, past the budget of {budget:.1f} s"
-    return result.with_(
-        status=Status.UNKNOWN,
-        objective=None,
-        bound=None,
-        solution=None,
-        info={**result.info, "stopped": stopped},
-    )
 
 
 def _stamp(row: Row, task: Task) -> Row:
@@ -344,54 +341,6 @@ def bind_to_parent(parent: int, wall_limit: float | None) -> None:
     if wall_limit is not None and math.isfinite(wall_limit) and hasattr(signal, "SIGALRM"):
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
         signal.alarm(max(1, math.ceil(wall_limit)))
-
-
-#: (problem, method) -> seconds its warm-up took in this process (forked workers inherit it).
-WARMED: dict[tuple[str, str], float] = {}
-
-
-def ensure_warm(problem: str, method: str) -> None:
-    """Warm ``method`` in this process unless done already (here or in the parent before forking)."""
-    if (problem, method) not in WARMED:
-        warm_up(problem, [method])
-
-
-def warm_up(problem: str, methods: Iterable[Any], *, again: bool = False) -> None:
-    """Run each method once on a tiny instance in this process, so that forked
-    workers inherit loaded compiled code and do not time its loading.
-
-    The seconds each warm-up took (loading, compiling, first call) are kept in
-    :data:`WARMED`; reports record them as compile time, apart from the runs.
-    A method that fails on the tiny instance is still counted as warmed: its
-    failure shows in its timed runs. ``again``: warm even if warmed before
-    (the first warm-up's time is kept). ``methods``: names or resolved
-    methods; foreign ones are never warmed (a suspect may hang or crash:
-    only its timed run, with its wall-clock limit, calls it).
-    """
-    from knightcert.problems.independent_knights import knights_instance
-    from knightcert.problems.jump_game import parse_jump
-    from knightcert.problems.lost_knight import parse_lost_knight
-    from knightcert.problems.tours import tour_instance
-
-    tiny = {
-        "path": lambda: parse_lost_knight("C.S\n...\n.x.\n"),
-        "jump": lambda: parse_jump("2 2\n1\n1 1\n1 0\n0 0\n"),
-        "knights": lambda: knights_instance(3),
-        "tour": lambda: tour_instance(6, closed=True),
-    }[problem]()
-    for method in methods:
-        with contextlib.suppress(KnightcertError):  # an unknown name shows in its timed run
-            method = resolve(problem, method)
-        if not isinstance(method, MethodRef) or method.foreign:
-            continue
-        if (problem, method.name) in WARMED and not again:
-            continue
-        began = time.perf_counter()
-        mark = stopping.current()
-        with contextlib.suppress(Exception):  # any failure shows again in the timed run
-            get_method(problem, method.name)(tiny, time_limit=5)
-        stop_if_interrupted(mark)
-        WARMED.setdefault((problem, method.name), time.perf_counter() - began)
 
 
 def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Iterator[Row]:
@@ -518,6 +467,8 @@ def run_with_executor(tasks: Iterable[Task], executor: Executor) -> Iterator[Row
     holds); a foreign method runs in a process of its own on the worker
     (:func:`run_alone`), so that its wall-clock limit holds there too.
     """
+    tasks = list(tasks)
+    warm_workers(tasks, executor)
     futures = {executor.submit(run_remote, task): task for task in tasks}
     for future in as_completed(futures):
         task = futures[future]
@@ -527,6 +478,17 @@ def run_with_executor(tasks: Iterable[Task], executor: Executor) -> Iterator[Row
         except Exception as exc:  # the executor itself failed (lost worker, ...)
             row = failed_row(task.problem, task.name, task.method, f"crash: {type(exc).__name__}: {exc}", 0.0)
             yield _stamp(row, task)
+
+
+def warm_workers(tasks: list[Task], executor: Executor) -> None:
+    """Warm every built-in method of ``tasks`` on the executor before any timed run (each run
+    warms its method again where it lands, :func:`knightcert.solving.run`): a warm-up loading
+    compiled kernels never competes with a timed run of the same worker."""
+    wanted = {(task.problem, task.method) for task in tasks if not _foreign(task)}
+    futures = [executor.submit(warm_up, problem, [method]) for problem, method in sorted(wanted)]
+    for future in futures:
+        with contextlib.suppress(Exception):  # a failure shows again in the timed run
+            future.result()
 
 
 def run_tasks(

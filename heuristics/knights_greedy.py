@@ -107,4 +107,12 @@ def _placement(name: str, board, chosen: np.ndarray, elapsed: float) -> Result:
     count = int(chosen.sum())
     status = Status.OPTIMAL if count == board.n_free else Status.FEASIBLE
     bound = count if status is Status.OPTIMAL else None
-    return Result("knights", name, status, count, bound, _squares(board, chosen.astype(bool)), elapsed)
+    return Result.answer(
+        "knights",
+        name,
+        status=status,
+        objective=count,
+        solution=_squares(board, chosen.astype(bool)),
+        time=elapsed,
+        bound=bound,
+    )

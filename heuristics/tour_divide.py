@@ -578,15 +578,8 @@ def divide(instance: TourInstance, *, time_limit: float | None = None, seed: int
         )
     if reason is not None:
         evidence = (Evidence("infeasible", Backing.THEOREM, reason),)
-        return Result(
-            "tour",
-            "divide",
-            Status.INFEASIBLE,
-            None,
-            None,
-            None,
-            time.perf_counter() - began,
-            evidence=evidence,
+        return Result.empty(
+            "tour", "divide", time.perf_counter() - began, status=Status.INFEASIBLE, evidence=evidence
         )
     squares = construct(board.rows, board.cols, closed=instance.closed, start=instance.start)
     if squares is None:
@@ -594,4 +587,11 @@ def divide(instance: TourInstance, *, time_limit: float | None = None, seed: int
             f"divide does not build a tour from a given start on a {board.rows} x {board.cols} board "
             "without a closed tour (use the default method)"
         )
-    return Result("tour", "divide", Status.FEASIBLE, len(squares), None, squares, time.perf_counter() - began)
+    return Result.answer(
+        "tour",
+        "divide",
+        status=Status.FEASIBLE,
+        objective=len(squares),
+        solution=squares,
+        time=time.perf_counter() - began,
+    )

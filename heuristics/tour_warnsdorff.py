@@ -102,14 +102,13 @@ def run_warnsdorff(
             tour = np.stack([rows, cols], axis=1).tolist()
             if backwards:  # a closed tour rotated to finish at the end, an open one reversed
                 tour = tour[1:] + tour[:1] if instance.closed else tour[::-1]
-            return Result(
+            return Result.answer(
                 "tour",
                 name,
-                Status.FEASIBLE,
-                length,
-                None,
-                tour,
-                time.perf_counter() - began,
+                status=Status.FEASIBLE,
+                objective=length,
+                solution=tour,
+                time=time.perf_counter() - began,
                 nodes=nodes,
                 info=info,
             )
@@ -129,17 +128,8 @@ def run_warnsdorff(
     if status is Status.UNKNOWN and 0 < int(length) == covered:  # the dead end is the deepest path
         rows, cols = np.divmod(path[:length], board.cols)
         partial = {"partial": np.stack([rows, cols], axis=1)}
-    return Result(
-        "tour",
-        name,
-        status,
-        None,
-        None,
-        None,
-        time.perf_counter() - began,
-        nodes=nodes,
-        info=info,
-        certificate=partial,
+    return Result.empty(
+        "tour", name, time.perf_counter() - began, status=status, nodes=nodes, info=info, certificate=partial
     )
 
 

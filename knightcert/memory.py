@@ -2,7 +2,8 @@
 
 A board that fits the instance types can still be far too large for a
 method (``knights 17000`` with ``matching`` needs about 200 GB). Each method
-has an estimate in bytes per square (cell for the jump game), measured as the
+has an estimate in bytes per square (cell for the jump game), written in its
+specification (:data:`knightcert.specs.FACTS`, ``bytes_per_square``), measured as the
 growth of the peak resident memory between 500 x 500 and 1000 x 1000 boards
 and rounded up with room for the checker (docs/benchmarks.md, "Memory per
 square"). :func:`check_fits` refuses a run whose estimate exceeds the memory
@@ -19,17 +20,15 @@ import os
 from typing import Any
 
 from knightcert.problems.input_file import check_memory
+from knightcert.specs import DEFAULT_BYTES_PER_SQUARE, FACTS
 
 #: Interpreter, numpy, numba and a loaded method (bytes).
 BASE_BYTES = 200 * 2**20
-#: Bytes per square of a method with no entry below.
-DEFAULT_BYTES_PER_SQUARE = 1000
-#: problem -> method -> peak bytes per square (measured, rounded up, checker included).
+#: problem -> method -> peak bytes per square (measured, rounded up, checker included): read
+#: from the methods' specifications (:data:`knightcert.specs.FACTS`).
 BYTES_PER_SQUARE: dict[str, dict[str, int]] = {
-    "path": {"bfs": 200, "astar": 200, "greedy": 200, "cpsat": 4000},
-    "jump": {"bfs": 200, "bfs-player": 200},
-    "knights": {"matching": 800, "greedy": 200, "greedy+": 200, "bnb": 800, "cpsat": 4000},
-    "tour": {"warnsdorff": 400, "marginality": 400, "roth": 400, "cenpl": 400, "divide": 400, "cpsat": 4000},
+    problem: {name: facts.bytes_per_square for name, facts in methods.items()}
+    for problem, methods in FACTS.items()
 }
 
 

@@ -34,54 +34,23 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from knightcert.problems.errors import InvalidArgument, KnightcertError, UnknownMethod
+from knightcert.problems.errors import InvalidArgument, UnknownMethod
 from knightcert.problems.method import Method
-from knightcert.problems.result import Result, Status
+from knightcert.problems.result import Result
+from knightcert.specs import FACTS, MethodFacts, default_for, facts_of, foreign_facts
 
-#: problem -> {method name: "module:function"}; the first entry is the default.
+#: problem -> {method name: "module:function"}; the first entry is the default. Read from the
+#: methods' specifications (:data:`knightcert.specs.FACTS`), where every fact of a method is written.
 REGISTRY: dict[str, dict[str, str]] = {
-    "path": {
-        "bfs": "knightcert.algorithms.path_search:bfs",
-        "astar": "knightcert.algorithms.path_search:astar",
-        "greedy": "knightcert.heuristics.path_greedy:greedy",
-        "cpsat": "knightcert.models.path_cpsat:cpsat",
-        "csp": "knightcert.models.path_csp:csp",
-    },
-    "jump": {
-        "bfs": "knightcert.algorithms.jump_search:bfs",
-        "bfs-player": "knightcert.algorithms.jump_search:bfs_player",
-        "cpsat": "knightcert.models.jump_cpsat:cpsat",
-        "csp": "knightcert.models.jump_csp:csp",
-    },
-    "knights": {
-        "matching": "knightcert.algorithms.knights_matching:matching",
-        "greedy": "knightcert.heuristics.knights_greedy:greedy",
-        "greedy+": "knightcert.heuristics.knights_greedy:greedy_plus",
-        "cpsat": "knightcert.combined:knights_cpsat",
-        "bnb": "knightcert.combined:knights_bnb",
-        "csp": "knightcert.models.knights_csp:csp",
-    },
-    "tour": {
-        "auto": "knightcert.tour_auto:auto",
-        "warnsdorff": "knightcert.heuristics.tour_warnsdorff:warnsdorff",
-        "marginality": "knightcert.heuristics.tour_warnsdorff:marginality",
-        "roth": "knightcert.heuristics.tour_warnsdorff:roth",
-        "cenpl": "knightcert.heuristics.tour_warnsdorff:cenpl",
-        "divide": "knightcert.heuristics.tour_divide:divide",
-        "cpsat": "knightcert.models.tour_cpsat:cpsat",
-        "csp": "knightcert.models.tour_csp:csp",
-    },
+    problem: {name: facts.target for name, facts in methods.items()} for problem, methods in FACTS.items()
 }
 
 #: Methods whose answers are proven optimal (or infeasible) when they finish.
 EXACT: dict[str, set[str]] = {
-    "path": {"bfs", "astar", "cpsat", "csp"},
-    "jump": {"bfs", "bfs-player", "cpsat", "csp"},
-    "knights": {"matching", "cpsat", "bnb", "csp"},
-    "tour": {"cpsat", "csp"},
+    problem: {name for name, facts in methods.items() if facts.exact} for problem, methods in FACTS.items()
 }
 
 
@@ -95,8 +64,11 @@ def method_names(problem: str) -> list[str]:
     return list(_problem(problem))
 
 
-def default_method(problem: str) -> str:
-    return method_names(problem)[0]
+def default_method(problem: str, instance: Any = None) -> str:
+    """The default method of ``problem``; with ``instance``, the default for that instance
+    (:func:`knightcert.specs.default_for`: knights on a torus with an odd side: ``cpsat``)."""
+    _problem(problem)
+    return default_for(problem, instance)
 
 
 #: Entry-point group of installed plug-in methods.
@@ -138,6 +110,15 @@ class MethodRef:
         return "exact" if self.exact else "heuristic"
 
     @property
+    def facts(self) -> MethodFacts:
+        """Its specification (:mod:`knightcert.specs`): a built-in's own, a foreign method's
+        safe defaults with what it declares."""
+        if not self.foreign:  # a name without facts (a test's stand-in): undeclared options
+            return facts_of(self.problem, self.name) or MethodFacts(self.problem, self.name, options=None)
+        function = None if self.origin == "program" else self.function()
+        return replace(foreign_facts(self.problem, self.name, self.origin, function), exact=self.exact)
+
+    @property
     def foreign(self) -> bool:
         """Whether it comes from outside the project (a suspect: see the module docstring)."""
         return self.origin != "built-in"
@@ -164,13 +145,11 @@ class MethodRef:
         from knightcert.problems.method import check_arguments
 
         check_arguments(self.problem, instance, time_limit, seed)
-        began = time.perf_counter()
         result = self._run_contained(instance, time_limit, seed, options)
         result = result.with_(
             problem=self.problem,
             method=self.name,
             instance=getattr(instance, "name", "") or "",
-            time=time.perf_counter() - began,  # measured here: a method's own clock is not believed
             verified=False,
             evidence=(),
             info={**result.info, "foreign": self.origin},
@@ -190,15 +169,17 @@ class MethodRef:
 
         # Whatever runs in the method's processes hands back plain JSON values only; this
         # process reads them with the strict answer reader (as_result below), never an object.
+        # The method's time is measured in its own process, around the call only: the
+        # containment's start-up and its polling are reported apart (info["containment_s"]).
         if self.origin == "program":
             from knightcert.program import run_program
 
             def call() -> Any:
-                return answer_fields(
-                    run_program(
-                        self.target, self.problem, instance, time_limit=time_limit, seed=seed, options=options
-                    )
+                began = time.perf_counter()
+                answer = run_program(
+                    self.target, self.problem, instance, time_limit=time_limit, seed=seed, options=options
                 )
+                return {"answer": answer_fields(answer), "time_s": time.perf_counter() - began}
         else:
             import copy
 
@@ -207,7 +188,10 @@ class MethodRef:
             def call() -> Any:
                 # a copy: what the method does to it cannot change what its answer is checked against
                 given = copy.deepcopy(instance)
-                return plain_answer(function(given, time_limit=time_limit, seed=seed, **options))
+                began = time.perf_counter()
+                value = function(given, time_limit=time_limit, seed=seed, **options)
+                spent = time.perf_counter() - began
+                return {"answer": plain_answer(value), "time_s": spent}
 
         outcome = run_contained(
             call,
@@ -220,19 +204,24 @@ class MethodRef:
             error = outcome.error
             if isinstance(error, MemoryError):
                 raise error
-            if getattr(error, "refusal", False):  # a knightcert error inside: a refusal, as here
-                raise KnightcertError(str(error))
-            # any other exception of the method: a crash, one truthful answer
+            # any exception of the method, the project's own input errors included (the input was
+            # checked before the call: the method raised them itself), is a crash of the method
             where = f" ({error.where})" if getattr(error, "where", "") else ""
             kind = getattr(error, "kind", None) or type(error).__name__
             stopped = f"crash: {kind}: {str(error)[:300]}{where}"
         if stopped is not None:
             info = {"stopped": stopped, "peak_mb": outcome.peak_mb}
-            return Result(
-                self.problem, self.name, Status.UNKNOWN, None, None, None, outcome.elapsed, info=info
-            )
-        result = as_result(outcome.value, self.problem)
-        return result.with_(info={**result.info, "peak_mb": outcome.peak_mb})
+            return Result.empty(self.problem, self.name, outcome.elapsed, info=info)
+        value = outcome.value
+        if not (isinstance(value, dict) and set(value) == {"answer", "time_s"}):
+            info = {"stopped": "crash: the method's answer came back malformed", "peak_mb": outcome.peak_mb}
+            return Result.empty(self.problem, self.name, outcome.elapsed, info=info)
+        spent = value["time_s"]
+        if isinstance(spent, bool) or not isinstance(spent, int | float) or not 0 <= spent <= outcome.elapsed:
+            spent = outcome.elapsed  # not measured as expected: the containment's clock
+        result = as_result(value["answer"], self.problem)
+        extra = {"peak_mb": outcome.peak_mb, "containment_s": round(max(0.0, outcome.elapsed - spent), 6)}
+        return result.with_(time=float(spent), info={**result.info, **extra})
 
 
 def as_result(value: Any, problem: str) -> Result:

@@ -9,13 +9,19 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Mapping
 from typing import Any
 
 from knightcert.memory import check_fits
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import InvalidArgument
-from knightcert.problems.result import Result
-from knightcert.registry import default_method, get_method
+from knightcert.problems.method import check_arguments
+from knightcert.problems.result import Result, Status
+from knightcert.registry import MethodRef, default_method, resolve
+from knightcert.warming import ensure_warm
+
+__all__ = ["over_budget", "prepare", "problem_of", "run", "solve"]
 
 
 def problem_of(instance: Any) -> str:
@@ -47,42 +53,153 @@ def problem_of(instance: Any) -> str:
 
 def solve(
     instance: Any,
-    method: str | None = None,
+    method: Any = None,
     *,
     time_limit: float | None = None,
     seed: int | None = None,
     **options: Any,
 ) -> Result:
-    """Solve ``instance`` with ``method`` (the problem's default when None); the answer is checked.
+    """Solve ``instance`` with ``method`` (the instance's default when None); the answer is checked.
 
     Parameters
     ----------
     instance : LostKnightInstance, JumpInstance, KnightsInstance or TourInstance
         What to solve; its type decides the problem.
-    method : str, optional
-        A registered method name of that problem (see ``knightcert.method_names``).
+    method : str or callable, optional
+        A method of that problem in any form :func:`~knightcert.registry.resolve` takes (see
+        ``knightcert.method_names``); None: the default for this instance
+        (:func:`knightcert.specs.default_for`), the one the command line chooses.
     time_limit : float, optional
         Seconds for the whole call.
     seed : int, optional
         Random seed for methods that use one.
+    **options
+        Options of the method (:mod:`knightcert.specs`); one it does not take is refused.
 
     Returns
     -------
     Result
         The answer with ``verified``, ``evidence`` and ``certified`` set by the problem's
-        independent checker (whatever the method itself said).
+        independent checker (whatever the method itself said); ``check_time`` the check's seconds.
 
     Raises
     ------
     UnknownMethod
         ``method`` is not registered for the problem; the message lists the valid ones.
     InvalidArgument
-        ``instance`` is not an instance type of the project.
+        ``instance`` is not an instance type of the project; an option the method does not take
+        or a value out of its bounds.
+    InvalidInstance
+        The method does not apply to the instance (``matching`` on a torus with an odd side).
     InstanceTooLarge
         The method's memory estimate for this board exceeds the memory available.
     """
-    problem = problem_of(instance)
-    solve_with = get_method(problem, method)
-    check_fits(problem, method or default_method(problem), instance)
-    result = solve_with(instance, time_limit=time_limit, seed=seed, **options)
-    return certify(instance, result)  # free when the method's decorator already did it
+    return run(problem_of(instance), method, instance, time_limit=time_limit, seed=seed, options=options)
+
+
+def run(
+    problem: str,
+    method: Any,
+    instance: Any,
+    *,
+    time_limit: float | None = None,
+    seed: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    warm: bool = False,
+    check: bool = True,
+) -> Result:
+    """The one run path of every entry point (:func:`solve`, each command, the harness, the
+    reference runs): resolve the method, check its options, check the board fits, warm it,
+    run it under the one time budget, certify its answer.
+
+    Parameters
+    ----------
+    problem : str
+    method : str, callable, MethodRef or None
+        None: the instance's default (:func:`knightcert.specs.default_for`).
+    instance : object
+        An instance of ``problem``.
+    time_limit, seed
+        As for :func:`solve`.
+    options : mapping, optional
+        The method's options, checked against its specification.
+    warm : bool, default False
+        Warm the method first in this process (:mod:`knightcert.warming`): the harness does,
+        so that a timed run never loads code.
+    check : bool, default True
+        Certify the answer (its seconds in ``Result.check_time``); False: returned unverified.
+
+    Returns
+    -------
+    Result
+        Named as the method was given and as the instance is named; ``time`` is the method's
+        own; an answer that came after the time budget is ``UNKNOWN`` (:func:`over_budget`).
+
+    Raises
+    ------
+    KnightcertError
+        As :func:`solve`, before any work.
+    """
+    check_arguments(problem, instance, time_limit, seed)  # the instance's type first: the rest reads it
+    ref, given = prepare(problem, method, instance, options)
+    if warm and not ref.foreign:
+        ensure_warm(problem, ref)
+    cpu_began = cpu_seconds()
+    result = ref(instance, time_limit=time_limit, seed=seed, check=False, **given)
+    result = over_budget(result, time_limit).with_(cpu_time=cpu_seconds() - cpu_began)
+    name = getattr(instance, "name", "") or ""
+    if (result.problem, result.method, result.instance) != (problem, ref.name, name):
+        # the result names what ran, never what the method says it is
+        result = result.with_(problem=problem, method=ref.name, instance=name)
+    if not check:
+        return result
+    began = time.perf_counter()
+    checked = certify(instance, result)
+    return checked.with_(check_time=time.perf_counter() - began)
+
+
+def cpu_seconds() -> float:
+    """CPU seconds (user + system) of this process, all its threads, and its waited-for children
+    (a foreign method's process): what a run costs, less sensitive to a busy machine than the
+    wall clock."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def prepare(
+    problem: str, method: Any, instance: Any, options: Mapping[str, Any] | None = None
+) -> tuple[MethodRef, dict[str, Any]]:
+    """The first steps of :func:`run`, before any work: the method resolved (the instance's
+    default for None), its options checked against its specification, its fit to the
+    instance (applicability and memory) checked. The command line does it for every file
+    before solving any.
+
+    Raises
+    ------
+    UnknownMethod, InvalidArgument, InvalidInstance, InstanceTooLarge
+    """
+    ref = resolve(problem, default_method(problem, instance) if method is None else method)
+    given = ref.facts.check_options(options or {})
+    ref.facts.check_applies(instance)
+    check_fits(problem, ref.name, instance)
+    return ref, given
+
+
+def over_budget(result: Result, time_limit: float | None) -> Result:
+    """``result`` as ``UNKNOWN`` "time limit" when it came after the time budget (the limit plus
+    :func:`~knightcert.contained.grace`): an overrun is never a normal answer."""
+    from knightcert.contained import time_budget
+
+    budget = time_budget(time_limit)
+    if budget is None or result.time <= budget or result.info.get("stopped"):  # stopped: it says why
+        return result
+    stopped = f"time limit: answered after {result.time:.1f} s, past the budget of {budget:.1f} s"
+    return result.with_(
+        status=Status.UNKNOWN,
+        objective=None,
+        bound=None,
+        solution=None,
+        info={**result.info, "stopped": stopped},
+    )

@@ -92,10 +92,14 @@ def auto(instance: TourInstance, *, time_limit: float | None = None, seed: int |
         reason = counting_reason(instance)
     if reason is not None:
         evidence = (Evidence("infeasible", Backing.THEOREM, reason),)
-        return Result(
-            "tour", "auto", Status.INFEASIBLE, None, None, None, time.perf_counter() - began,
-            evidence=evidence, info={"rule": "theorem"},
-        )  # fmt: skip
+        return Result.empty(
+            "tour",
+            "auto",
+            time.perf_counter() - began,
+            status=Status.INFEASIBLE,
+            evidence=evidence,
+            info={"rule": "theorem"},
+        )
     if full and instance.end is None:
 
         def solver(*piece):  # pieces cost milliseconds; none is started once the time limit is spent
@@ -107,10 +111,15 @@ def auto(instance: TourInstance, *, time_limit: float | None = None, seed: int |
             board.rows, board.cols, closed=instance.closed, start=instance.start, solver=solver
         )
         if squares is not None:
-            return Result(
-                "tour", "auto", Status.FEASIBLE, len(squares), None, squares, time.perf_counter() - began,
+            return Result.answer(
+                "tour",
+                "auto",
+                status=Status.FEASIBLE,
+                objective=len(squares),
+                solution=squares,
+                time=time.perf_counter() - began,
                 info={"rule": "construction"},
-            )  # fmt: skip
+            )
     return _search(instance, began, time_limit, seed)
 
 

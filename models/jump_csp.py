@@ -17,7 +17,7 @@ from knightcert.problems import stopping
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.jump_game import JumpInstance, game_result, jump_targets, player_row
 from knightcert.problems.method import method
-from knightcert.problems.result import Result, Status
+from knightcert.problems.result import Result
 
 #: Cells above which the CSP is refused: its search is exponential.
 MAX_CSP_CELLS = 30
@@ -51,19 +51,10 @@ def csp(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
         for p, start in enumerate(instance.starts):
             table.append(_player(instance, p, start[0] * cols + start[1], succ, deadline))
     except TimeoutError:
-        return Result("jump", "csp", Status.UNKNOWN, None, None, None, time.perf_counter() - began)
+        return Result.empty("jump", "csp", time.perf_counter() - began)
     except KeyboardInterrupt:
         stopping.caught()  # the signal, not this answer, tells a driver to stop
-        return Result(
-            "jump",
-            "csp",
-            Status.UNKNOWN,
-            None,
-            None,
-            None,
-            time.perf_counter() - began,
-            info={"interrupted": True},
-        )
+        return Result.empty("jump", "csp", time.perf_counter() - began, info={"interrupted": True})
     return game_result(instance, "csp", table, time.perf_counter() - began)
 
 

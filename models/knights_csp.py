@@ -58,17 +58,24 @@ def csp(instance: KnightsInstance, *, time_limit: float | None = None, seed: int
     except KeyboardInterrupt:  # Ctrl-C: the best placement found so far, unproven
         stopping.caught()  # the signal, not this answer, tells a driver to stop
         return _best_so_far(board, best, began)
-    return Result(
+    return Result.answer(
         "knights",
         "csp",
-        Status.OPTIMAL,
-        len(best),
-        len(best),
-        [list(board.square(i)) for i in best],
-        time.perf_counter() - began,
+        status=Status.OPTIMAL,
+        objective=len(best),
+        solution=[list(board.square(i)) for i in best],
+        time=time.perf_counter() - began,
+        bound=len(best),
     )
 
 
 def _best_so_far(board, best: list[int], began: float) -> Result:
     squares = [list(board.square(i)) for i in best]
-    return Result("knights", "csp", Status.FEASIBLE, len(best), None, squares, time.perf_counter() - began)
+    return Result.answer(
+        "knights",
+        "csp",
+        status=Status.FEASIBLE,
+        objective=len(best),
+        solution=squares,
+        time=time.perf_counter() - began,
+    )

@@ -81,39 +81,25 @@ def csp(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
             checked = length
             if solution:
                 path = [list(board.square(solution[step])) for step in range(length + 1)]
-                return Result(
+                return Result.answer(
                     "path",
                     "csp",
-                    Status.OPTIMAL,
-                    length,
-                    length,
-                    path,
-                    time.perf_counter() - began,
+                    status=Status.OPTIMAL,
+                    objective=length,
+                    solution=path,
+                    time=time.perf_counter() - began,
+                    bound=length,
                     info={"lengths_tried": length},
                 )
     except KeyboardInterrupt:
         stopping.caught()  # the signal, not this answer, tells a driver to stop
         return _unknown(began, checked + 1, checked)
-    return Result(
-        "path",
-        "csp",
-        Status.INFEASIBLE,
-        None,
-        None,
-        None,
-        time.perf_counter() - began,
-        info={"lengths_tried": checked},
+    return Result.empty(
+        "path", "csp", time.perf_counter() - began, status=Status.INFEASIBLE, info={"lengths_tried": checked}
     )
 
 
 def _unknown(began: float, bound: int, checked: int) -> Result:
-    return Result(
-        "path",
-        "csp",
-        Status.UNKNOWN,
-        None,
-        bound,
-        None,
-        time.perf_counter() - began,
-        info={"lengths_tried": checked},
+    return Result.empty(
+        "path", "csp", time.perf_counter() - began, bound=bound, info={"lengths_tried": checked}
     )

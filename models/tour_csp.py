@@ -42,7 +42,7 @@ def csp(instance: TourInstance, *, time_limit: float | None = None, seed: int | 
     adjacent = {i: {int(j) for j in nb[i] if j >= 0} for i in usable}
     n = len(usable)
     if instance.closed and n < 3:
-        return Result("tour", "csp", Status.INFEASIBLE, None, None, None, time.perf_counter() - began)
+        return Result.empty("tour", "csp", time.perf_counter() - began, status=Status.INFEASIBLE)
     problem = Problem()
     for step in range(n):
         domain = usable
@@ -62,18 +62,9 @@ def csp(instance: TourInstance, *, time_limit: float | None = None, seed: int | 
         solution = problem.getSolution()
     except KeyboardInterrupt:
         stopping.caught()  # the signal, not this answer, tells a driver to stop
-        return Result(
-            "tour",
-            "csp",
-            Status.UNKNOWN,
-            None,
-            None,
-            None,
-            time.perf_counter() - began,
-            info={"interrupted": True},
-        )
+        return Result.empty("tour", "csp", time.perf_counter() - began, info={"interrupted": True})
     elapsed = time.perf_counter() - began
     if not solution:
-        return Result("tour", "csp", Status.INFEASIBLE, None, None, None, elapsed)
+        return Result.empty("tour", "csp", elapsed, status=Status.INFEASIBLE)
     tour = [list(board.square(solution[step])) for step in range(n)]
-    return Result("tour", "csp", Status.FEASIBLE, n, None, tour, elapsed)
+    return Result.answer("tour", "csp", status=Status.FEASIBLE, objective=n, solution=tour, time=elapsed)

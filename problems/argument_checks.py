@@ -62,6 +62,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "size count": (1, 1_000),  # sizes of a suite
     "runs": (1, 1_000_000),  # (instance, method, repeat) runs of one experiment
     "memory limit": (16, 2**40),  # MB
+    "node budget": (1, 2**63 - 1),  # nodes of a backtracking search
+    "iterations": (1, 2**63 - 1),  # steps of a local search
 }
 
 

@@ -262,4 +262,6 @@ def game_result(
         "players": table,
     }
     status = Status.INFEASIBLE if winner is None else Status.OPTIMAL
-    return Result("jump", name, status, round_, round_, solution, elapsed, **extra)
+    return Result.answer(
+        "jump", name, status=status, objective=round_, solution=solution, time=elapsed, bound=round_, **extra
+    )

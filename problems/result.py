@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import itertools
+import numbers
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -130,6 +131,12 @@ class Result:
         Method-specific extras (serialised).
     evidence : tuple of Evidence
         What backs each claim, one entry per claim; set by the checker.
+    check_time : float or None
+        Seconds the independent check took (reported beside ``time``, never in it); None
+        before the check.
+    cpu_time : float or None
+        CPU seconds of the method's call (its process, all threads, and the child processes
+        it waited for), measured by the run path around the call; None when not measured.
     """
 
     problem: str
@@ -145,6 +152,81 @@ class Result:
     certificate: Any = field(default=None, repr=False, compare=False)
     info: dict[str, Any] = field(default_factory=dict)
     evidence: tuple[Evidence, ...] = ()
+    check_time: float | None = field(default=None, compare=False)
+    cpu_time: float | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        for label in ("objective", "bound", "nodes"):  # counts are plain ints, whatever the method used
+            value = getattr(self, label)
+            if isinstance(value, numbers.Integral) and not isinstance(value, (bool, int)):
+                object.__setattr__(self, label, int(value))
+
+    @classmethod
+    def empty(
+        cls,
+        problem: str,
+        method: str,
+        time: float = 0.0,
+        *,
+        status: Status = Status.UNKNOWN,
+        bound: int | float | None = None,
+        nodes: int | None = None,
+        info: dict[str, Any] | None = None,
+        evidence: tuple[Evidence, ...] = (),
+        certificate: Any = None,
+    ) -> Result:
+        """A result without an answer (no objective, no solution): ``UNKNOWN`` by default, or
+        ``INFEASIBLE`` with what proves it.
+
+        Examples
+        --------
+        >>> Result.empty("tour", "roth", 0.5, info={"stopped": "node budget spent"}).summary()
+        'tour by roth: UNKNOWN, 0.5 s, not verified, no solution'
+        """
+        return cls(
+            problem,
+            method,
+            status,
+            None,
+            bound,
+            None,
+            time,
+            nodes=nodes,
+            certificate=certificate,
+            info=dict(info or {}),
+            evidence=evidence,
+        )
+
+    @classmethod
+    def answer(
+        cls,
+        problem: str,
+        method: str,
+        *,
+        status: Status,
+        objective: int | float | None,
+        solution: Any,
+        time: float,
+        bound: int | float | None = None,
+        nodes: int | None = None,
+        info: dict[str, Any] | None = None,
+        evidence: tuple[Evidence, ...] = (),
+        certificate: Any = None,
+    ) -> Result:
+        """A result with an answer, every field named."""
+        return cls(
+            problem,
+            method,
+            status,
+            objective,
+            bound,
+            solution,
+            time,
+            nodes=nodes,
+            certificate=certificate,
+            info=dict(info or {}),
+            evidence=evidence,
+        )
 
     @property
     def certified(self) -> bool:
@@ -192,23 +274,51 @@ class Result:
 
         return f"<div><code>{html.escape(self.summary())}</code>{solution_svg(self.solution)}</div>"
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able dictionary with the fields the CLI and harness report."""
+    def to_dict(self, arrays: bool = False) -> dict[str, Any]:
+        """Plain JSON (lists, dicts, str, int, float, bool, None) with the fields the CLI and
+        harness report: a solution held as an array is written as lists of ``[row, col]``
+        (``arrays=True``: kept as the array, for a writer that formats it faster itself)."""
         return {
             "problem": self.problem,
             "instance": self.instance,
             "method": self.method,
             "status": self.status.value,
-            "objective": self.objective,
-            "bound": self.bound,
-            "solution": self.solution,
+            "objective": plain(self.objective),
+            "bound": plain(self.bound),
+            "solution": self.solution if arrays and hasattr(self.solution, "shape") else plain(self.solution),
             "time_s": round(self.time, 6),
+            "check_s": None if self.check_time is None else round(self.check_time, 6),
+            "cpu_s": None if self.cpu_time is None else round(self.cpu_time, 6),
             "verified": self.verified,
             "certified": self.certified,
             "evidence": [e.to_dict() for e in self.evidence],
-            "nodes": self.nodes,
-            **({"info": self.info} if self.info else {}),
+            "nodes": plain(self.nodes),
+            **({"info": plain(self.info)} if self.info else {}),
         }
+
+
+def plain(value: Any) -> Any:
+    """``value`` in plain JSON types: arrays and tuples as lists, numpy scalars as Python
+    numbers, a whole float as an int where a count is meant is left as it is.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> plain({"tour": np.array([[0, 0], [1, 2]], dtype=np.int32), "n": np.int64(3), "t": (1, 2)})
+    {'tour': [[0, 0], [1, 2]], 'n': 3, 't': [1, 2]}
+    """
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if isinstance(value, dict):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    tolist = getattr(value, "tolist", None)  # numpy arrays and scalars
+    if callable(tolist):
+        return tolist()
+    if isinstance(value, enum.Enum):
+        return value.value
+    return value
 
 
 #: Largest number of squares drawn in a notebook picture of a solution.

@@ -29,12 +29,25 @@ class TourInstance:
     name: str = ""
 
     def __post_init__(self) -> None:
+        """The instance's checks, whoever builds it (:func:`tour_instance` or a caller).
+
+        Raises
+        ------
+        InvalidInstance
+            No usable square, a start or end off the board or on a removed square, a start
+            equal to the end. (A closed tour with an end, E a knight move from its start S, is
+            an instance of the API; the command line refuses it in :func:`tour_instance`.)
+        """
         if not isinstance(self.board, Board):
             raise InvalidInstance(f"board must be a Board, got {type(self.board).__name__}")
+        if self.board.n_free == 0:
+            raise InvalidInstance("the board has no usable square")
         for label in ("start", "end"):
             square = getattr(self, label)
             if square is not None:
                 object.__setattr__(self, label, self.board.check_square(square, label))
+        if self.start is not None and self.start == self.end and self.board.n_free > 1:
+            raise InvalidInstance(f"start and end are the same square {self.start}")
 
 
 def tour_instance(
@@ -75,20 +88,12 @@ def tour_instance(
             raise InvalidInstance(f"board size must be at least 1 x 1, got {rows} x {cols}")
         board = Board(rows, cols)
         name = f"{rows}x{cols}"
-    if board.n_free == 0:
-        raise InvalidInstance("the board has no usable square")
-    for label, square in (("start", start), ("end", end)):
-        if square is None:
-            continue
-        r, c = square
-        if not board.contains(r, c):
-            raise InvalidInstance(f"{label} ({r}, {c}) is off the {board.rows} x {board.cols} board")
-        if board.blocked[r, c]:
-            raise InvalidInstance(f"{label} ({r}, {c}) is a removed square")
-    if closed and end is not None:
+    for label, square in (("start", start), ("end", end)):  # the words of the command line
+        if square is not None and board.contains(*square) and board.blocked[square]:
+            raise InvalidInstance(f"{label} ({square[0]}, {square[1]}) is a removed square")
+    if closed and end is not None:  # the API has it (TourInstance); the command line does not
         raise InvalidInstance("a closed tour has no separate end square (drop --end)")
-    if start is not None and start == end and board.n_free > 1:
-        raise InvalidInstance(f"start and end are the same square {start}")
+    # the other checks are the instance's own (TourInstance.__post_init__), whoever builds it
     kind = "closed" if closed else "open"
     ends = "".join(
         f" {label} {sq[0]},{sq[1]}" for label, sq in (("from", start), ("to", end)) if sq is not None

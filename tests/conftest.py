@@ -27,3 +27,19 @@ def shared_data() -> Path:
 def lost_knight_expected(shared_data: Path) -> dict[str, int]:
     data = json.loads((shared_data / "lost-knight" / "expected.json").read_text())
     return {name: value for name, value in data.items() if not name.startswith("_")}
+
+
+@pytest.fixture
+def fake_method(monkeypatch):
+    """``fake_method(function)``: every method name of every entry point runs ``function`` as if it
+    were a built-in method (the one run path, ``knightcert.solving.run``, resolves it)."""
+    from knightcert import solving
+    from knightcert.registry import MethodRef
+
+    def install(function):
+        def resolve(problem, name):
+            return MethodRef(problem, getattr(name, "name", name), False, "built-in", function)
+
+        monkeypatch.setattr(solving, "resolve", resolve)
+
+    return install

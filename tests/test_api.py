@@ -17,8 +17,8 @@ def test_every_public_name_resolves():
 def test_the_namespace_holds_exactly_the_public_api():
     """``dir(knightcert)`` lists the documented API and nothing else (no ``Any``, no ``annotations``)."""
     assert dir(knightcert) == sorted(knightcert.__all__)
-    wanted = ("Evidence", "Backing", "InstanceTooLarge", "AnswerFileError", "knights_instance", "read_jump")
-    for name in wanted:
+    public = ("Evidence", "Backing", "InstanceTooLarge", "AnswerFileError", "knights_instance", "read_jump")
+    for name in public:
         assert name in knightcert.__all__
     for leaked in ("Any", "TYPE_CHECKING", "annotations", "os"):
         assert leaked not in dir(knightcert)

@@ -20,9 +20,15 @@ HELP: dict[str, str] = {
 }
 
 _SIGNALS = "130 interrupted (Ctrl-C); 143 stopped by SIGTERM"
+#: How a method's run failed, each its own code (knightcert.cli.output.exit_code).
+_FAILED = (
+    "3 the method crashed (raised an error, exited, or its answer could not be read: a foreign "
+    "method raising knightcert's own input errors included); 4 the method was killed by a signal; "
+    "5 the method ran out of memory (its memory limit)"
+)
 _SOLVE = (
     "0 solved or no answer found in time, every answer checked; 1 an answer or claim was rejected by "
-    f"the checker; 2 bad input or usage; {_SIGNALS}"
+    f"the checker; 2 bad input or usage; {_FAILED}; {_SIGNALS}"
 )
 #: Exit codes of each command, shown at the end of its --help (and in the README).
 EXIT_CODES: dict[str, str] = {

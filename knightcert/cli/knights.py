@@ -16,11 +16,11 @@ from knightcert.cli.output import (
 )
 from knightcert.cli.session import stop_requested, time_left
 from knightcert.cli.text import printable
-from knightcert.memory import check_fits
-from knightcert.problems.checkers import certify
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
 from knightcert.problems.result import Result, Status
-from knightcert.registry import default_method, get_method
+from knightcert.registry import default_method
+from knightcert.solving import run as run_method
+from knightcert.specs import DEFAULTS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -36,8 +36,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "knights",
         fixed_default=False,
         time_help="seconds for the whole command (cpsat, bnb, csp, greedy+, matching)",
-        method_help=f"solving method (default: {default_method('knights')}, "
-        "or cpsat on a torus with an odd side)",
+        method_help=f"solving method (default: the first of {', '.join(DEFAULTS['knights'])} that applies: "
+        f"{default_method('knights')} on a bipartite board, cpsat on a torus with an odd side)",
     )
     parser.add_argument("--show", action="store_true", help="draw the board: K knight, . empty, x removed")
     parser.set_defaults(run=run)
@@ -45,15 +45,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     instance = knights_instance(args.rows, args.cols, torus=args.torus, board_file=args.board)
-    method = args.method
-    if method is None:
-        board = instance.board
-        odd_torus = board.torus and (board.rows % 2 or board.cols % 2)
-        method = "cpsat" if odd_torus else default_method("knights")
-    check_fits("knights", method, instance)
-    result = certify(
-        instance,
-        get_method("knights", method)(instance, time_limit=time_left(args.time_limit), seed=args.seed),
+    # the one run path; no --method: the instance's default (cpsat on a torus with an odd side)
+    result = run_method(
+        "knights", args.method, instance, time_limit=time_left(args.time_limit), seed=args.seed
     )
     save_answer(
         args.save, result, instance, instance_path=args.board, time_limit=args.time_limit, seed=args.seed

@@ -26,8 +26,9 @@ from knightcert.cli import session
 from knightcert.cli.commands import EXIT_CODES, HELP
 from knightcert.cli.options import apply_memory_limit
 from knightcert.cli.session import (
-    EXIT_FAILED_CHECK,
+    EXIT_CRASHED,
     EXIT_OK,
+    EXIT_OUT_OF_MEMORY,
     EXIT_USAGE,
     UsageError,
     interruption,
@@ -69,7 +70,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         prog="knightcert",
         description="Exact and heuristic solvers for knight problems, with independent checkers.",
         epilog="Exit codes: 0 done (every answer checked); 1 an answer or claim was rejected by the "
-        "checker (or an internal error); 2 bad input or usage; 130 interrupted (Ctrl-C); 143 SIGTERM.",
+        "checker; 2 bad input or usage; 3 a method crashed (or an internal error); 4 a method was "
+        "killed; 5 a method ran out of memory; 130 interrupted (Ctrl-C); 143 SIGTERM.",
     )
     parser.add_argument("--version", action="version", version=f"knightcert {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -125,6 +127,9 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
         return code
     except BrokenPipeError:
         return EXIT_OK
+    except MemoryError:
+        print("knightcert: error: out of memory", file=sys.stderr)
+        return EXIT_OUT_OF_MEMORY
     except Exception as exc:  # a bug, not the user's fault: one line unless debugging
         if session.stop_requested():  # an interrupt that landed inside an import or a library
             code, word = interruption()
@@ -137,7 +142,7 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
             "(set KNIGHTCERT_DEBUG=1 for the traceback)",
             file=sys.stderr,
         )
-        return EXIT_FAILED_CHECK
+        return EXIT_CRASHED
     finally:
         for signum, handler in previous.items():
             if handler is not None:

@@ -17,7 +17,7 @@ from knightcert.problems.errors import InvalidArgument, KnightcertError
 #: Largest ``--seed``, node budget, ``--workers`` and ``--repeat`` (the shared bounds of
 #: :data:`knightcert.problems.argument_checks.BOUNDS`, which experiment files obey too).
 MAX_SEED = BOUNDS["seed"][1]
-MAX_BUDGET = 2**63 - 1
+MAX_BUDGET = BOUNDS["node budget"][1]
 MAX_WORKERS = BOUNDS["workers"][1]
 MAX_REPEAT = BOUNDS["repeat"][1]
 
@@ -79,7 +79,7 @@ def shared_bound(name: str) -> Callable[[str], int]:
 
 
 seed_value = shared_bound("seed")
-node_budget = bounded_int(1, MAX_BUDGET, "node budget")
+node_budget = shared_bound("node budget")
 worker_count = shared_bound("workers")
 repeat_count = shared_bound("repeat")
 player_count = shared_bound("players")

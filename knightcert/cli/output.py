@@ -27,7 +27,7 @@ def print_json(results: Sequence[Result], stream: TextIO | None = None) -> None:
     import numpy as np
 
     stream = stream or sys.stdout
-    payload = [r.to_dict() for r in results]
+    payload = [r.to_dict(arrays=True) for r in results]
     arrays = {}
     for i, record in enumerate(payload):  # tours as (n, 2) arrays: written by the fast formatter
         if isinstance(record.get("solution"), np.ndarray):
@@ -60,8 +60,42 @@ def stopped_text(result: Result) -> str:
 
 
 def exit_code(results: Sequence[Result]) -> int:
-    """1 when a checker rejected an answer, else 0."""
-    return 1 if any("check_error" in r.info for r in results) else 0
+    """1 when a checker rejected an answer; else 5, 4 or 3 when a method ran out of memory, was
+    killed or crashed (:func:`failure_of`, the first such run's); else 0 (solved, or no answer
+    in time)."""
+    from knightcert.cli.session import EXIT_CRASHED, EXIT_KILLED, EXIT_OUT_OF_MEMORY
+
+    if any("check_error" in r.info for r in results):
+        return 1
+    codes = {"memory": EXIT_OUT_OF_MEMORY, "killed": EXIT_KILLED, "crash": EXIT_CRASHED}
+    for result in results:
+        failure = failure_of(result)
+        if failure is not None:
+            return codes[failure]
+    return 0
+
+
+def failure_of(result: Result) -> str | None:
+    """How a run without an answer failed, from the reason it stopped: ``"memory"`` (memory
+    limit, out of memory), ``"killed"`` (a signal from outside), ``"crash"``; None when it
+    did not fail (an answer, or no answer in time).
+
+    Examples
+    --------
+    >>> from knightcert.problems.result import Result
+    >>> [failure_of(Result.empty("knights", "m", info={"stopped": why})) for why in (
+    ...     "memory limit: the method's processes used 900 MB", "crash: the method was killed by signal 9",
+    ...     "crash: ZeroDivisionError: division by zero", "time limit: no answer after 2.0 s")]
+    ['memory', 'killed', 'crash', None]
+    """
+    stopped = str(result.info.get("stopped") or "")
+    if stopped.startswith("memory limit:") or stopped.startswith("crash: MemoryError"):
+        return "memory"
+    if stopped.startswith("crash:") and "killed by signal" in stopped:
+        return "killed"
+    if stopped.startswith("crash:"):
+        return "crash"
+    return None
 
 
 def evidence_for(result: Result, claim: str) -> Evidence | None:
@@ -136,22 +170,18 @@ def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Res
         A board whose memory estimate for the method exceeds the memory available.
     """
     from knightcert.cli.session import solve_each, time_left
-    from knightcert.memory import check_fits
-    from knightcert.problems.checkers import certify
     from knightcert.problems.errors import InvalidArgument
-    from knightcert.registry import get_method
+    from knightcert.solving import prepare, run
 
     if args.save and len(args.files) > 1:
         raise InvalidArgument("--save writes one answer: give one FILE")
     instances = [read(path) for path in args.files]
-    for instance in instances:
-        check_fits(problem, args.method, instance)
-    method = get_method(problem, args.method)
+    refs = {id(i): prepare(problem, args.method, i)[0] for i in instances}  # all before any work
 
     def solve(instance: Any, **options: Any) -> Result:
         # --time-limit bounds the whole command: each instance gets what is left of it;
-        # checked here too: a method from anywhere (decorated or not) is reported only once checked
-        return certify(instance, method(instance, time_limit=time_left(args.time_limit), **options))
+        # the one run path (knightcert.solving.run): the answer reported is checked
+        return run(problem, refs[id(instance)], instance, time_limit=time_left(args.time_limit), **options)
 
     results, interrupted = solve_each(solve, instances, seed=args.seed)
     if results and not interrupted:

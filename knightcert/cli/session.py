@@ -19,6 +19,12 @@ from knightcert.problems.errors import KnightcertError
 EXIT_OK = 0
 EXIT_FAILED_CHECK = 1
 EXIT_USAGE = 2
+#: A method crashed (raised, exited, or knightcert itself failed): no answer, not the input's fault.
+EXIT_CRASHED = 3
+#: A method was killed by a signal from outside (not by the time limit).
+EXIT_KILLED = 4
+#: A method ran out of memory (its memory limit, or MemoryError).
+EXIT_OUT_OF_MEMORY = 5
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 

@@ -16,11 +16,10 @@ from knightcert.cli.output import (
 )
 from knightcert.cli.session import stop_requested, time_left
 from knightcert.cli.tour_output import numbered_text
-from knightcert.memory import check_fits
-from knightcert.problems.checkers import certify
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
-from knightcert.registry import default_method, get_method
+from knightcert.registry import default_method
+from knightcert.solving import run as run_method
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -44,10 +43,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--budget",
         type=node_budget,
         metavar="NODES",
-        help="node budget of the Warnsdorff backtracking (default 2000000)",
+        help="node budget of the Warnsdorff backtracking (default 2000000); "
+        f"{taking('budget')} only (another method refuses it)",
     )
     parser.add_argument(
-        "--no-backtracking", action="store_true", help="pure Warnsdorff: stop at the first dead end"
+        "--no-backtracking",
+        action="store_true",
+        help=f"pure Warnsdorff: stop at the first dead end; {taking('backtracking')} only",
     )
     parser.add_argument("--show", action="store_true", help="print a summary line above the board")
     parser.add_argument(
@@ -59,20 +61,26 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
+def taking(option: str) -> str:
+    """The tour methods that take ``option``, from their specifications (knightcert/specs.py)."""
+    from knightcert.specs import FACTS
+
+    return ", ".join(name for name, facts in FACTS["tour"].items() if option in facts.option_names())
+
+
 def run(args: argparse.Namespace) -> int:
     instance = tour_instance(
         args.rows, args.cols, closed=args.closed, start=args.start, end=args.end, board_file=args.board
     )
-    method = args.method = args.method or default_method("tour")
-    options = {}
-    if args.method in ("warnsdorff", "marginality", "roth", "cenpl") and args.budget is not None:
+    args.method = args.method or default_method("tour", instance)
+    options = {}  # given only when asked for: a method that does not take one refuses it (exit 2)
+    if args.budget is not None:
         options["budget"] = args.budget
-    if args.method in ("warnsdorff", "marginality", "roth") and args.no_backtracking:
+    if args.no_backtracking:
         options["backtracking"] = False
-    check_fits("tour", method, instance)
     limit = time_left(args.time_limit)
-    result = get_method("tour", method)(instance, time_limit=limit, seed=args.seed, **options)
-    result = certify(instance, result)  # whatever the method, the answer reported is checked
+    # the one run path: options checked, fit, budget, and the answer reported is checked
+    result = run_method("tour", args.method, instance, time_limit=limit, seed=args.seed, options=options)
     save_answer(
         args.save,
         result,

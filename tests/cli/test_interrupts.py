@@ -19,10 +19,8 @@ CLAIMS_INTERRUPTED = Result(
 )
 
 
-def test_a_method_saying_interrupted_does_not_stop_the_command(monkeypatch, capsys):
-    from knightcert.cli import knights as cli_knights
-
-    monkeypatch.setattr(cli_knights, "get_method", lambda problem, name: lambda *a, **k: CLAIMS_INTERRUPTED)
+def test_a_method_saying_interrupted_does_not_stop_the_command(fake_method, capsys):
+    fake_method(lambda *a, **k: CLAIMS_INTERRUPTED)
     assert main(["knights", "6", "--method", "greedy"]) == 0
     assert capsys.readouterr().out.startswith("6x6: 1 knight")
 
@@ -35,27 +33,22 @@ def test_a_method_saying_interrupted_does_not_stop_a_comparison():
     assert row.verified and row.objective == 1
 
 
-def test_an_error_after_a_stop_request_is_the_interruption(monkeypatch):
-    from knightcert.compare import runner
-
+def test_an_error_after_a_stop_request_is_the_interruption(fake_method):
     def interrupted_import(instance, **options):
         stopping.request(signal.SIGTERM)  # as the handler does, then the library's import fails
         raise ImportError("initialization failed")
 
-    monkeypatch.setattr(runner, "get_method", lambda problem, name: interrupted_import)
-    monkeypatch.setattr(runner, "ensure_warm", lambda problem, name: None)
+    fake_method(interrupted_import)
     with pytest.raises(KeyboardInterrupt):
         run_task(Task("knights", knights_instance(4), "greedy", 5.0, 0))
 
 
-def test_the_command_reports_an_interrupted_import_as_interrupted(monkeypatch, capsys):
-    from knightcert.cli import knights as cli_knights
-
+def test_the_command_reports_an_interrupted_import_as_interrupted(fake_method, capsys):
     def failing(*args, **kwargs):
         stopping.request(signal.SIGTERM)
         raise ImportError("initialization failed")
 
-    monkeypatch.setattr(cli_knights, "get_method", lambda problem, name: failing)
+    fake_method(failing)
     assert main(["knights", "6"]) == 143
     assert capsys.readouterr().err.strip() == "knightcert: interrupted (SIGTERM)"
     session.start()  # the next command starts afresh

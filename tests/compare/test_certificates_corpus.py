@@ -23,7 +23,6 @@ import pytest
 import knightcert
 from knightcert.algorithms.jump_search import bfs as jump_bfs
 from knightcert.cli.main import main
-from knightcert.compare import runner
 from knightcert.compare.runner import Task, run_task
 from knightcert.problems.answers import answer_to_dict, seal
 from knightcert.problems.board import Board
@@ -389,11 +388,9 @@ def test_every_wrong_answer_is_rejected_by_the_command_line(corpus, tmp_path, ca
         assert out.count("\n") == 0 and "rejected" in out, (case.id, out)
 
 
-def test_every_wrong_answer_is_rejected_by_the_harness(corpus, monkeypatch):
+def test_every_wrong_answer_is_rejected_by_the_harness(corpus, fake_method):
     for case in corpus:
-        monkeypatch.setattr(
-            runner, "get_method", lambda problem, name, case=case: lambda *a, **k: case.result
-        )
+        fake_method(lambda *a, case=case, **k: case.result)
         row = run_task(Task(case.result.problem, case.instance, "forged"))
         assert not row.verified and not row.certified and "rejected" in row.error, (case.id, row.error)
 

@@ -39,9 +39,9 @@ def row(
     )
 
 
-def test_a_method_that_claims_verified_is_checked_anyway(monkeypatch):
+def test_a_method_that_claims_verified_is_checked_anyway(fake_method):
     lie = Result("knights", "liar", Status.OPTIMAL, 15, 15, WHITES[:15], 0.0, verified=True)
-    monkeypatch.setattr(runner, "get_method", lambda problem, name: lambda *a, **k: lie)
+    fake_method(lambda *a, **k: lie)
     result_row = run_task(Task("knights", SIX, "liar"))
     assert not result_row.verified and "optimal claim rejected" in result_row.error
     honest = row_from_result(lie.with_(objective=18, bound=18, solution=WHITES), instance=SIX)
@@ -128,11 +128,9 @@ def test_tour_nonexistence_beyond_the_checker_is_reported_as_solver_only(monkeyp
     assert "the checker's search spent its budget of 3 nodes without deciding" in out
 
 
-def test_the_command_line_checks_an_undecorated_method(monkeypatch, capsys):
-    from knightcert.cli import knights as cli_knights
-
+def test_the_command_line_checks_an_undecorated_method(fake_method, capsys):
     lie = Result("knights", "liar", Status.OPTIMAL, 15, 15, WHITES[:15], 0.0, verified=True)
-    monkeypatch.setattr(cli_knights, "get_method", lambda problem, name: lambda *a, **k: lie)
+    fake_method(lambda *a, **k: lie)
     assert main(["knights", "6", "--method", "greedy"]) == 1
     out = capsys.readouterr().out
     assert "NOT VERIFIED: optimal claim rejected: the checker's maximum matching proves 18 knights fit" in out

@@ -38,6 +38,14 @@ def interrupting(instance, time_limit=None, seed=None):
 def crashing(instance, time_limit=None, seed=None):
     return 1 / 0
 
+def refusing(instance, time_limit=None, seed=None):
+    from knightcert.problems.errors import InvalidInstance
+    raise InvalidInstance("this board is not one I like")
+
+def killed(instance, time_limit=None, seed=None):
+    import signal
+    os.kill(os.getpid(), signal.SIGKILL)
+
 def slow(instance, time_limit=None, seed=None):
     time.sleep(1000)
 
@@ -139,7 +147,7 @@ def test_printing_exiting_and_interrupting_methods_are_rows(folder):
 @pytest.mark.parametrize("method", ["printing", "exiting", "hard_exit", "interrupting", "crashing"])
 def test_the_single_command_keeps_its_output_and_exit_code(folder, method):
     done = run_cli(folder, "knights", "6", "--method", f"mymod:{method}", "--json")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == (0 if method == "printing" else 3), done.stderr  # 3: the method crashed
     answer = json.loads(done.stdout)  # a print inside the method never lands here
     assert answer["status"] == "UNKNOWN"
     if method != "printing":
@@ -164,6 +172,16 @@ def test_the_memory_limit_stops_gradual_allocation(folder):
         done.stderr
     )
     assert 150 <= answer["info"]["peak_mb"] < 400
+    assert done.returncode == 5  # the method ran out of memory: its own exit code
+
+
+def test_a_kill_and_a_crash_have_their_own_exit_codes(folder):
+    done = run_cli(folder, "knights", "6", "--method", "mymod:killed", "--json")
+    assert done.returncode == 4 and "killed by signal 9" in json.loads(done.stdout)["info"]["stopped"]
+    # the project's own input error raised by a method: its crash, never "your input is bad" (2)
+    done = run_cli(folder, "knights", "6", "--method", "mymod:refusing", "--json")
+    stopped = json.loads(done.stdout)["info"]["stopped"]
+    assert done.returncode == 3 and stopped.startswith("crash: InvalidInstance: this board"), done.stderr
 
 
 def test_daemons_and_an_output_holding_child_are_reaped_at_the_end(folder):
