@@ -11,6 +11,7 @@ import numpy as np
 
 from knightcert.compare.harness import Row, fill_gaps
 from knightcert.compare.runner import Task, run_task
+from knightcert.compare.suites import read_expected
 
 
 @dataclass
@@ -25,25 +26,7 @@ class DemoPart:
     known_optima: dict[str, float | int] = field(default_factory=dict)
 
 
-def find_shared_data(explicit: str | None = None) -> Path | None:
-    """The ``shared/data`` folder: ``explicit``, else ``../shared/data`` from the
-    working directory or from the source checkout."""
-    candidates = (
-        [Path(explicit)]
-        if explicit
-        else [
-            Path.cwd().parent / "shared" / "data",
-            Path(__file__).resolve().parents[2] / "shared" / "data",
-        ]
-    )
-    for candidate in candidates:
-        if candidate.is_dir():
-            return candidate
-    return None
-
-
 def lost_knight_parts(data: Path | None) -> list[DemoPart]:
-    from knightcert.compare.suites import read_expected
     from knightcert.problems.lost_knight import read_lost_knight
 
     folder = data / "lost-knight" if data else None

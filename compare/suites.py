@@ -540,9 +540,24 @@ def start_success(rows: Sequence[Any]) -> dict[tuple[str, int], tuple[int, int]]
     return rates
 
 
-def _shared(data: Path | None, folder: str) -> Path:
-    from knightcert.compare.demo import find_shared_data
+def find_shared_data(explicit: str | None = None) -> Path | None:
+    """The ``shared/data`` folder: ``explicit``, else ``../shared/data`` from the
+    working directory or from the source checkout."""
+    candidates = (
+        [Path(explicit)]
+        if explicit
+        else [
+            Path.cwd().parent / "shared" / "data",
+            Path(__file__).resolve().parents[2] / "shared" / "data",
+        ]
+    )
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate
+    return None
 
+
+def _shared(data: Path | None, folder: str) -> Path:
     root = find_shared_data(str(data) if data else None)
     if root is None or not (root / folder).is_dir():
         raise InvalidInstance(

@@ -31,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from knightcert.cli.output import table_console
-    from knightcert.compare.demo import find_shared_data, run_demo
+    from knightcert.compare.demo import run_demo
+    from knightcert.compare.suites import find_shared_data
     from knightcert.compare.summary import method_summary_table, rows_table
 
     data = find_shared_data(args.data)
