@@ -206,7 +206,8 @@ class MethodRef:
                 raise error
             # any exception of the method, the project's own input errors included (the input was
             # checked before the call: the method raised them itself), is a crash of the method
-            where = f" ({error.where})" if getattr(error, "where", "") else ""
+            place = getattr(error, "where", "")
+            where = f" ({place})" if place else ""
             kind = getattr(error, "kind", None) or type(error).__name__
             stopped = f"crash: {kind}: {str(error)[:300]}{where}"
         if stopped is not None:
