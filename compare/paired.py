@@ -233,8 +233,9 @@ def report_warnings(
     env_a, env_b = a_header.get("environment") or {}, b_header.get("environment") or {}
     code_a, code_b = env_a.get("source_sha256"), env_b.get("source_sha256")
     git_a, git_b = (env_a.get("git") or {}).get("commit"), (env_b.get("git") or {}).get("commit")
-    if code_a and code_b and code_a != code_b:
-        warnings.append(f"the knightcert source differs (source_sha256 {code_a[:8]} -> {code_b[:8]})")
+    if code_a and code_b:  # the code itself: a commit that changed only the docs is the same code
+        if code_a != code_b:
+            warnings.append(f"the knightcert source differs (source_sha256 {code_a[:8]} -> {code_b[:8]})")
     elif git_a and git_b and git_a != git_b:
         warnings.append(f"the knightcert commit differs ({git_a[:8]} -> {git_b[:8]})")
     if not (code_a and code_b) and not (git_a and git_b):
