@@ -233,8 +233,9 @@ def report_warnings(
     env_a, env_b = a_header.get("environment") or {}, b_header.get("environment") or {}
     code_a, code_b = env_a.get("source_sha256"), env_b.get("source_sha256")
     git_a, git_b = (env_a.get("git") or {}).get("commit"), (env_b.get("git") or {}).get("commit")
-    if code_a and code_b and code_a != code_b:
-        warnings.append(f"the knightcert source differs (source_sha256 {code_a[:8]} -> {code_b[:8]})")
+    if code_a and code_b:  # the code itself: a commit that changed only the docs is the same code
+        if code_a != code_b:
+            warnings.append(f"the knightcert source differs (source_sha256 {code_a[:8]} -> {code_b[:8]})")
     elif git_a and git_b and git_a != git_b:
         warnings.append(f"the knightcert commit differs ({git_a[:8]} -> {git_b[:8]})")
     if not (code_a and code_b) and not (git_a and git_b):
@@ -251,15 +252,15 @@ def report_warnings(
             "another machine: " + ", ".join(f"{k} {env_a.get(k)} -> {env_b.get(k)}" for k in machine)
         )
         unreliable |= {"time", "cpu"}
-    loads = [mean_load(rows) for rows in (a, b)]
+    load_a, load_b = mean_load(a), mean_load(b)
     cores = [max(1, int(env.get("usable_cores") or env.get("cores") or 1)) for env in (env_a, env_b)]
-    if None in loads:
-        missing = " and ".join(n for n, load in zip("AB", loads, strict=True) if load is None)
+    if load_a is None or load_b is None:
+        missing = " and ".join(n for n, load in (("A", load_a), ("B", load_b)) if load is None)
         warnings.append(f"the machine's load is not recorded in {missing}: wall times may reflect other work")
         unreliable.add("time")
     else:
-        per_core = [load / core for load, core in zip(loads, cores, strict=True)]
-        text = f"mean load A {loads[0]:.2f}, B {loads[1]:.2f} on {cores[0]}/{cores[1]} cores"
+        per_core = [load_a / cores[0], load_b / cores[1]]
+        text = f"mean load A {load_a:.2f}, B {load_b:.2f} on {cores[0]}/{cores[1]} cores"
         if max(per_core) > BUSY_LOAD_PER_CORE:
             warnings.append(f"a busy machine ({text}): wall times reflect the machine, compare cpu")
             unreliable.add("time")

@@ -280,9 +280,10 @@ def build_suite(
             raise InvalidInstance("a resolved SuiteSpec already holds its sizes, seeds, holes and files")
         spec = suite
     else:
+        listed: Sequence[int] | None = None if isinstance(seeds, bool) else seeds  # type: ignore[assignment]
         if isinstance(seeds, int) and not isinstance(seeds, bool):
-            seeds = list(range(bounded(seeds, "seed count", "seeds: the count", error=InvalidInstance)))
-        spec = resolve_suite(problem, suite, sizes=sizes, seeds=seeds, holes=holes, files=files)
+            listed = list(range(bounded(seeds, "seed count", "seeds: the count", error=InvalidInstance)))
+        spec = resolve_suite(problem, suite, sizes=sizes, seeds=listed, holes=holes, files=files)
     if spec.suite == "files":
         items = instances_from_files(problem, spec.files)
     else:

@@ -215,7 +215,7 @@ def local_cluster(address: str):
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address=None,  # pyright: ignore[reportArgumentType]  (None: no dashboard)
         silence_logs=50,
     )
     try:
