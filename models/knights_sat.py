@@ -27,7 +27,7 @@ __all__ = ["PROOF_SECONDS", "SOLVER", "prove_upper_bound"]
 #: The python-sat solver that writes the proof.
 SOLVER = "cadical195"
 #: Seconds a proof may take when the caller gives no time limit.
-PROOF_SECONDS = 600.0
+PROOF_SECONDS = 1800.0
 
 
 def prove_upper_bound(
