@@ -30,6 +30,10 @@ def test_a_column_has_no_knight_moves():
     assert not certify(column, three).verified
     five = Result("knights", "t", Status.OPTIMAL, 5, 5, [[r, 0] for r in range(5)], 0.0)
     assert check(column, five).certified
+    # a "matching" of (2, 0) steps would prove 3 if the checker took them for moves
+    steps = {"matching": [[[0, 0], [2, 0]], [[1, 0], [3, 0]]]}
+    with pytest.raises(CheckFailed, match="not a knight move"):
+        check(column, three.with_(certificate=steps))
     row = knights_instance(1, 5)
     assert not certify(row, three.with_(solution=[[0, 0], [0, 2], [0, 4]])).verified
 
