@@ -283,7 +283,22 @@ def tests_pass(folder: Path, tests: list[str], timeout: float) -> bool | None:
     return done.returncode == 0
 
 
-def run(mutant: Mutant, folder: Path, timeout: float) -> Mutant:
+#: ``--tests quick``: the checker test files without the fuzzer and the compare layer, and no
+#: whole-suite run for survivors (for a loaded machine; a survivor is then one of these only).
+QUICK_TESTS = [
+    "tests/problems/test_forged_answers.py",
+    "tests/problems/test_checker_mutants.py",
+    "tests/problems/test_drat.py",
+    "tests/problems/test_knights_checker.py",
+    "tests/problems/test_path_checker.py",
+    "tests/problems/test_jump_checker.py",
+    "tests/problems/test_tour_checker.py",
+    "tests/problems/test_moves.py",
+    "tests/problems/test_fields.py",
+]
+
+
+def run(mutant: Mutant, folder: Path, timeout: float, quick: bool = False) -> Mutant:
     # the copy's own file: the checkout may change while the run goes on, the copies do not
     target = folder / mutant.path
     original = target.read_text()
@@ -295,9 +310,12 @@ def run(mutant: Mutant, folder: Path, timeout: float) -> Mutant:
         return mutant
     target.write_text(source)
     try:
-        first = [t for t in FIRST_TESTS.get(mutant.path, []) if t not in CHECKER_TESTS]
-        verdict = tests_pass(folder, [*first, *CHECKER_TESTS], timeout)
-        if verdict is True:  # survived the checker tests: the whole default command decides
+        tests = QUICK_TESTS if quick else CHECKER_TESTS
+        first = [t for t in FIRST_TESTS.get(mutant.path, []) if t not in tests]
+        verdict = tests_pass(folder, [*first, *tests], timeout)
+        if verdict is True and quick:
+            mutant.outcome = "survived (quick tests)"
+        elif verdict is True:  # survived the checker tests: the whole default command decides
             whole = tests_pass(folder, ["tests", "-m", "not slow"], timeout * 4)
             mutant.outcome = {True: "survived", False: "killed", None: "survived (suite time limit)"}[whole]
         else:
@@ -317,6 +335,7 @@ def main() -> int:
         "--timeout", type=float, default=240.0, help="seconds for the checker tests of one mutant"
     )
     parser.add_argument("--out", default=str(ROOT / "bench" / "mutation-results.json"))
+    parser.add_argument("--tests", choices=("checker", "quick"), default="checker", help="see QUICK_TESTS")
     parser.add_argument(
         "--operators", choices=sorted(OPERATORS), default="loud", help="the operator set (quiet: issue 30's)"
     )
@@ -339,7 +358,8 @@ def main() -> int:
             while queue and free:
                 folder = free.pop()
                 mutant = queue.pop(0)
-                pending[pool.submit(run, mutant, folder, args.timeout)] = folder
+                quick = args.tests == "quick"
+                pending[pool.submit(run, mutant, folder, args.timeout, quick)] = folder
             done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
             for future in done:
                 free.append(pending.pop(future))
@@ -347,9 +367,11 @@ def main() -> int:
                 results.append(mutant)
                 print(
                     f"[{len(results)}/{len(chosen)}] {mutant.path}:{mutant.line} {mutant.kind} "
-                    f"-> {mutant.outcome} ({mutant.seconds} s)",
+                    f"#{mutant.index} -> {mutant.outcome} ({mutant.seconds} s)",
                     flush=True,
                 )
+                ordered = sorted(results, key=lambda m: (m.path, m.line))
+                Path(args.out).write_text(json.dumps([asdict(m) for m in ordered], indent=1))
     for folder in folders:
         shutil.rmtree(folder, ignore_errors=True)
     counted = [m for m in results if m.outcome != "invalid"]

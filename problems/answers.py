@@ -728,7 +728,7 @@ def versions() -> dict[str, str]:
     from importlib import metadata
 
     found = {"python": platform.python_version()}
-    for name in ("knightcert", "numpy", "scipy", "numba", "ortools"):
+    for name in ("knightcert", "numpy", "scipy", "numba", "ortools", "python-sat"):
         try:
             found[name] = metadata.version(name)
         except metadata.PackageNotFoundError:

@@ -30,6 +30,10 @@ def test_a_column_has_no_knight_moves():
     assert not certify(column, three).verified
     five = Result("knights", "t", Status.OPTIMAL, 5, 5, [[r, 0] for r in range(5)], 0.0)
     assert check(column, five).certified
+    # a "matching" of (2, 0) steps would prove 3 if the checker took them for moves
+    steps = {"matching": [[[0, 0], [2, 0]], [[1, 0], [3, 0]]]}
+    with pytest.raises(CheckFailed, match="not a knight move"):
+        check(column, three.with_(certificate=steps))
     row = knights_instance(1, 5)
     assert not certify(row, three.with_(solution=[[0, 0], [0, 2], [0, 4]])).verified
 
@@ -86,3 +90,17 @@ def test_the_first_jump_is_replayed():
     solution["path"] = [[0, 2], [0, 7], [0, 6], [0, 8]]
     with pytest.raises(CheckFailed, match="not a jump"):
         check(game, result.with_(solution=solution))
+
+
+@pytest.mark.parametrize("torus", [False, True])
+def test_a_matching_pair_in_every_direction_is_a_move(torus):
+    """Each of the eight jumps, either way round and across the torus's edge: a move (a table
+    missing one direction would refuse a valid matching)."""
+    from knightcert.problems.checkers.knights import check_matching
+
+    board = knights_instance(8, 8, torus=torus)
+    jumps = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
+    for dr, dc in jumps:
+        assert check_matching(board, [[[3, 3], [3 + dr, 3 + dc]]]) == 1
+        if torus:
+            assert check_matching(board, [[[0, 0], [dr % 8, dc % 8]]]) == 1
