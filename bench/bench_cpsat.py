@@ -12,8 +12,8 @@ Usage::
 ``--targets`` runs each target exactly as a user does: ``python -m knightcert ... --method
 cpsat --time-limit L --seed S --json`` as a child process (same parameters, hint, workers and
 time budget as the command line, since it is the command line), one row per seed, with the
-whole process's wall time, the method's own time, the status, and the load average before
-and after.
+whole process's wall time and CPU time (user + system: what the load does not inflate much),
+the method's own time, the status, and the load average before and after.
 
 Each row is one formulation on one instance, solved by the model function itself
 (``knightcert.models.*_cpsat.cpsat``) with the project's default workers and the
@@ -194,14 +194,15 @@ TARGETS: list[tuple[str, list[str], float, float | None]] = [
 def targets_table(seeds: list[int], names: list[str]) -> None:
     """Each target through the command line, once per seed (module docstring)."""
     import json
+    import resource
     import subprocess
 
     root = Path(__file__).resolve().parents[1]
     print(
-        "| command | seed | status | objective | bound | method s | process s | target s | met "
-        "| load before/after |"
+        "| command | seed | status | objective | bound | method s | process s | process CPU s | target s "
+        "| met | load before/after |"
     )
-    print("|---|---:|---|---:|---:|---:|---:|---:|---|---|")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|")
     for name, arguments, limit, target in TARGETS:
         if names and name not in names:
             continue
@@ -209,9 +210,12 @@ def targets_table(seeds: list[int], names: list[str]) -> None:
             command = [sys.executable, "-m", "knightcert", *arguments, "--method", "cpsat"]
             command += ["--time-limit", str(limit), "--seed", str(seed), "--json"]
             before = os.getloadavg()[0]
+            used = resource.getrusage(resource.RUSAGE_CHILDREN)
             began = time.perf_counter()
             done = subprocess.run(command, cwd=root, capture_output=True, text=True, check=False)
             wall = time.perf_counter() - began
+            now = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = now.ru_utime + now.ru_stime - used.ru_utime - used.ru_stime
             after = os.getloadavg()[0]
             try:
                 answer = json.loads(done.stdout)
@@ -238,7 +242,8 @@ def targets_table(seeds: list[int], names: list[str]) -> None:
             print(
                 f"| `knightcert {shown} --method cpsat --time-limit {limit:g}` | {seed} | {answer['status']} "
                 f"| {answer['objective']} | {answer['bound']} | {answer['time_s']:.2f} | {wall:.2f} "
-                f"| {'' if target is None else f'{target:g}'} | {met} | {before:.1f}/{after:.1f} |",
+                f"| {cpu:.2f} | {'' if target is None else f'{target:g}'} | {met} "
+                f"| {before:.1f}/{after:.1f} |",
                 flush=True,
             )
 

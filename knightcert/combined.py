@@ -29,7 +29,9 @@ from knightcert.problems.result import Result, Status
 
 
 def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
-    """``knightcert.models.knights_cpsat.cpsat`` with the greedy placement as hint."""
+    """``knightcert.models.knights_cpsat.cpsat``: on bipartite boards bounded by Kőnig's theorem,
+    with the matching's independent set as hint and the matching as certificate (checked once,
+    at the end); on odd tori with the greedy placement as hint (module docstring)."""
     from knightcert.heuristics.knights_greedy import greedy
     from knightcert.models.knights_cpsat import cpsat
 
@@ -40,22 +42,26 @@ def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
         result = cpsat(instance, hint=start.solution, hint_source="greedy", **_time_left(options, start.time))
         return _with_proof(instance, _at_least_the_start(result, start), options)
     from knightcert.algorithms.knights_matching import matching
+    from knightcert.problems.checkers import certify
 
-    start = matching(instance, time_limit=options.get("time_limit"))
+    check = options.pop("check", True)  # checked once, at the end, with the matching attached
+    start = matching(instance, time_limit=options.get("time_limit"), check=False)
     if start.status is not Status.OPTIMAL:  # the time limit stopped the matching: the greedy placement
-        return _at_least_the_start(start.with_(method="cpsat"), greedy(instance, check=False))
+        result = _at_least_the_start(start.with_(method="cpsat"), greedy(instance, check=False))
+        return certify(instance, result) if check else result
     result = cpsat(
         instance,
         hint=start.solution,
         hint_source="matching (Kőnig independent set)",
         upper_bound=start.objective,
         bound_source="matching (Kőnig)",
+        check=False,
         **_time_left(options, start.time),
     )
     result = _at_least_the_start(result, start)
-    return result.with_(
-        certificate=start.certificate, info={**result.info, "matching_s": round(start.time, 6)}
-    )
+    info = {**result.info, "matching_s": round(start.time, 6)}
+    result = result.with_(certificate=start.certificate, info=info)
+    return certify(instance, result) if check else result
 
 
 def _with_proof(instance: KnightsInstance, result: Result, options: dict[str, Any]) -> Result:

@@ -183,16 +183,19 @@ def _distance_model(
     # variables: d[v] in [0, n] (n = unreachable); d[C] = 0
     model = cp_model.CpModel()
     proto = model.proto
-    for v in range(n):
-        proto.variables.add().domain.extend((0, 0 if v == start else n))
     # constraints: d[head] - d[tail] <= 1 on every arc into a square other than C
     keep = heads_var != start
+    # both written as protobuf text and parsed in one call: 1.2 s of CPU for caso550's 218 000
+    # constraints, against 2.2 s for a Python call per field (measured in one process)
+    variable = f"variables{{domain:0 domain:{n}}}"
+    text = [variable] * n
+    text[start] = "variables{domain:0 domain:0}"
+    text += [
+        f"constraints{{linear{{vars:{v} vars:{u} coeffs:1 coeffs:-1 domain:{-n} domain:1}}}}"
+        for v, u in zip(heads_var[keep].tolist(), tails_var[keep].tolist(), strict=True)
+    ]
+    proto.merge_text_format("".join(text))
     constraints = proto.constraints
-    for v, u in zip(heads_var[keep].tolist(), tails_var[keep].tolist(), strict=True):
-        linear = constraints.add().linear
-        linear.vars.extend((v, u))
-        linear.coeffs.extend((1, -1))
-        linear.domain.extend((-n, 1))
     # objective: maximise the label of S (the other labels are decided at their largest values)
     maximise_label(proto, n, goal)
     stop_at = None

@@ -122,3 +122,31 @@ def test_schwenk_holds_with_a_start_and_no_theorem_on_a_torus():
     )  # colours fail on odd tori
     assert argument_against(TourInstance(Board(3, 4, torus=True))) is None  # Conrad is for plain boards
     assert "colours" in nonexistence_reason(TourInstance(Board(4, 6, torus=True), start=(0, 0), end=(1, 1)))
+
+
+def test_the_sliced_pass_agrees_with_the_whole_array_pass(monkeypatch):
+    import numpy as np
+
+    from knightcert.problems.checkers import tour as tour_checker
+    from knightcert.registry import get_method
+
+    monkeypatch.setattr(tour_checker, "CHUNK", 7)  # many slices, faults across their borders
+    instance = tour_instance(8, closed=True)
+    good = np.asarray(get_method("tour", "auto")(instance, check=False).solution, dtype=np.int32)
+    assert tour_checker._looks_valid(instance, good)
+    tour_checker.check_tour_moves(instance, good)
+    swapped = good.copy()
+    swapped[[6, 7]] = swapped[[7, 6]]  # a step broken at a slice border
+    twice = good.copy()
+    twice[10] = twice[3]  # a square twice, in two slices
+    near = good.copy()
+    near[12] = near[11]  # a square twice in one slice
+    outside = good.copy()
+    outside[20] = (8, 0)
+    for bad in (swapped, twice, near, outside, good[::-1][1:], good[:-1]):
+        assert not tour_checker._looks_valid(instance, bad)
+        with pytest.raises(CheckFailed) as fast:
+            tour_checker.check_tour_moves(instance, bad)
+        with pytest.raises(CheckFailed) as whole:
+            tour_checker._check_whole(instance, bad)
+        assert str(fast.value) == str(whole.value)
