@@ -30,6 +30,7 @@ from knightcert.compare.harness import Row, fill_gaps
 from knightcert.compare.report import read_header, read_rows, report_header, write_rows
 from knightcert.compare.report_file import holding_report_lock
 from knightcert.compare.runner import WARMED, Task, run_isolated, run_with_executor
+from knightcert.compare.seal import references_sealed, seal_header, sealed_rows
 from knightcert.compare.suites import SuiteItem, SuiteSpec, instance_hash, unique_items
 from knightcert.problems.argument_checks import bounded, describe
 from knightcert.problems.errors import InvalidArgument
@@ -220,6 +221,7 @@ def run_comparison(
             **warmed_before,
             **{s.name: round(WARMED[problem, s.name], 4) for s in specs if (problem, s.name) in WARMED},
         }
+        seal_header(header, rows)  # what this user's knightcert wrote, told from later edits
         for path in outputs:
             write_rows(rows, path, header)
 
@@ -368,7 +370,10 @@ def note_references(
 def recorded_references(outputs: Sequence[str | os.PathLike[str]]) -> dict[str, Any]:
     """The reference runs an existing report among ``outputs`` recorded (``{}`` when none)."""
     for path in resume_order(outputs):
-        recorded = read_header(path).get("references")
+        header = read_header(path)
+        recorded = header.get("references")
+        if not references_sealed(header):  # received or edited: re-run, never trusted
+            return {}
         return dict(recorded) if isinstance(recorded, dict) else {}
     return {}
 
@@ -418,7 +423,8 @@ def resumable_rows(outputs: Sequence[str | os.PathLike[str]], header: Mapping[st
     """Finished runs of the same experiment in the existing reports among ``outputs``.
 
     Every existing report, whatever its format, must hold the same experiment;
-    the runs come from the first one in ``RESUME_PREFERENCE`` order.
+    the runs come from the first one in ``RESUME_PREFERENCE`` order, and only those sealed by
+    this user's knightcert count (:func:`resume_split`): a received or edited run is run again.
 
     Raises
     ------
@@ -427,6 +433,15 @@ def resumable_rows(outputs: Sequence[str | os.PathLike[str]], header: Mapping[st
         CSV without its ``.meta.json`` sidecar, a file written by an older
         knightcert); the message names the file and the first difference.
     """
+    return resume_split(outputs, header)[0]
+
+
+def resume_split(
+    outputs: Sequence[str | os.PathLike[str]], header: Mapping[str, Any]
+) -> tuple[list[Row], list[Row]]:
+    """``(sealed, unsealed)`` runs of the report a run resumes: only sealed runs count as finished;
+    the others (received, edited, written without a key) are run again
+    (:mod:`knightcert.compare.seal`). Checks the experiment like :func:`resumable_rows`."""
     existing = resume_order(outputs)
     for path in existing:
         reason = same_experiment(read_header(path), header)
@@ -435,7 +450,9 @@ def resumable_rows(outputs: Sequence[str | os.PathLike[str]], header: Mapping[st
                 f"{path} holds a different experiment ({reason}); "
                 "give another --out, or --new-file to write beside it"
             )
-    return read_rows(existing[0]) if existing else []
+    if not existing:
+        return [], []
+    return sealed_rows(read_rows(existing[0]), read_header(existing[0]))
 
 
 def free_path(path: str | os.PathLike[str]) -> Path:

@@ -332,6 +332,9 @@ HEADER_TYPES: dict[str, type | tuple[type, ...]] = {
     "instances": list,
     "schema": int,
     "problem": str,
+    "references": dict,
+    "seals": dict,
+    "method_files": dict,
 }
 
 

@@ -91,3 +91,52 @@ def test_demo_data_with_a_bad_expected_json_is_one_line(tmp_path, expected):
     assert done.returncode == 2, done.stderr[-2000:]
     assert "expected.json" in done.stderr
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+
+
+def _runs(path):
+    return json.loads(path.read_text())["runs"]
+
+
+@pytest.mark.parametrize("ending", [".json", ".csv", ".parquet"])
+def test_an_untouched_report_resumes_without_running_anything_again(tmp_path, ending):
+    if ending == ".parquet":
+        pytest.importorskip("pyarrow")
+    done = run_cli(tmp_path, *QUICK, "--out", f"r{ending}", "--out", "copy.json")
+    assert done.returncode == 0, done.stderr
+    before = _runs(tmp_path / "copy.json")
+    done = run_cli(tmp_path, *QUICK, "--out", f"r{ending}", "--out", "copy.json")
+    assert done.returncode == 0 and "again" not in done.stderr, done.stderr
+    assert [r["time_s"] for r in _runs(tmp_path / "copy.json")] == [r["time_s"] for r in before]
+
+
+def test_a_forged_resumed_row_is_run_again_not_trusted(tmp_path):
+    done = run_cli(tmp_path, *QUICK, "--out", "r.json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    greedy = next(r for r in data["runs"] if r["method"] == "greedy")
+    truth = greedy["objective"]
+    greedy.update(objective=truth + 1000, verified=True, certified=True, status="OPTIMAL")
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    done = run_cli(tmp_path, *QUICK, "--out", "r.json")
+    assert done.returncode == 0, done.stderr
+    assert "1 run(s) not as this user's knightcert wrote them" in done.stderr
+    again = next(r for r in _runs(tmp_path / "r.json") if r["method"] == "greedy")
+    assert again["objective"] == truth and again["status"] != "OPTIMAL"
+
+
+def test_a_forged_cached_reference_is_run_again_not_trusted(tmp_path):
+    args = ("compare", "path", "--suite", "random", "--sizes", "12", "--methods", "greedy", "--out", "r.json")
+    done = run_cli(tmp_path, *args)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    truth = {digest: record["value"] for digest, record in data["references"].items()}
+    gaps = [r["gap"] for r in data["runs"]]
+    assert truth and all(value is not None and value > 1 for value in truth.values())
+    for record in data["references"].values():
+        record["value"] -= 1  # a forged optimum: the greedy answers look worse than they are
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    done = run_cli(tmp_path, *args)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert {d: r["value"] for d, r in data["references"].items()} == truth
+    assert [r["gap"] for r in data["runs"]] == gaps
