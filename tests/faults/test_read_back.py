@@ -140,3 +140,79 @@ def test_a_forged_cached_reference_is_run_again_not_trusted(tmp_path):
     data = json.loads((tmp_path / "r.json").read_text())
     assert {d: r["value"] for d, r in data["references"].items()} == truth
     assert [r["gap"] for r in data["runs"]] == gaps
+
+
+@pytest.fixture(scope="module")
+def sealed_report(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("sealed")
+    args = (
+        "compare",
+        "path",
+        "--suite",
+        "random",
+        "--sizes",
+        "12",
+        "--methods",
+        "greedy,bfs",
+        "--out",
+        "r.json",
+    )
+    done = run_cli(folder, *args)
+    assert done.returncode == 0, done.stderr
+    return json.loads((folder / "r.json").read_text())
+
+
+def test_report_of_an_untouched_report_says_nothing_more(tmp_path, sealed_report):
+    (tmp_path / "r.json").write_text(json.dumps(sealed_report))
+    done = run_cli(tmp_path, "report", "r.json")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
+def _edited(report, **changes):
+    data = json.loads(json.dumps(report))
+    greedy = [r for r in data["runs"] if r["method"] == "greedy"]
+    for key, value in changes.items():
+        greedy[0][key] = value
+    return data, greedy[0]["instance"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"gap": -0.5}, ("gaps as written differ", "-0.5 -> 0")),
+        ({"certified": True, "verified": False}, ("inconsistent runs", "certified but not verified")),
+        ({"status": "UNKNOWN", "objective": None, "verified": True}, ("verified without an answer",)),
+        ({"status": "PROVEN"}, ("unknown status",)),
+    ],
+)
+def test_report_recomputes_and_names_edited_runs(tmp_path, sealed_report, changes, words):
+    data, instance = _edited(sealed_report, **changes)
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    done = run_cli(tmp_path, "report", "r.json", "--by", "method", "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    assert instance in done.stderr
+    assert ("not sealed" in done.stderr) == (set(changes) != {"gap"})  # a gap is recomputed, not sealed
+    for word in words:
+        assert word in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_report_counts_follow_the_runs_not_the_flags(tmp_path, sealed_report):
+    data, _ = _edited(sealed_report, status="UNKNOWN", objective=None, verified=False, certified=True)
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    done = run_cli(tmp_path, "report", "r.json", "--by", "method", "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    import csv
+    import io
+
+    rows = {r["method"]: r for r in csv.DictReader(io.StringIO(done.stdout))}
+    assert int(rows["greedy"]["certified"]) <= int(rows["greedy"]["answered"])
+
+
+def test_paired_report_names_edited_runs_in_either_file(tmp_path, sealed_report):
+    (tmp_path / "a.json").write_text(json.dumps(sealed_report))
+    data, _ = _edited(sealed_report, gap=-0.5)
+    (tmp_path / "b.json").write_text(json.dumps(data))
+    done = run_cli(tmp_path, "report", "a.json", "b.json")
+    assert "b.json" in done.stderr and "gaps as written differ" in done.stderr
+    assert "a.json" not in done.stderr and "Traceback" not in done.stderr
