@@ -54,6 +54,7 @@ POLL_SECONDS = 0.05
 KEEPER_MARGIN = 5.0
 
 _PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
 _PR_SET_CHILD_SUBREAPER = 36
 _STOPS = {signal.SIGINT, signal.SIGTERM}
 
@@ -164,13 +165,15 @@ def run_contained(
         with contextlib.suppress(Exception):
             stream.flush()
     parent = os.getpid()
-    reader, writer = os.pipe()
+    reader, writer = channel()  # the keeper's report: nothing the method can open by name
     with _stops_held():
         keeper = os.fork()
         if keeper == 0:  # pragma: no cover - runs in the keeper
             code = 1
             try:
                 os.close(reader)
+                close_inherited((writer,))  # the caller's pipes, locks and sockets: not the method's
+                _prctl(_PR_SET_DUMPABLE, 0)  # /proc/<keeper>/fd closed to the method
                 code = _keep(call, writer, parent, wall_limit, memory_limit, count_runner)
             finally:
                 os._exit(code)
@@ -190,6 +193,35 @@ def run_contained(
         return decode_outcome(data)
     except ValueError:
         return Outcome(stopped="crash: the method's process ended without an answer")
+
+
+def channel() -> tuple[int, int]:
+    """A fresh one-way channel ``(reader, writer)`` between two processes of the tree.
+
+    A connected pair of Unix sockets, not a pipe: a pipe can be opened again by name through
+    ``/proc/<pid>/fd/<n>`` by any process of the same user (a method could write a forged report
+    into it), a socket cannot; the pair has no name to connect to.
+    """
+    import socket
+
+    reading, writing = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    reading.shutdown(socket.SHUT_WR)
+    writing.shutdown(socket.SHUT_RD)
+    return reading.detach(), writing.detach()
+
+
+def close_inherited(keep: tuple[int, ...]) -> None:
+    """Close every descriptor of this (forked) process but standard input, output, error and
+    ``keep``: a fork inherits all of its parent's — the caller's result pipes, report locks,
+    sockets — and none of them is the method's to write."""
+    low = 3
+    for fd in sorted(k for k in keep if k >= 3):
+        os.closerange(low, fd)
+        low = fd + 1
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    os.closerange(low, soft if 0 < soft < 2**20 else 2**20)
 
 
 @contextlib.contextmanager
@@ -256,7 +288,7 @@ def _keep(
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
     if os.getppid() != parent:  # the caller died before the death signal was set
         return 1
-    result_reader, result_writer = os.pipe()
+    result_reader, result_writer = channel()
     began = time.perf_counter()
     runner = os.fork()
     if runner == 0:
@@ -264,6 +296,7 @@ def _keep(
         try:
             os.close(result_reader)
             os.close(writer)
+            close_inherited((result_writer,))
             code = _run(call, result_writer)
         finally:
             os._exit(code)

@@ -232,7 +232,29 @@ class MethodRef:
                 self.problem, self.name, Status.UNKNOWN, None, None, None, outcome.elapsed, info=info
             )
         result = as_result(outcome.value, self.problem)
-        return result.with_(info={**result.info, "peak_mb": outcome.peak_mb})
+        return result.with_(info=keep_apart(result.info, self.origin, outcome.peak_mb))
+
+
+#: Keys of a program's info set by knightcert's own code in the runner (:mod:`knightcert.program`).
+PROGRAM_INFO = ("stderr", "stopped", "method_info")
+
+
+def keep_apart(info: dict[str, Any], origin: str, peak_mb: float | None) -> dict[str, Any]:
+    """The info of a foreign method's answer: whatever the method wrote kept under its own key,
+    ``method_info``, never beside the keys knightcert sets (``stopped``, ``gap``, ``interrupted``,
+    ``peak_mb``); a program's answer went through :func:`knightcert.program.run_program`, which
+    already put the program's info there.
+
+    Examples
+    --------
+    >>> keep_apart({"stopped": "forged", "gap": 0}, "python", 12.5)
+    {'method_info': {'stopped': 'forged', 'gap': 0}, 'peak_mb': 12.5}
+    """
+    if origin == "program":
+        own = {key: info[key] for key in PROGRAM_INFO if key in info}
+    else:
+        own = {"method_info": dict(info)} if info else {}
+    return {**own, "peak_mb": peak_mb}
 
 
 def as_result(value: Any, problem: str) -> Result:
