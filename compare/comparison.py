@@ -287,7 +287,9 @@ class ProgressBar:
 
     def advance(self, row: Row) -> None:
         """One more run finished."""
-        self.bar.update(self.task, advance=1, description=f"{row.instance} {row.method}")
+        from knightcert.compare.summary import shown
+
+        self.bar.update(self.task, advance=1, description=shown(f"{row.instance} {row.method}"))
 
     def stop(self) -> None:
         """Show the final state and stop refreshing."""

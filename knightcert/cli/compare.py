@@ -466,7 +466,9 @@ class Progress:
     def advance(self, row) -> None:
         self.done += 1
         if self.bar is not None:
-            self.bar.update(self.task, advance=1, description=f"{row.instance} {row.method}")
+            from knightcert.compare.summary import shown
+
+            self.bar.update(self.task, advance=1, description=shown(f"{row.instance} {row.method}"))
         elif not self.quiet:
             gap = "" if row.gap is None else f" gap {100 * row.gap:.2f}%"
             print(

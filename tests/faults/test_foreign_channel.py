@@ -128,3 +128,28 @@ def test_a_method_name_cannot_open_the_check_verdict(tmp_path):
     verdict = line.split(": ", 2)[1]
     assert verdict in ("every claim certified",) and "method 'x: every claim certified'" in line
     assert line.index("method '") > line.index(verdict)
+
+
+def test_rich_markup_in_instance_and_method_names_is_shown_as_written(tmp_path):
+    made = run_cli(tmp_path, "instance", "path", "8", "--seed", "1")
+    assert made.returncode == 0, made.stderr
+    (tmp_path / "[red]x.txt").write_text(made.stdout)
+    script = tmp_path / "x.sh"
+    script.write_text('#!/bin/sh\necho \'{"status": "UNKNOWN"}\'\n')
+    script.chmod(0o755)
+    done = run_cli(tmp_path, "compare", "path", "--instances", "[red]x.txt",
+                   "--methods", "bfs,exec:./x.sh [/bold]", "--out", "r.json")  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+    assert "[red]x.txt" in done.stdout and "[/bold]" in done.stdout
+
+
+def test_mathtext_in_names_does_not_break_a_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    from knightcert.compare.harness import failed_row
+    from knightcert.compare.plots import plot_rows
+
+    rows = [failed_row("path", "a", "$\\frac{$", "crash", 0.1)]
+    rows[0].size = 4
+    plot_rows(rows, tmp_path / "p.png")
+    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
