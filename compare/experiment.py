@@ -52,7 +52,7 @@ from knightcert.compare.suites import (
     resolve_suite,
     unique_items,
 )
-from knightcert.problems.argument_checks import bounded
+from knightcert.problems.argument_checks import bounded, bounded_seconds
 from knightcert.problems.errors import InvalidInstance, InvalidReport, KnightcertError
 from knightcert.problems.input_file import load_json, load_toml, read_text
 
@@ -456,7 +456,7 @@ def _number(data: Mapping[str, Any], key: str, source: str) -> float | None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
         raise InvalidInstance(f"{source}: {key} must be a positive number of seconds, got {value!r}")
-    return float(value)
+    return bounded_seconds(value, key.replace("_", " "), f"{source}: {key}", error=InvalidInstance)
 
 
 def _count(data: Mapping[str, Any], key: str, default: int, source: str) -> int:

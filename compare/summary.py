@@ -47,7 +47,7 @@ def shown(text: object) -> str:
     Examples
     --------
     >>> shown("[red]x.txt")
-    '\\[red]x.txt'
+    '\\\\[red]x.txt'
     """
     from rich.markup import escape
 

@@ -55,8 +55,8 @@ def test_json_output_keeps_the_methods_info_under_its_own_key(tmp_path):
         "def solve(instance, time_limit=None, seed=None):\n"
         "    from knightcert.algorithms.knights_matching import matching\n"
         "    r = matching(instance)\n"
-        "    return {'status': 'OPTIMAL', 'objective': r.objective, 'solution': [list(p) for p in r.solution],\n"
-        "            'info': {'stopped': 'forged', 'gap': 0.5}}\n"
+        "    return {'status': 'OPTIMAL', 'objective': r.objective,\n"
+        "            'solution': [list(p) for p in r.solution], 'info': {'stopped': 'forged', 'gap': 0.5}}\n"
     )
     done = run_cli(tmp_path, "knights", "4", "--method", "chatty:solve", "--json")
     assert done.returncode == 0, done.stderr

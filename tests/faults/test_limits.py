@@ -1,0 +1,53 @@
+"""Huge limits are refused at the gate by one validator, for flags, files and Python calls
+(issue 28)."""
+
+from __future__ import annotations
+
+import pytest
+
+from knightcert.problems.argument_checks import SECONDS_BOUNDS, bounded_seconds
+from knightcert.problems.errors import InvalidArgument
+
+from .conftest import assert_one_line, run_cli
+
+EXPERIMENT = (
+    'problem = "knights"\nmethods = ["greedy"]\ntime_limit = {}\n[[suites]]\nsuite = "scaling"\nsizes = [4]\n'
+)
+
+
+@pytest.mark.parametrize("value", ["1e10", "1e308", "9999999"])
+@pytest.mark.parametrize("command", [("knights", "6"), ("compare", "knights", "--methods", "greedy")])
+def test_a_huge_time_limit_flag_is_one_line(tmp_path, command, value):
+    done = run_cli(tmp_path, *command, "--time-limit", value)
+    assert_one_line(done, 2, "time limit", "up to 1e+06")
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize("value", ["1e308", "1e10", "2000000"])
+def test_a_huge_time_limit_in_an_experiment_file_is_one_line(tmp_path, value):
+    (tmp_path / "e.toml").write_text(EXPERIMENT.format(value))
+    done = run_cli(tmp_path, "compare", "--experiment", "e.toml", "--out", "r.json")
+    assert_one_line(done, 2, "e.toml", "time_limit", "up to 1e+06")
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_the_largest_time_limit_still_runs(tmp_path):
+    (tmp_path / "e.toml").write_text(EXPERIMENT.format(SECONDS_BOUNDS["time limit"]))
+    done = run_cli(tmp_path, "compare", "--experiment", "e.toml", "--out", "r.json")
+    assert done.returncode == 0, done.stderr
+    assert "crash" not in (tmp_path / "r.json").read_text()
+
+
+@pytest.mark.parametrize("value", [1e10, float("nan"), 0, -1, True, "5"])
+def test_the_python_api_refuses_the_same_limits(value):
+    import knightcert
+    from knightcert.problems.independent_knights import knights_instance
+
+    with pytest.raises(InvalidArgument):
+        knightcert.solve(knights_instance(4), method="greedy", time_limit=value)
+
+
+def test_one_validator():
+    assert bounded_seconds(1e6, "time limit") == 1e6
+    with pytest.raises(InvalidArgument, match="up to"):
+        bounded_seconds(1e6 + 1, "time limit")
