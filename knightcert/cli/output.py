@@ -60,8 +60,12 @@ def stopped_text(result: Result) -> str:
 
 
 def exit_code(results: Sequence[Result]) -> int:
-    """1 when a checker rejected an answer, else 0."""
-    return 1 if any("check_error" in r.info for r in results) else 0
+    """1 when a checker rejected an answer, or a method's supervision was broken (its keeper
+    killed: the run is a crash, not an answer), else 0."""
+    from knightcert.contained import KEEPER_LOST
+
+    broken = any(KEEPER_LOST in str(r.info.get("stopped") or "") for r in results)
+    return 1 if broken or any("check_error" in r.info for r in results) else 0
 
 
 def evidence_for(result: Result, claim: str) -> Evidence | None:
