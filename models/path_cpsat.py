@@ -106,7 +106,9 @@ def cpsat(
     order_in = np.argsort(heads, kind="stable")
     out_start = np.searchsorted(tails[order_out], np.arange(board.size + 1))
     in_start = np.searchsorted(heads[order_in], np.arange(board.size + 1))
-    for square in np.flatnonzero(board.free.reshape(-1)):
+    for count, square in enumerate(np.flatnonzero(board.free.reshape(-1))):
+        if not count & CLOCK_EVERY and _spent(began, time_limit):  # building looks at the clock too
+            return _building_stopped(began, time_limit)
         outgoing = [used[k] for k in order_out[out_start[square] : out_start[square + 1]]]
         incoming = [used[k] for k in order_in[in_start[square] : in_start[square + 1]]]
         supply = 1 if square == start else -1 if square == goal else 0
@@ -137,6 +139,20 @@ def cpsat(
     )
 
 
+#: Model building looks at the clock once every ``CLOCK_EVERY + 1`` constraints.
+CLOCK_EVERY = 4095
+
+
+def _spent(began: float, time_limit: float | None) -> bool:
+    return time_limit is not None and time.perf_counter() - began >= time_limit
+
+
+def _building_stopped(began: float, time_limit: float | None) -> Result:
+    """``UNKNOWN``: the time limit was spent building the model (nothing was solved)."""
+    info = {"stopped": f"time limit of {time_limit:g} s reached while building the model"}
+    return Result("path", "cpsat", Status.UNKNOWN, None, None, None, time.perf_counter() - began, info=info)
+
+
 def _distance_model(
     instance: LostKnightInstance, *, time_limit: float | None, seed: int | None, workers: int | None
 ) -> Result:
@@ -145,6 +161,8 @@ def _distance_model(
     began = time.perf_counter()
     # data
     tails, heads = knight_arcs(board)
+    if _spent(began, time_limit):
+        return _building_stopped(began, time_limit)
     usable = np.flatnonzero(board.free.reshape(-1))
     label_of = np.full(board.size, -1, dtype=np.int64)
     label_of[usable] = np.arange(len(usable))
@@ -155,11 +173,15 @@ def _distance_model(
     model = cp_model.CpModel()
     proto = model.proto
     for v in range(n):
+        if not v & CLOCK_EVERY and _spent(began, time_limit):
+            return _building_stopped(began, time_limit)
         proto.variables.add().domain.extend((0, 0 if v == start else n))
     # constraints: d[head] - d[tail] <= 1 on every arc into a square other than C
     keep = heads_var != start
     constraints = proto.constraints
-    for v, u in zip(heads_var[keep].tolist(), tails_var[keep].tolist(), strict=True):
+    for k, (v, u) in enumerate(zip(heads_var[keep].tolist(), tails_var[keep].tolist(), strict=True)):
+        if not k & CLOCK_EVERY and _spent(began, time_limit):  # building looks at the clock too
+            return _building_stopped(began, time_limit)
         linear = constraints.add().linear
         linear.vars.extend((v, u))
         linear.coeffs.extend((1, -1))

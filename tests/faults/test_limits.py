@@ -51,3 +51,26 @@ def test_one_validator():
     assert bounded_seconds(1e6, "time limit") == 1e6
     with pytest.raises(InvalidArgument, match="up to"):
         bounded_seconds(1e6 + 1, "time limit")
+
+
+def test_cpsat_model_building_looks_at_the_clock():
+    import numpy as np
+
+    from knightcert.models.path_cpsat import cpsat
+    from knightcert.problems.generators import random_lost_knight
+
+    instance = random_lost_knight(np.random.default_rng(3), 300, 300, 0.2, "big")
+    result = cpsat(instance, time_limit=0.2)
+    # before: the whole model was built whatever the limit (8-28 s on 450 x 450), then not solved
+    assert result.status.value == "UNKNOWN"
+    assert "building the model" in str(result.info.get("stopped"))
+    assert result.time < 0.2 + 3.0  # the clock is read every 4096 constraints; generous for a loaded machine
+
+
+def test_csp_search_looks_at_the_clock():
+    from knightcert.models.knights_csp import csp
+    from knightcert.problems.independent_knights import knights_instance
+
+    result = csp(knights_instance(6), time_limit=0.3)
+    assert result.status.value in ("FEASIBLE", "OPTIMAL")
+    assert result.time < 0.3 + 1.5  # before: the proof of the last target ran on (4.8 s for a 2 s limit)
