@@ -42,8 +42,35 @@ def find_shared_data(explicit: str | None = None) -> Path | None:
     return None
 
 
+def read_expected(path: Path) -> dict[str, int]:
+    """The known optima of a data folder's ``expected.json``: file name -> whole number (keys
+    starting ``_`` are comments).
+
+    Raises
+    ------
+    InvalidInstance
+        Not a readable JSON object of whole numbers (one line naming the file and the key).
+    """
+    from knightcert.problems.errors import InvalidInstance
+    from knightcert.problems.input_file import load_json, read_text
+
+    text, source = read_text(path, "expected values")
+    data = load_json(text, source, "expected-values file")
+    if not isinstance(data, dict):
+        raise InvalidInstance("expected a JSON object of file name -> known optimum", source)
+    known: dict[str, int] = {}
+    for name, value in data.items():
+        if name.startswith("_") or value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < -1:
+            shown = repr(value)[:40]
+            why = f"{name!r}: expected a whole number (the known optimum), got {shown}"
+            raise InvalidInstance(why, source)
+        known[name] = value
+    return known
+
+
 def lost_knight_parts(data: Path | None) -> list[DemoPart]:
-    from knightcert.compare.suites import read_expected
     from knightcert.problems.lost_knight import read_lost_knight
 
     folder = data / "lost-knight" if data else None

@@ -231,7 +231,13 @@ class MethodRef:
             return Result(
                 self.problem, self.name, Status.UNKNOWN, None, None, None, outcome.elapsed, info=info
             )
-        result = as_result(outcome.value, self.problem)
+        try:
+            result = as_result(outcome.value, self.problem)
+        except TypeError as exc:  # an int, a list: not an answer; a crash of the method, one line
+            info = {"stopped": f"crash: {exc}", "peak_mb": outcome.peak_mb}
+            return Result(
+                self.problem, self.name, Status.UNKNOWN, None, None, None, outcome.elapsed, info=info
+            )
         return result.with_(info=keep_apart(result.info, self.origin, outcome.peak_mb))
 
 
