@@ -55,3 +55,19 @@ def test_a_lost_knight_board_must_wrap():
     with pytest.raises(InvalidInstance, match="wraps"):
         LostKnightInstance(Board(3, 3), (0, 0), (2, 2))
     assert LostKnightInstance(Board(3, 3, torus=True), (0, 0), (2, 2)).board.torus
+
+
+def test_an_embedded_instance_too_big_for_the_memory_is_refused_before_inflating():
+    import resource
+
+    data = {"array": "int64", "shape": [16000, 16000], "zlib": "eJwDAAAAAAE="}  # 2 GB declared
+    from knightcert.problems.answers import decode_array
+    from knightcert.problems.errors import InstanceTooLarge
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, hard))  # a machine with 4 GB for this process
+    try:
+        with pytest.raises(InstanceTooLarge, match="memory"):
+            decode_array(data, "instance 'values'")
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
