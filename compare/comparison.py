@@ -31,6 +31,7 @@ from knightcert.compare.harness import Row, fill_gaps
 from knightcert.compare.report import read_header, read_rows, report_header, write_rows
 from knightcert.compare.report_file import holding_report_lock
 from knightcert.compare.runner import WARMED, Task, run_isolated, run_with_executor
+from knightcert.compare.seal import references_sealed, seal_header, sealed_rows
 from knightcert.compare.suites import SuiteItem, SuiteSpec, instance_hash, unique_items
 from knightcert.problems.argument_checks import bounded, describe
 from knightcert.problems.errors import InvalidArgument
@@ -228,6 +229,7 @@ def run_comparison(
                 if (problem, ref_of[s.row_name].name) in WARMED
             },
         }
+        seal_header(header, rows)  # what this user's knightcert wrote, told from later edits
         for path in outputs:
             write_rows(rows, path, header)
 
@@ -317,7 +319,9 @@ class ProgressBar:
 
     def advance(self, row: Row) -> None:
         """One more run finished."""
-        self.bar.update(self.task, advance=1, description=f"{row.instance} {row.method}")
+        from knightcert.compare.summary import shown
+
+        self.bar.update(self.task, advance=1, description=shown(f"{row.instance} {row.method}"))
 
     def stop(self) -> None:
         """Show the final state and stop refreshing."""
@@ -400,7 +404,10 @@ def note_references(
 def recorded_references(outputs: Sequence[str | os.PathLike[str]]) -> dict[str, Any]:
     """The reference runs an existing report among ``outputs`` recorded (``{}`` when none)."""
     for path in resume_order(outputs):
-        recorded = read_header(path).get("references")
+        header = read_header(path)
+        recorded = header.get("references")
+        if not references_sealed(header):  # received or edited: re-run, never trusted
+            return {}
         return dict(recorded) if isinstance(recorded, dict) else {}
     return {}
 
@@ -450,7 +457,8 @@ def resumable_rows(outputs: Sequence[str | os.PathLike[str]], header: Mapping[st
     """Finished runs of the same experiment in the existing reports among ``outputs``.
 
     Every existing report, whatever its format, must hold the same experiment;
-    the runs come from the first one in ``RESUME_PREFERENCE`` order.
+    the runs come from the first one in ``RESUME_PREFERENCE`` order, and only those sealed by
+    this user's knightcert count (:func:`resume_split`): a received or edited run is run again.
 
     Raises
     ------
@@ -459,6 +467,15 @@ def resumable_rows(outputs: Sequence[str | os.PathLike[str]], header: Mapping[st
         CSV without its ``.meta.json`` sidecar, a file written by an older
         knightcert); the message names the file and the first difference.
     """
+    return resume_split(outputs, header)[0]
+
+
+def resume_split(
+    outputs: Sequence[str | os.PathLike[str]], header: Mapping[str, Any]
+) -> tuple[list[Row], list[Row]]:
+    """``(sealed, unsealed)`` runs of the report a run resumes: only sealed runs count as finished;
+    the others (received, edited, written without a key) are run again
+    (:mod:`knightcert.compare.seal`). Checks the experiment like :func:`resumable_rows`."""
     existing = resume_order(outputs)
     for path in existing:
         reason = same_experiment(read_header(path), header)
@@ -467,7 +484,9 @@ def resumable_rows(outputs: Sequence[str | os.PathLike[str]], header: Mapping[st
                 f"{path} holds a different experiment ({reason}); "
                 "give another --out, or --new-file to write beside it"
             )
-    return read_rows(existing[0]) if existing else []
+    if not existing:
+        return [], []
+    return sealed_rows(read_rows(existing[0]), read_header(existing[0]))
 
 
 def free_path(path: str | os.PathLike[str]) -> Path:

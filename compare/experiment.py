@@ -60,7 +60,7 @@ from knightcert.compare.suites import (
     resolve_suite,
     unique_items,
 )
-from knightcert.problems.argument_checks import bounded
+from knightcert.problems.argument_checks import bounded, bounded_seconds
 from knightcert.problems.errors import InvalidInstance, InvalidReport, KnightcertError
 from knightcert.problems.input_file import load_json, load_toml, read_text
 
@@ -374,6 +374,9 @@ HEADER_TYPES: dict[str, type | tuple[type, ...]] = {
     "instances": list,
     "schema": int,
     "problem": str,
+    "references": dict,
+    "seals": dict,
+    "method_files": dict,
 }
 
 
@@ -499,7 +502,7 @@ def _number(data: Mapping[str, Any], key: str, source: str) -> float | None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
         raise InvalidInstance(f"{source}: {key} must be a positive number of seconds, got {value!r}")
-    return float(value)
+    return bounded_seconds(value, key.replace("_", " "), f"{source}: {key}", error=InvalidInstance)
 
 
 def _count(data: Mapping[str, Any], key: str, default: int, source: str) -> int:

@@ -41,7 +41,7 @@ def plain_label(text: Any) -> str:
     Examples
     --------
     >>> plain_label("cost $5")
-    'cost \\$5'
+    'cost \\\\$5'
     """
     return str(text).replace("$", r"\$")
 

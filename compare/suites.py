@@ -384,33 +384,6 @@ def instances_from_files(problem: str, files: Sequence[str]) -> list[SuiteItem]:
     return items
 
 
-def read_expected(path: Path) -> dict[str, int]:
-    """The known optima of a data folder's ``expected.json``: file name -> whole number (keys
-    starting ``_`` are comments).
-
-    Raises
-    ------
-    InvalidInstance
-        Not a readable JSON object of whole numbers (one line naming the file and the key).
-    """
-    from knightcert.problems.input_file import load_json, read_text
-
-    text, source = read_text(path, "expected values")
-    data = load_json(text, source, "expected-values file")
-    if not isinstance(data, dict):
-        raise InvalidInstance("expected a JSON object of file name -> known optimum", source)
-    known: dict[str, int] = {}
-    for name, value in data.items():
-        if name.startswith("_") or value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int) or value < -1:
-            shown = repr(value)[:40]
-            why = f"{name!r}: expected a whole number (the known optimum), got {shown}"
-            raise InvalidInstance(why, source)
-        known[name] = value
-    return known
-
-
 def _path(spec: SuiteSpec, data: Path | None) -> list[SuiteItem]:
     from knightcert.problems.generators import random_lost_knight
     from knightcert.problems.lost_knight import read_lost_knight
@@ -539,6 +512,34 @@ def start_success(rows: Sequence[Any]) -> dict[tuple[str, int], tuple[int, int]]
         tours, runs = rates.get(key, (0, 0))
         rates[key] = (tours + (row.verified and row.status == "FEASIBLE"), runs + 1)
     return rates
+
+
+def read_expected(path: Path) -> dict[str, int]:
+    """The known optima of a data folder's ``expected.json``: file name -> whole number (keys
+    starting ``_`` are comments).
+
+    Raises
+    ------
+    InvalidInstance
+        Not a readable JSON object of whole numbers (one line naming the file and the key).
+    """
+    from knightcert.problems.errors import InvalidInstance
+    from knightcert.problems.input_file import load_json, read_text
+
+    text, source = read_text(path, "expected values")
+    data = load_json(text, source, "expected-values file")
+    if not isinstance(data, dict):
+        raise InvalidInstance("expected a JSON object of file name -> known optimum", source)
+    known: dict[str, int] = {}
+    for name, value in data.items():
+        if name.startswith("_") or value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < -1:
+            shown = repr(value)[:40]
+            why = f"{name!r}: expected a whole number (the known optimum), got {shown}"
+            raise InvalidInstance(why, source)
+        known[name] = value
+    return known
 
 
 def find_shared_data(explicit: str | None = None) -> Path | None:

@@ -11,7 +11,7 @@ def rows_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
     """A rich Table of one problem's rows: instance, method, status, objective, bound, gap, time."""
     from rich.table import Table
 
-    table = Table(title=title or None, title_justify="left")
+    table = Table(title=shown(title) if title else None, title_justify="left")
     for name, justify in (
         ("instance", "left"),
         ("method", "left"),
@@ -26,15 +26,15 @@ def rows_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
         table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
     for row in rows:
         table.add_row(
-            row.instance,
-            row.method,
-            row.status if not row.error else f"{row.status} ({row.error[:60]})",
+            shown(row.instance),
+            shown(row.method),
+            shown(row.status if not row.error else f"{row.status} ({row.error[:60]})"),
             _value(row.objective),
             _value(row.bound),
             gap_cell(row),
             _seconds(row.time_s),
             "yes" if row.verified else "[bold red]NO[/]" if row.status != "UNKNOWN" else "-",
-            row_certified(row),
+            shown(row_certified(row)),
         )
     return table
 
@@ -57,6 +57,25 @@ def gap_cell(row: Row) -> str:
     if row.problem in GAPLESS or (row.status == "INFEASIBLE" and row.verified):
         return outcome(row)
     return "-" if row.gap is None else f"{100 * row.gap:.1f}%"
+
+
+def shown(text: object) -> str:
+    """A name or message from a report or a foreign method, for a rich table: its markup escaped
+    (an instance named ``[red]x.txt`` shows as ``[red]x.txt``, ``[/bold]`` cannot break the table)
+    and its control characters written out.
+
+    Examples
+    --------
+    >>> shown("[red]x.txt")
+    '\\\\[red]x.txt'
+    """
+    from rich.markup import escape
+
+    plain = "".join(
+        ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+        for ch in str(text)
+    )
+    return escape(plain)
 
 
 def row_certified(row: Row) -> str:
@@ -129,8 +148,8 @@ def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table
         none = sum(r.verified and r.status == "INFEASIBLE" for r in mine)
         no_gap = f"found {found}" + (f", none {none}" if none else "") if problem in GAPLESS else "-"
         table.add_row(
-            problem,
-            method,
+            shown(problem),
+            shown(method),
             mine[0].kind or ("exact" if is_exact(problem, method) else "heuristic"),
             str(len(mine)),
             str(len(answered)),

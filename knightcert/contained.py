@@ -54,6 +54,7 @@ POLL_SECONDS = 0.05
 KEEPER_MARGIN = 5.0
 
 _PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
 _PR_SET_CHILD_SUBREAPER = 36
 _STOPS = {signal.SIGINT, signal.SIGTERM}
 
@@ -164,13 +165,16 @@ def run_contained(
         with contextlib.suppress(Exception):
             stream.flush()
     parent = os.getpid()
-    reader, writer = os.pipe()
+    reader, writer = channel()  # the keeper's report: nothing the method can open by name
+    before = _adopt_orphans()  # if the keeper dies, what it kept comes back here to be killed
     with _stops_held():
         keeper = os.fork()
         if keeper == 0:  # pragma: no cover - runs in the keeper
             code = 1
             try:
                 os.close(reader)
+                close_inherited((writer,))  # the caller's pipes, locks and sockets: not the method's
+                _prctl(_PR_SET_DUMPABLE, 0)  # /proc/<keeper>/fd closed to the method
                 code = _keep(call, writer, parent, wall_limit, memory_limit, count_runner)
             finally:
                 os._exit(code)
@@ -182,14 +186,95 @@ def run_contained(
         raise
     finally:
         os.close(reader)
-    if data is None:  # the keeper itself hung: killed (its tree may escape; it never should)
+    if data is None:  # the keeper itself hung: killed, and its tree after it
         _stop_keeper(keeper, signal.SIGKILL)
+        kill_strays(keeper, before)
         return Outcome(stopped=f"time limit: no answer after {wall_limit:.1f} s; the method was killed")
     _reap(keeper)
     try:
         return decode_outcome(data)
     except ValueError:
-        return Outcome(stopped="crash: the method's process ended without an answer")
+        kill_strays(keeper, before)  # the keeper died without a report: nothing it kept survives it
+        return Outcome(stopped=f"crash: {KEEPER_LOST}")
+
+
+#: Why a run has no answer when its keeper died without reporting (killed by the method or
+#: from outside); the method's whole tree is killed by the caller then.
+KEEPER_LOST = (
+    "the method's keeper process was killed (by the method or from outside); its processes were killed"
+)
+
+
+def _adopt_orphans() -> set[int]:
+    """Make this process a child subreaper (orphans of the trees it starts come back to it, not
+    to init), and return its children now (those are not a method's)."""
+    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    return set(_children(os.getpid()))
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, IndexError):
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def kill_strays(keeper: int, before: set[int], settle: float = 0.2) -> None:
+    """The watchdog of the caller: after the keeper died without a report, kill its process group
+    and every process that came back to this subreaper since the run began (a method's children,
+    ``setsid`` ones too), with their descendants, until none is left for ``settle`` seconds."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(keeper, signal.SIGKILL)
+    quiet_since = time.monotonic()
+    deadline = quiet_since + 10.0
+    while time.monotonic() < deadline:
+        strays = [pid for pid in _children(os.getpid()) if pid not in before]
+        if not strays and time.monotonic() - quiet_since > settle:
+            return
+        for pid in strays:
+            for victim in [*tree(pid), pid]:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(victim, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+        if strays:
+            quiet_since = time.monotonic()
+        time.sleep(0.01)
+
+
+def channel() -> tuple[int, int]:
+    """A fresh one-way channel ``(reader, writer)`` between two processes of the tree.
+
+    A connected pair of Unix sockets, not a pipe: a pipe can be opened again by name through
+    ``/proc/<pid>/fd/<n>`` by any process of the same user (a method could write a forged report
+    into it), a socket cannot; the pair has no name to connect to.
+    """
+    import socket
+
+    reading, writing = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    reading.shutdown(socket.SHUT_WR)
+    writing.shutdown(socket.SHUT_RD)
+    return reading.detach(), writing.detach()
+
+
+def close_inherited(keep: tuple[int, ...]) -> None:
+    """Close every descriptor of this (forked) process but standard input, output, error and
+    ``keep``: a fork inherits all of its parent's — the caller's result pipes, report locks,
+    sockets — and none of them is the method's to write."""
+    low = 3
+    for fd in sorted(k for k in keep if k >= 3):
+        os.closerange(low, fd)
+        low = fd + 1
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    os.closerange(low, soft if 0 < soft < 2**20 else 2**20)
 
 
 @contextlib.contextmanager
@@ -256,7 +341,8 @@ def _keep(
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
     if os.getppid() != parent:  # the caller died before the death signal was set
         return 1
-    result_reader, result_writer = os.pipe()
+    result_reader, result_writer = channel()
+    keeper_pid = os.getpid()
     began = time.perf_counter()
     runner = os.fork()
     if runner == 0:
@@ -264,6 +350,10 @@ def _keep(
         try:
             os.close(result_reader)
             os.close(writer)
+            close_inherited((result_writer,))
+            _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # the runner never outlives its keeper
+            if os.getppid() != keeper_pid:
+                os._exit(1)
             code = _run(call, result_writer)
         finally:
             os._exit(code)

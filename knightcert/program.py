@@ -155,7 +155,8 @@ def run_program(
                 f"; stderr: {tail}" if tail else ""
             )
         else:
-            return result.with_(info={**result.info, **info})
+            theirs = {"method_info": dict(result.info)} if result.info else {}
+            return result.with_(info={**theirs, **info})  # the program's info apart from ours
     return Result(problem, "", Status.UNKNOWN, None, None, None, 0.0, info={**info, "stopped": stopped})
 
 

@@ -220,9 +220,36 @@ class MethodRef:
         spent = value["time_s"]
         if isinstance(spent, bool) or not isinstance(spent, int | float) or not 0 <= spent <= outcome.elapsed:
             spent = outcome.elapsed  # not measured as expected: the containment's clock
-        result = as_result(value["answer"], self.problem)
-        extra = {"peak_mb": outcome.peak_mb, "containment_s": round(max(0.0, outcome.elapsed - spent), 6)}
-        return result.with_(time=float(spent), info={**result.info, **extra})
+        try:
+            result = as_result(value["answer"], self.problem)
+        except TypeError as exc:  # an int, a list: not an answer; a crash of the method, one line
+            info = {"stopped": f"crash: {exc}", "peak_mb": outcome.peak_mb}
+            return Result.empty(self.problem, self.name, outcome.elapsed, info=info)
+        info = keep_apart(result.info, self.origin, outcome.peak_mb)
+        info["containment_s"] = round(max(0.0, outcome.elapsed - spent), 6)
+        return result.with_(time=float(spent), info=info)
+
+
+#: Keys of a program's info set by knightcert's own code in the runner (:mod:`knightcert.program`).
+PROGRAM_INFO = ("stderr", "stopped", "method_info")
+
+
+def keep_apart(info: dict[str, Any], origin: str, peak_mb: float | None) -> dict[str, Any]:
+    """The info of a foreign method's answer: whatever the method wrote kept under its own key,
+    ``method_info``, never beside the keys knightcert sets (``stopped``, ``gap``, ``interrupted``,
+    ``peak_mb``); a program's answer went through :func:`knightcert.program.run_program`, which
+    already put the program's info there.
+
+    Examples
+    --------
+    >>> keep_apart({"stopped": "forged", "gap": 0}, "python", 12.5)
+    {'method_info': {'stopped': 'forged', 'gap': 0}, 'peak_mb': 12.5}
+    """
+    if origin == "program":
+        own = {key: info[key] for key in PROGRAM_INFO if key in info}
+    else:
+        own = {"method_info": dict(info)} if info else {}
+    return {**own, "peak_mb": peak_mb}
 
 
 def as_result(value: Any, problem: str) -> Result:

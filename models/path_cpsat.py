@@ -125,7 +125,9 @@ def cpsat(
     order_in = np.argsort(heads, kind="stable")
     out_start = np.searchsorted(tails[order_out], np.arange(board.size + 1))
     in_start = np.searchsorted(heads[order_in], np.arange(board.size + 1))
-    for square in np.flatnonzero(board.free.reshape(-1)):
+    for count, square in enumerate(np.flatnonzero(board.free.reshape(-1))):
+        if not count & CLOCK_EVERY and _spent(began, time_limit):  # building looks at the clock too
+            return _building_stopped(began, time_limit)
         outgoing = [used[k] for k in order_out[out_start[square] : out_start[square + 1]]]
         incoming = [used[k] for k in order_in[in_start[square] : in_start[square + 1]]]
         supply = 1 if square == start else -1 if square == goal else 0
@@ -156,6 +158,20 @@ def cpsat(
     )
 
 
+#: Model building looks at the clock once every ``CLOCK_EVERY + 1`` constraints.
+CLOCK_EVERY = 4095
+
+
+def _spent(began: float, time_limit: float | None) -> bool:
+    return time_limit is not None and time.perf_counter() - began >= time_limit
+
+
+def _building_stopped(began: float, time_limit: float | None) -> Result:
+    """``UNKNOWN``: the time limit was spent building the model (nothing was solved)."""
+    info = {"stopped": f"time limit of {time_limit:g} s reached while building the model"}
+    return Result("path", "cpsat", Status.UNKNOWN, None, None, None, time.perf_counter() - began, info=info)
+
+
 def _distance_model(
     instance: LostKnightInstance,
     *,
@@ -174,6 +190,8 @@ def _distance_model(
         searched = bfs(instance, check=False)
     # data
     tails, heads = knight_arcs(board)
+    if _spent(began, time_limit):
+        return _building_stopped(began, time_limit)
     usable = np.flatnonzero(board.free.reshape(-1))
     label_of = np.full(board.size, -1, dtype=np.int64)
     label_of[usable] = np.arange(len(usable))
@@ -194,8 +212,12 @@ def _distance_model(
         f"constraints{{linear{{vars:{v} vars:{u} coeffs:1 coeffs:-1 domain:{-n} domain:1}}}}"
         for v, u in zip(heads_var[keep].tolist(), tails_var[keep].tolist(), strict=True)
     ]
+    if _spent(began, time_limit):  # building looks at the clock between its steps
+        return _building_stopped(began, time_limit)
     proto.merge_text_format("".join(text))
     constraints = proto.constraints
+    if _spent(began, time_limit):
+        return _building_stopped(began, time_limit)
     # objective: maximise the label of S (the other labels are decided at their largest values)
     maximise_label(proto, n, goal)
     stop_at = None

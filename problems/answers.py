@@ -127,6 +127,9 @@ def decode_array(data: Any, field: str, claim: str = "answer", max_elements: int
     size = (count + 7) // 8 if dtype == "bool" else count * np.dtype(dtype).itemsize
     if not isinstance(text, str):
         raise InvalidAnswer(f"{field}: zlib data is not text", claim)
+    from knightcert.problems.input_file import check_memory
+
+    check_memory(3 * size, f"the answer's {field} (shape {_cut(shape)})")  # inflated, copied, converted
     try:
         packed = base64.b64decode(text.encode("ascii"), validate=True)
         inflater = zlib.decompressobj()

@@ -67,6 +67,45 @@ BOUNDS: dict[str, tuple[int, int]] = {
 }
 
 
+#: The bounds of every duration in seconds, the same wherever it is given (flag, experiment
+#: file, report header, Python call): name -> largest. Past it a limit is a typo (``1e10``,
+#: ``1e308``), and clocks, sleeps and ``select`` overflow on it: refused at the gate.
+SECONDS_BOUNDS: dict[str, float] = {
+    "time limit": 1e6,  # 11.6 days: longer than any run of this project
+    "wall limit": 1e6,
+}
+
+
+def bounded_seconds(
+    value: Any, name: str, where: str = "", error: type[Exception] = InvalidArgument
+) -> float:
+    """``value`` as seconds, positive, finite and at most ``SECONDS_BOUNDS[name]``; the one check of
+    every time limit.
+
+    Raises
+    ------
+    InvalidArgument (or ``error``)
+        Not a number (a bool, a string), not positive, not finite, or past the bound; the message
+        names ``where`` and the bound.
+
+    Examples
+    --------
+    >>> bounded_seconds(2, "time limit")
+    2.0
+    >>> bounded_seconds(1e10, "time limit", "t")
+    Traceback (most recent call last):
+    knightcert.problems.errors.InvalidArgument: t must be a positive number of seconds up to 1e+06, got 1e+10
+    """
+    high = SECONDS_BOUNDS[name]
+    label = where or name
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise error(f"{label}: expected a number of seconds, got {describe(value)}")
+    number = float(value)
+    if not 0 < number <= high:  # NaN fails too
+        raise error(f"{label} must be a positive number of seconds up to {high:g}, got {number:g}")
+    return number
+
+
 def bounded(value: Any, name: str, where: str = "", error: type[Exception] = InvalidArgument) -> int:
     """``value`` as a whole number inside ``BOUNDS[name]``; the one check of every numeric option.
 

@@ -49,7 +49,13 @@ def parse_grid(text: str | bytes, source: str, alphabet: str) -> np.ndarray:
     """
     expect_text(text, "text")
     expected = ", ".join(f"'{ch}'" for ch in alphabet[:-1]) + f" or '{alphabet[-1]}'"
-    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    try:
+        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    except UnicodeEncodeError as exc:  # a lone surrogate: no file could hold it
+        raise InvalidInstance(
+            f"the text holds a character that is not Unicode text (a lone surrogate) at index {exc.start}",
+            source,
+        ) from None
     check_memory(PARSE_BYTES_PER_BYTE * len(data), f"parsing a board of {len(data)} bytes", source)
     lines = data.replace(b"\r\n", b"\n").split(b"\n")
     while lines and lines[-1].strip(b"\r") == b"":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from knightcert.problems.board import Board
+from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.jump_game import JumpInstance
 from knightcert.problems.lost_knight import LostKnightInstance
 
@@ -12,7 +13,17 @@ from knightcert.problems.lost_knight import LostKnightInstance
 def random_lost_knight(
     rng: np.random.Generator, rows: int, cols: int, density: float, name: str | None = None
 ) -> LostKnightInstance:
-    """A toroidal board with random blocked squares and C, S on distinct free squares."""
+    """A toroidal board with random blocked squares and C, S on distinct free squares.
+
+    Raises
+    ------
+    InvalidInstance
+        A board of one square (C and S need two).
+    """
+    if rows * cols < 2:
+        raise InvalidInstance(
+            f"a {rows}x{cols} lost-knight board cannot hold both C and S: give a size of 2 or more"
+        )
     blocked = rng.random((rows, cols)) < density
     start, goal = (int(x) for x in rng.choice(rows * cols, 2, replace=False))
     blocked.flat[start] = blocked.flat[goal] = False

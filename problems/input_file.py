@@ -179,6 +179,8 @@ def read_input(
     """
     expect_path(path, "path")
     source = os.fspath(path)
+    if "\0" in str(source):  # the system cannot name such a file: one message, not a ValueError
+        raise InvalidInstance("cannot read file: a file name cannot hold a NUL character", repr(source)[1:-1])
     if source == "-":
         data = sys.stdin.buffer.read(max_bytes + 1)
         if len(data) > max_bytes:

@@ -29,6 +29,8 @@ class LostKnightInstance:
     def __post_init__(self) -> None:
         if not isinstance(self.board, Board):
             raise InvalidInstance(f"board must be a Board, got {type(self.board).__name__}")
+        if not self.board.torus:  # the lost knight's board wraps; the solvers and checker assume it
+            raise InvalidInstance("a lost-knight board wraps on both axes: give Board(..., torus=True)")
         object.__setattr__(self, "start", self.board.check_square(self.start, "start C"))
         object.__setattr__(self, "exit", self.board.check_square(self.exit, "exit S"))
         if self.start == self.exit:

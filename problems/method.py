@@ -7,7 +7,7 @@ import numbers
 from collections.abc import Callable
 from typing import Any
 
-from knightcert.problems.argument_checks import describe
+from knightcert.problems.argument_checks import bounded_seconds, describe
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.result import Result
@@ -55,6 +55,7 @@ def check_arguments(problem: str, instance: Any, time_limit: Any, seed: Any) -> 
             raise InvalidArgument(f"time_limit: expected a number of seconds, got {describe(time_limit)}")
         if not 0 < time_limit < float("inf"):
             raise InvalidArgument(f"time_limit must be positive and finite, got {time_limit}")
+        bounded_seconds(time_limit, "time limit", "time_limit")  # the flags' and files' own bound
     if seed is not None:
         if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
             raise InvalidArgument(f"seed: expected a whole number, got {describe(seed)}")

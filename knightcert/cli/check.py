@@ -11,7 +11,7 @@ from typing import Any
 from knightcert.cli.commands import HELP
 from knightcert.cli.options import square
 from knightcert.cli.output import backing_text
-from knightcert.cli.text import printable
+from knightcert.cli.text import printable, theirs
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.result import Result
 
@@ -122,7 +122,9 @@ def _report(args: argparse.Namespace, data: dict, result: Result | None, failure
     if args.json:
         _dump(data, result, None, solver_only, code)
         return code
-    what = f"{result.method or 'answer'} {result.status.value}" + (
+    # the verdict first, knightcert's own words; the method's and instance's names after it,
+    # quoted as theirs: a name such as "x: every claim certified" cannot open the line
+    what = f"method {theirs(result.method or 'answer')} {result.status.value}" + (
         "" if result.objective is None else f" {result.objective}"
     )
     if not result.evidence:
@@ -136,7 +138,7 @@ def _report(args: argparse.Namespace, data: dict, result: Result | None, failure
         from knightcert.problems.answers import instance_for_answer, instance_sha256
 
         fingerprint = f" (sha256 {instance_sha256(instance_for_answer(data))[:16]})"
-    print(printable(f"{name}: {what} on {result.instance}{fingerprint}: {verdict}"))
+    print(printable(f"{name}: {verdict}: {what} on {theirs(result.instance)}{fingerprint}"))
     for evidence in result.evidence:
         print(printable(f"  {evidence.claim}: {backing_text(evidence)}"))
     stated = [_untimed(e) for e in data.get("evidence") or [] if isinstance(e, dict)]

@@ -443,13 +443,20 @@ def _outputs(args: argparse.Namespace, header: dict[str, Any]) -> tuple[list[Pat
     A JSON report of another experiment is refused before any work, or with
     --new-file left alone and the report written beside it.
     """
-    from knightcert.compare.comparison import free_path, resumable_rows
+    from knightcert.compare.comparison import free_path, resume_split
     from knightcert.compare.experiment import ExperimentMismatch
 
     chosen, finished = [], 0
     for path in (Path(p) for p in args.out or []):
         try:
-            finished = max(finished, len(resumable_rows([path], header)))
+            sealed, unsealed = resume_split([path], header)
+            finished = max(finished, len(sealed))
+            if unsealed:
+                print(
+                    f"knightcert: {path}: {len(unsealed)} run(s) not as this user's knightcert wrote them "
+                    "(received or edited): running them again",
+                    file=sys.stderr,
+                )
         except ExperimentMismatch as exc:
             if not args.new_file:
                 raise
@@ -495,7 +502,9 @@ class Progress:
     def advance(self, row) -> None:
         self.done += 1
         if self.bar is not None:
-            self.bar.update(self.task, advance=1, description=f"{row.instance} {row.method}")
+            from knightcert.compare.summary import shown
+
+            self.bar.update(self.task, advance=1, description=shown(f"{row.instance} {row.method}"))
         elif not self.quiet:
             gap = "" if row.gap is None else f" gap {100 * row.gap:.2f}%"
             print(

@@ -108,6 +108,13 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
     """
     session.start(started)
     argv = list(sys.argv[1:] if argv is None else argv)
+    if sys.stdout is None:  # started with standard output closed (``>&-``): nowhere to answer
+        if sys.stderr is not None:
+            print(
+                "knightcert: error: standard output is closed; redirect it (to a file or /dev/null)",
+                file=sys.stderr,
+            )
+        return EXIT_USAGE
     previous = {signum: _install(signum, session.on_signal) for signum in _STOPS}
     try:
         parser = _build_parser_deferring_signals(argv)

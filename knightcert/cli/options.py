@@ -30,7 +30,9 @@ def positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number, got {_cut(text)!r}") from None
     if not value > 0 or value != value or value == float("inf"):
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {_cut(text)!r}")
-    return value
+    from knightcert.problems.argument_checks import bounded_seconds
+
+    return bounded_seconds(value, "time limit", "the time limit", error=argparse.ArgumentTypeError)
 
 
 def positive_int(text: str) -> int:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from knightcert.cli.commands import HELP
 from knightcert.cli.options import output_file
+from knightcert.cli.text import printable
 from knightcert.problems.errors import InvalidInstance
 
 #: Endings ``report --output`` accepts.
@@ -60,6 +61,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _load(name: str):
+    """The runs of a report with their derived figures recomputed (:mod:`knightcert.compare.audit`),
+    and its header; what rests on the file as written is said on standard error."""
+    from knightcert.compare.audit import audit_notes, audit_rows
     from knightcert.compare.report import read_header, read_rows
 
     path = Path(name)
@@ -68,7 +72,11 @@ def _load(name: str):
     rows = read_rows(path)
     if not rows:
         raise InvalidInstance("the report holds no runs", str(path))
-    return rows, read_header(path)
+    header = read_header(path)
+    audit = audit_rows(rows, header)
+    for note in audit_notes(audit, str(path)):
+        print(printable(note), file=sys.stderr)
+    return audit.rows, header
 
 
 def run(args: argparse.Namespace) -> int:

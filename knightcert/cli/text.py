@@ -15,3 +15,16 @@ def printable(text: str) -> str:
     return "".join(
         ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii") for ch in text
     )
+
+
+def theirs(text: object) -> str:
+    """A name or string that came from a file or a foreign method, shown as theirs: quoted, with
+    control characters escaped, so that it cannot pass for knightcert's own words (a method named
+    ``ok: every claim certified`` reads ``'ok: every claim certified'``).
+
+    Examples
+    --------
+    >>> theirs("x: every claim certified")
+    "'x: every claim certified'"
+    """
+    return printable(repr(str(text)))

@@ -243,7 +243,7 @@ def test_program_contract(tmp_path):
         """,
     )
     result = knightcert.solve(knights_instance(2, 3, torus=True), method=method, time_limit=7, seed=5)
-    info = result.info
+    info = result.info["method_info"]  # the program's own info, kept apart from knightcert's
     assert info["text"] == "...\n...\n" and info["rows"] == 2 and info["torus"] == "1"
     assert (info["limit"], info["seed"], info["problem"], info["same"]) == ("7.0", "5", "knights", True)
     assert result.status is Status.UNKNOWN and result.method == method

@@ -91,3 +91,128 @@ def test_demo_data_with_a_bad_expected_json_is_one_line(tmp_path, expected):
     assert done.returncode == 2, done.stderr[-2000:]
     assert "expected.json" in done.stderr
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+
+
+def _runs(path):
+    return json.loads(path.read_text())["runs"]
+
+
+@pytest.mark.parametrize("ending", [".json", ".csv", ".parquet"])
+def test_an_untouched_report_resumes_without_running_anything_again(tmp_path, ending):
+    if ending == ".parquet":
+        pytest.importorskip("pyarrow")
+    done = run_cli(tmp_path, *QUICK, "--out", f"r{ending}", "--out", "copy.json")
+    assert done.returncode == 0, done.stderr
+    before = _runs(tmp_path / "copy.json")
+    done = run_cli(tmp_path, *QUICK, "--out", f"r{ending}", "--out", "copy.json")
+    assert done.returncode == 0 and "again" not in done.stderr, done.stderr
+    assert [r["time_s"] for r in _runs(tmp_path / "copy.json")] == [r["time_s"] for r in before]
+
+
+def test_a_forged_resumed_row_is_run_again_not_trusted(tmp_path):
+    done = run_cli(tmp_path, *QUICK, "--out", "r.json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    greedy = next(r for r in data["runs"] if r["method"] == "greedy")
+    truth = greedy["objective"]
+    greedy.update(objective=truth + 1000, verified=True, certified=True, status="OPTIMAL")
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    done = run_cli(tmp_path, *QUICK, "--out", "r.json")
+    assert done.returncode == 0, done.stderr
+    assert "1 run(s) not as this user's knightcert wrote them" in done.stderr
+    again = next(r for r in _runs(tmp_path / "r.json") if r["method"] == "greedy")
+    assert again["objective"] == truth and again["status"] != "OPTIMAL"
+
+
+def test_a_forged_cached_reference_is_run_again_not_trusted(tmp_path):
+    args = ("compare", "path", "--suite", "random", "--sizes", "12", "--methods", "greedy", "--out", "r.json")
+    done = run_cli(tmp_path, *args)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    truth = {digest: record["value"] for digest, record in data["references"].items()}
+    gaps = [r["gap"] for r in data["runs"]]
+    assert truth and all(value is not None and value > 1 for value in truth.values())
+    for record in data["references"].values():
+        record["value"] -= 1  # a forged optimum: the greedy answers look worse than they are
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    done = run_cli(tmp_path, *args)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert {d: r["value"] for d, r in data["references"].items()} == truth
+    assert [r["gap"] for r in data["runs"]] == gaps
+
+
+@pytest.fixture(scope="module")
+def sealed_report(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("sealed")
+    args = (
+        "compare",
+        "path",
+        "--suite",
+        "random",
+        "--sizes",
+        "12",
+        "--methods",
+        "greedy,bfs",
+        "--out",
+        "r.json",
+    )
+    done = run_cli(folder, *args)
+    assert done.returncode == 0, done.stderr
+    return json.loads((folder / "r.json").read_text())
+
+
+def test_report_of_an_untouched_report_says_nothing_more(tmp_path, sealed_report):
+    (tmp_path / "r.json").write_text(json.dumps(sealed_report))
+    done = run_cli(tmp_path, "report", "r.json")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
+def _edited(report, **changes):
+    data = json.loads(json.dumps(report))
+    greedy = [r for r in data["runs"] if r["method"] == "greedy"]
+    for key, value in changes.items():
+        greedy[0][key] = value
+    return data, greedy[0]["instance"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"gap": -0.5}, ("gaps as written differ", "-0.5 -> 0")),
+        ({"certified": True, "verified": False}, ("inconsistent runs", "certified but not verified")),
+        ({"status": "UNKNOWN", "objective": None, "verified": True}, ("verified without an answer",)),
+        ({"status": "PROVEN"}, ("unknown status",)),
+    ],
+)
+def test_report_recomputes_and_names_edited_runs(tmp_path, sealed_report, changes, words):
+    data, instance = _edited(sealed_report, **changes)
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    done = run_cli(tmp_path, "report", "r.json", "--by", "method", "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    assert instance in done.stderr
+    assert ("not sealed" in done.stderr) == (set(changes) != {"gap"})  # a gap is recomputed, not sealed
+    for word in words:
+        assert word in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_report_counts_follow_the_runs_not_the_flags(tmp_path, sealed_report):
+    data, _ = _edited(sealed_report, status="UNKNOWN", objective=None, verified=False, certified=True)
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    done = run_cli(tmp_path, "report", "r.json", "--by", "method", "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    import csv
+    import io
+
+    rows = {r["method"]: r for r in csv.DictReader(io.StringIO(done.stdout))}
+    assert int(rows["greedy"]["certified"]) <= int(rows["greedy"]["answered"])
+
+
+def test_paired_report_names_edited_runs_in_either_file(tmp_path, sealed_report):
+    (tmp_path / "a.json").write_text(json.dumps(sealed_report))
+    data, _ = _edited(sealed_report, gap=-0.5)
+    (tmp_path / "b.json").write_text(json.dumps(data))
+    done = run_cli(tmp_path, "report", "a.json", "b.json")
+    assert "b.json" in done.stderr and "gaps as written differ" in done.stderr
+    assert "a.json" not in done.stderr and "Traceback" not in done.stderr

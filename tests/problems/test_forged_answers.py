@@ -80,7 +80,7 @@ def test_check_dash_names_the_instance_from_its_data(tmp_path, capsys):
     assert data["instance"]["name"] == "8x8"  # what the file says
     assert main(["check", "-", save(tmp_path, data)]) == 0
     line = capsys.readouterr().out.splitlines()[0]
-    assert "on 8x8, 32 removed (sha256 " in line
+    assert "on '8x8, 32 removed' (sha256 " in line
 
 
 def test_every_instance_field_is_compared(tmp_path, capsys):

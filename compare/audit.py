@@ -1,0 +1,157 @@
+"""What a report read back can be believed: recomputed figures, named inconsistencies, labels.
+
+``knightcert report`` works from a file someone may have edited. :func:`audit_rows` does not take
+the derived figures as written: from each run's own data (status, objective, bound, the checker's
+``verified``) and the report's references it recomputes the certified flags and the gaps, so that
+the counts and gaps of the statistics follow from the runs. What cannot be recomputed — whether
+the answers behind ``verified`` were checked, the objectives themselves — rests on the file as
+written; runs sealed by this user's knightcert (:mod:`knightcert.compare.seal`) are known to be
+unedited, the others are counted and said to be taken as written (:func:`audit_notes`).
+
+A gap with no reference value in the report to recompute it from (no certified optimum, no
+reference run, no published optimum) is kept as written, and said so.
+
+Inconsistent runs are named and corrected for the statistics: ``certified`` without ``verified``,
+``verified`` without an answer, an unknown status; a gap as written that differs from the
+recomputed one (an edited gap, a negative one) is named too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from knightcert.compare.harness import Row, fill_gaps
+from knightcert.compare.seal import references_sealed, sealed_rows
+from knightcert.problems.result import Status
+
+__all__ = ["Audit", "audit_notes", "audit_rows"]
+
+#: Runs named per kind of problem in a note (the rest counted).
+NAMED = 5
+
+
+@dataclass
+class Audit:
+    """The rows with their derived figures recomputed, and what was found on the way."""
+
+    rows: list[Row]
+    total: int
+    unsealed: int
+    references_sealed: bool
+    inconsistent: list[str] = field(default_factory=list)
+    gaps_changed: list[str] = field(default_factory=list)
+    gaps_as_written: list[str] = field(default_factory=list)
+
+
+def _who(row: Row) -> str:
+    return f"{row.instance}/{row.method}" + (f"#{row.repeat}" if row.repeat else "")
+
+
+def _answer_problem(row: Row) -> str | None:
+    statuses = {s.value for s in Status}
+    if row.status not in statuses:
+        return f"unknown status {row.status[:20]!r}"
+    answered = row.status == Status.INFEASIBLE.value or row.objective is not None
+    if row.verified and (row.status == Status.UNKNOWN.value or not answered):
+        return "verified without an answer"
+    if row.certified and not row.verified:
+        return "certified but not verified"
+    return None
+
+
+def _references(header: Mapping[str, Any]) -> dict[str, Any]:
+    """Instance name -> reference value: published optima and the reference runs' values."""
+    records = [r for r in header.get("instances") or () if isinstance(r, Mapping)]
+    known = {
+        str(r.get("name")): r["known_optimum"]
+        for r in records
+        if isinstance(r.get("known_optimum"), (int, float)) and not isinstance(r.get("known_optimum"), bool)
+    }
+    by_hash = {r.get("sha256"): str(r.get("name")) for r in records}
+    references = header.get("references")
+    for digest, record in references.items() if isinstance(references, Mapping) else ():
+        value = record.get("value") if isinstance(record, Mapping) else None
+        if digest in by_hash and isinstance(value, (int, float)) and not isinstance(value, bool):
+            known[by_hash[digest]] = value
+    return known
+
+
+def _differs(a: float | None, b: float | None) -> bool:
+    if a is None or b is None:
+        return (a is None) != (b is None)
+    if math.isinf(a) or math.isinf(b):
+        return a != b
+    return abs(a - b) > 1e-3 * max(abs(a), abs(b)) + 1e-9  # a Markdown report keeps 4 digits
+
+
+def audit_rows(rows: Sequence[Row], header: Mapping[str, Any]) -> Audit:
+    """Recompute the certified flags and gaps of ``rows`` (copies) from their own data.
+
+    Returns
+    -------
+    Audit
+        The corrected copies, how many runs are not sealed, whether the references are, the
+        inconsistent runs and the runs whose gap as written differs from the recomputed one.
+    """
+    _, unsealed = sealed_rows(rows, header)
+    copies = [dataclasses.replace(row) for row in rows]
+    audit = Audit(copies, len(rows), len(unsealed), references_sealed(header))
+    for row in copies:
+        why = _answer_problem(row)
+        if why is not None:
+            audit.inconsistent.append(f"{_who(row)} ({why})")
+            row.verified = row.verified and why != "verified without an answer" and "status" not in why
+            row.certified = row.certified and row.verified
+    written = [row.gap for row in copies]
+    fill_gaps(copies, _references(header))
+    for row, before in zip(copies, written, strict=True):
+        dead_end = row.problem == "tour" and row.objective is None  # its gap needs squares not written
+        if dead_end or (row.gap is None and before is not None and row.verified):
+            row.gap = before  # nothing to recompute it from: kept, and said to rest on the file
+            if not dead_end:
+                audit.gaps_as_written.append(_who(row))
+        elif _differs(before, row.gap):
+            now = "none" if row.gap is None else f"{row.gap:.4g}"
+            audit.gaps_changed.append(
+                f"{_who(row)} ({'none' if before is None else f'{before:.4g}'} -> {now})"
+            )
+    return audit
+
+
+def _listed(items: list[str]) -> str:
+    shown = "; ".join(items[:NAMED])
+    return shown + (f"; and {len(items) - NAMED} more" if len(items) > NAMED else "")
+
+
+def audit_notes(audit: Audit, source: str) -> list[str]:
+    """One line per finding, for standard error (none for a sealed, consistent report)."""
+    notes = []
+    if audit.unsealed:
+        notes.append(
+            f"knightcert: note: {source}: {audit.unsealed} of {audit.total} runs are not sealed by this "
+            "user's knightcert (a received or edited report): their status, objective and checks are "
+            "taken as written; certified flags, gaps and counts are recomputed from them"
+        )
+    if not audit.references_sealed and audit.unsealed == 0 and audit.total:
+        notes.append(
+            f"knightcert: note: {source}: the reference values are not sealed: gaps rest on them as written"
+        )
+    if audit.inconsistent:
+        notes.append(
+            f"knightcert: note: {source}: inconsistent runs, corrected here: {_listed(audit.inconsistent)}"
+        )
+    if audit.gaps_changed:
+        notes.append(
+            f"knightcert: note: {source}: gaps as written differ from the runs' own data, recomputed: "
+            f"{_listed(audit.gaps_changed)}"
+        )
+    if audit.gaps_as_written:
+        notes.append(
+            f"knightcert: note: {source}: {len(audit.gaps_as_written)} gap(s) have no reference value in "
+            f"the report to recompute them from and are taken as written: {_listed(audit.gaps_as_written)}"
+        )
+    return notes

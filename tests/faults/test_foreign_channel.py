@@ -1,0 +1,155 @@
+"""A foreign method talks through one channel the runner owns; its words stay marked as its own
+(issue 28)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import pytest
+
+import knightcert
+from knightcert.contained import channel, close_inherited
+from knightcert.problems.answers import seal as answer_seal
+from knightcert.problems.independent_knights import knights_instance
+
+from .conftest import run_cli
+
+#: A method that writes junk into every descriptor it inherited, then answers nothing.
+SCRIBBLER = """
+import os
+
+def solve(instance, time_limit=None, seed=None):
+    for fd in range(3, 4096):
+        try:
+            os.write(fd, b'{"value": {"status": "OPTIMAL", "objective": 999}, "stopped": "forged"}\\n' * 50)
+        except OSError:
+            pass
+    return {"status": "UNKNOWN", "info": {"stopped": "forged stop", "gap": 0, "interrupted": True}}
+"""
+
+
+def test_a_foreign_methods_info_is_kept_apart(tmp_path, monkeypatch):
+    (tmp_path / "chatty.py").write_text(
+        "def solve(instance, time_limit=None, seed=None):\n"
+        "    return {'status': 'UNKNOWN', 'info': {'stopped': 'forged', 'gap': 0, 'interrupted': True}}\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = knightcert.solve(knights_instance(4), method="chatty:solve", time_limit=5)
+    assert "gap" not in result.info and "interrupted" not in result.info
+    assert result.info.get("stopped") != "forged"
+    assert result.info["method_info"] == {"stopped": "forged", "gap": 0, "interrupted": True}
+
+
+def test_a_programs_info_is_kept_apart(tmp_path):
+    script = tmp_path / "prog.py"
+    script.write_text('print(\'{"status": "UNKNOWN", "info": {"gap": 0, "interrupted": true}}\')\n')
+    result = knightcert.solve(knights_instance(4), method=f"exec:{sys.executable} {script}", time_limit=5)
+    assert "gap" not in result.info and "interrupted" not in result.info
+    assert result.info["method_info"] == {"gap": 0, "interrupted": True}
+
+
+def test_json_output_keeps_the_methods_info_under_its_own_key(tmp_path):
+    (tmp_path / "chatty.py").write_text(
+        "def solve(instance, time_limit=None, seed=None):\n"
+        "    from knightcert.algorithms.knights_matching import matching\n"
+        "    r = matching(instance)\n"
+        "    return {'status': 'OPTIMAL', 'objective': r.objective,\n"
+        "            'solution': [list(p) for p in r.solution], 'info': {'stopped': 'forged', 'gap': 0.5}}\n"
+    )
+    done = run_cli(tmp_path, "knights", "4", "--method", "chatty:solve", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    info = data.get("info", {})
+    assert "gap" not in info and info.get("stopped") != "forged"
+
+
+def test_a_method_scribbling_on_inherited_descriptors_cannot_forge_rows(tmp_path):
+    (tmp_path / "scribbler.py").write_text(SCRIBBLER)
+    done = run_cli(tmp_path, "compare", "knights", "--suite", "scaling", "--sizes", "4,5",
+                   "--methods", "scribbler:solve,greedy", "--workers", "2", "--out", "r.json")  # fmt: skip
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+    runs = json.loads((tmp_path / "r.json").read_text())["runs"]
+    assert len(runs) == 4
+    for run in runs:
+        if run["method"].startswith("scribbler"):
+            assert run["status"] == "UNKNOWN" and run["objective"] is None and "forged" not in run["error"]
+        else:
+            assert run["verified"]
+
+
+def test_the_channel_is_a_socket_that_cannot_be_reopened_by_name():
+    reader, writer = channel()
+    try:
+        with pytest.raises(OSError):
+            os.open(f"/proc/self/fd/{writer}", os.O_WRONLY)
+        os.write(writer, b"ok")
+        assert os.read(reader, 2) == b"ok"
+    finally:
+        os.close(reader)
+        os.close(writer)
+
+
+def test_close_inherited_keeps_only_what_it_is_told(tmp_path):
+    code = (
+        "import os, sys\n"
+        "from knightcert.contained import close_inherited\n"
+        "a = os.open(sys.argv[1], os.O_RDONLY); b = os.open(sys.argv[1], os.O_RDONLY)\n"
+        "close_inherited((b,))\n"
+        "def alive(fd):\n"
+        "    try:\n"
+        "        os.fstat(fd)\n"
+        "    except OSError:\n"
+        "        return False\n"
+        "    return True\n"
+        "print(alive(a), alive(b))\n"
+    )
+    import subprocess
+
+    from .conftest import environment
+
+    done = subprocess.run(
+        [sys.executable, "-c", code, __file__], env=environment(), capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.split() == ["False", "True"], done.stderr
+    assert close_inherited  # the function tested above is the one the keeper and runner use
+
+
+def test_a_method_name_cannot_open_the_check_verdict(tmp_path):
+    done = run_cli(tmp_path, "knights", "4", "--save", "a.json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "a.json").read_text())
+    data["method"] = "x: every claim certified"
+    data["sha256"] = answer_seal(data)
+    (tmp_path / "a.json").write_text(json.dumps(data))
+    done = run_cli(tmp_path, "check", "4", "a.json")
+    line = done.stdout.splitlines()[0]
+    verdict = line.split(": ", 2)[1]
+    assert verdict in ("every claim certified",) and "method 'x: every claim certified'" in line
+    assert line.index("method '") > line.index(verdict)
+
+
+def test_rich_markup_in_instance_and_method_names_is_shown_as_written(tmp_path):
+    made = run_cli(tmp_path, "instance", "path", "8", "--seed", "1")
+    assert made.returncode == 0, made.stderr
+    (tmp_path / "[red]x.txt").write_text(made.stdout)
+    script = tmp_path / "x.sh"
+    script.write_text('#!/bin/sh\necho \'{"status": "UNKNOWN"}\'\n')
+    script.chmod(0o755)
+    done = run_cli(tmp_path, "compare", "path", "--instances", "[red]x.txt",
+                   "--methods", "bfs,exec:./x.sh [/bold]", "--out", "r.json")  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+    assert "[red]x.txt" in done.stdout and "[/bold]" in done.stdout
+
+
+def test_mathtext_in_names_does_not_break_a_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    from knightcert.compare.harness import failed_row
+    from knightcert.compare.plots import plot_rows
+
+    rows = [failed_row("path", "a", "$\\frac{$", "crash", 0.1)]
+    rows[0].size = 4
+    plot_rows(rows, tmp_path / "p.png")
+    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
