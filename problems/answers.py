@@ -241,7 +241,7 @@ def instance_from_data(data: Any, name: str = "") -> Any:
         if problem == "jump":
             size = _int(data.get("rows"), "rows") * _int(data.get("cols"), "cols")
             values = decode_array(data.get("values"), "instance 'values'", max_elements=max(size, 0))
-            starts = tuple(tuple(_pair(s, "instance 'starts'")) for s in _list(data.get("starts"), "starts"))
+            starts = tuple(_pair(s, "instance 'starts'") for s in _list(data.get("starts"), "starts"))
             return JumpInstance(values, starts, name)
         rows, cols = _int(data.get("rows"), "rows"), _int(data.get("cols"), "cols")
         blocked = decode_array(data.get("blocked"), "instance 'blocked'", max_elements=max(rows * cols, 0))

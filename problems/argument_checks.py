@@ -86,7 +86,7 @@ def bounded(value: Any, name: str, where: str = "", error: type[Exception] = Inv
     label = where or name
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise error(f"{label}: expected a whole number, got {describe(value)}")
-    if not low <= value <= high:
+    if not low <= int(value) <= high:
         shown = str(value) if len(str(value)) <= 40 else str(value)[:40] + "..."
         raise error(f"{label} must be in {low}..{high}, got {shown}")
     return int(value)

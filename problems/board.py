@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 
@@ -32,7 +33,7 @@ class Board:
 
     rows: int
     cols: int
-    blocked: np.ndarray = field(default=None)  # type: ignore[assignment]
+    blocked: np.ndarray = field(default=None)  # type: ignore[assignment, arg-type]  # None: all usable, set in __post_init__
     torus: bool = False
 
     def __post_init__(self) -> None:
@@ -84,7 +85,7 @@ class Board:
     def check_square(self, square: object, what: str) -> tuple[int, int]:
         """``square`` as ``(row, col)`` on a usable square, or InvalidInstance naming ``what``."""
         try:
-            r, c = square  # type: ignore[misc]
+            r, c = cast("tuple[Any, Any]", square)  # any pair; checked below
         except (TypeError, ValueError):
             raise InvalidInstance(f"{what} must be a (row, col) pair, got {square!r:.40}") from None
         if not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in (r, c)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import numbers
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from knightcert.problems.argument_checks import describe
 from knightcert.problems.checkers import certify
@@ -53,12 +53,12 @@ def check_arguments(problem: str, instance: Any, time_limit: Any, seed: Any) -> 
     if time_limit is not None:
         if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
             raise InvalidArgument(f"time_limit: expected a number of seconds, got {describe(time_limit)}")
-        if not 0 < time_limit < float("inf"):
+        if not 0 < cast(float, time_limit) < float("inf"):  # a Real: compares with floats
             raise InvalidArgument(f"time_limit must be positive and finite, got {time_limit}")
     if seed is not None:
         if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
             raise InvalidArgument(f"seed: expected a whole number, got {describe(seed)}")
-        if not 0 <= seed <= MAX_SEED:
+        if not 0 <= int(seed) <= MAX_SEED:
             raise InvalidArgument(f"seed must be in 0..{MAX_SEED}, got {seed}")
 
 

@@ -70,9 +70,9 @@ def check_status_fields(result: Result, *, no_winner_solution: bool = False) -> 
 
 def bound_claim(result: Result) -> int | None:
     """The bound to certify as its own claim: a bound that is not already the optimality claim."""
-    if result.status is Status.OPTIMAL:
+    if result.status is Status.OPTIMAL or result.bound is None:
         return None
-    return result.bound
+    return int(result.bound)  # a whole number: check_status_fields ran first
 
 
 def solver_evidence(claim: str, method: str, detail: str = "") -> Evidence:

@@ -91,8 +91,8 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
             evidence.append(Evidence("optimal", Backing.CERTIFICATE, LABELS))
     if solution is not None:
         if solution["output"] is not None:
-            winner = None if solution["winner"] is None else _index(solution["winner"], instance.players)
-            if solution["output"] != format_jump_answer(winner, solution["round"]):
+            named = None if solution["winner"] is None else _index(solution["winner"], instance.players)
+            if solution["output"] != format_jump_answer(named, solution["round"]):
                 raise CheckFailed("the output text does not match the winner and round")
         for p, row in enumerate(solution["players"] or []):
             _check_row(instance, p, row, ranking[p])

@@ -69,11 +69,13 @@ def certify_path(instance: LostKnightInstance, result: Result) -> tuple[list[Evi
             raise CheckFailed(f"objective {result.objective} but the path has {length} moves")
         evidence.append(Evidence("answer", Backing.CERTIFICATE, "path replayed"))
     if result.status is Status.OPTIMAL:
+        assert result.objective is not None  # check_status_fields: OPTIMAL carries a whole objective
+        optimum = int(result.objective)
         labels = certificate_of(result, "optimal").get("labels")
         if labels is None:
-            labels = _own_labels(instance, result.objective, "optimal")
+            labels = _own_labels(instance, optimum, "optimal")
         labels = grid(labels, "certificate 'labels'", shape, claim="optimal")
-        check_distance_labels(instance, labels, result.objective)
+        check_distance_labels(instance, labels, optimum)
         evidence.append(Evidence("optimal", Backing.CERTIFICATE, LABELLING))
         certificate = {"labels": labels}
     bound = bound_claim(result)

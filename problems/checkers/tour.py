@@ -177,8 +177,8 @@ def _colour_argument(instance: TourInstance) -> str | None:
                 return (
                     f"colours: {n} squares, so a tour starts and ends on the majority colour; {label} is not"
                 )
-    ends = (instance.start, instance.end)
-    if None not in ends and n % 2 == 0 and (sum(ends[0]) + sum(ends[1])) % 2 == 0:
+    start, end = instance.start, instance.end
+    if start is not None and end is not None and n % 2 == 0 and (sum(start) + sum(end)) % 2 == 0:
         return f"colours: with {n} squares a tour starts and ends on different colours"
     return None
 
