@@ -20,7 +20,7 @@ LABEL_PARAMETERS: dict[str, object] = {
 }
 
 
-def maximise_labels(proto: object, count: int) -> None:
+def maximise_labels(proto: cp_model_helper.CpModelProto, count: int) -> None:
     """Objective and strategy of a label model whose labels are variables ``0 .. count - 1``:
     maximise their sum (CP-SAT minimises, so the negated sum with scaling -1), and decide
     them in order, each at its largest value."""

@@ -177,7 +177,9 @@ def solve_cpsat(
     )
 
 
-def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> tuple[int, bool]:
+def _solve_interruptibly(
+    solver: cp_model.CpSolver, model: cp_model.CpModel
+) -> tuple[cp_model.CpSolverStatus, bool]:
     """``solver.solve(model)`` that a ``KeyboardInterrupt`` stops gracefully.
 
     CP-SAT's own Ctrl-C handling (``catch_sigint_signal``) replaces the
@@ -192,7 +194,7 @@ def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> 
     if threading.current_thread() is not threading.main_thread():
         return solver.solve(model), False
     previous = signal.getsignal(signal.SIGINT)
-    outcome: list[int] = []
+    outcome: list[cp_model.CpSolverStatus] = []
     failure: list[BaseException] = []
     done = threading.Event()
 

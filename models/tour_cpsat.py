@@ -28,7 +28,7 @@ import time
 from collections.abc import Sequence
 
 import numpy as np
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
 
 from knightcert.models.cpsat_solve import solve_cpsat
 from knightcert.problems.method import method
@@ -185,7 +185,7 @@ def cpsat(
 
 
 def _add_degree_constraints(
-    proto: object,
+    proto: cp_model_helper.CpModelProto,
     tails: np.ndarray,
     heads: np.ndarray,
     literals: np.ndarray,
