@@ -194,6 +194,8 @@ def block_plan(
     evens = (6, 8, 10)
     if rows * cols % 2 == 0:
         heights, widths = split(rows, tuple(range(5, 12)), 8), split(cols, evens, 8)
+        if heights is None or widths is None:
+            return None
         return _grid(rows, cols, heights, widths, {})
     odd = (5, 7, 9, 11)
     at_r, at_c = (None, None) if start is None else start
@@ -220,7 +222,7 @@ def block_plan(
                 sides.append("top")
             if j == 0 and i + 1 < len(heights):
                 sides.append("bottom")
-            local = (at_r - sum(heights[:i]), at_c - sum(widths[:j]))
+            local = (start[0] - sum(heights[:i]), start[1] - sum(widths[:j]))
             moves = join_moves(h, w)
             found = solver(h, w, tuple(moves[s] for s in sides), (((local,), None),))
             if found is not None:
