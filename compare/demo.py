@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ class DemoPart:
     instances: list[Any]
     methods: list[str]
     time_limit: float | None = None
-    known_optima: dict[str, float | int] = field(default_factory=dict)
+    known_optima: Mapping[str, float | int] = field(default_factory=dict)
 
 
 def find_shared_data(explicit: str | None = None) -> Path | None:

@@ -204,7 +204,9 @@ def _mark(row: Row, text: str) -> None:
         row.error = f"{row.error}; {text}" if row.error else text
 
 
-def _better(problem: str, a: float | int, b: float | int) -> bool:
+def _better(problem: str, a: float | int | None, b: float | int) -> bool:
+    if a is None:  # no value beats nothing
+        return False
     return a < b if MINIMISE.get(problem, True) else a > b
 
 

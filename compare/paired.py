@@ -106,7 +106,8 @@ def _test(method: str, measure: str, a: Sequence[Row], b: Sequence[Row]) -> Pair
     effect = (plus - minus) / (plus + minus)
     if len(nonzero) < 2:
         return PairedTest(method, measure, len(shared), *medians, effect, None, "no difference shown")
-    p = float(stats.wilcoxon(x, y, zero_method="wilcox", alternative="two-sided").pvalue)
+    test = stats.wilcoxon(x, y, zero_method="wilcox", alternative="two-sided")
+    p = float(test.pvalue)  # pyright: ignore[reportAttributeAccessIssue]  # scipy builds the result class
     verdict = "no difference shown"
     if p < ALPHA:
         verdict = "B better" if effect < 0 else "A better"

@@ -303,7 +303,7 @@ def to_csv(rows: Sequence[Row]) -> str:
     'path,"board#1, big.txt",bfs'
     """
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=FIELDS, lineterminator="\r\n")
+    writer: csv.DictWriter[str] = csv.DictWriter(buffer, fieldnames=FIELDS, lineterminator="\r\n")
     writer.writeheader()
     for row in rows:
         writer.writerow({k: "" if v is None else v for k, v in _record(row).items()})
@@ -485,7 +485,7 @@ def _split_md(line: str) -> list[str]:
 
 
 def _row(record: dict[str, Any]) -> Row:
-    def value(name: str, kind: type):
+    def value(name: str, kind: type) -> Any:  # a ``kind`` (int for whole objectives), or None
         raw = record.get(name)
         if raw is None or raw == "":
             return None

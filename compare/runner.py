@@ -41,7 +41,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -237,6 +237,7 @@ def save_run_answer(task: Task, result) -> None:
     """Write the run's answer file into ``task.answers`` (see knightcert.problems.answers)."""
     from knightcert.problems.answers import write_answer
 
+    assert task.answers is not None  # called only for tasks that keep their answers
     os.makedirs(task.answers, exist_ok=True)
     parameters = {"time_limit": task.time_limit, "seed": task.seed, "repeat": task.repeat}
     write_answer(
@@ -374,14 +375,14 @@ def warm_up(problem: str, methods: Iterable[Any], *, again: bool = False) -> Non
         WARMED.setdefault((problem, method.name), time.perf_counter() - began)
 
 
-def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Iterator[Row]:
+def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Generator[Row, None, None]:
     """Run each task in a fresh process, ``workers`` at a time; yield rows as they finish.
 
     A run past its wall-clock limit is killed (row: ``UNKNOWN``, "timeout");
     a process that dies without an answer gives "crash: exit code N".
     Closing the generator (or Ctrl-C) kills the runs still going.
     """
-    context = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    context = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
     # runs x solver threads <= cores: each run's CP-SAT reads this (knightcert.models.cpsat_solve)
     os.environ.setdefault("KNIGHTCERT_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, workers))))
     pending = list(tasks)
@@ -469,7 +470,7 @@ def _children_allowed() -> Iterator[None]:
     dies; ours cannot be (:func:`bind_to_parent`: the kernel's parent-death
     signal, a watchdog and an alarm), so the flag is lifted for the call.
     """
-    config = mp.current_process()._config  # no public switch exists
+    config = mp.current_process()._config  # type: ignore[attr-defined]  # no public switch exists
     daemon = config.get("daemon")
     config["daemon"] = False
     try:

@@ -241,7 +241,7 @@ def bootstrap_ci(values: np.ndarray, statistic, confidence: float = 0.95) -> tup
     return None
 
 
-def _rng(function) -> dict[str, object]:
+def _rng(function) -> dict[str, Any]:
     import inspect
 
     name = "rng" if "rng" in inspect.signature(function).parameters else "random_state"
