@@ -176,6 +176,7 @@ def _communicate(
         )
     except OSError as exc:
         return b"", b"", -1, f"cannot start the program: {exc.strerror or exc}"
+    assert process.stdout is not None and process.stderr is not None  # both are pipes
     out, err = bytearray(), bytearray()
     stopped = None
     selector = selectors.DefaultSelector()

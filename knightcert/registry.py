@@ -223,7 +223,8 @@ class MethodRef:
             if getattr(error, "refusal", False):  # a knightcert error inside: a refusal, as here
                 raise KnightcertError(str(error))
             # any other exception of the method: a crash, one truthful answer
-            where = f" ({error.where})" if getattr(error, "where", "") else ""
+            place = getattr(error, "where", "")
+            where = f" ({place})" if place else ""
             kind = getattr(error, "kind", None) or type(error).__name__
             stopped = f"crash: {kind}: {str(error)[:300]}{where}"
         if stopped is not None:

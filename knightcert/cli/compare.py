@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from knightcert.cli.commands import HELP
@@ -435,9 +436,11 @@ class Progress:
             self.bar.__enter__()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         if self.bar is not None:
-            self.bar.__exit__(*exc)
+            self.bar.__exit__(kind, error, trace)
 
     def advance(self, row) -> None:
         self.done += 1
