@@ -192,11 +192,11 @@ def cpsat(
         strategy.variable_selection_strategy = cp_model_helper.DecisionStrategyProto.CHOOSE_FIRST
         strategy.domain_reduction_strategy = cp_model_helper.DecisionStrategyProto.SELECT_MAX_VALUE
     if hint is not None:
-        placed = np.zeros(n, dtype=np.int64)
+        hint_values = np.zeros(n, dtype=np.int64)
         squares = np.asarray(hint, dtype=np.int64).reshape(-1, 2)
-        placed[var_of[squares[:, 0] * board.cols + squares[:, 1]]] = 1
+        hint_values[var_of[squares[:, 0] * board.cols + squares[:, 1]]] = 1
         proto.solution_hint.vars.extend(range(n))
-        proto.solution_hint.values.extend(placed.tolist())
+        proto.solution_hint.values.extend(hint_values.tolist())
     build_s = clock.elapsed()
     # solve
     run = solve_cpsat(model, began=clock.began, time_limit=time_limit, seed=seed, workers=workers)
