@@ -239,8 +239,8 @@ def _grid(rows: int, cols: int, heights: list[int], widths: list[int], special: 
     hs, ws = np.asarray(heights), np.asarray(widths)
     for h in np.unique(hs).tolist():
         for w in np.unique(ws).tolist():
-            ii, jj = np.meshgrid(np.flatnonzero(hs == h), np.flatnonzero(ws == w), indexing="ij")
-            ii, jj = ii.reshape(-1), jj.reshape(-1)
+            grid_i, grid_j = np.meshgrid(np.flatnonzero(hs == h), np.flatnonzero(ws == w), indexing="ij")
+            ii, jj = grid_i.reshape(-1), grid_j.reshape(-1)
             keep = np.ones(len(ii), dtype=bool)
             for i, j in special:
                 keep &= (ii != i) | (jj != j)
@@ -376,7 +376,7 @@ def _ports(kind: str) -> set[str]:
     """The ports a lane kind (or a start piece key) uses."""
     if kind.startswith("start:"):
         flags = kind.rsplit(":", 1)[1]
-        lanes = START_KINDS[flags[0] == "1", flags[1] == "1"]
+        lanes: tuple[tuple[str | None, str | None], ...] = START_KINDS[flags[0] == "1", flags[1] == "1"]
     else:
         lanes = LANE_KINDS[kind]
     return {p for lane in lanes for p in lane if p is not None}
