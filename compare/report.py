@@ -72,7 +72,7 @@ def environment() -> dict[str, Any]:
     """
     from importlib import metadata
 
-    versions = {}
+    versions: dict[str, str | None] = {}
     for package in PACKAGES:
         try:
             versions[package] = metadata.version(package)

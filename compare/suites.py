@@ -351,11 +351,11 @@ def instances_from_files(problem: str, files: Sequence[str]) -> list[SuiteItem]:
             game = read_jump(name)
             items.append(SuiteItem(game, game.rows * game.cols))
         elif problem == "knights":
-            inst = knights_instance(board_file=name)
-            items.append(SuiteItem(inst, inst.board.rows))
+            knights = knights_instance(board_file=name)
+            items.append(SuiteItem(knights, knights.board.rows))
         else:
-            inst = tour_instance(board_file=name)
-            items.append(SuiteItem(inst, inst.board.rows))
+            tour = tour_instance(board_file=name)
+            items.append(SuiteItem(tour, tour.board.rows))
     return items
 
 

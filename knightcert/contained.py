@@ -204,7 +204,7 @@ def _stops_held() -> Iterator[None]:
 
 def _read_all(fd: int, timeout: float | None) -> bytes | None:
     """Everything written on ``fd`` until end of file; None when ``timeout`` passes first."""
-    chunks = []
+    chunks: list[bytes] = []
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:
         left = None if deadline is None else deadline - time.monotonic()

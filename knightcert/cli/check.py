@@ -66,7 +66,7 @@ def load_instance(spec: str, data: dict[str, Any], args: argparse.Namespace | No
     if spec == "-":
         return None
     problem = data.get("problem")
-    flags = {
+    flags: dict[str, Any] = {
         "torus": bool(getattr(args, "torus", False)),
         "closed": bool(getattr(args, "closed", False)),
         "start": getattr(args, "start", None),
