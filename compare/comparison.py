@@ -35,6 +35,28 @@ from knightcert.problems.argument_checks import bounded, describe
 from knightcert.problems.errors import InvalidArgument
 from knightcert.registry import MethodRef, resolve
 
+__all__ = [
+    "REFERENCE_METHODS",
+    "RESUME_PREFERENCE",
+    "ProgressBar",
+    "check_comparison_arguments",
+    "declared",
+    "free_path",
+    "in_notebook",
+    "instance_records",
+    "needs_reference",
+    "note_references",
+    "recorded_references",
+    "recorded_warmups",
+    "reference_record",
+    "reference_task",
+    "reference_values",
+    "resumable_rows",
+    "resume_order",
+    "run_comparison",
+    "run_experiment",
+]
+
 
 def run_experiment(
     experiment: Experiment,

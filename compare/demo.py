@@ -13,6 +13,19 @@ import numpy as np
 from knightcert.compare.harness import Row, fill_gaps
 from knightcert.compare.runner import Task, run_task
 
+__all__ = [
+    "PART_BUILDERS",
+    "DemoPart",
+    "find_shared_data",
+    "generated_jump",
+    "generated_lost_knight",
+    "jump_parts",
+    "knights_parts",
+    "lost_knight_parts",
+    "run_demo",
+    "tour_parts",
+]
+
 
 @dataclass
 class DemoPart:

@@ -38,6 +38,17 @@ from knightcert.problems.checkers.common import MINIMISE
 from knightcert.problems.result import Result, Status
 from knightcert.registry import is_exact
 
+__all__ = [
+    "COLUMNS",
+    "STOPPED_PREFIXES",
+    "Row",
+    "describe_evidence",
+    "failed_row",
+    "fill_gaps",
+    "median_of_repeats",
+    "row_from_result",
+]
+
 COLUMNS = (
     "problem",
     "instance",

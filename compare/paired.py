@@ -34,6 +34,8 @@ import numpy as np
 
 from knightcert.compare.harness import Row
 
+__all__ = ["ALPHA", "HEADERS", "MEASURES", "PairedTest", "paired_table", "paired_tests"]
+
 #: Significance level of the verdict.
 ALPHA = 0.05
 MEASURES = ("gap", "time")

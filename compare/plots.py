@@ -9,6 +9,8 @@ from typing import Any
 from knightcert.compare.harness import Row
 from knightcert.compare.statistics import answered, dimension, group_stats
 
+__all__ = ["plot_rows", "plot_series", "pyplot", "time_groups"]
+
 
 def pyplot():
     """``matplotlib.pyplot`` with the file-only Agg backend.

@@ -42,6 +42,28 @@ from knightcert.compare.report_file import read_report_text, resume_mismatch, wr
 from knightcert.problems.errors import InvalidInstance, InvalidReport, KnightcertError
 from knightcert.problems.input_file import load_json
 
+__all__ = [
+    "FIELDS",
+    "FORMATS",
+    "PACKAGES",
+    "SCHEMA",
+    "cpsat_parameters",
+    "environment",
+    "file_sha256",
+    "method_files",
+    "pyarrow_modules",
+    "read_header",
+    "read_rows",
+    "report_header",
+    "resume_rows",
+    "sidecar",
+    "source_sha256",
+    "to_csv",
+    "to_markdown",
+    "to_parquet",
+    "write_rows",
+]
+
 SCHEMA = 2
 FIELDS = (*COLUMNS, "size", "repeat", "seed", "instance_hash", "reference")
 FORMATS = (".csv", ".json", ".md", ".parquet")

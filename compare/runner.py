@@ -56,6 +56,30 @@ from knightcert.problems.errors import KnightcertError
 from knightcert.problems.result import Result
 from knightcert.registry import MethodRef, get_method, resolve
 
+__all__ = [
+    "CHECK_SECONDS",
+    "DEFAULT_WALL_LIMIT",
+    "PARENT_POLL_SECONDS",
+    "SELF_KILL_MARGIN",
+    "WARMED",
+    "Task",
+    "answer_file_name",
+    "bind_to_parent",
+    "ensure_warm",
+    "over_budget",
+    "recheck",
+    "run_alone",
+    "run_isolated",
+    "run_remote",
+    "run_task",
+    "run_task_answer",
+    "run_tasks",
+    "run_with_executor",
+    "save_run_answer",
+    "stop_if_interrupted",
+    "warm_up",
+]
+
 #: Seconds a worker gets past its method's time budget for checking the answer and sending
 #: its row (the method itself is stopped at the budget: knightcert.contained.time_budget).
 CHECK_SECONDS = 10.0

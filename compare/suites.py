@@ -39,6 +39,27 @@ from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
 from knightcert.problems.instance_files import DEFAULT_HOLES, DEFAULT_PLAYERS
 
+__all__ = [
+    "DEFAULT_COUNT",
+    "DEFAULT_SIZES",
+    "GENERATOR_DEFAULTS",
+    "JUMP_PLAYERS",
+    "SPACINGS",
+    "STARTS_SIZES",
+    "SUITES",
+    "SuiteItem",
+    "SuiteSpec",
+    "build_suite",
+    "instance_hash",
+    "instances_from_files",
+    "parse_sizes",
+    "resolve_suite",
+    "size_range",
+    "start_success",
+    "start_suite",
+    "unique_items",
+]
+
 SUITES = ("seed", "scaling", "random", "starts")
 SPACINGS = ("geometric", "linear")
 DEFAULT_SIZES = {"path": (10, 200), "jump": (10, 500), "knights": (4, 64), "tour": (5, 60)}

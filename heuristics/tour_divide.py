@@ -46,6 +46,31 @@ from knightcert.problems.result import Backing, Evidence, Result, Status
 from knightcert.problems.tour_pieces import JOIN_OFFSET, LANE_KINDS, LANE_WIDTHS, join_moves, port
 from knightcert.problems.tours import TourInstance, closed_tour_reason, open_tour_reason
 
+__all__ = [
+    "DATA_FILE",
+    "MAX_PLACEMENTS",
+    "MAX_SQUARES",
+    "PYTHON_WALK",
+    "STAMP_SQUARES",
+    "START_KINDS",
+    "PieceSolver",
+    "Plan",
+    "block_plan",
+    "build_table",
+    "construct",
+    "divide",
+    "has",
+    "lanes_table",
+    "local_table",
+    "odd_splits",
+    "offsets",
+    "pieces",
+    "split",
+    "strip_plan",
+    "strip_start_plan",
+    "walk",
+]
+
 DATA_FILE = Path(__file__).resolve().parent / "data" / "structured_tours.json"
 #: Placements of a piece over a start tried before giving up (each asks the piece solver).
 MAX_PLACEMENTS = 12

@@ -35,6 +35,19 @@ from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance
 
+__all__ = [
+    "CENPL_OFFSETS",
+    "CENPL_PAIRS",
+    "DEFAULT_BUDGET",
+    "cenpl",
+    "centre_distances",
+    "greedy_path",
+    "marginality",
+    "roth",
+    "run_warnsdorff",
+    "warnsdorff",
+]
+
 #: Default node budget of the backtracking search.
 DEFAULT_BUDGET = 2_000_000
 #: Seed 003's jump priority, as printed: pairs read as (column, row) increments.

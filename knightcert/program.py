@@ -44,6 +44,16 @@ from knightcert.contained import time_budget
 from knightcert.problems.errors import UnknownMethod
 from knightcert.problems.result import Result, Status
 
+__all__ = [
+    "EXIT_POLL_SECONDS",
+    "MAX_OUTPUT_BYTES",
+    "PREFIX",
+    "STDERR_TAIL",
+    "parse_command",
+    "program_missing",
+    "run_program",
+]
+
 #: The prefix that makes a method name a command line.
 PREFIX = "exec:"
 #: Largest answer a program may print (bytes); past it the program is killed.

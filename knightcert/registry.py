@@ -41,6 +41,26 @@ from knightcert.problems.errors import InvalidArgument, KnightcertError, Unknown
 from knightcert.problems.method import Method
 from knightcert.problems.result import Result, Status
 
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "EXACT",
+    "ORIGINS",
+    "REGISTRY",
+    "MethodRef",
+    "as_result",
+    "available",
+    "default_method",
+    "get_method",
+    "import_problem",
+    "is_exact",
+    "method_names",
+    "plugin_methods",
+    "problem_names",
+    "register_method",
+    "resolve",
+    "unregister_method",
+]
+
 #: problem -> {method name: "module:function"}; the first entry is the default.
 REGISTRY: dict[str, dict[str, str]] = {
     "path": {

@@ -17,6 +17,8 @@ from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.result import Result
 from knightcert.registry import default_method, get_method
 
+__all__ = ["problem_of", "solve"]
+
 
 def problem_of(instance: Any) -> str:
     """The problem name an instance belongs to (``"path"``, ``"jump"``, ``"knights"``, ``"tour"``).

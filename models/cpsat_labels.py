@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model_helper
 
+__all__ = ["LABEL_PARAMETERS", "maximise_labels"]
+
 #: Solver parameters of a label model: no LP, no presolve (it would spend its time on the
 #: difference constraints), the model's own decision strategy followed as is.
 LABEL_PARAMETERS: dict[str, object] = {

@@ -38,6 +38,17 @@ from knightcert.problems import stopping
 from knightcert.problems.errors import SolverError
 from knightcert.problems.result import Status
 
+__all__ = [
+    "DEFAULT_PARAMETERS",
+    "FREE_SHARE",
+    "MIN_PORTFOLIO",
+    "STOP_RESERVE",
+    "THREADS_ENV",
+    "CpSatRun",
+    "default_workers",
+    "solve_cpsat",
+]
+
 #: Environment variable that tells a solve how many threads it may use (the harness sets it
 #: to cores // parallel runs, so that runs x threads never exceed the cores).
 THREADS_ENV = "KNIGHTCERT_THREADS"

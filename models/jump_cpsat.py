@@ -43,6 +43,8 @@ from knightcert.problems.jump_game import (
 from knightcert.problems.method import method
 from knightcert.problems.result import Result, Status
 
+__all__ = ["FORMULATIONS", "MAX_CPSAT_CELLS", "MAX_CPSAT_LABELS", "MAX_MONOLITHIC_CELLS", "cpsat"]
+
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("layers", "monolithic")
 #: Cells above which the default (``layers``) model is refused.

@@ -39,6 +39,8 @@ from knightcert.problems.method import method
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_neighbours
 from knightcert.problems.result import Result, Status
 
+__all__ = ["BUILD_CHUNK", "CUTS", "FORMULATIONS", "FREE_SHARE", "SEARCHES", "cpsat"]
+
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("star", "pairwise")
 #: Redundant constraint families: "auto" (lines on odd tori), "windows" (and windows on bipartite

@@ -49,6 +49,8 @@ from knightcert.problems.tour_pieces import (
     port,
 )
 
+__all__ = ["DATA_FILE", "generate", "lane_piece", "main", "solve_piece"]
+
 DATA_FILE = Path(__file__).resolve().parents[1] / "heuristics" / "data" / "structured_tours.json"
 
 

@@ -36,6 +36,8 @@ from knightcert.problems.moves import knight_arcs
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance
 
+__all__ = ["FORMULATIONS", "TOUR_PARAMETERS", "cpsat"]
+
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("circuit", "circuit+degree")
 #: Solver parameters of the tour models (see ``bench/bench_cpsat.py``).

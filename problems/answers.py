@@ -53,6 +53,36 @@ from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.errors import InvalidInstance, KnightcertError
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
+__all__ = [
+    "COMPACT_SQUARES",
+    "DTYPES",
+    "EMBED_BYTES",
+    "MALFORMED",
+    "PROBLEMS",
+    "SCHEMA",
+    "VALUES_PER_SQUARE",
+    "AnswerFileError",
+    "InvalidAnswer",
+    "answer_fields",
+    "answer_to_dict",
+    "array_limit",
+    "canonical_instance",
+    "check_answer",
+    "decode_array",
+    "describe_instance",
+    "encode_array",
+    "instance_for_answer",
+    "instance_from_data",
+    "instance_sha256",
+    "instance_to_data",
+    "plain_answer",
+    "read_answer",
+    "result_from_answer",
+    "seal",
+    "versions",
+    "write_answer",
+]
+
 #: Schema name and version written into every answer file.
 SCHEMA = "knightcert-answer/1"
 #: Canonical instances up to this many bytes of JSON are embedded in the answer.

@@ -10,6 +10,8 @@ from typing import Any
 
 from knightcert.problems.errors import InvalidArgument
 
+__all__ = ["BOUNDS", "bounded", "describe", "expect_path", "expect_square", "expect_text", "expect_whole"]
+
 
 def describe(value: Any) -> str:
     """``type repr`` of a value for a message, the repr cut to 40 characters."""

@@ -9,6 +9,8 @@ import numpy as np
 
 from knightcert.problems.errors import InvalidInstance
 
+__all__ = ["MAX_SQUARES", "Board"]
+
 #: Largest number of squares a board may have (about 1.1 GB of int32 labels).
 MAX_SQUARES = 300_000_000
 

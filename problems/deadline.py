@@ -21,6 +21,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+__all__ = ["Deadline"]
+
 
 class Deadline:
     """The time budget of one method call.

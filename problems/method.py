@@ -12,6 +12,8 @@ from knightcert.problems.checkers import certify
 from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.result import Result
 
+__all__ = ["MAX_SEED", "Method", "check_arguments", "method"]
+
 Method = Callable[..., Result]
 
 #: Largest seed (CP-SAT's ``random_seed`` is a 32-bit signed integer).

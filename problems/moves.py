@@ -6,6 +6,16 @@ import numpy as np
 
 from knightcert.problems.board import Board
 
+__all__ = [
+    "KNIGHT_OFFSETS",
+    "is_knight_move",
+    "knight_arcs",
+    "knight_edges",
+    "knight_neighbours",
+    "knight_targets",
+    "moved",
+]
+
 #: The eight knight displacements ``(drow, dcol)`` in the library's fixed order.
 KNIGHT_OFFSETS: tuple[tuple[int, int], ...] = (
     (-2, -1),

@@ -7,6 +7,8 @@ import itertools
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+__all__ = ["MAX_DRAWN", "Backing", "Evidence", "Result", "Status", "solution_svg"]
+
 
 class Status(enum.Enum):
     """Outcome of a method run.

@@ -17,6 +17,23 @@ from knightcert.problems.board_text import parse_board_mask, read_bytes
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.moves import knight_neighbours
 
+__all__ = [
+    "CONRAD",
+    "SCHWENK",
+    "TourInstance",
+    "closed_tour_exists",
+    "closed_tour_reason",
+    "colour_reason",
+    "counting_reason",
+    "format_mostra",
+    "full_board_reason",
+    "numbered",
+    "open_tour_exists",
+    "open_tour_reason",
+    "outer_rows_reason",
+    "tour_instance",
+]
+
 
 @dataclass(frozen=True, eq=False)
 class TourInstance:

@@ -15,6 +15,8 @@ from knightcert.cli.text import printable
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.result import Result
 
+__all__ = ["EXIT_CERTIFIED", "EXIT_REJECTED", "add_parser", "load_instance", "run"]
+
 EXIT_CERTIFIED = 0
 EXIT_REJECTED = 1
 

@@ -29,6 +29,18 @@ from knightcert.compare.suites import SUITES
 from knightcert.problems.errors import InvalidInstance
 from knightcert.registry import method_names, problem_names
 
+__all__ = [
+    "DASK_CONNECT_SECONDS",
+    "DEFINING",
+    "Progress",
+    "add_parser",
+    "check_methods_on_workers",
+    "check_paths",
+    "connect_dask",
+    "experiment_from_args",
+    "run",
+]
+
 #: Flags that define the experiment: given with --experiment or --rerun they would contradict it.
 DEFINING = (
     "problem",

@@ -22,6 +22,8 @@ from knightcert.problems.independent_knights import KnightsInstance, knights_ins
 from knightcert.problems.result import Result, Status
 from knightcert.registry import default_method, get_method
 
+__all__ = ["add_parser", "describe", "draw", "run"]
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(

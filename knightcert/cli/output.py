@@ -9,6 +9,21 @@ from typing import Any, TextIO
 
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
+__all__ = [
+    "REDIRECTED_TABLE_WIDTH",
+    "backing_text",
+    "certified_text",
+    "check_suffix",
+    "claim_text",
+    "evidence_for",
+    "exit_code",
+    "print_json",
+    "save_answer",
+    "solve_files",
+    "stopped_text",
+    "table_console",
+]
+
 #: Width of tables written to a file or a pipe: a summary of eleven short columns fits
 #: unfolded; longer cells (errors, long instance names) still fold past it.
 REDIRECTED_TABLE_WIDTH = 160

@@ -10,6 +10,8 @@ from knightcert.cli.commands import HELP
 from knightcert.cli.options import output_file
 from knightcert.problems.errors import InvalidInstance
 
+__all__ = ["TABLE_FORMATS", "add_parser", "run"]
+
 #: Endings ``report --output`` accepts.
 TABLE_FORMATS = (".md", ".csv", ".tex", ".txt")
 

@@ -23,6 +23,8 @@ from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
 from knightcert.registry import default_method, get_method
 
+__all__ = ["add_parser", "render", "run", "save_npy", "summary"]
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(

@@ -10,6 +10,19 @@ from knightcert.problems.checkers.failure import CheckFailed
 from knightcert.problems.checkers.fields import optional_integer, squares
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
+__all__ = [
+    "CLAIMS",
+    "MINIMISE",
+    "SOLVER_NAMES",
+    "as_squares",
+    "bound_claim",
+    "certificate_of",
+    "check_status_fields",
+    "knight_steps",
+    "on_usable",
+    "solver_evidence",
+]
+
 #: Claims an answer can make, in the order they are reported.
 CLAIMS = ("answer", "optimal", "infeasible", "bound")
 #: Whether a problem's objective is minimised (its bound is a lower bound) or maximised.

@@ -29,6 +29,8 @@ from knightcert.problems.checkers.fields import describe_value, grid, optional_i
 from knightcert.problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
+__all__ = ["LABELS", "ROW_FIELDS", "certify_jump", "check_labels", "labels", "replay"]
+
 LABELS = "round/key labels"
 
 

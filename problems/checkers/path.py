@@ -29,6 +29,17 @@ from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets, moved
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
+__all__ = [
+    "CLOSED_SET",
+    "LABELLING",
+    "certify_path",
+    "check_closed_set",
+    "check_distance_labels",
+    "check_path_moves",
+    "distance_labels",
+    "reachable_set",
+]
+
 LABELLING = "distance labelling"
 CLOSED_SET = "closed set"
 

@@ -46,6 +46,18 @@ from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
 from knightcert.problems.tours import TourInstance, closed_tour_exists, full_board_reason, open_tour_exists
 
+__all__ = [
+    "EXHAUSTIVE_NODES",
+    "EXHAUSTIVE_SQUARES",
+    "argument_against",
+    "certify_tour",
+    "check_tour_moves",
+    "nonexistence_evidence",
+    "nonexistence_reason",
+    "partial_tour_length",
+    "search_tour",
+]
+
 #: Usable squares up to which the checker searches all tours itself.
 EXHAUSTIVE_SQUARES = 256
 #: Node budget of that search.
