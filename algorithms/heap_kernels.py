@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from numba import njit
 
+__all__ = ["heap_pop", "heap_push"]
+
 
 @njit(cache=True, nogil=True)
 def heap_push(heap, size, key):  # pragma: no cover - compiled

@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+__all__ = ["forward_player", "rounds_and_keys"]
+
 
 @njit(cache=True, nogil=True, inline="always")
 def _target(values, rows, cols, cell, k):  # pragma: no cover - compiled

@@ -16,6 +16,8 @@ from knightcert.problems.jump_game import JumpInstance, game_result, jump_target
 from knightcert.problems.method import method
 from knightcert.problems.result import Result
 
+__all__ = ["PLAIN_BFS_CELLS", "bfs", "bfs_player"]
+
 #: Boards up to this many cells are searched in plain Python: loading the compiled kernel
 #: (about 0.4 s) costs more than the whole search there (docs/benchmarks.md).
 PLAIN_BFS_CELLS = 4096

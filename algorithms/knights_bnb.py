@@ -20,6 +20,8 @@ from knightcert.problems.method import method
 from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.result import Result, Status
 
+__all__ = ["bnb"]
+
 #: Seconds before the time limit at which the search stops (at most 2 % of the limit).
 _STOP_MARGIN = 0.1
 _CHECK_EVERY = 4096

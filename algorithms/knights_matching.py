@@ -167,6 +167,7 @@ def _plain_matching(board) -> tuple[np.ndarray, np.ndarray]:
     left = [int(u) for u in np.flatnonzero(free & (colour == 0))]
     adjacent = {u: [int(v) for v in neighbours[u] if v >= 0] for u in left}
     mate: dict[int, int] = {}
+    v: int | None  # a right square; None when a square's choices run out
     while True:
         # breadth-first layers from the unmatched left squares
         layer = {u: 0 for u in left if u not in mate}

@@ -12,6 +12,8 @@ from numba import njit
 
 from knightcert.algorithms.heap_kernels import heap_pop, heap_push
 
+__all__ = ["DC", "DR", "best_first_torus", "bfs_torus", "torus_knight_bound"]
+
 DR = np.array([-2, -2, -1, -1, 1, 1, 2, 2], dtype=np.int64)
 DC = np.array([-1, 1, -2, 2, -2, 2, -1, 1], dtype=np.int64)
 

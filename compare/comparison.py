@@ -37,6 +37,28 @@ from knightcert.problems.argument_checks import bounded, describe
 from knightcert.problems.errors import InvalidArgument
 from knightcert.registry import MethodRef, resolve
 
+__all__ = [
+    "REFERENCE_METHODS",
+    "RESUME_PREFERENCE",
+    "ProgressBar",
+    "check_comparison_arguments",
+    "declared",
+    "free_path",
+    "in_notebook",
+    "instance_records",
+    "needs_reference",
+    "note_references",
+    "recorded_references",
+    "recorded_warmups",
+    "reference_record",
+    "reference_task",
+    "reference_values",
+    "resumable_rows",
+    "resume_order",
+    "run_comparison",
+    "run_experiment",
+]
+
 
 def run_experiment(
     experiment: Experiment,
@@ -80,9 +102,9 @@ def check_comparison_arguments(items: object, methods: object, repeat: object, w
     for method in methods:
         if not isinstance(method, str | MethodSpec | MethodRef) and not callable(method):
             raise InvalidArgument(f"methods: expected names, MethodSpec or callables, got {describe(method)}")
-    bounded(repeat, "repeat")
+    repeats = bounded(repeat, "repeat")
     bounded(workers, "workers")
-    bounded(len(items) * len(methods) * repeat, "runs", "runs (instances x methods x repeats)")
+    bounded(len(items) * len(methods) * repeats, "runs", "runs (instances x methods x repeats)")
 
 
 @holding_report_lock
@@ -253,8 +275,9 @@ def run_comparison(
     finally:
         if bar is not None:
             bar.stop()
-        if hasattr(source, "close"):
-            source.close()
+        close = getattr(source, "close", None)  # a generator's, stopping its runs
+        if close is not None:
+            close()
         order = {task.key: i for i, task in enumerate(tasks)}
         rows.sort(key=lambda row: order.get(row.key, len(order)))
         save()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -12,6 +12,19 @@ import numpy as np
 from knightcert.compare.harness import Row, fill_gaps
 from knightcert.compare.runner import Task, run_task
 from knightcert.compare.suites import read_expected
+
+__all__ = [
+    "PART_BUILDERS",
+    "DemoPart",
+    "find_shared_data",
+    "generated_jump",
+    "generated_lost_knight",
+    "jump_parts",
+    "knights_parts",
+    "lost_knight_parts",
+    "run_demo",
+    "tour_parts",
+]
 
 
 @dataclass
@@ -23,7 +36,7 @@ class DemoPart:
     instances: list[Any]
     methods: list[str]
     time_limit: float | None = None
-    known_optima: dict[str, float | int] = field(default_factory=dict)
+    known_optima: Mapping[str, float | int] = field(default_factory=dict)
 
 
 def lost_knight_parts(data: Path | None) -> list[DemoPart]:

@@ -64,6 +64,24 @@ from knightcert.problems.argument_checks import bounded, bounded_seconds
 from knightcert.problems.errors import InvalidInstance, InvalidReport, KnightcertError
 from knightcert.problems.input_file import load_json, load_toml, read_text
 
+__all__ = [
+    "GIVEN",
+    "HEADER_TYPES",
+    "HOW_NOT_WHAT",
+    "KEYS",
+    "SUITE_KEYS",
+    "Experiment",
+    "ExperimentMismatch",
+    "MethodSpec",
+    "experiment_from_dict",
+    "experiment_from_report",
+    "parse_seeds",
+    "read_experiment",
+    "read_report_header",
+    "run_seed",
+    "same_experiment",
+]
+
 #: Keys of an experiment file (and of the recorded experiment).
 KEYS = ("problem", "suites", "methods", "time_limit", "wall_limit", "repeat", "seed", "workers")
 SUITE_KEYS = ("suite", "sizes", "seeds", "holes", "files")

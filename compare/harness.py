@@ -38,6 +38,17 @@ from knightcert.problems.checkers.common import MINIMISE
 from knightcert.problems.result import Result, Status
 from knightcert.registry import is_exact
 
+__all__ = [
+    "COLUMNS",
+    "STOPPED_PREFIXES",
+    "Row",
+    "describe_evidence",
+    "failed_row",
+    "fill_gaps",
+    "median_of_repeats",
+    "row_from_result",
+]
+
 COLUMNS = (
     "problem",
     "instance",
@@ -214,7 +225,9 @@ def _mark(row: Row, text: str) -> None:
         row.error = f"{row.error}; {text}" if row.error else text
 
 
-def _better(problem: str, a: float | int, b: float | int) -> bool:
+def _better(problem: str, a: float | int | None, b: float | int) -> bool:
+    if a is None:  # no value beats nothing
+        return False
     return a < b if MINIMISE.get(problem, True) else a > b
 
 

@@ -48,6 +48,8 @@ import numpy as np
 
 from knightcert.compare.harness import Row
 
+__all__ = ["ALPHA", "HEADERS", "MEASURES", "PairedTest", "paired_table", "paired_tests"]
+
 #: Significance level of the verdict (on Holm-corrected p-values).
 ALPHA = 0.05
 MEASURES = ("gap", "time", "cpu")
@@ -190,7 +192,8 @@ def _test(method: str, measure: str, a: Sequence[Row], b: Sequence[Row]) -> Pair
     effect = (plus - minus) / (plus + minus)
     if len(nonzero) < 2:
         return PairedTest(method, measure, len(shared), *medians, effect, None, "no difference shown")
-    p = float(stats.wilcoxon(x, y, zero_method="wilcox", alternative="two-sided").pvalue)
+    test = stats.wilcoxon(x, y, zero_method="wilcox", alternative="two-sided")
+    p = float(test.pvalue)  # pyright: ignore[reportAttributeAccessIssue]  # scipy builds the result class
     return PairedTest(method, measure, len(shared), *medians, effect, p, "no difference shown")
 
 

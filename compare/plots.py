@@ -9,6 +9,8 @@ from typing import Any
 from knightcert.compare.harness import Row
 from knightcert.compare.statistics import answered, dimension, gapless, group_stats
 
+__all__ = ["plot_rows", "plot_series", "pyplot", "time_groups"]
+
 
 def pyplot():
     """``matplotlib.pyplot``, with the file-only Agg backend unless one is chosen already (a
@@ -105,6 +107,7 @@ def plot_rows(
     for method, runs in plot_series(rows, instances).items():
         groups = group_stats(runs, ("size",))
         with_gap = [g for g in groups if g.gap_mean is not None]
+        gap_means = [g.gap_mean for g in groups if g.gap_mean is not None]
         if success_only:
             gap_axis.plot(
                 [g.key[0] for g in groups],
@@ -113,14 +116,14 @@ def plot_rows(
                 label=plain_label(method),
             )
         elif with_gap:
-            means = [100 * g.gap_mean for g in with_gap]
+            means = [100 * mean for mean in gap_means]
             low = [
-                m - 100 * (g.gap_mean_ci or (g.gap_mean,) * 2)[0]
-                for m, g in zip(means, with_gap, strict=True)
+                m - 100 * (g.gap_mean_ci or (mean,) * 2)[0]
+                for m, mean, g in zip(means, gap_means, with_gap, strict=True)
             ]
             high = [
-                100 * (g.gap_mean_ci or (g.gap_mean,) * 2)[1] - m
-                for m, g in zip(means, with_gap, strict=True)
+                100 * (g.gap_mean_ci or (mean,) * 2)[1] - m
+                for m, mean, g in zip(means, gap_means, with_gap, strict=True)
             ]
             gap_axis.errorbar(
                 [g.key[0] for g in with_gap],
@@ -155,7 +158,7 @@ def plot_rows(
     time_axis.set(
         xlabel="size", ylabel="time (s)", yscale="log", title=f"{problem}: median time of answers, IQR"
     )
-    sizes = [r.size for r in sized]
+    sizes = [r.size for r in sized if r.size is not None]
     wide = bool(sizes) and min(sizes) > 0 and max(sizes) >= 8 * min(sizes)
     for axis in (gap_axis, time_axis):
         if wide:

@@ -32,6 +32,8 @@ from knightcert.compare.harness import Row
 from knightcert.compare.statistics import answered
 from knightcert.problems.errors import InvalidInstance
 
+__all__ = ["MEASURES", "MIN_TIME", "performance_ratios", "plot_profiles", "profile"]
+
 MEASURES = ("time", "gap")
 MIN_TIME = 1e-6
 

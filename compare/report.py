@@ -43,6 +43,28 @@ from knightcert.problems.errors import InvalidInstance, InvalidReport, Knightcer
 from knightcert.problems.input_file import load_json
 from knightcert.problems.output_file import atomic_output
 
+__all__ = [
+    "FIELDS",
+    "FORMATS",
+    "PACKAGES",
+    "SCHEMA",
+    "cpsat_parameters",
+    "environment",
+    "file_sha256",
+    "method_files",
+    "pyarrow_modules",
+    "read_header",
+    "read_rows",
+    "report_header",
+    "resume_rows",
+    "sidecar",
+    "source_sha256",
+    "to_csv",
+    "to_markdown",
+    "to_parquet",
+    "write_rows",
+]
+
 SCHEMA = 2
 FIELDS = (*COLUMNS, "size", "repeat", "seed", "instance_hash", "reference", "cpu_s", "load")
 FORMATS = (".csv", ".json", ".md", ".parquet")
@@ -73,7 +95,7 @@ def environment() -> dict[str, Any]:
     """
     from importlib import metadata
 
-    versions = {}
+    versions: dict[str, str | None] = {}
     for package in PACKAGES:
         try:
             versions[package] = metadata.version(package)
@@ -303,7 +325,7 @@ def to_csv(rows: Sequence[Row]) -> str:
     'path,"board#1, big.txt",bfs'
     """
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=FIELDS, lineterminator="\r\n")
+    writer: csv.DictWriter[str] = csv.DictWriter(buffer, fieldnames=FIELDS, lineterminator="\r\n")
     writer.writeheader()
     for row in rows:
         writer.writerow({k: "" if v is None else v for k, v in _record(row).items()})
@@ -501,7 +523,7 @@ def _split_md(line: str) -> list[str]:
 
 
 def _row(record: dict[str, Any]) -> Row:
-    def value(name: str, kind: type):
+    def value(name: str, kind: type) -> Any:  # a ``kind`` (int for whole objectives), or None
         raw = record.get(name)
         if raw is None or raw == "":
             return None

@@ -34,6 +34,19 @@ from knightcert.problems.errors import InvalidReport, ReportInUse
 from knightcert.problems.input_file import MAX_BYTES, read_text
 from knightcert.problems.output_file import open_lock_file, remove_stale_temporaries, write_atomic
 
+__all__ = [
+    "MAX_REPORT_BYTES",
+    "PLOT_FORMATS",
+    "T",
+    "check_output_path",
+    "check_plot_path",
+    "holding_report_lock",
+    "read_report_text",
+    "report_lock",
+    "resume_mismatch",
+    "write_text_atomic",
+]
+
 T = TypeVar("T")
 
 #: Largest report file read back (bytes); a bigger file is refused, not loaded.

@@ -76,6 +76,30 @@ __all__ = [
     "warm_up",
 ]
 
+__all__ = [
+    "CHECK_SECONDS",
+    "DEFAULT_WALL_LIMIT",
+    "PARENT_POLL_SECONDS",
+    "SELF_KILL_MARGIN",
+    "WARMED",
+    "Task",
+    "answer_file_name",
+    "bind_to_parent",
+    "ensure_warm",
+    "over_budget",
+    "recheck",
+    "run_alone",
+    "run_isolated",
+    "run_remote",
+    "run_task",
+    "run_task_answer",
+    "run_tasks",
+    "run_with_executor",
+    "save_run_answer",
+    "stop_if_interrupted",
+    "warm_up",
+]
+
 #: Seconds a worker gets past its method's time budget for checking the answer and sending
 #: its row (the method itself is stopped at the budget: knightcert.contained.time_budget).
 CHECK_SECONDS = 10.0
@@ -254,6 +278,7 @@ def save_run_answer(task: Task, result) -> None:
     """Write the run's answer file into ``task.answers`` (see knightcert.problems.answers)."""
     from knightcert.problems.answers import write_answer
 
+    assert task.answers is not None  # called only for tasks that keep their answers
     os.makedirs(task.answers, exist_ok=True)
     parameters = {"time_limit": task.time_limit, "seed": task.seed, "repeat": task.repeat}
     write_answer(
@@ -350,7 +375,7 @@ def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Iterator[Row]:
     a process that dies without an answer gives "crash: exit code N".
     Closing the generator (or Ctrl-C) kills the runs still going.
     """
-    context = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    context = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
     # runs x solver threads <= cores: each run's CP-SAT reads this (knightcert.models.cpsat_solve)
     os.environ.setdefault("KNIGHTCERT_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, workers))))
     pending = list(tasks)
@@ -438,7 +463,7 @@ def _children_allowed() -> Iterator[None]:
     dies; ours cannot be (:func:`bind_to_parent`: the kernel's parent-death
     signal, a watchdog and an alarm), so the flag is lifted for the call.
     """
-    config = mp.current_process()._config  # no public switch exists
+    config = mp.current_process()._config  # type: ignore[attr-defined]  # no public switch exists
     daemon = config.get("daemon")
     config["daemon"] = False
     try:

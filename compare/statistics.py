@@ -68,6 +68,30 @@ import numpy as np
 from knightcert.compare.harness import Row
 from knightcert.problems.errors import InvalidInstance
 
+__all__ = [
+    "ANSWERS",
+    "BOOTSTRAP_RESAMPLES",
+    "BOOTSTRAP_SEED",
+    "COLUMNS",
+    "GROUP_FIELDS",
+    "INSTANCE_FIELDS",
+    "READABLE_HEADERS",
+    "ROW_FIELDS",
+    "GroupStats",
+    "answered",
+    "bootstrap_ci",
+    "default_by",
+    "dimension",
+    "group_stats",
+    "instance_dimensions",
+    "instance_means",
+    "parse_by",
+    "raw_values",
+    "readable",
+    "seconds",
+    "stats_table",
+]
+
 #: Fields of a run (``Row``) that group runs.
 ROW_FIELDS = ("problem", "instance", "method", "size", "status", "repeat")
 #: Experiment dimensions read from the report's instance records: the suite, the fraction of
@@ -386,7 +410,7 @@ def bootstrap_ci(values: np.ndarray, statistic, confidence: float = 0.95) -> tup
     return None
 
 
-def _rng(function) -> dict[str, object]:
+def _rng(function) -> dict[str, Any]:
     import inspect
 
     name = "rng" if "rng" in inspect.signature(function).parameters else "random_state"

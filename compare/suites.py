@@ -39,6 +39,27 @@ from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
 from knightcert.problems.instance_files import DEFAULT_HOLES, DEFAULT_PLAYERS
 
+__all__ = [
+    "DEFAULT_COUNT",
+    "DEFAULT_SIZES",
+    "GENERATOR_DEFAULTS",
+    "JUMP_PLAYERS",
+    "SPACINGS",
+    "STARTS_SIZES",
+    "SUITES",
+    "SuiteItem",
+    "SuiteSpec",
+    "build_suite",
+    "instance_hash",
+    "instances_from_files",
+    "parse_sizes",
+    "resolve_suite",
+    "size_range",
+    "start_success",
+    "start_suite",
+    "unique_items",
+]
+
 SUITES = ("seed", "scaling", "random", "starts")
 SPACINGS = ("geometric", "linear")
 DEFAULT_SIZES = {"path": (10, 200), "jump": (10, 500), "knights": (4, 64), "tour": (5, 60)}
@@ -376,11 +397,11 @@ def instances_from_files(problem: str, files: Sequence[str]) -> list[SuiteItem]:
             game = read_jump(name)
             items.append(SuiteItem(game, game.rows * game.cols))
         elif problem == "knights":
-            inst = knights_instance(board_file=name)
-            items.append(SuiteItem(inst, inst.board.rows))
+            knights = knights_instance(board_file=name)
+            items.append(SuiteItem(knights, knights.board.rows))
         else:
-            inst = tour_instance(board_file=name)
-            items.append(SuiteItem(inst, inst.board.rows))
+            tour = tour_instance(board_file=name)
+            items.append(SuiteItem(tour, tour.board.rows))
     return items
 
 

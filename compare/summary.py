@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 from knightcert.compare.harness import Row
 
+__all__ = ["method_summary_table", "row_certified", "rows_table"]
+
 
 def rows_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
     """A rich Table of one problem's rows: instance, method, status, objective, bound, gap, time."""

@@ -12,6 +12,8 @@ from numba import njit
 from knightcert.algorithms.heap_kernels import heap_pop as _pop
 from knightcert.algorithms.heap_kernels import heap_push as _push
 
+__all__ = ["greedy_fewest_removed", "swap_local_search"]
+
 
 @njit(cache=True, nogil=True)
 def greedy_fewest_removed(nb, free):  # pragma: no cover - compiled

@@ -46,6 +46,31 @@ from knightcert.problems.result import Backing, Evidence, Result, Status
 from knightcert.problems.tour_pieces import JOIN_OFFSET, LANE_KINDS, LANE_WIDTHS, join_moves, port
 from knightcert.problems.tours import TourInstance, closed_tour_reason, open_tour_reason
 
+__all__ = [
+    "DATA_FILE",
+    "MAX_PLACEMENTS",
+    "MAX_SQUARES",
+    "PYTHON_WALK",
+    "STAMP_SQUARES",
+    "START_KINDS",
+    "PieceSolver",
+    "Plan",
+    "block_plan",
+    "build_table",
+    "construct",
+    "divide",
+    "has",
+    "lanes_table",
+    "local_table",
+    "odd_splits",
+    "offsets",
+    "pieces",
+    "split",
+    "strip_plan",
+    "strip_start_plan",
+    "walk",
+]
+
 DATA_FILE = Path(__file__).resolve().parent / "data" / "structured_tours.json"
 #: Placements of a piece over a start tried before giving up (each asks the piece solver).
 MAX_PLACEMENTS = 12
@@ -194,6 +219,8 @@ def block_plan(
     evens = (6, 8, 10)
     if rows * cols % 2 == 0:
         heights, widths = split(rows, tuple(range(5, 12)), 8), split(cols, evens, 8)
+        if heights is None or widths is None:
+            return None
         return _grid(rows, cols, heights, widths, {})
     odd = (5, 7, 9, 11)
     at_r, at_c = (None, None) if start is None else start
@@ -220,7 +247,7 @@ def block_plan(
                 sides.append("top")
             if j == 0 and i + 1 < len(heights):
                 sides.append("bottom")
-            local = (at_r - sum(heights[:i]), at_c - sum(widths[:j]))
+            local = (start[0] - sum(heights[:i]), start[1] - sum(widths[:j]))
             moves = join_moves(h, w)
             found = solver(h, w, tuple(moves[s] for s in sides), (((local,), None),))
             if found is not None:
@@ -237,8 +264,8 @@ def _grid(rows: int, cols: int, heights: list[int], widths: list[int], special: 
     hs, ws = np.asarray(heights), np.asarray(widths)
     for h in np.unique(hs).tolist():
         for w in np.unique(ws).tolist():
-            ii, jj = np.meshgrid(np.flatnonzero(hs == h), np.flatnonzero(ws == w), indexing="ij")
-            ii, jj = ii.reshape(-1), jj.reshape(-1)
+            grid_i, grid_j = np.meshgrid(np.flatnonzero(hs == h), np.flatnonzero(ws == w), indexing="ij")
+            ii, jj = grid_i.reshape(-1), grid_j.reshape(-1)
             keep = np.ones(len(ii), dtype=bool)
             for i, j in special:
                 keep &= (ii != i) | (jj != j)
@@ -374,7 +401,7 @@ def _ports(kind: str) -> set[str]:
     """The ports a lane kind (or a start piece key) uses."""
     if kind.startswith("start:"):
         flags = kind.rsplit(":", 1)[1]
-        lanes = START_KINDS[flags[0] == "1", flags[1] == "1"]
+        lanes: tuple[tuple[str | None, str | None], ...] = START_KINDS[flags[0] == "1", flags[1] == "1"]
     else:
         lanes = LANE_KINDS[kind]
     return {p for lane in lanes for p in lane if p is not None}

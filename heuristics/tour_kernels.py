@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+__all__ = ["EXHAUSTED", "FOUND", "STOPPED", "walk_squares", "warnsdorff"]
+
 FOUND = 1  # a tour is in ``path``
 EXHAUSTED = 0  # every continuation was tried: no tour from this start (a proof when budget > 0)
 STOPPED = -1  # gave up: node budget spent, or a dead end without backtracking

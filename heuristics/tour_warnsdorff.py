@@ -25,6 +25,7 @@ in row-major order. Backtracking is on by default with a node budget.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 
@@ -33,6 +34,19 @@ from knightcert.problems.method import method
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance
+
+__all__ = [
+    "CENPL_OFFSETS",
+    "CENPL_PAIRS",
+    "DEFAULT_BUDGET",
+    "cenpl",
+    "centre_distances",
+    "greedy_path",
+    "marginality",
+    "roth",
+    "run_warnsdorff",
+    "warnsdorff",
+]
 
 #: Default node budget of the backtracking search.
 DEFAULT_BUDGET = 2_000_000
@@ -82,7 +96,7 @@ def run_warnsdorff(
     end = -1 if instance.end is None else board.index(*instance.end)
     # only the end fixed: walk from it and turn the tour round afterwards (every tour ends there)
     backwards = starts is None and instance.start is None and instance.end is not None
-    if backwards:
+    if backwards and instance.end is not None:
         starts, end = [instance.end], -1
     if starts is None:
         starts = [instance.start if instance.start is not None else board.square(int(np.argmax(free)))]
@@ -96,7 +110,8 @@ def run_warnsdorff(
         nodes += int(used)
         backtracks += int(back)
         covered = max(covered, int(deepest))
-        info = {"backtracks": backtracks, "starts_tried": starts.index(start) + 1, "covered": covered}
+        tried = starts.index(start) + 1
+        info: dict[str, Any] = {"backtracks": backtracks, "starts_tried": tried, "covered": covered}
         if status == FOUND:
             rows, cols = np.divmod(path[:length], board.cols)
             tour = np.stack([rows, cols], axis=1).tolist()
@@ -220,7 +235,7 @@ def cenpl(
     if instance.start is not None:
         starts = [instance.start]
     else:
-        starts = [board.square(i) for i in np.flatnonzero(board.free.reshape(-1))]
+        starts = [board.square(int(i)) for i in np.flatnonzero(board.free.reshape(-1))]
     return run_warnsdorff(instance, "cenpl", key, offsets=CENPL_OFFSETS, starts=starts, budget=budget)
 
 

@@ -27,6 +27,8 @@ from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.method import check_arguments
 from knightcert.problems.result import Result, Status
 
+__all__ = ["knights_bnb", "knights_cpsat"]
+
 
 def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
     """``knightcert.models.knights_cpsat.cpsat``: on bipartite boards bounded by Kőnig's theorem,

@@ -42,6 +42,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+__all__ = [
+    "GRACE_SECONDS",
+    "GRACE_SHARE",
+    "KEEPER_MARGIN",
+    "MAX_OUTCOME_BYTES",
+    "MEMORY_SHARE",
+    "POLL_SECONDS",
+    "MethodError",
+    "Outcome",
+    "decode_outcome",
+    "default_memory_limit",
+    "encode_outcome",
+    "grace",
+    "machine_memory",
+    "run_contained",
+    "time_budget",
+    "tree",
+]
+
 #: Fixed part of the grace a method gets past its time limit (seconds).
 GRACE_SECONDS = 1.0
 #: Share of the time limit added to the grace.
@@ -289,7 +308,7 @@ def _stops_held() -> Iterator[None]:
 
 def _read_all(fd: int, timeout: float | None) -> bytes | None:
     """Everything written on ``fd`` until end of file; None when ``timeout`` passes first."""
-    chunks = []
+    chunks: list[bytes] = []
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:
         left = None if deadline is None else deadline - time.monotonic()

@@ -22,6 +22,17 @@ from typing import Any
 from knightcert.problems.input_file import check_memory
 from knightcert.specs import DEFAULT_BYTES_PER_SQUARE, FACTS
 
+__all__ = [
+    "BASE_BYTES",
+    "BYTES_PER_SQUARE",
+    "DEFAULT_BYTES_PER_SQUARE",
+    "MEMORY_LIMIT_VARIABLE",
+    "check_fits",
+    "estimate_bytes",
+    "method_memory_limit",
+    "squares_of",
+]
+
 #: Interpreter, numpy, numba and a loaded method (bytes).
 BASE_BYTES = 200 * 2**20
 #: problem -> method -> peak bytes per square (measured, rounded up, checker included): read

@@ -44,6 +44,16 @@ from knightcert.contained import time_budget
 from knightcert.problems.errors import UnknownMethod
 from knightcert.problems.result import Result, Status
 
+__all__ = [
+    "EXIT_POLL_SECONDS",
+    "MAX_OUTPUT_BYTES",
+    "PREFIX",
+    "STDERR_TAIL",
+    "parse_command",
+    "program_missing",
+    "run_program",
+]
+
 #: The prefix that makes a method name a command line.
 PREFIX = "exec:"
 #: Largest answer a program may print (bytes); past it the program is killed.
@@ -177,6 +187,7 @@ def _communicate(
         )
     except OSError as exc:
         return b"", b"", -1, f"cannot start the program: {exc.strerror or exc}"
+    assert process.stdout is not None and process.stderr is not None  # both are pipes
     out, err = bytearray(), bytearray()
     stopped = None
     selector = selectors.DefaultSelector()

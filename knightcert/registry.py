@@ -42,6 +42,26 @@ from knightcert.problems.method import Method
 from knightcert.problems.result import Result
 from knightcert.specs import FACTS, MethodFacts, default_for, facts_of, foreign_facts
 
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "EXACT",
+    "ORIGINS",
+    "REGISTRY",
+    "MethodRef",
+    "as_result",
+    "available",
+    "default_method",
+    "get_method",
+    "import_problem",
+    "is_exact",
+    "method_names",
+    "plugin_methods",
+    "problem_names",
+    "register_method",
+    "resolve",
+    "unregister_method",
+]
+
 #: problem -> {method name: "module:function"}; the first entry is the default. Read from the
 #: methods' specifications (:data:`knightcert.specs.FACTS`), where every fact of a method is written.
 REGISTRY: dict[str, dict[str, str]] = {

@@ -23,6 +23,8 @@ from knightcert.warming import ensure_warm
 
 __all__ = ["over_budget", "prepare", "problem_of", "run", "solve"]
 
+__all__ = ["problem_of", "solve"]
+
 
 def problem_of(instance: Any) -> str:
     """The problem name an instance belongs to (``"path"``, ``"jump"``, ``"knights"``, ``"tour"``).

@@ -29,6 +29,15 @@ from knightcert.problems.method import method
 from knightcert.problems.result import Backing, Evidence, Result, Status
 from knightcert.problems.tours import TourInstance, counting_reason, full_board_reason
 
+__all__ = [
+    "DEFAULT_SEARCH_SECONDS",
+    "MAX_CPSAT_SQUARES",
+    "PIECE_SECONDS",
+    "SEARCH_BUDGET",
+    "auto",
+    "solve_piece",
+]
+
 #: Node budget of the Warnsdorff search in rule 3.
 SEARCH_BUDGET = 200_000
 #: Seconds CP-SAT may spend on one piece of the construction.

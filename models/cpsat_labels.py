@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model_helper
 
+__all__ = ["LABEL_PARAMETERS", "maximise_labels"]
+
 #: Solver parameters of a label model: no LP, no presolve (it would spend its time on the
 #: difference constraints), the model's own decision strategy followed as is.
 LABEL_PARAMETERS: dict[str, object] = {
@@ -20,7 +22,7 @@ LABEL_PARAMETERS: dict[str, object] = {
 }
 
 
-def maximise_labels(proto: object, count: int) -> None:
+def maximise_labels(proto: cp_model_helper.CpModelProto, count: int) -> None:
     """Objective and strategy of a label model whose labels are variables ``0 .. count - 1``:
     maximise their sum (CP-SAT minimises, so the negated sum with scaling -1), and decide
     them in order, each at its largest value."""

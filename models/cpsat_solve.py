@@ -38,6 +38,17 @@ from knightcert.problems import stopping
 from knightcert.problems.errors import SolverError
 from knightcert.problems.result import Status
 
+__all__ = [
+    "DEFAULT_PARAMETERS",
+    "FREE_SHARE",
+    "MIN_PORTFOLIO",
+    "STOP_RESERVE",
+    "THREADS_ENV",
+    "CpSatRun",
+    "default_workers",
+    "solve_cpsat",
+]
+
 #: Environment variable that tells a solve how many threads it may use (the harness sets it
 #: to cores // parallel runs, so that runs x threads never exceed the cores).
 THREADS_ENV = "KNIGHTCERT_THREADS"
@@ -199,7 +210,7 @@ def _solve_interruptibly(
     solver: cp_model.CpSolver,
     model: cp_model.CpModel,
     callback: cp_model.CpSolverSolutionCallback | None = None,
-) -> tuple[int, bool]:
+) -> tuple[cp_model.CpSolverStatus, bool]:
     """``solver.solve(model)`` that a ``KeyboardInterrupt`` stops gracefully.
 
     CP-SAT's own Ctrl-C handling (``catch_sigint_signal``) replaces the
@@ -214,7 +225,7 @@ def _solve_interruptibly(
     if threading.current_thread() is not threading.main_thread():
         return solver.solve(model, callback), False
     previous = signal.getsignal(signal.SIGINT)
-    outcome: list[int] = []
+    outcome: list[cp_model.CpSolverStatus] = []
     failure: list[BaseException] = []
     done = threading.Event()
 

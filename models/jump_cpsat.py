@@ -43,6 +43,8 @@ from knightcert.problems.jump_game import (
 from knightcert.problems.method import method
 from knightcert.problems.result import Result, Status
 
+__all__ = ["FORMULATIONS", "MAX_CPSAT_CELLS", "MAX_CPSAT_LABELS", "MAX_MONOLITHIC_CELLS", "cpsat"]
+
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("layers", "monolithic")
 #: Cells above which the default (``layers``) model is refused.
@@ -114,13 +116,13 @@ def cpsat(
     goal = n - 1
     values = np.minimum(instance.values.reshape(-1), max(rows, cols)).astype(np.int64)
     r, c = np.divmod(np.arange(n), cols)
-    tails, heads = [], []
+    tail_parts, head_parts = [], []
     for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
         nr, nc = r + dr * values, c + dc * values
         ok = (values > 0) & (nr >= 0) & (nr < rows) & (nc >= 0) & (nc < cols) & (np.arange(n) != goal)
-        tails.append(np.flatnonzero(ok))
-        heads.append((nr * cols + nc)[ok])
-    tails, heads = np.concatenate(tails), np.concatenate(heads)
+        tail_parts.append(np.flatnonzero(ok))
+        head_parts.append((nr * cols + nc)[ok])
+    tails, heads = np.concatenate(tail_parts), np.concatenate(head_parts)
     one_jump = np.zeros(n, dtype=bool)
     one_jump[tails[heads == goal]] = True
     two_jumps = np.zeros(n, dtype=bool)  # cells whose jump lands one jump from the goal

@@ -19,6 +19,8 @@ from knightcert.problems.jump_game import JumpInstance, game_result, jump_target
 from knightcert.problems.method import method
 from knightcert.problems.result import Result
 
+__all__ = ["MAX_CSP_CELLS", "csp"]
+
 #: Cells above which the CSP is refused: its search is exponential.
 MAX_CSP_CELLS = 30
 

@@ -43,6 +43,8 @@ from knightcert.problems.method import method
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_neighbours
 from knightcert.problems.result import Result, Status
 
+__all__ = ["BUILD_CHUNK", "CUTS", "FORMULATIONS", "FREE_SHARE", "SEARCHES", "cpsat"]
+
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("star", "pairwise")
 #: Redundant constraint families: "auto" (lines on odd tori), "windows" (and windows on bipartite
@@ -220,11 +222,11 @@ def cpsat(
         strategy.variable_selection_strategy = cp_model_helper.DecisionStrategyProto.CHOOSE_FIRST
         strategy.domain_reduction_strategy = cp_model_helper.DecisionStrategyProto.SELECT_MAX_VALUE
     if hint is not None:
-        placed = np.zeros(n, dtype=np.int64)
+        hint_values = np.zeros(n, dtype=np.int64)
         squares = np.asarray(hint, dtype=np.int64).reshape(-1, 2)
-        placed[var_of[squares[:, 0] * board.cols + squares[:, 1]]] = 1
+        hint_values[var_of[squares[:, 0] * board.cols + squares[:, 1]]] = 1
         proto.solution_hint.vars.extend(range(n))
-        proto.solution_hint.values.extend(placed.tolist())
+        proto.solution_hint.values.extend(hint_values.tolist())
     build_s = clock.elapsed()
     # solve
     run = solve_cpsat(

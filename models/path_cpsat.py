@@ -43,6 +43,8 @@ from knightcert.problems.method import method
 from knightcert.problems.moves import knight_arcs
 from knightcert.problems.result import Result, Status
 
+__all__ = ["FORMULATIONS", "MAX_CPSAT_SQUARES", "cpsat"]
+
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("distance", "flow")
 #: Free squares above which the model is refused (about 8 Booleans per square).

@@ -22,6 +22,8 @@ from knightcert.problems.method import method
 from knightcert.problems.moves import knight_targets
 from knightcert.problems.result import Result, Status
 
+__all__ = ["MAX_CSP_SQUARES", "csp"]
+
 #: Free squares above which the CSP is refused: its search is exponential.
 MAX_CSP_SQUARES = 30
 

@@ -49,6 +49,8 @@ from knightcert.problems.tour_pieces import (
     port,
 )
 
+__all__ = ["DATA_FILE", "generate", "lane_piece", "main", "solve_piece"]
+
 DATA_FILE = Path(__file__).resolve().parents[1] / "heuristics" / "data" / "structured_tours.json"
 
 
@@ -125,8 +127,9 @@ def solve_piece(
 
 def lane_piece(h: int, w: int, kind: str, seed: int = 0) -> list[list[int]] | None:
     """One lane piece of a ``h``-row strip (see :data:`LANE_KINDS`), or None if there is none."""
-    lanes = [
-        tuple(None if name is None else [port(h, w, name)] for name in lane) for lane in LANE_KINDS[kind]
+    lanes: list[tuple[list[Square] | None, list[Square] | None]] = [
+        (None if entry is None else [port(h, w, entry)], None if leave is None else [port(h, w, leave)])
+        for entry, leave in LANE_KINDS[kind]
     ]
     return solve_piece(h, w, lanes=lanes, seed=seed)
 

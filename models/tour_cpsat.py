@@ -28,13 +28,15 @@ import time
 from collections.abc import Sequence
 
 import numpy as np
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
 
 from knightcert.models.cpsat_solve import solve_cpsat
 from knightcert.problems.method import method
 from knightcert.problems.moves import knight_arcs
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance
+
+__all__ = ["FORMULATIONS", "TOUR_PARAMETERS", "cpsat"]
 
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("circuit", "circuit+degree")
@@ -82,9 +84,9 @@ def cpsat(
     n = len(usable)
     if n == 1 or (instance.closed and n < 3):
         status = Status.INFEASIBLE if instance.closed else Status.FEASIBLE
-        tour = None if instance.closed else [list(board.square(usable[0]))]
+        single = None if instance.closed else [list(board.square(usable[0]))]
         return Result(
-            "tour", "cpsat", status, None if tour is None else 1, None, tour, time.perf_counter() - began
+            "tour", "cpsat", status, None if single is None else 1, None, single, time.perf_counter() - began
         )
     tails, heads = knight_arcs(board)
     if len(tails) == 0:  # two or more squares and not a single move between them
@@ -126,11 +128,11 @@ def cpsat(
         proto.constraints.add().exactly_one.literals.extend(leave.values())
     if hint is not None:
         arc_index = {(u, v): k for k, (u, v) in enumerate(zip(tails.tolist(), heads.tolist(), strict=True))}
-        hinted = [
+        hint_arcs = [
             arc_index.get((board.index(ar, ac), board.index(br, bc)))
             for (ar, ac), (br, bc) in itertools.pairwise(hint)
         ]
-        hinted = sorted({k for k in hinted if k is not None})
+        hinted = sorted({k for k in hint_arcs if k is not None})
         proto.solution_hint.vars.extend(hinted)
         proto.solution_hint.values.extend([1] * len(hinted))
     # constraints: one circuit through every square (and the outside node of an open tour)
@@ -185,7 +187,7 @@ def cpsat(
 
 
 def _add_degree_constraints(
-    proto: object,
+    proto: cp_model_helper.CpModelProto,
     tails: np.ndarray,
     heads: np.ndarray,
     literals: np.ndarray,

@@ -18,6 +18,8 @@ from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance
 
+__all__ = ["MAX_CSP_SQUARES", "csp"]
+
 #: Usable squares above which the CSP is refused (5 x 5).
 MAX_CSP_SQUARES = 25
 

@@ -55,6 +55,36 @@ from knightcert.problems.errors import InvalidInstance, KnightcertError
 from knightcert.problems.output_file import atomic_output
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
+__all__ = [
+    "COMPACT_SQUARES",
+    "DTYPES",
+    "EMBED_BYTES",
+    "MALFORMED",
+    "PROBLEMS",
+    "SCHEMA",
+    "VALUES_PER_SQUARE",
+    "AnswerFileError",
+    "InvalidAnswer",
+    "answer_fields",
+    "answer_to_dict",
+    "array_limit",
+    "canonical_instance",
+    "check_answer",
+    "decode_array",
+    "describe_instance",
+    "encode_array",
+    "instance_for_answer",
+    "instance_from_data",
+    "instance_sha256",
+    "instance_to_data",
+    "plain_answer",
+    "read_answer",
+    "result_from_answer",
+    "seal",
+    "versions",
+    "write_answer",
+]
+
 #: Schema name and version written into every answer file.
 SCHEMA = "knightcert-answer/1"
 #: Canonical instances up to this many bytes of JSON are embedded in the answer.
@@ -246,7 +276,7 @@ def instance_from_data(data: Any, name: str = "") -> Any:
         if problem == "jump":
             size = _int(data.get("rows"), "rows") * _int(data.get("cols"), "cols")
             values = decode_array(data.get("values"), "instance 'values'", max_elements=max(size, 0))
-            starts = tuple(tuple(_pair(s, "instance 'starts'")) for s in _list(data.get("starts"), "starts"))
+            starts = tuple(_pair(s, "instance 'starts'") for s in _list(data.get("starts"), "starts"))
             return JumpInstance(values, starts, name)
         rows, cols = _int(data.get("rows"), "rows"), _int(data.get("cols"), "cols")
         blocked = decode_array(data.get("blocked"), "instance 'blocked'", max_elements=max(rows * cols, 0))

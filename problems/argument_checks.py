@@ -10,6 +10,8 @@ from typing import Any
 
 from knightcert.problems.errors import InvalidArgument
 
+__all__ = ["BOUNDS", "bounded", "describe", "expect_path", "expect_square", "expect_text", "expect_whole"]
+
 
 def describe(value: Any) -> str:
     """``type repr`` of a value for a message, the repr cut to 40 characters."""
@@ -127,7 +129,7 @@ def bounded(value: Any, name: str, where: str = "", error: type[Exception] = Inv
     label = where or name
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise error(f"{label}: expected a whole number, got {describe(value)}")
-    if not low <= value <= high:
+    if not low <= int(value) <= high:
         shown = str(value) if len(str(value)) <= 40 else str(value)[:40] + "..."
         raise error(f"{label} must be in {low}..{high}, got {shown}")
     return int(value)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 
 from knightcert.problems.errors import InvalidInstance
+
+__all__ = ["MAX_SQUARES", "Board"]
 
 #: Largest number of squares a board may have (about 1.1 GB of int32 labels).
 MAX_SQUARES = 300_000_000
@@ -32,7 +35,7 @@ class Board:
 
     rows: int
     cols: int
-    blocked: np.ndarray = field(default=None)  # type: ignore[assignment]
+    blocked: np.ndarray = field(default=None)  # type: ignore[assignment, arg-type]  # None: all usable, set in __post_init__
     torus: bool = False
 
     def __post_init__(self) -> None:
@@ -84,7 +87,7 @@ class Board:
     def check_square(self, square: object, what: str) -> tuple[int, int]:
         """``square`` as ``(row, col)`` on a usable square, or InvalidInstance naming ``what``."""
         try:
-            r, c = square  # type: ignore[misc]
+            r, c = cast("tuple[Any, Any]", square)  # any pair; checked below
         except (TypeError, ValueError):
             raise InvalidInstance(f"{what} must be a (row, col) pair, got {square!r:.40}") from None
         if not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in (r, c)):

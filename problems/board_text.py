@@ -15,6 +15,8 @@ from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
 from knightcert.problems.input_file import check_memory, read_input
 
+__all__ = ["MAX_BOARD_FILE_BYTES", "PARSE_BYTES_PER_BYTE", "parse_board_mask", "parse_grid", "read_bytes"]
+
 #: Largest board file read (bytes): a board of ``MAX_SQUARES`` squares with CRLF line ends.
 MAX_BOARD_FILE_BYTES = MAX_SQUARES + MAX_SQUARES // 8
 #: Bytes the parser holds per byte of board text at its peak (lines, joined rows, codes, mask).

@@ -19,6 +19,9 @@ True
 from __future__ import annotations
 
 import time
+from typing import Any
+
+__all__ = ["Deadline"]
 
 
 class Deadline:
@@ -54,6 +57,6 @@ class Deadline:
         left = self.remaining()
         return left is not None and left <= 0
 
-    def stopped(self, step: str) -> dict[str, object]:
+    def stopped(self, step: str) -> dict[str, Any]:
         """The ``info`` of an answer cut short while ``step`` was running."""
         return {"stopped": f"time limit of {self.time_limit:g} s reached during {step}"}

@@ -6,6 +6,18 @@ prints its message on one line and exits with code 2.
 
 from __future__ import annotations
 
+__all__ = [
+    "InstanceTooLarge",
+    "InvalidArgument",
+    "InvalidInstance",
+    "InvalidReport",
+    "KnightcertError",
+    "ReportInUse",
+    "SizeLimitExceeded",
+    "SolverError",
+    "UnknownMethod",
+]
+
 
 class KnightcertError(Exception):
     """Base class of every error knightcert raises on purpose."""

@@ -9,6 +9,8 @@ from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.jump_game import JumpInstance
 from knightcert.problems.lost_knight import LostKnightInstance
 
+__all__ = ["random_jump", "random_lost_knight"]
+
 
 def random_lost_knight(
     rng: np.random.Generator, rows: int, cols: int, density: float, name: str | None = None

@@ -16,6 +16,8 @@ from knightcert.problems.board import Board
 from knightcert.problems.board_text import parse_board_mask, read_bytes
 from knightcert.problems.errors import InvalidInstance
 
+__all__ = ["KnightsInstance", "closed_form", "knights_instance"]
+
 
 @dataclass(frozen=True, eq=False)
 class KnightsInstance:

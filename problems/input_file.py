@@ -28,6 +28,21 @@ from typing import Any
 from knightcert.problems.argument_checks import expect_path
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
 
+__all__ = [
+    "ECHO_CHARS",
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "available_memory",
+    "check_memory",
+    "decode_text",
+    "echo",
+    "load_json",
+    "load_toml",
+    "max_bytes",
+    "read_input",
+    "read_text",
+]
+
 #: Characters of a bad token echoed in an error message.
 ECHO_CHARS = 40
 #: Largest file of each kind read (bytes); ``KNIGHTCERT_MAX_<KIND>_BYTES`` (kind upper-cased,

@@ -35,6 +35,16 @@ from knightcert.problems.argument_checks import bounded, expect_whole
 from knightcert.problems.board import Board
 from knightcert.problems.errors import InvalidArgument
 
+__all__ = [
+    "DEFAULT_HOLES",
+    "DEFAULT_PLAYERS",
+    "SUFFIX",
+    "format_board",
+    "format_instance",
+    "instance_flags",
+    "random_instance",
+]
+
 #: File suffix of each problem's text format.
 SUFFIX = {"path": ".txt", "jump": ".in", "knights": ".txt", "tour": ".txt"}
 #: Default share of blocked squares of a random instance: the random suites' defaults

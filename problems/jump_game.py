@@ -20,6 +20,22 @@ from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
 from knightcert.problems.input_file import read_input
 from knightcert.problems.result import Result, Status
 
+__all__ = [
+    "MAX_CELLS",
+    "MAX_JUMP_FILE_BYTES",
+    "NO_WINNER",
+    "JumpInstance",
+    "format_jump",
+    "format_jump_answer",
+    "game_result",
+    "jump_targets",
+    "parse_jump",
+    "player_key",
+    "player_name",
+    "player_row",
+    "read_jump",
+]
+
 #: Largest board the parser accepts (cells), checked before anything is allocated.
 MAX_CELLS = 400_000_000
 #: Largest jump-game file read (bytes), checked from the file size before reading.

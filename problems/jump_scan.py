@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from numba import njit
 
+__all__ = ["scan"]
+
 
 @njit(cache=True, nogil=True)
 def scan(buf, values, lines, max_digits):  # pragma: no cover - compiled

@@ -15,6 +15,8 @@ import numpy as np
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.input_file import check_memory, echo
 
+__all__ = ["ECHO_BYTES", "PLAIN_BYTES", "SEPARATORS", "tokenize"]
+
 _MAX_DIGITS = 18
 #: Bytes of a bad token looked at for the message (it is echoed cut shorter still).
 ECHO_BYTES = 64

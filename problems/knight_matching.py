@@ -29,6 +29,17 @@ import math
 import numpy as np
 from numba import njit
 
+__all__ = [
+    "INF",
+    "MatchingRun",
+    "block_matching",
+    "global_relabel",
+    "greedy_matching",
+    "hopcroft_karp_phase",
+    "koenig_independent",
+    "push_relabel",
+]
+
 #: Distance of a vertex outside the current layered graph (or a dead end).
 INF = np.int64(1) << np.int64(62)
 

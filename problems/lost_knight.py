@@ -16,6 +16,8 @@ from knightcert.problems.board import Board
 from knightcert.problems.board_text import parse_grid, read_bytes
 from knightcert.problems.errors import InvalidInstance
 
+__all__ = ["LostKnightInstance", "format_lost_knight", "parse_lost_knight", "read_lost_knight"]
+
 
 @dataclass(frozen=True, eq=False)
 class LostKnightInstance:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import functools
 import numbers
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from knightcert.problems.argument_checks import bounded_seconds, describe
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.result import Result
+
+__all__ = ["MAX_SEED", "Method", "check_arguments", "method"]
 
 Method = Callable[..., Result]
 
@@ -53,13 +55,13 @@ def check_arguments(problem: str, instance: Any, time_limit: Any, seed: Any) -> 
     if time_limit is not None:
         if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
             raise InvalidArgument(f"time_limit: expected a number of seconds, got {describe(time_limit)}")
-        if not 0 < time_limit < float("inf"):
+        if not 0 < cast(float, time_limit) < float("inf"):  # a Real: compares with floats
             raise InvalidArgument(f"time_limit must be positive and finite, got {time_limit}")
         bounded_seconds(time_limit, "time limit", "time_limit")  # the flags' and files' own bound
     if seed is not None:
         if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
             raise InvalidArgument(f"seed: expected a whole number, got {describe(seed)}")
-        if not 0 <= seed <= MAX_SEED:
+        if not 0 <= int(seed) <= MAX_SEED:
             raise InvalidArgument(f"seed must be in 0..{MAX_SEED}, got {seed}")
 
 

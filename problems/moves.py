@@ -6,6 +6,16 @@ import numpy as np
 
 from knightcert.problems.board import Board
 
+__all__ = [
+    "KNIGHT_OFFSETS",
+    "is_knight_move",
+    "knight_arcs",
+    "knight_edges",
+    "knight_neighbours",
+    "knight_targets",
+    "moved",
+]
+
 #: The eight knight displacements ``(drow, dcol)`` in the library's fixed order.
 KNIGHT_OFFSETS: tuple[tuple[int, int], ...] = (
     (-2, -1),
@@ -62,8 +72,8 @@ def knight_targets(
     dtype = np.int32 if board.size < 2**31 - 16 else np.int64
     dr = np.array([d[0] for d in offsets], dtype=dtype)
     dc = np.array([d[1] for d in offsets], dtype=dtype)
-    r = np.arange(board.rows, dtype=dtype)[:, None, None]
-    c = np.arange(board.cols, dtype=dtype)[None, :, None]
+    r: np.ndarray = np.arange(board.rows, dtype=dtype)[:, None, None]
+    c: np.ndarray = np.arange(board.cols, dtype=dtype)[None, :, None]
     nr = r + dr[None, None, :]
     nc = c + dc[None, None, :]
     if board.torus:

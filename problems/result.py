@@ -8,6 +8,8 @@ import numbers
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+__all__ = ["MAX_DRAWN", "Backing", "Evidence", "Result", "Status", "solution_svg"]
+
 
 class Status(enum.Enum):
     """Outcome of a method run.

@@ -17,6 +17,19 @@ meet across each cut with a knight move.
 
 from __future__ import annotations
 
+__all__ = [
+    "BLOCK_SIDES",
+    "JOIN_OFFSET",
+    "LANE_KINDS",
+    "LANE_PORTS",
+    "LANE_WIDTHS",
+    "STRIP_KINDS",
+    "Move",
+    "Square",
+    "join_moves",
+    "port",
+]
+
 Square = tuple[int, int]
 Move = tuple[Square, Square]
 

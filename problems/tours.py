@@ -17,6 +17,23 @@ from knightcert.problems.board_text import parse_board_mask, read_bytes
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.moves import knight_neighbours
 
+__all__ = [
+    "CONRAD",
+    "SCHWENK",
+    "TourInstance",
+    "closed_tour_exists",
+    "closed_tour_reason",
+    "colour_reason",
+    "counting_reason",
+    "format_mostra",
+    "full_board_reason",
+    "numbered",
+    "open_tour_exists",
+    "open_tour_reason",
+    "outer_rows_reason",
+    "tour_instance",
+]
+
 
 @dataclass(frozen=True, eq=False)
 class TourInstance:
@@ -262,10 +279,10 @@ def counting_reason(instance: TourInstance) -> str | None:
     n = board.n_free
     if instance.closed and n < 3:
         return "a closed tour needs at least 3 squares"
-    ends = (instance.start, instance.end)
-    if instance.closed and None not in ends and not _a_move_apart(board, *ends):
+    start, end = instance.start, instance.end
+    if instance.closed and start is not None and end is not None and not _a_move_apart(board, start, end):
         return (
-            f"a closed tour from {tuple(ends[0])} to {tuple(ends[1])} closes with a move between them, "
+            f"a closed tour from {tuple(start)} to {tuple(end)} closes with a move between them, "
             "and they are not a knight move apart"
         )
     # a knight move changes colour, except a wrapping move across an odd side of a torus
@@ -305,8 +322,8 @@ def _colour_count_reason(instance: TourInstance, n: int) -> str | None:
                     return (
                         f"with {n} squares a tour starts and ends on the majority colour; the {label} is not"
                     )
-        ends = (instance.start, instance.end)
-        if None not in ends and n % 2 == 0 and (sum(ends[0]) + sum(ends[1])) % 2 == 0:
+        start, end = instance.start, instance.end
+        if start is not None and end is not None and n % 2 == 0 and (sum(start) + sum(end)) % 2 == 0:
             return f"with {n} squares a tour starts and ends on different colours"
     return None
 

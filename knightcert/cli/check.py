@@ -15,6 +15,8 @@ from knightcert.cli.text import printable, theirs
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.result import Result
 
+__all__ = ["EXIT_CERTIFIED", "EXIT_REJECTED", "add_parser", "load_instance", "run"]
+
 EXIT_CERTIFIED = 0
 EXIT_REJECTED = 1
 
@@ -66,7 +68,7 @@ def load_instance(spec: str, data: dict[str, Any], args: argparse.Namespace | No
     if spec == "-":
         return None
     problem = data.get("problem")
-    flags = {
+    flags: dict[str, Any] = {
         "torus": bool(getattr(args, "torus", False)),
         "closed": bool(getattr(args, "closed", False)),
         "start": getattr(args, "start", None),

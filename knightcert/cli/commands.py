@@ -7,6 +7,8 @@ they do not use; each command module takes its help line from here.
 
 from __future__ import annotations
 
+__all__ = ["EXIT_CODES", "HELP"]
+
 HELP: dict[str, str] = {
     "demo": "run every seed problem, heuristics against exact methods, and print a summary",
     "compare": "run methods side by side on a suite; gaps, times, memory, all answers checked",

@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from knightcert.cli.commands import HELP
@@ -27,6 +28,18 @@ from knightcert.cli.options import (
 from knightcert.compare.suites import SUITES
 from knightcert.problems.errors import InvalidInstance
 from knightcert.registry import method_names, problem_names
+
+__all__ = [
+    "DASK_CONNECT_SECONDS",
+    "DEFINING",
+    "Progress",
+    "add_parser",
+    "check_methods_on_workers",
+    "check_paths",
+    "connect_dask",
+    "experiment_from_args",
+    "run",
+]
 
 #: Flags that define the experiment: given with --experiment or --rerun they would contradict it.
 DEFINING = (
@@ -495,9 +508,11 @@ class Progress:
             self.bar.__enter__()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         if self.bar is not None:
-            self.bar.__exit__(*exc)
+            self.bar.__exit__(kind, error, trace)
 
     def advance(self, row) -> None:
         self.done += 1

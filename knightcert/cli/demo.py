@@ -9,6 +9,8 @@ import sys
 from knightcert.cli.commands import HELP
 from knightcert.problems.errors import InvalidInstance
 
+__all__ = ["add_parser", "run"]
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(

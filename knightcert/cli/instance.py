@@ -13,6 +13,8 @@ from knightcert.cli.commands import HELP
 from knightcert.cli.options import board_size, player_count, seed_value
 from knightcert.problems.instance_files import DEFAULT_HOLES, DEFAULT_PLAYERS, SUFFIX
 
+__all__ = ["MAX_SQUARES", "add_parser", "run"]
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(

@@ -18,6 +18,8 @@ from knightcert.cli.text import printable
 from knightcert.problems.jump_game import JumpInstance, read_jump
 from knightcert.problems.result import Result
 
+__all__ = ["add_parser", "explain", "print_answers", "run"]
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(

@@ -22,6 +22,8 @@ from knightcert.registry import default_method
 from knightcert.solving import run as run_method
 from knightcert.specs import DEFAULTS
 
+__all__ = ["add_parser", "describe", "draw", "run"]
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(

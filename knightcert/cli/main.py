@@ -36,6 +36,8 @@ from knightcert.cli.session import (
 from knightcert.cli.text import printable
 from knightcert.problems.errors import KnightcertError
 
+__all__ = ["COMMAND_MODULES", "build_parser", "main"]
+
 #: command -> its module, imported only when that command runs (``HELP`` has the order and help lines)
 COMMAND_MODULES = {
     "demo": "knightcert.cli.demo",

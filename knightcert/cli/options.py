@@ -14,6 +14,33 @@ from collections.abc import Callable
 from knightcert.problems.argument_checks import BOUNDS, bounded
 from knightcert.problems.errors import InvalidArgument, KnightcertError
 
+__all__ = [
+    "MAX_BUDGET",
+    "MAX_REPEAT",
+    "MAX_SEED",
+    "MAX_WORKERS",
+    "add_board_arguments",
+    "add_memory_limit",
+    "add_solver_arguments",
+    "answers_folder",
+    "apply_memory_limit",
+    "board_size",
+    "bounded_int",
+    "dask_address",
+    "memory_megabytes",
+    "node_budget",
+    "output_file",
+    "player_count",
+    "positive_float",
+    "positive_int",
+    "repeat_count",
+    "seed_value",
+    "shared_bound",
+    "split_methods",
+    "square",
+    "worker_count",
+]
+
 #: Largest ``--seed``, node budget, ``--workers`` and ``--repeat`` (the shared bounds of
 #: :data:`knightcert.problems.argument_checks.BOUNDS`, which experiment files obey too).
 MAX_SEED = BOUNDS["seed"][1]

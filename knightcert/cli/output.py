@@ -9,6 +9,21 @@ from typing import Any, TextIO
 
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
+__all__ = [
+    "REDIRECTED_TABLE_WIDTH",
+    "backing_text",
+    "certified_text",
+    "check_suffix",
+    "claim_text",
+    "evidence_for",
+    "exit_code",
+    "print_json",
+    "save_answer",
+    "solve_files",
+    "stopped_text",
+    "table_console",
+]
+
 #: Width of tables written to a file or a pipe: a summary of eleven short columns fits
 #: unfolded; longer cells (errors, long instance names) still fold past it.
 REDIRECTED_TABLE_WIDTH = 160
@@ -26,7 +41,7 @@ def print_json(results: Sequence[Result], stream: TextIO | None = None) -> None:
     """One JSON object for one result, a list for several."""
     import numpy as np
 
-    stream = stream or sys.stdout
+    out: TextIO = stream or sys.stdout
     payload = [r.to_dict(arrays=True) for r in results]
     arrays = {}
     for i, record in enumerate(payload):  # tours as (n, 2) arrays: written by the fast formatter
@@ -36,13 +51,13 @@ def print_json(results: Sequence[Result], stream: TextIO | None = None) -> None:
     text = json.dumps(payload[0] if len(payload) == 1 else payload, indent=None)
     for marker, squares in arrays.items():
         head, text = text.split(marker, 1)
-        stream.write(head)
+        out.write(head)
         from knightcert.cli.tour_output import squares_json
 
         for chunk in squares_json(squares):
-            stream.write(chunk)
-    stream.write(text)
-    stream.write("\n")
+            out.write(chunk)
+    out.write(text)
+    out.write("\n")
 
 
 def check_suffix(result: Result) -> str:

@@ -19,6 +19,8 @@ from knightcert.cli.text import printable
 from knightcert.problems.lost_knight import read_lost_knight
 from knightcert.problems.result import Result, Status
 
+__all__ = ["add_parser", "describe", "run"]
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(

@@ -8,6 +8,8 @@ import numpy as np
 
 from knightcert.problems.board import Board
 
+__all__ = ["numbered_board"]
+
 
 def numbered_board(board: Board, squares: Sequence[Sequence[int]], start: int = 0) -> str:
     """Draw ``board`` with the i-th square of ``squares`` labelled ``start + i``.

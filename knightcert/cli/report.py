@@ -11,6 +11,8 @@ from knightcert.cli.options import output_file
 from knightcert.cli.text import printable
 from knightcert.problems.errors import InvalidInstance
 
+__all__ = ["TABLE_FORMATS", "add_parser", "run"]
+
 #: Endings ``report --output`` accepts.
 TABLE_FORMATS = (".md", ".csv", ".tex", ".txt")
 

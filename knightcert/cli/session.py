@@ -16,6 +16,22 @@ from typing import Any
 from knightcert.problems import stopping
 from knightcert.problems.errors import KnightcertError
 
+__all__ = [
+    "EXIT_FAILED_CHECK",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_TERMINATED",
+    "EXIT_USAGE",
+    "UsageError",
+    "interruption",
+    "on_signal",
+    "solve_each",
+    "start",
+    "stop_requested",
+    "stopped_by",
+    "time_left",
+]
+
 EXIT_OK = 0
 EXIT_FAILED_CHECK = 1
 EXIT_USAGE = 2

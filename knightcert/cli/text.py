@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+__all__ = ["printable"]
+
 
 def printable(text: str) -> str:
     """``text`` with every control character escaped (``\\n``, ``\\x1b``, ...), so that a name or

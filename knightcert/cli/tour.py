@@ -21,6 +21,8 @@ from knightcert.problems.tours import TourInstance, format_mostra, numbered, tou
 from knightcert.registry import default_method
 from knightcert.solving import run as run_method
 
+__all__ = ["add_parser", "render", "run", "save_npy", "summary"]
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(

@@ -13,6 +13,8 @@ import numpy as np
 
 from knightcert.problems.board import Board
 
+__all__ = ["CHUNK", "COMPILED_FROM", "numbered_text", "squares_json"]
+
 #: Squares from which the compiled formatters are used.
 COMPILED_FROM = 50_000
 #: Squares formatted per chunk.

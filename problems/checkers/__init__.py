@@ -159,7 +159,11 @@ def _remember(result: Result, instance: Any) -> Result:
     """Remember that ``result`` was certified against ``instance``, holding the instance itself
     while the result lives (an id alone could be reused by a new instance once this one is freed)."""
     key = id(result)
-    _CERTIFIED[key] = (weakref.ref(result, lambda _ref, key=key: _CERTIFIED.pop(key, None)), instance)
+
+    def forget(_ref: weakref.ref[Result]) -> None:
+        _CERTIFIED.pop(key, None)
+
+    _CERTIFIED[key] = (weakref.ref(result, forget), instance)
     return result
 
 

@@ -10,6 +10,19 @@ from knightcert.problems.checkers.failure import CheckFailed
 from knightcert.problems.checkers.fields import optional_integer, squares
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
+__all__ = [
+    "CLAIMS",
+    "MINIMISE",
+    "SOLVER_NAMES",
+    "as_squares",
+    "bound_claim",
+    "certificate_of",
+    "check_status_fields",
+    "knight_steps",
+    "on_usable",
+    "solver_evidence",
+]
+
 #: Claims an answer can make, in the order they are reported.
 CLAIMS = ("answer", "optimal", "infeasible", "bound")
 #: Whether a problem's objective is minimised (its bound is a lower bound) or maximised.
@@ -70,9 +83,9 @@ def check_status_fields(result: Result, *, no_winner_solution: bool = False) -> 
 
 def bound_claim(result: Result) -> int | None:
     """The bound to certify as its own claim: a bound that is not already the optimality claim."""
-    if result.status is Status.OPTIMAL:
+    if result.status is Status.OPTIMAL or result.bound is None:
         return None
-    return result.bound
+    return int(result.bound)  # a whole number: check_status_fields ran first
 
 
 def solver_evidence(claim: str, method: str, detail: str = "") -> Evidence:

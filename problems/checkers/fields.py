@@ -17,6 +17,17 @@ import numpy as np
 
 from knightcert.problems.checkers.failure import CheckFailed
 
+__all__ = [
+    "bool_array",
+    "describe_value",
+    "grid",
+    "int_array",
+    "integer",
+    "is_integer",
+    "optional_integer",
+    "squares",
+]
+
 _INT_TYPES = (int, np.integer)
 
 

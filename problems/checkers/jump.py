@@ -29,6 +29,8 @@ from knightcert.problems.checkers.fields import describe_value, grid, optional_i
 from knightcert.problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
+__all__ = ["LABELS", "ROW_FIELDS", "certify_jump", "check_labels", "labels", "replay"]
+
 LABELS = "round/key labels"
 
 
@@ -93,8 +95,8 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
             evidence.append(Evidence("optimal", Backing.CERTIFICATE, LABELS))
     if solution is not None:
         if solution["output"] is not None:
-            winner = None if solution["winner"] is None else _index(solution["winner"], instance.players)
-            if solution["output"] != format_jump_answer(winner, solution["round"]):
+            named = None if solution["winner"] is None else _index(solution["winner"], instance.players)
+            if solution["output"] != format_jump_answer(named, solution["round"]):
                 raise CheckFailed("the output text does not match the winner and round")
         for p, row in enumerate(solution["players"] or []):
             _check_row(instance, p, row, ranking[p])

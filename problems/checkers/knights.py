@@ -47,6 +47,19 @@ from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
+__all__ = [
+    "MATCHING",
+    "SEARCH_NODES",
+    "SEARCH_SQUARES",
+    "bipartite",
+    "certify_knights",
+    "check_matching",
+    "check_placement",
+    "matching_is_maximum",
+    "maximum_matching",
+    "search_optimum",
+]
+
 MATCHING = "matching (Kőnig)"
 #: Usable squares up to which the checker finds the optimum of a non-bipartite board itself.
 SEARCH_SQUARES = 100

@@ -29,6 +29,17 @@ from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets, moved
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
+__all__ = [
+    "CLOSED_SET",
+    "LABELLING",
+    "certify_path",
+    "check_closed_set",
+    "check_distance_labels",
+    "check_path_moves",
+    "distance_labels",
+    "reachable_set",
+]
+
 LABELLING = "distance labelling"
 CLOSED_SET = "closed set"
 
@@ -69,11 +80,13 @@ def certify_path(instance: LostKnightInstance, result: Result) -> tuple[list[Evi
             raise CheckFailed(f"objective {result.objective} but the path has {length} moves")
         evidence.append(Evidence("answer", Backing.CERTIFICATE, "path replayed"))
     if result.status is Status.OPTIMAL:
+        assert result.objective is not None  # check_status_fields: OPTIMAL carries a whole objective
+        optimum = int(result.objective)
         labels = certificate_of(result, "optimal").get("labels")
         if labels is None:
-            labels = _own_labels(instance, result.objective, "optimal")
+            labels = _own_labels(instance, optimum, "optimal")
         labels = grid(labels, "certificate 'labels'", shape, claim="optimal")
-        check_distance_labels(instance, labels, result.objective)
+        check_distance_labels(instance, labels, optimum)
         evidence.append(Evidence("optimal", Backing.CERTIFICATE, LABELLING))
         certificate = {"labels": labels}
     bound = bound_claim(result)

@@ -28,6 +28,8 @@ import numpy as np
 
 from knightcert.problems.checkers.failure import CheckFailed
 
+__all__ = ["MAX_DEPTH", "exact_result", "plain"]
+
 #: Deepest nesting accepted (an answer is at most a list of pairs inside a dict inside a dict).
 MAX_DEPTH = 32
 

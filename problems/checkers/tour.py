@@ -46,6 +46,18 @@ from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
 from knightcert.problems.tours import TourInstance, closed_tour_exists, full_board_reason, open_tour_exists
 
+__all__ = [
+    "EXHAUSTIVE_NODES",
+    "EXHAUSTIVE_SQUARES",
+    "argument_against",
+    "certify_tour",
+    "check_tour_moves",
+    "nonexistence_evidence",
+    "nonexistence_reason",
+    "partial_tour_length",
+    "search_tour",
+]
+
 #: Usable squares up to which the checker searches all tours itself.
 EXHAUSTIVE_SQUARES = 256
 #: Node budget of that search.
@@ -177,8 +189,8 @@ def _colour_argument(instance: TourInstance) -> str | None:
                 return (
                     f"colours: {n} squares, so a tour starts and ends on the majority colour; {label} is not"
                 )
-    ends = (instance.start, instance.end)
-    if None not in ends and n % 2 == 0 and (sum(ends[0]) + sum(ends[1])) % 2 == 0:
+    start, end = instance.start, instance.end
+    if start is not None and end is not None and n % 2 == 0 and (sum(start) + sum(end)) % 2 == 0:
         return f"colours: with {n} squares a tour starts and ends on different colours"
     return None
 

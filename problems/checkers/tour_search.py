@@ -19,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+__all__ = ["FOUND", "NONE", "UNDECIDED", "find_tour", "search"]
+
 FOUND = 1
 NONE = 0
 UNDECIDED = -1
