@@ -16,7 +16,6 @@ from knightcert.compare.suites import read_expected
 __all__ = [
     "PART_BUILDERS",
     "DemoPart",
-    "find_shared_data",
     "generated_jump",
     "generated_lost_knight",
     "jump_parts",
