@@ -225,8 +225,8 @@ def _mark(row: Row, text: str) -> None:
         row.error = f"{row.error}; {text}" if row.error else text
 
 
-def _better(problem: str, a: float | int | None, b: float | int) -> bool:
-    if a is None:  # no value beats nothing
+def _better(problem: str, a: float | int | None, b: float | int | None) -> bool:
+    if a is None or b is None:  # no value beats nothing, and nothing is beaten
         return False
     return a < b if MINIMISE.get(problem, True) else a > b
 

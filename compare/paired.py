@@ -298,8 +298,9 @@ def mean_load(rows: Sequence[Row]) -> float | None:
     return float(np.mean(loads)) if loads else None
 
 
-HEADERS = ("method", "measure", "pairs", "A median", "B median", "B - A median", "effect r", "p")
-HEADERS += ("p Holm", "verdict")
+HEADERS = (
+    "method", "measure", "pairs", "A median", "B median", "B - A median", "effect r", "p", "p Holm", "verdict"
+)
 
 
 def paired_table(tests: Sequence[PairedTest], fmt: str = "md") -> str:

@@ -46,7 +46,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -368,7 +368,7 @@ def bind_to_parent(parent: int, wall_limit: float | None) -> None:
         signal.alarm(max(1, math.ceil(wall_limit)))
 
 
-def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Iterator[Row]:
+def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Generator[Row, None, None]:
     """Run each task in a fresh process, ``workers`` at a time; yield rows as they finish.
 
     A run past its wall-clock limit is killed (row: ``UNKNOWN``, "timeout");

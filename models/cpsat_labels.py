@@ -35,7 +35,7 @@ def maximise_labels(proto: cp_model_helper.CpModelProto, count: int) -> None:
     strategy.domain_reduction_strategy = cp_model_helper.DecisionStrategyProto.SELECT_MAX_VALUE
 
 
-def maximise_label(proto: object, count: int, target: int) -> None:
+def maximise_label(proto: cp_model_helper.CpModelProto, count: int, target: int) -> None:
     """Objective and strategy of a label model whose labels are variables ``0 .. count - 1`` when
     only label ``target`` matters: maximise it alone, and decide ``target`` first, then the
     others in order, each at its largest value.

@@ -235,7 +235,8 @@ def cpsat(
         time_limit=time_limit,
         seed=seed,
         workers=workers,
-        **({} if upper_bound is None else {"parameters": BOUNDED_PARAMETERS, "stop_at": upper_bound}),
+        parameters=None if upper_bound is None else BOUNDED_PARAMETERS,
+        stop_at=upper_bound,
     )
     # extract
     info = {

@@ -100,7 +100,7 @@ def _refute(board: Any, knights: int, path: str) -> None:  # pragma: no cover - 
             sys.exit(SATISFIABLE)
         binary = _binary_trace(solver)
         if binary is None:  # python-sat turns CaDiCaL's binary trace into text lines, slowly
-            text = ("\n".join(solver.get_proof()) + "\n").encode("ascii")
+            text = ("\n".join(solver.get_proof() or []) + "\n").encode("ascii")
             binary = text_to_binary(text)
     with open(path, "wb") as stream:
         stream.write(binary)

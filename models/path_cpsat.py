@@ -146,14 +146,14 @@ def cpsat(
     active = [k for k in range(len(used)) if run.solver.boolean_value(used[k])]
     path = _path_from_flow(board.cols, tails[active], heads[active], start, goal)
     length = len(path) - 1
-    bound = int(np.ceil(run.solver.best_objective_bound - 1e-9))
-    status = run.status if length > bound else Status.OPTIMAL
+    lower = int(np.ceil(run.solver.best_objective_bound - 1e-9))
+    status = run.status if length > lower else Status.OPTIMAL
     return Result(
         "path",
         "cpsat",
         status,
         length,
-        min(bound, length),
+        min(lower, length),
         path,
         time.perf_counter() - began,
         info={**run.info(), "formulation": "flow"},
@@ -224,7 +224,7 @@ def _distance_model(
     maximise_label(proto, n, goal)
     stop_at = None
     if searched is not None:  # BFS's labels, capped at the length (n when S is unreachable)
-        if searched.status is Status.OPTIMAL:
+        if searched.status is Status.OPTIMAL and searched.objective is not None:
             stop_at = int(searched.objective)
             hinted = np.asarray(searched.certificate["labels"]).reshape(-1)[usable]
         else:

@@ -83,9 +83,8 @@ def atomic_output(path: str | os.PathLike[str], binary: bool = False) -> Iterato
         raise cannot_write(target, exc) from None
     try:
         try:
-            with os.fdopen(
-                fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"})
-            ) as stream:
+            opened: IO[Any] = os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")
+            with opened as stream:
                 yield stream
                 stream.flush()
                 os.fsync(stream.fileno())
@@ -147,7 +146,7 @@ def remove_stale_temporaries(path: str | os.PathLike[str]) -> list[str]:
     """
     folder, name = os.path.split(os.path.abspath(os.fspath(path)))
     prefix = _prefix(name)
-    removed = []
+    removed: list[str] = []
     try:
         entries = os.listdir(folder)
     except OSError:

@@ -171,7 +171,8 @@ def check_placement(instance: KnightsInstance, solution: Any) -> int:
     for dr, dc in KNIGHT_OFFSETS:
         tr, tc = rows + dr, cols + dc
         if board.torus:
-            tr, tc, inside = tr % board.rows, tc % board.cols, slice(None)
+            tr, tc = tr % board.rows, tc % board.cols
+            inside = np.ones(len(tr), dtype=bool)
         else:
             inside = (tr >= 0) & (tr < board.rows) & (tc >= 0) & (tc < board.cols)
         target = (tr * board.cols + tc)[inside]
