@@ -136,3 +136,16 @@ def test_the_move_tables_match_a_brute_force(rows, cols, torus):
         if not board.blocked[a]:
             expected = {b[0] * cols + b[1] for b in squares if b != a and not board.blocked[b] and jump(a, b)}
         assert {int(j) for j in table[i] if j >= 0} == expected, a
+
+
+def test_off_board_jumps_are_exactly_minus_one():
+    """knight_targets(only_free=False) on a plain board: -1 exactly where a jump leaves the board."""
+    from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets
+
+    board = Board(4, 5)
+    targets = knight_targets(board, only_free=False)
+    for r in range(4):
+        for c in range(5):
+            for k, (dr, dc) in enumerate(KNIGHT_OFFSETS):
+                inside = 0 <= r + dr < 4 and 0 <= c + dc < 5
+                assert targets[r * 5 + c, k] == ((r + dr) * 5 + c + dc if inside else -1)
