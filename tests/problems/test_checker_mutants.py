@@ -104,3 +104,48 @@ def test_a_matching_pair_in_every_direction_is_a_move(torus):
         assert check_matching(board, [[[3, 3], [3 + dr, 3 + dc]]]) == 1
         if torus:
             assert check_matching(board, [[[0, 0], [dr % 8, dc % 8]]]) == 1
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "torus"), [(5, 6, False), (6, 5, False), (5, 5, True), (4, 7, True)]
+)
+def test_the_move_tables_match_a_brute_force(rows, cols, torus):
+    """knight_neighbours and is_knight_move against the definition, square by square."""
+    from knightcert.problems.moves import is_knight_move, knight_neighbours
+
+    board = Board(
+        rows, cols, np.array([[(r * 3 + c) % 7 == 0 for c in range(cols)] for r in range(rows)]), torus
+    )
+    squares = [(r, c) for r in range(rows) for c in range(cols)]
+
+    def jump(a, b):
+        dr, dc = b[0] - a[0], b[1] - a[1]
+        if torus:
+            return any(
+                (dr - x) % rows == 0 and (dc - y) % cols == 0
+                for x, y in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
+            )
+        return sorted((abs(dr), abs(dc))) == [1, 2]
+
+    table = knight_neighbours(board)
+    for a in squares:
+        for b in squares:
+            assert is_knight_move(board, a, b) == jump(a, b), (a, b)
+        i = a[0] * cols + a[1]
+        expected = set()
+        if not board.blocked[a]:
+            expected = {b[0] * cols + b[1] for b in squares if b != a and not board.blocked[b] and jump(a, b)}
+        assert {int(j) for j in table[i] if j >= 0} == expected, a
+
+
+def test_off_board_jumps_are_exactly_minus_one():
+    """knight_targets(only_free=False) on a plain board: -1 exactly where a jump leaves the board."""
+    from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets
+
+    board = Board(4, 5)
+    targets = knight_targets(board, only_free=False)
+    for r in range(4):
+        for c in range(5):
+            for k, (dr, dc) in enumerate(KNIGHT_OFFSETS):
+                inside = 0 <= r + dr < 4 and 0 <= c + dc < 5
+                assert targets[r * 5 + c, k] == ((r + dr) * 5 + c + dc if inside else -1)
