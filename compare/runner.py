@@ -495,12 +495,24 @@ def run_with_executor(tasks: Iterable[Task], executor: Executor) -> Iterator[Row
     tasks = list(tasks)
     warm_workers(tasks, executor)
     futures = {executor.submit(run_remote, task): task for task in tasks}
+    finished = 0
     for future in as_completed(futures):
         task = futures[future]
         try:
             row, answer = future.result()
             yield recheck(task, row, answer)  # checked again here, whatever the worker said
-        except Exception as exc:  # the executor itself failed (lost worker, ...)
+            finished += 1
+        except BaseException as exc:
+            if executor_lost(exc):  # not the run's fault: no row, so that a resume redoes it
+                for other in futures:
+                    other.cancel()
+                raise ExecutorLost(
+                    f"the executor was lost after {finished} of {len(futures)} runs ({type(exc).__name__}); "
+                    "the finished runs are kept in the report: run the same command again to do the rest"
+                ) from None
+            if not isinstance(exc, Exception):
+                raise
+            # the run itself failed on the worker (its process died, ...): a crash row
             row = failed_row(task.problem, task.name, task.method, f"crash: {type(exc).__name__}: {exc}", 0.0)
             yield _stamp(row, task)
 
@@ -514,6 +526,22 @@ def warm_workers(tasks: list[Task], executor: Executor) -> None:
     for future in futures:
         with contextlib.suppress(Exception):  # a failure shows again in the timed run
             future.result()
+
+
+class ExecutorLost(KnightcertError):
+    """The executor (a Dask scheduler, a process pool) went away during a comparison."""
+
+
+#: Exceptions that say the executor went away, not that a run failed (by class name, so that
+#: Dask's need not be imported): the scheduler lost, every future cancelled, a broken pool.
+LOST_EXECUTOR = frozenset(
+    {"CancelledError", "FutureCancelledError", "CommClosedError", "BrokenProcessPool", "BrokenExecutor"}
+)
+
+
+def executor_lost(exc: BaseException) -> bool:
+    """Whether ``exc`` from a future says the executor itself is gone (see :data:`LOST_EXECUTOR`)."""
+    return any(kind.__name__ in LOST_EXECUTOR for kind in type(exc).__mro__)
 
 
 def run_tasks(

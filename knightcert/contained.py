@@ -199,6 +199,14 @@ def run_contained(
                 os._exit(code)
     os.close(writer)
     try:
+        return _collect(keeper, reader, wall_limit, before)
+    finally:
+        _prctl(_PR_SET_CHILD_SUBREAPER, 0)  # the caller is a subreaper for the run only
+
+
+def _collect(keeper: int, reader: int, wall_limit: float | None, before: set[int]) -> Outcome:
+    """The keeper's report on ``reader``; after a keeper that hung or died, its tree killed."""
+    try:
         data = _read_all(reader, None if wall_limit is None else wall_limit + KEEPER_MARGIN)
     except BaseException:
         _stop_keeper(keeper, signal.SIGTERM)
