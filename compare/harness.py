@@ -215,9 +215,9 @@ def fill_gaps(rows: Iterable[Row], known_optima: dict[str, float | int] | None =
         groups.setdefault(row.instance, []).append(row)
     for instance, group in groups.items():
         best, certified = _reference(group, (known_optima or {}).get(instance))
-        infeasible = _infeasible_conflicts(group)
+        _infeasible_conflicts(group)  # marks infeasibility claims an answer refutes
         for row in group:
-            row.gap = _gap(row, best, certified, infeasible)
+            row.gap = _gap(row, best, certified)
 
 
 def _mark(row: Row, text: str) -> None:
@@ -335,9 +335,10 @@ def _infeasible_conflicts(group: list[Row]) -> bool:
     return bool(claims)
 
 
-def _gap(row: Row, best: float | int | None, certified: bool, infeasible: bool) -> float | None:
+def _gap(row: Row, best: float | int | None, certified: bool) -> float | None:
     if row.status == Status.INFEASIBLE.value:
-        return 0.0 if row.verified and infeasible else None
+        return None  # no solution: a gap means nothing (a 0 % would read as one); the claim's
+        # correctness shows in verified/certified and, for conflicts, in error
     if row.problem == "tour" and row.objective is None and row.covered is not None and best:
         return 1 - row.covered / best  # a dead end: the share of usable squares left out
     if row.objective is None or not row.verified:
