@@ -36,7 +36,7 @@ def test_path_sizes_of_one_square_are_one_line(tmp_path):
 def test_a_method_returning_an_int_is_a_crash_answer(tmp_path):
     (tmp_path / "intret.py").write_text("def solve(instance, time_limit=None, seed=None):\n    return 7\n")
     done = run_cli(tmp_path, "knights", "4", "--method", "intret:solve")
-    assert done.returncode == 0 and "Traceback" not in done.stderr and "internal error" not in done.stderr
+    assert done.returncode == 3 and "Traceback" not in done.stderr and "internal error" not in done.stderr
     assert "crash" in done.stdout and "not int" in done.stdout
 
 
