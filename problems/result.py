@@ -185,18 +185,18 @@ class Result:
         >>> Result.empty("tour", "roth", 0.5, info={"stopped": "node budget spent"}).summary()
         'tour by roth: UNKNOWN, 0.5 s, not verified, no solution'
         """
-        return cls(
+        return cls.answer(
             problem,
             method,
-            status,
-            None,
-            bound,
-            None,
-            time,
+            status=status,
+            objective=None,
+            solution=None,
+            time=time,
+            bound=bound,
             nodes=nodes,
-            certificate=certificate,
-            info=dict(info or {}),
+            info=info,
             evidence=evidence,
+            certificate=certificate,
         )
 
     @classmethod
