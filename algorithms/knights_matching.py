@@ -81,7 +81,7 @@ def matching(
     tiled = _tiled_matching(board)
     if tiled is not None and clock.expired():
         info = {**clock.stopped("the matching"), "matching_size": 0}
-        return Result("knights", "matching", Status.UNKNOWN, None, None, None, clock.elapsed(), info=info)
+        return Result.empty("knights", "matching", clock.elapsed(), info=info)
     if tiled is not None:  # perfect: maximum with no search, and Kőnig's set is one colour class
         colour = (np.add.outer(np.arange(board.rows), np.arange(board.cols)) % 2).reshape(-1)
         info = {"matching_size": len(tiled), "tiled": True}
@@ -96,7 +96,7 @@ def matching(
     while True:
         if clock.expired():
             info = {**clock.stopped("the matching"), "matching_size": run.size}
-            return Result("knights", "matching", Status.UNKNOWN, None, None, None, clock.elapsed(), info=info)
+            return Result.empty("knights", "matching", clock.elapsed(), info=info)
         if run.phase() == 0:
             break
     independent = koenig_independent(run.nb, run.left, run.right, run.match, run.dist < INF).astype(bool)
@@ -110,14 +110,14 @@ def _matching_result(
     """The ``matching`` method's answer: the Kőnig independent set, optimal, with its matching
     (pairs of flat square indices) as the certificate."""
     count = int(independent.sum())
-    return Result(
+    return Result.answer(
         "knights",
         "matching",
-        Status.OPTIMAL,
-        count,
-        count,
-        _squares(board, independent),
-        clock.elapsed(),
+        status=Status.OPTIMAL,
+        objective=count,
+        bound=count,
+        solution=_squares(board, independent),
+        time=clock.elapsed(),
         certificate={"matching": _square_pairs(board, pairs)},
         info=info,
     )

@@ -157,7 +157,7 @@ def cpsat(
     info = {**run.info(), "formulation": "layers", "constraints": len(constraints)}
     if run.status is not Status.OPTIMAL:  # the layers are exact only at the optimum
         status = Status.UNKNOWN if run.status is not Status.INFEASIBLE else run.status
-        return Result("jump", "cpsat", status, None, None, None, time.perf_counter() - began, info=info)
+        return Result.empty("jump", "cpsat", time.perf_counter() - began, status=status, info=info)
     labels = np.fromiter(run.solver.response_proto.solution, dtype=np.int64, count=total).reshape(players, n)
     table = [_player_row(instance, p, labels[p], tails, heads, values, two_jumps, n) for p in range(players)]
     result = game_result(instance, "cpsat", table, time.perf_counter() - began)
@@ -288,13 +288,12 @@ def _monolithic(
             "output": format_jump_answer(None, None),
             "players": None,
         }
-        return Result(
-            "jump", "cpsat", run.status, None, None, nobody, time.perf_counter() - began, info=run.info()
+        elapsed = time.perf_counter() - began
+        return Result.answer(
+            "jump", "cpsat", status=run.status, objective=None, solution=nobody, time=elapsed, info=run.info()
         )
     if not run.has_solution:
-        return Result(
-            "jump", "cpsat", run.status, None, None, None, time.perf_counter() - began, info=run.info()
-        )
+        return Result.empty("jump", "cpsat", time.perf_counter() - began, status=run.status, info=run.info())
     solver = run.solver
     winner = next(p for p in range(players) if solver.boolean_value(choose[p]))
     cells = [next(c for c in range(n) if solver.boolean_value(at[t][c])) for t in range(horizon + 1)]
@@ -311,13 +310,13 @@ def _monolithic(
     }
     status = Status.OPTIMAL if run.status is Status.OPTIMAL else Status.FEASIBLE
     bound = arrival if status is Status.OPTIMAL else None
-    return Result(
+    return Result.answer(
         "jump",
         "cpsat",
-        status,
-        arrival,
-        bound,
-        solution,
-        time.perf_counter() - began,
+        status=status,
+        objective=arrival,
+        bound=bound,
+        solution=solution,
+        time=time.perf_counter() - began,
         info=run.info(),
     )

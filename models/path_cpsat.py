@@ -140,22 +140,20 @@ def cpsat(
     run = solve_cpsat(model, began=began, time_limit=time_limit, seed=seed, workers=workers)
     # extract
     if not run.has_solution:
-        return Result(
-            "path", "cpsat", run.status, None, None, None, time.perf_counter() - began, info=run.info()
-        )
+        return Result.empty("path", "cpsat", time.perf_counter() - began, status=run.status, info=run.info())
     active = [k for k in range(len(used)) if run.solver.boolean_value(used[k])]
     path = _path_from_flow(board.cols, tails[active], heads[active], start, goal)
     length = len(path) - 1
     lower = int(np.ceil(run.solver.best_objective_bound - 1e-9))
     status = run.status if length > lower else Status.OPTIMAL
-    return Result(
+    return Result.answer(
         "path",
         "cpsat",
-        status,
-        length,
-        min(lower, length),
-        path,
-        time.perf_counter() - began,
+        status=status,
+        objective=length,
+        bound=min(lower, length),
+        solution=path,
+        time=time.perf_counter() - began,
         info={**run.info(), "formulation": "flow"},
     )
 
@@ -171,7 +169,7 @@ def _spent(began: float, time_limit: float | None) -> bool:
 def _building_stopped(began: float, time_limit: float | None) -> Result:
     """``UNKNOWN``: the time limit was spent building the model (nothing was solved)."""
     info = {"stopped": f"time limit of {time_limit:g} s reached while building the model"}
-    return Result("path", "cpsat", Status.UNKNOWN, None, None, None, time.perf_counter() - began, info=info)
+    return Result.empty("path", "cpsat", time.perf_counter() - began, info=info)
 
 
 def _distance_model(
@@ -248,21 +246,31 @@ def _distance_model(
     if searched is not None:
         info.update(hint="breadth-first distances", bound_source="breadth-first search", bfs_s=searched.time)
     if not run.has_solution:
-        return Result("path", "cpsat", run.status, None, None, None, time.perf_counter() - began, info=info)
+        return Result.empty("path", "cpsat", time.perf_counter() - began, status=run.status, info=info)
     label = np.fromiter(run.solver.response_proto.solution, dtype=np.int64, count=n)
     optimal = run.status is Status.OPTIMAL or (stop_at is not None and label[goal] == stop_at)
     if label[goal] >= n:  # S is unreachable (proven when the labelling is optimal)
         status = Status.INFEASIBLE if optimal else Status.UNKNOWN
         certificate = None if searched is None or status is Status.UNKNOWN else searched.certificate
         elapsed = time.perf_counter() - began
-        return Result("path", "cpsat", status, None, None, None, elapsed, certificate=certificate, info=info)
+        return Result.empty("path", "cpsat", elapsed, status=status, certificate=certificate, info=info)
     path = _path_from_labels(board.cols, usable, tails_var, heads_var, label, goal)
     length = len(path) - 1
     status = Status.OPTIMAL if optimal and length == label[goal] else Status.FEASIBLE
     bound = length if status is Status.OPTIMAL else None
     certificate = searched.certificate if searched is not None and status is Status.OPTIMAL else None
     elapsed = time.perf_counter() - began
-    return Result("path", "cpsat", status, length, bound, path, elapsed, certificate=certificate, info=info)
+    return Result.answer(
+        "path",
+        "cpsat",
+        status=status,
+        objective=length,
+        bound=bound,
+        solution=path,
+        time=elapsed,
+        certificate=certificate,
+        info=info,
+    )
 
 
 def _path_from_labels(
