@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from knightcert.models.knights_sat import prove_upper_bound
 from knightcert.problems.checkers import certify
 from knightcert.problems.checkers.knights import check_bound_proof
@@ -41,4 +43,9 @@ def test_cpsat_attaches_a_proof_where_the_checker_has_no_certificate(monkeypatch
     plain = solve(knights_instance(7, 7), method="cpsat")
     assert plain.certified and "drat" not in (plain.certificate or {})
     again = certify(SEVEN, result)  # the checked answer checks again, with the same evidence
-    assert again.certified and again.evidence == result.evidence
+    assert again.certified
+    # the same claims, backings and proof; only the checking time may differ between the two checks
+    untimed = re.compile(r", checked in [0-9.]+ s")
+    assert [(e.claim, e.backing, untimed.sub("", e.how)) for e in again.evidence] == [
+        (e.claim, e.backing, untimed.sub("", e.how)) for e in result.evidence
+    ]
