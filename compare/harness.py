@@ -100,6 +100,8 @@ class Row:
     cpu_s: float | None = None  # CPU seconds of the run (its process and children; None: not measured)
     load: float | None = None  # the machine's 1-minute load average when the run started
     check_s: float | None = None  # seconds the independent check took (beside time_s, never in it)
+    warm_s: float | None = None  # seconds this run spent loading the method's code first (beside time_s)
+    containment_s: float | None = None  # a foreign method's process start and supervision (beside time_s)
 
     @property
     def time(self) -> float:
@@ -158,7 +160,18 @@ def row_from_result(
         known_optimum=known_optimum,
         covered=_covered(result, instance),
         check_s=None if result.check_time is None else round(result.check_time, 6),
+        warm_s=_seconds(result.info.get("warm_s")),
+        containment_s=_seconds(result.info.get("containment_s")),
     )
+
+
+def _seconds(value: Any) -> float | None:
+    """A runner-owned time of ``Result.info`` as a row's figure: a finite number of seconds >= 0,
+    else None (never a foreign method's value: its own ``info`` is kept under ``method_info``)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    value = float(value)
+    return round(value, 6) if math.isfinite(value) and value >= 0 else None
 
 
 def _covered(result: Result, instance: Any) -> int | None:

@@ -66,7 +66,18 @@ __all__ = [
 ]
 
 SCHEMA = 2
-FIELDS = (*COLUMNS, "size", "repeat", "seed", "instance_hash", "reference", "cpu_s", "load")
+FIELDS = (
+    *COLUMNS,
+    "size",
+    "repeat",
+    "seed",
+    "instance_hash",
+    "reference",
+    "cpu_s",
+    "load",
+    "warm_s",
+    "containment_s",
+)
 FORMATS = (".csv", ".json", ".md", ".parquet")
 #: Packages whose versions every report records.
 PACKAGES = (
@@ -369,6 +380,8 @@ def to_parquet(
         "peak_mb": pa.float64(),
         "cpu_s": pa.float64(),
         "load": pa.float64(),
+        "warm_s": pa.float64(),
+        "containment_s": pa.float64(),
         "nodes": pa.int64(),
         "verified": pa.bool_(),
         "certified": pa.bool_(),
@@ -567,6 +580,8 @@ def _row(record: dict[str, Any]) -> Row:
         reference=str(record.get("reference") or ""),
         cpu_s=value("cpu_s", float),  # absent from reports written before it was measured
         load=value("load", float),
+        warm_s=value("warm_s", float),  # absent from reports written before they were recorded
+        containment_s=value("containment_s", float),
     )
 
 

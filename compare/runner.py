@@ -229,6 +229,7 @@ def recheck(task: Task, row: Row, answer: dict[str, Any] | None) -> Row:
     again = row_from_result(checked, task.known_optimum, peak_mb=row.peak_mb, instance=task.instance)
     again.cpu_s, again.load = row.cpu_s, row.load
     again.check_s = row.check_s  # the check where the method ran, as timed there
+    again.warm_s, again.containment_s = row.warm_s, row.containment_s
     return _stamp(again, task)
 
 

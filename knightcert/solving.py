@@ -144,11 +144,15 @@ def run(
     """
     check_arguments(problem, instance, time_limit, seed)  # the instance's type first: the rest reads it
     ref, given = prepare(problem, method, instance, options)
+    warm_began = time.perf_counter()
     if warm and not ref.foreign:
         ensure_warm(problem, ref)
+    warm_s = time.perf_counter() - warm_began
     cpu_began = cpu_seconds()
     result = ref(instance, time_limit=time_limit, seed=seed, check=False, **given)
     result = over_budget(result, time_limit).with_(cpu_time=cpu_seconds() - cpu_began)
+    if warm and not ref.foreign:  # what loading its code cost this run, beside its time, never in it
+        result = result.with_(info={**result.info, "warm_s": round(warm_s, 6)})
     name = getattr(instance, "name", "") or ""
     if (result.problem, result.method, result.instance) != (problem, ref.name, name):
         # the result names what ran, never what the method says it is

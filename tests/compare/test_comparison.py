@@ -119,6 +119,8 @@ def test_reports_round_trip(seed_rows, tmp_path, suffix):
             row.time_s, row.gap = float(f"{row.time_s:.4g}"), float(f"{row.gap:.4g}")
             row.cpu_s = None if row.cpu_s is None else float(f"{row.cpu_s:.4g}")
             row.check_s = None if row.check_s is None else float(f"{row.check_s:.4g}")
+            row.warm_s = None if row.warm_s is None else float(f"{row.warm_s:.4g}")
+            row.containment_s = None if row.containment_s is None else float(f"{row.containment_s:.4g}")
     assert [r.as_dict() for r in again] == [r.as_dict() for r in seed_rows]
 
 
