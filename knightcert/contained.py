@@ -414,7 +414,6 @@ def _keep(
             code = _run(call, result_writer, layers.private_shm)
         finally:
             os._exit(code)
-    layers.leave()  # the runner's tree stays in the cgroup; the keeper steps out where it can
     os.close(result_writer)
     os.set_blocking(result_reader, False)
     payload = bytearray()
@@ -431,9 +430,10 @@ def _keep(
         used = _tree_memory(os.getpid(), None if count_runner else runner) + layers.shm_bytes()
         peak = max(peak, used)
         elapsed = time.perf_counter() - began
-        if _stop_requested:
+        if _stop_requested:  # the caller is gone or stopping: nobody else removes the cgroups
             _kill_tree()
             layers.close()
+            layers.release()
             return 1
         if status is not None:
             break
@@ -468,7 +468,11 @@ def _keep(
     outcome = _outcome(bytes(payload), status, stopped, elapsed)
     peak_mb = round(peak / 2**20, 1) if peak else None  # None: ended before it could be measured
     outcome = Outcome(outcome.value, outcome.stopped, outcome.error, peak_mb, elapsed, layers.name)
-    _write_all(writer, encode_outcome(outcome))
+    try:
+        _write_all(writer, encode_outcome(outcome))
+    finally:
+        if os.getppid() != parent:  # the caller died meanwhile: nobody else removes the cgroups
+            layers.release()
     return 0
 
 
@@ -777,14 +781,13 @@ _MS_NOSUID, _MS_NODEV, _MS_REC, _MS_PRIVATE = 2, 4, 16384, 1 << 18
 
 class _Layers:  # pragma: no cover - runs in the keeper
     """The layers below the keeper, set up in the keeper before it starts the runner: a cgroup
-    (entered, so that the runner and all it starts are in it), a private ``/dev/shm``; every
-    failure falls back quietly to the next layer."""
+    (entered by the keeper, so that the runner and all it starts are in it), a private
+    ``/dev/shm``; every failure falls back quietly to the next layer."""
 
     def __init__(self, memory_limit: int | None) -> None:
         allowed = containment_layers()
         self.memory_limit = memory_limit
         self.cgroups: list[tuple[str, str, str]] = []  # (hierarchy, folder, controller)
-        self.home: list[str] = []  # the keeper's own cgroup folders, to step back into
         self.private_shm = False
         self.held: dict[str, tuple[int, int]] = {}  # /dev/shm files the tree held: path -> (dev, ino)
         if "cgroup" in allowed and memory_limit is not None:
@@ -826,14 +829,6 @@ class _Layers:  # pragma: no cover - runs in the keeper
                     os.rmdir(folder)
                 continue
             self.cgroups.append((hierarchy, folder, controller))
-            self.home.append(base)
-
-    def leave(self) -> None:
-        """The keeper steps back into its own cgroups (its tree stays in the new ones)."""
-        me = str(os.getpid())
-        for home in self.home:
-            with contextlib.suppress(OSError):
-                _write(home, "cgroup.procs", me)
 
     def oom_killed(self) -> bool:
         """Whether the kernel killed a process of the tree at the cgroup's memory limit."""
@@ -873,15 +868,22 @@ class _Layers:  # pragma: no cover - runs in the keeper
 
     def close(self) -> None:
         """After the tree is killed: its ``/dev/shm`` files removed (a private tmpfs vanishes by
-        itself), the keeper out of its cgroups (the caller removes them)."""
+        itself). The cgroups, which hold the keeper too (one move, not two), are removed by the
+        caller once the keeper has ended (:func:`_remove_cgroups`)."""
         for path, (device, inode) in self.held.items():
             with contextlib.suppress(OSError):
                 found = os.stat(path, follow_symlinks=False)
                 if (found.st_dev, found.st_ino) == (device, inode):
                     os.unlink(path)
         self.held.clear()
-        self.leave()
+
+    def release(self) -> None:
+        """The keeper steps back into the cgroups it came from and removes its own (when its
+        caller, who would remove them, is gone)."""
+        me = str(os.getpid())
         for _, folder, _ in self.cgroups:
+            with contextlib.suppress(OSError):
+                _write(os.path.dirname(folder), "cgroup.procs", me)
             with contextlib.suppress(OSError):
                 os.rmdir(folder)
 

@@ -74,6 +74,7 @@ def test_a_method_filling_dev_shm_is_stopped_out_of_memory_and_leaves_nothing(tm
         assert answer["info"]["containment"] == _expected(layers), answer["info"]
         assert not os.path.exists("/dev/shm/" + name)  # nothing left behind
         assert _shm_mounts() == mounts  # the private tmpfs was the method's only
+        assert _leaked_cgroups() == []
     finally:
         if os.path.exists("/dev/shm/" + name):
             os.unlink("/dev/shm/" + name)
@@ -154,3 +155,16 @@ def test_which_layers_a_run_may_try(monkeypatch):
     assert contained.containment_layers() == ("namespace", "watchdog")
     monkeypatch.setenv(contained.LAYERS_VARIABLE, "")
     assert contained.containment_layers() == contained.LAYERS
+
+
+def _leaked_cgroups() -> list[str]:
+    """Cgroups of runs whose keeper has ended (those still running belong to other tests)."""
+    leaked = []
+    for _, base, _ in contained._cgroup_bases():
+        with os.scandir(base) as entries:
+            for entry in entries:
+                if entry.name.startswith("knightcert-") and entry.is_dir():
+                    pid = entry.name.removeprefix("knightcert-")
+                    if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+                        leaked.append(entry.path)
+    return leaked
