@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Li
 
 #: Answers at once on the 4 x 4 board; on the others waits for the file "release" (never written
 #: while the scheduler lives), so that those runs are unfinished when it is killed.
-GATE = '''
+GATE = """
 import os, time
 
 def gate(instance, time_limit=None, seed=None):
@@ -30,7 +30,7 @@ def gate(instance, time_limit=None, seed=None):
                 break
             time.sleep(0.05)
     return {"status": "UNKNOWN"}
-'''
+"""
 
 COMPARE = ("compare", "knights", "--suite", "scaling", "--sizes", "4,5,6", "--methods", "gate:gate",
            "--out", "r.json", "--quiet")  # fmt: skip
