@@ -427,7 +427,8 @@ def _keep(
             while chunk := os.read(result_reader, 1 << 16):
                 payload += chunk
         status = _reap_all(runner, status)
-        used = _tree_memory(os.getpid(), None if count_runner else runner) + layers.shm_bytes()
+        pids = tree(os.getpid())  # once per poll: a scan of /proc costs milliseconds on a busy machine
+        used = _tree_memory(os.getpid(), None if count_runner else runner, pids) + layers.shm_bytes(pids)
         peak = max(peak, used)
         elapsed = time.perf_counter() - began
         if _stop_requested:  # the caller is gone or stopping: nobody else removes the cgroups
@@ -669,13 +670,13 @@ def tree(root: int) -> list[int]:
     return found
 
 
-def _tree_memory(root: int, skip: int | None) -> int:
+def _tree_memory(root: int, skip: int | None, pids: list[int] | None = None) -> int:
     """Resident bytes of ``root``'s descendants; with ``skip``, neither that process nor its
     copies not yet replaced by a program (a fork before ``exec`` shares its command line)."""
     total = 0
     page = os.sysconf("SC_PAGE_SIZE")
     skipped = None if skip is None else _command_line(skip)
-    for pid in tree(root):
+    for pid in tree(root) if pids is None else pids:
         if pid == skip or (skipped is not None and _command_line(pid) == skipped):
             continue
         with contextlib.suppress(OSError, IndexError, ValueError), open(f"/proc/{pid}/statm", "rb") as handle:
@@ -843,15 +844,16 @@ class _Layers:  # pragma: no cover - runs in the keeper
                         return True
         return False
 
-    def shm_bytes(self) -> int:
-        """Bytes the tree holds in ``/dev/shm``: the private tmpfs's use, or, without one, the
-        files of ``/dev/shm`` a process of the tree has open or mapped (remembered until the end)."""
+    def shm_bytes(self, pids: list[int]) -> int:
+        """Bytes the tree (``pids``) holds in ``/dev/shm``: the private tmpfs's use, or, without
+        one, the files of ``/dev/shm`` a process of the tree has open or mapped (remembered until
+        the end)."""
         if self.private_shm:
             with contextlib.suppress(OSError):
                 info = os.statvfs("/dev/shm")
                 return (info.f_blocks - info.f_bfree) * info.f_frsize
             return 0
-        for pid in tree(os.getpid()):
+        for pid in pids:
             for path in _shm_files_of(pid):
                 if path not in self.held:
                     with contextlib.suppress(OSError):
