@@ -18,6 +18,19 @@ the method answers, runs past its budget, passes its memory limit or the
 keeper is told to stop (SIGTERM, SIGHUP, its parent's death), it kills every
 process of the tree (``SIGKILL``, repeated until none is left) and reports.
 
+Layers below the keeper, each used when the machine allows it and checked, never assumed
+(:data:`LAYERS`; the layers in force are the outcome's ``containment``):
+
+* ``cgroup``: a fresh memory (and pids) cgroup of the tree, in a cgroup hierarchy this
+  process may write to (v2 ``memory.max``/``pids.max``, or v1 ``memory.limit_in_bytes`` and
+  ``pids.max``): the kernel counts every page of the tree, ``/dev/shm`` included, and stops
+  it at the memory limit (then "memory limit", exit 5); removed after the run;
+* ``namespace``: a private mount namespace (a user namespace too when needed) with its own
+  ``tmpfs`` on ``/dev/shm``, its size the memory limit: what the method writes there counts
+  with its memory, is bounded, and vanishes with its last process;
+* ``watchdog``: always, the keeper's polling; without a private ``/dev/shm`` it also counts the
+  files in ``/dev/shm`` the tree holds open or mapped, and removes them after the run.
+
 The time budget, the same for every kind of method: a method that has not
 answered by its time limit plus :func:`grace` (1 s + 10 % of the limit) is
 stopped, and its answer says ``time limit``. ``SystemExit``,
@@ -30,6 +43,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import functools
 import json
 import os
 import select
@@ -46,11 +60,15 @@ __all__ = [
     "GRACE_SECONDS",
     "GRACE_SHARE",
     "KEEPER_MARGIN",
+    "LAYERS",
+    "LAYERS_VARIABLE",
     "MAX_OUTCOME_BYTES",
     "MEMORY_SHARE",
+    "PIDS_LIMIT",
     "POLL_SECONDS",
     "MethodError",
     "Outcome",
+    "containment_layers",
     "decode_outcome",
     "default_memory_limit",
     "encode_outcome",
@@ -71,6 +89,11 @@ MEMORY_SHARE = 0.75
 POLL_SECONDS = 0.05
 #: Seconds the caller waits past the budget for the keeper before killing it itself.
 KEEPER_MARGIN = 5.0
+
+#: The containment layers, strongest first (see the module docstring).
+LAYERS = ("cgroup", "namespace", "watchdog")
+#: Most processes and threads of a method's tree, where a pids cgroup holds it.
+PIDS_LIMIT = 4096
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_DUMPABLE = 4
@@ -137,6 +160,9 @@ class Outcome:
         (``count_runner=False``) the polled sum only, None when it ended before a poll.
     elapsed : float
         Wall-clock seconds from the start of the method to its end.
+    containment : str or None
+        The layers that bounded the tree (:data:`LAYERS` joined by ``+``: ``"cgroup+namespace+watchdog"``),
+        as the keeper set them up; None when the method ran uncontained.
     """
 
     value: Any = None
@@ -144,6 +170,7 @@ class Outcome:
     error: BaseException | None = None
     peak_mb: float | None = None
     elapsed: float = 0.0
+    containment: str | None = None
 
 
 def run_contained(
@@ -184,6 +211,7 @@ def run_contained(
         with contextlib.suppress(Exception):
             stream.flush()
     parent = os.getpid()
+    _cgroup_bases()  # found once, here: the keeper and this process look at the same folders
     reader, writer = channel()  # the keeper's report: nothing the method can open by name
     before = _adopt_orphans()  # if the keeper dies, what it kept comes back here to be killed
     with _stops_held():
@@ -202,6 +230,7 @@ def run_contained(
         return _collect(keeper, reader, wall_limit, before)
     finally:
         _prctl(_PR_SET_CHILD_SUBREAPER, 0)  # the caller is a subreaper for the run only
+        _remove_cgroups(keeper)  # the keeper's, even when it died before removing them
 
 
 def _collect(keeper: int, reader: int, wall_limit: float | None, before: set[int]) -> Outcome:
@@ -368,6 +397,7 @@ def _keep(
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
     if os.getppid() != parent:  # the caller died before the death signal was set
         return 1
+    layers = _Layers(memory_limit)  # the cgroup entered and /dev/shm made private, where allowed
     result_reader, result_writer = channel()
     keeper_pid = os.getpid()
     began = time.perf_counter()
@@ -381,7 +411,7 @@ def _keep(
             _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # the runner never outlives its keeper
             if os.getppid() != keeper_pid:
                 os._exit(1)
-            code = _run(call, result_writer)
+            code = _run(call, result_writer, layers.private_shm)
         finally:
             os._exit(code)
     os.close(result_writer)
@@ -397,11 +427,14 @@ def _keep(
             while chunk := os.read(result_reader, 1 << 16):
                 payload += chunk
         status = _reap_all(runner, status)
-        used = _tree_memory(os.getpid(), None if count_runner else runner)
+        pids = tree(os.getpid())  # once per poll: a scan of /proc costs milliseconds on a busy machine
+        used = _tree_memory(os.getpid(), None if count_runner else runner, pids) + layers.shm_bytes(pids)
         peak = max(peak, used)
         elapsed = time.perf_counter() - began
-        if _stop_requested:
+        if _stop_requested:  # the caller is gone or stopping: nobody else removes the cgroups
             _kill_tree()
+            layers.close()
+            layers.release()
             return 1
         if status is not None:
             break
@@ -418,6 +451,12 @@ def _keep(
             )
             break
     _kill_tree()
+    if stopped is None and layers.oom_killed():  # the kernel stopped the tree at the cgroup's limit
+        stopped = (
+            f"memory limit: the method's processes reached the limit of {(memory_limit or 0) / 2**20:.0f} MB "
+            "(counted by the kernel, /dev/shm included); they were killed"
+        )
+    layers.close()
     with contextlib.suppress(BlockingIOError, OSError):
         while chunk := os.read(result_reader, 1 << 16):
             payload += chunk
@@ -429,8 +468,12 @@ def _keep(
         peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
     outcome = _outcome(bytes(payload), status, stopped, elapsed)
     peak_mb = round(peak / 2**20, 1) if peak else None  # None: ended before it could be measured
-    outcome = Outcome(outcome.value, outcome.stopped, outcome.error, peak_mb, elapsed)
-    _write_all(writer, encode_outcome(outcome))
+    outcome = Outcome(outcome.value, outcome.stopped, outcome.error, peak_mb, elapsed, layers.name)
+    try:
+        _write_all(writer, encode_outcome(outcome))
+    finally:
+        if os.getppid() != parent:  # the caller died meanwhile: nobody else removes the cgroups
+            layers.release()
     return 0
 
 
@@ -450,8 +493,10 @@ def _outcome(payload: bytes, status: int | None, stopped: str | None, elapsed: f
     return Outcome(stopped=stopped, elapsed=elapsed)
 
 
-def _run(call: Callable[[], Any], writer: int) -> int:  # pragma: no cover - runs in the runner
-    """The runner: call the method with its own standard streams; write its Outcome."""
+def _run(call: Callable[[], Any], writer: int, private_shm: bool = False) -> int:  # pragma: no cover
+    """The runner: call the method with its own standard streams; write its Outcome. With a
+    private ``/dev/shm`` (sized to the memory limit), a method that filled it is stopped at the
+    memory limit, whatever it made of the full disk."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -470,6 +515,10 @@ def _run(call: Callable[[], Any], writer: int) -> int:  # pragma: no cover - run
         outcome = Outcome(error=_portable(exc))
     with contextlib.suppress(Exception):
         sys.stdout.flush()
+    if private_shm and _shm_full():
+        outcome = Outcome(
+            stopped="memory limit: the method filled its /dev/shm, whose size is the memory limit"
+        )
     outcome = Outcome(outcome.value, outcome.stopped, outcome.error, None, time.perf_counter() - began)
     try:
         data = encode_outcome(outcome)
@@ -514,6 +563,7 @@ def encode_outcome(outcome: Outcome) -> bytes:
         "error": plain_error,
         "peak_mb": outcome.peak_mb,
         "elapsed": outcome.elapsed,
+        "containment": outcome.containment,
     }
     return json.dumps(body, allow_nan=True).encode()
 
@@ -532,9 +582,19 @@ def decode_outcome(data: bytes) -> Outcome:
         body = json.loads(data)
     except (UnicodeDecodeError, RecursionError) as exc:
         raise ValueError(str(exc)) from None
-    if not isinstance(body, dict) or set(body) != {"value", "stopped", "error", "peak_mb", "elapsed"}:
+    if not isinstance(body, dict) or set(body) != {
+        "value",
+        "stopped",
+        "error",
+        "peak_mb",
+        "elapsed",
+        "containment",
+    }:
         raise ValueError("not an outcome")
     stopped, error, peak, elapsed = body["stopped"], body["error"], body["peak_mb"], body["elapsed"]
+    containment = body["containment"]
+    if containment is not None and not isinstance(containment, str):
+        raise ValueError("containment")
     if stopped is not None and not isinstance(stopped, str):
         raise ValueError("stopped")
     if peak is not None and not (isinstance(peak, int | float) and not isinstance(peak, bool)):
@@ -554,7 +614,7 @@ def decode_outcome(data: bytes) -> Outcome:
             exception = MethodError(
                 error["kind"], error["message"], error["where"], bool(error.get("refusal"))
             )
-    return Outcome(body["value"], stopped, exception, peak, float(elapsed))
+    return Outcome(body["value"], stopped, exception, peak, float(elapsed), containment)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -610,13 +670,13 @@ def tree(root: int) -> list[int]:
     return found
 
 
-def _tree_memory(root: int, skip: int | None) -> int:
+def _tree_memory(root: int, skip: int | None, pids: list[int] | None = None) -> int:
     """Resident bytes of ``root``'s descendants; with ``skip``, neither that process nor its
     copies not yet replaced by a program (a fork before ``exec`` shares its command line)."""
     total = 0
     page = os.sysconf("SC_PAGE_SIZE")
     skipped = None if skip is None else _command_line(skip)
-    for pid in tree(root):
+    for pid in tree(root) if pids is None else pids:
         if pid == skip or (skipped is not None and _command_line(pid) == skipped):
             continue
         with contextlib.suppress(OSError, IndexError, ValueError), open(f"/proc/{pid}/statm", "rb") as handle:
@@ -653,3 +713,248 @@ def _kill_tree() -> None:  # pragma: no cover - runs in the keeper
         except OSError as exc:
             if exc.errno != errno.EINTR:
                 break
+
+
+#: Environment variable naming the containment layers a run may use (a comma-separated subset of
+#: :data:`LAYERS`; ``watchdog`` is always in force); unset: every layer the machine allows.
+LAYERS_VARIABLE = "KNIGHTCERT_CONTAINMENT"
+
+
+def containment_layers() -> tuple[str, ...]:
+    """The layers a run may try (:data:`LAYERS_VARIABLE`), strongest first; ``watchdog`` always."""
+    text = os.environ.get(LAYERS_VARIABLE, "").strip()
+    if not text:
+        return LAYERS
+    asked = {word.strip() for word in text.split(",")}
+    return tuple(layer for layer in LAYERS if layer in asked or layer == "watchdog")
+
+
+@functools.lru_cache(maxsize=1)
+def _cgroup_bases() -> tuple[tuple[str, str, str], ...]:
+    """``(hierarchy, own folder, controller)`` of each cgroup hierarchy of this process that holds
+    the memory or pids controller and that this process may write to: ``("v2", folder, "")`` for
+    the unified one, ``("v1", folder, "memory")`` and ``("v1", folder, "pids")`` for the legacy
+    ones. Empty when none (the usual case without delegation)."""
+    try:
+        mounts = Path("/proc/self/mounts").read_text().splitlines()
+        own = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return ()
+    points: dict[str, str] = {}  # "" (v2) or a controller -> mount point
+    for line in mounts:
+        fields = line.split()
+        if len(fields) < 4:
+            continue
+        if fields[2] == "cgroup2":
+            points.setdefault("", fields[1])
+        elif fields[2] == "cgroup":
+            for controller in ("memory", "pids"):
+                if controller in fields[3].split(","):
+                    points.setdefault(controller, fields[1])
+    found = []
+    for line in own:
+        ident, controllers, path = [*line.split(":", 2), "", ""][:3]
+        names = [""] if ident == "0" and controllers == "" else controllers.split(",")
+        for name in names:
+            if name not in points or (name == "" and not path):
+                continue
+            folder = os.path.join(points[name], path.lstrip("/"))
+            if os.path.isdir(folder) and os.access(folder, os.W_OK):
+                found.append(("v2" if name == "" else "v1", folder, name))
+    return tuple(found)
+
+
+def _cgroup_name(keeper: int) -> str:
+    return f"knightcert-{keeper}"
+
+
+def _remove_cgroups(keeper: int) -> None:
+    """Remove the cgroups of ``keeper``'s run (empty once its tree is gone)."""
+    for _, folder, _ in _cgroup_bases():
+        with contextlib.suppress(OSError):
+            os.rmdir(os.path.join(folder, _cgroup_name(keeper)))
+
+
+_CLONE_NEWNS = 0x00020000
+_CLONE_NEWUSER = 0x10000000
+_MS_NOSUID, _MS_NODEV, _MS_REC, _MS_PRIVATE = 2, 4, 16384, 1 << 18
+
+
+class _Layers:  # pragma: no cover - runs in the keeper
+    """The layers below the keeper, set up in the keeper before it starts the runner: a cgroup
+    (entered by the keeper, so that the runner and all it starts are in it), a private
+    ``/dev/shm``; every failure falls back quietly to the next layer."""
+
+    def __init__(self, memory_limit: int | None) -> None:
+        allowed = containment_layers()
+        self.memory_limit = memory_limit
+        self.cgroups: list[tuple[str, str, str]] = []  # (hierarchy, folder, controller)
+        self.private_shm = False
+        self.held: dict[str, tuple[int, int]] = {}  # /dev/shm files the tree held: path -> (dev, ino)
+        if "cgroup" in allowed and memory_limit is not None:
+            self._enter_cgroups(memory_limit)
+        if "namespace" in allowed:
+            self.private_shm = _private_shm(memory_limit)
+
+    @property
+    def name(self) -> str:
+        """The layers in force, joined by ``+``."""
+        memory = any(c[0] == "v2" or c[2] == "memory" for c in self.cgroups)
+        used = ["cgroup"] if memory else []
+        return "+".join([*used, *(["namespace"] if self.private_shm else []), "watchdog"])
+
+    def _enter_cgroups(self, limit: int) -> None:
+        keeper = os.getpid()
+        for hierarchy, base, controller in _cgroup_bases():
+            folder = os.path.join(base, _cgroup_name(keeper))
+            try:
+                os.mkdir(folder, 0o700)
+            except OSError:
+                continue
+            try:
+                if hierarchy == "v2":
+                    _write(folder, "memory.max", str(limit))
+                    with contextlib.suppress(OSError):
+                        _write(folder, "memory.swap.max", "0")
+                    with contextlib.suppress(OSError):
+                        _write(folder, "pids.max", str(PIDS_LIMIT))
+                elif controller == "memory":
+                    _write(folder, "memory.limit_in_bytes", str(limit))
+                    with contextlib.suppress(OSError):
+                        _write(folder, "memory.memsw.limit_in_bytes", str(limit))
+                else:
+                    _write(folder, "pids.max", str(PIDS_LIMIT))
+                _write(folder, "cgroup.procs", str(keeper))
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.rmdir(folder)
+                continue
+            self.cgroups.append((hierarchy, folder, controller))
+
+    def oom_killed(self) -> bool:
+        """Whether the kernel killed a process of the tree at the cgroup's memory limit."""
+        for hierarchy, folder, controller in self.cgroups:
+            events = "memory.events" if hierarchy == "v2" else "memory.oom_control"
+            if hierarchy == "v1" and controller != "memory":
+                continue
+            with contextlib.suppress(OSError, ValueError):
+                for line in Path(folder, events).read_text().splitlines():
+                    key, _, value = line.partition(" ")
+                    if key == "oom_kill" and int(value) > 0:
+                        return True
+        return False
+
+    def shm_bytes(self, pids: list[int]) -> int:
+        """Bytes the tree (``pids``) holds in ``/dev/shm``: the private tmpfs's use, or, without
+        one, the files of ``/dev/shm`` a process of the tree has open or mapped (remembered until
+        the end)."""
+        if self.private_shm:
+            with contextlib.suppress(OSError):
+                info = os.statvfs("/dev/shm")
+                return (info.f_blocks - info.f_bfree) * info.f_frsize
+            return 0
+        for pid in pids:
+            for path in _shm_files_of(pid):
+                if path not in self.held:
+                    with contextlib.suppress(OSError):
+                        found = os.stat(path, follow_symlinks=False)
+                        if found.st_uid == os.geteuid():
+                            self.held[path] = (found.st_dev, found.st_ino)
+        total = 0
+        for path, (device, inode) in self.held.items():
+            with contextlib.suppress(OSError):
+                found = os.stat(path, follow_symlinks=False)
+                if (found.st_dev, found.st_ino) == (device, inode):
+                    total += found.st_blocks * 512
+        return total
+
+    def close(self) -> None:
+        """After the tree is killed: its ``/dev/shm`` files removed (a private tmpfs vanishes by
+        itself). The cgroups, which hold the keeper too (one move, not two), are removed by the
+        caller once the keeper has ended (:func:`_remove_cgroups`)."""
+        for path, (device, inode) in self.held.items():
+            with contextlib.suppress(OSError):
+                found = os.stat(path, follow_symlinks=False)
+                if (found.st_dev, found.st_ino) == (device, inode):
+                    os.unlink(path)
+        self.held.clear()
+
+    def release(self) -> None:
+        """The keeper steps back into the cgroups it came from and removes its own (when its
+        caller, who would remove them, is gone)."""
+        me = str(os.getpid())
+        for _, folder, _ in self.cgroups:
+            with contextlib.suppress(OSError):
+                _write(os.path.dirname(folder), "cgroup.procs", me)
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
+
+
+def _write(folder: str, name: str, text: str) -> None:
+    with open(os.path.join(folder, name), "w") as handle:
+        handle.write(text)
+
+
+def _shm_files_of(pid: int) -> set[str]:
+    """Paths under ``/dev/shm`` process ``pid`` has open or mapped."""
+    found = set()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(f"/proc/{pid}/fd"):
+            with contextlib.suppress(OSError):
+                target = os.readlink(entry.path)
+                if target.startswith("/dev/shm/"):
+                    found.add(target.removesuffix(" (deleted)"))
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/maps", "rb") as handle:
+        for line in handle:
+            at = line.find(b" /dev/shm/")
+            if at >= 0:
+                found.add(line[at + 1 :].rstrip(b"\n").decode("utf-8", "replace").removesuffix(" (deleted)"))
+    return found
+
+
+def _private_shm(memory_limit: int | None, user: bool | None = None) -> bool:
+    """Give this process (and all it starts later) a mount namespace of its own, with a fresh
+    ``tmpfs`` of ``memory_limit`` bytes on ``/dev/shm``: True when done, False (nothing changed
+    that matters) when the machine does not allow it. ``user``: enter a user namespace first
+    (None: only when a mount namespace alone is refused, as for a user without privileges)."""
+    if not sys.platform.startswith("linux") or not os.path.isdir("/dev/shm"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return False
+    uid, gid = os.geteuid(), os.getegid()
+    try:
+        before = os.readlink("/proc/self/ns/mnt")
+    except OSError:
+        return False
+    if user is not True and libc.unshare(_CLONE_NEWNS) == 0:
+        pass
+    elif user is not False and libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNS) == 0:
+        try:
+            _write("/proc/self", "setgroups", "deny")
+            _write("/proc/self", "uid_map", f"{uid} {uid} 1")
+            _write("/proc/self", "gid_map", f"{gid} {gid} 1")
+        except OSError:
+            return False
+    else:
+        return False
+    try:  # never mount anything unless this process is in a mount namespace of its own now
+        if os.readlink("/proc/self/ns/mnt") == before:
+            return False
+    except OSError:
+        return False
+    if libc.mount(b"none", b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:  # nothing leaks out
+        return False
+    size = f"size={memory_limit}," if memory_limit else ""
+    options = f"{size}mode=1777".encode()
+    return libc.mount(b"knightcert", b"/dev/shm", b"tmpfs", _MS_NOSUID | _MS_NODEV, options) == 0
+
+
+def _shm_full() -> bool:
+    """Whether this process's ``/dev/shm`` has no room left."""
+    try:
+        info = os.statvfs("/dev/shm")
+    except OSError:
+        return False
+    return info.f_bavail == 0

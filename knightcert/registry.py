@@ -230,12 +230,17 @@ class MethodRef:
             where = f" ({place})" if place else ""
             kind = getattr(error, "kind", None) or type(error).__name__
             stopped = f"crash: {kind}: {str(error)[:300]}{where}"
+        held = {"containment": outcome.containment}  # the layers that bounded it (knightcert.contained)
         if stopped is not None:
-            info = {"stopped": stopped, "peak_mb": outcome.peak_mb}
+            info = {"stopped": stopped, "peak_mb": outcome.peak_mb, **held}
             return Result.empty(self.problem, self.name, outcome.elapsed, info=info)
         value = outcome.value
         if not (isinstance(value, dict) and set(value) == {"answer", "time_s"}):
-            info = {"stopped": "crash: the method's answer came back malformed", "peak_mb": outcome.peak_mb}
+            info = {
+                "stopped": "crash: the method's answer came back malformed",
+                "peak_mb": outcome.peak_mb,
+                **held,
+            }
             return Result.empty(self.problem, self.name, outcome.elapsed, info=info)
         spent = value["time_s"]
         if isinstance(spent, bool) or not isinstance(spent, int | float) or not 0 <= spent <= outcome.elapsed:
@@ -243,10 +248,11 @@ class MethodRef:
         try:
             result = as_result(value["answer"], self.problem)
         except TypeError as exc:  # an int, a list: not an answer; a crash of the method, one line
-            info = {"stopped": f"crash: {exc}", "peak_mb": outcome.peak_mb}
+            info = {"stopped": f"crash: {exc}", "peak_mb": outcome.peak_mb, **held}
             return Result.empty(self.problem, self.name, outcome.elapsed, info=info)
         info = keep_apart(result.info, self.origin, outcome.peak_mb)
         info["containment_s"] = round(max(0.0, outcome.elapsed - spent), 6)
+        info.update(held)
         return result.with_(time=float(spent), info=info)
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import signal
 
-__all__ = ["caught", "current", "last_signal", "request", "signalled", "since"]
+__all__ = ["caught", "current", "last_signal", "request", "settled", "signalled", "since", "timed_out"]
 
 _count = 0
 _last = int(signal.SIGINT)
@@ -79,3 +79,17 @@ def caught() -> None:
         _unclaimed = False
     else:
         request(signal.SIGINT)
+
+
+def timed_out() -> None:
+    """Say that the ``KeyboardInterrupt`` about to be raised is the command's watchdog stopping a
+    method past its time budget, not a signal: a search that catches it (:func:`caught`) returns
+    its best answer so far and records no stop request (the command goes on)."""
+    global _unclaimed
+    _unclaimed = True
+
+
+def settled() -> None:
+    """Forget a :func:`timed_out` stop that no search caught (the method let it propagate)."""
+    global _unclaimed
+    _unclaimed = False

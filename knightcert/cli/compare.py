@@ -199,6 +199,15 @@ def experiment_from_args(args: argparse.Namespace):
     return experiment
 
 
+def _quiet_client_logs() -> None:
+    """Dask's client logs the loss of its scheduler itself ("Failed to reconnect to scheduler");
+    the command says it in its own one line (``ExecutorLost``), so the client's errors stay
+    unprinted (critical ones still go through)."""
+    import logging
+
+    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
+
+
 #: Seconds to wait for a Dask scheduler before giving up.
 DASK_CONNECT_SECONDS = 5
 
@@ -299,6 +308,7 @@ def run(args: argparse.Namespace) -> int:
             client.close()
             raise
         executor = client.get_executor()
+        _quiet_client_logs()
     total = len(items) * len(experiment.methods) * experiment.repeat
     command = ["knightcert", *getattr(args, "argv", sys.argv[1:])]
     interrupted = False

@@ -14,12 +14,12 @@ from knightcert.cli.output import (
     save_answer,
     stopped_text,
 )
-from knightcert.cli.session import stop_requested, time_left
+from knightcert.cli.session import stop_requested
 from knightcert.cli.text import printable
+from knightcert.cli.watched import run_watched
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
 from knightcert.problems.result import Result, Status
 from knightcert.registry import default_method
-from knightcert.solving import run as run_method
 from knightcert.specs import DEFAULTS
 
 __all__ = ["add_parser", "describe", "draw", "run"]
@@ -48,9 +48,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     instance = knights_instance(args.rows, args.cols, torus=args.torus, board_file=args.board)
     # the one run path; no --method: the instance's default (cpsat on a torus with an odd side)
-    result = run_method(
-        "knights", args.method, instance, time_limit=time_left(args.time_limit), seed=args.seed
-    )
+    result = run_watched("knights", args.method, instance, time_limit=args.time_limit, seed=args.seed)
     save_answer(
         args.save, result, instance, instance_path=args.board, time_limit=args.time_limit, seed=args.seed
     )

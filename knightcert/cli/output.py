@@ -184,9 +184,10 @@ def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Res
     InstanceTooLarge
         A board whose memory estimate for the method exceeds the memory available.
     """
-    from knightcert.cli.session import solve_each, time_left
+    from knightcert.cli.session import solve_each
+    from knightcert.cli.watched import run_watched
     from knightcert.problems.errors import InvalidArgument
-    from knightcert.solving import prepare, run
+    from knightcert.solving import prepare
 
     if args.save and len(args.files) > 1:
         raise InvalidArgument("--save writes one answer: give one FILE")
@@ -194,9 +195,9 @@ def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Res
     refs = {id(i): prepare(problem, args.method, i)[0] for i in instances}  # all before any work
 
     def solve(instance: Any, **options: Any) -> Result:
-        # --time-limit bounds the whole command: each instance gets what is left of it;
-        # the one run path (knightcert.solving.run): the answer reported is checked
-        return run(problem, refs[id(instance)], instance, time_limit=time_left(args.time_limit), **options)
+        # --time-limit bounds the whole command: each instance gets what is left of it, a built-in
+        # overrunning it is stopped (knightcert.cli.watched); the answer reported is checked
+        return run_watched(problem, refs[id(instance)], instance, time_limit=args.time_limit, **options)
 
     results, interrupted = solve_each(solve, instances, seed=args.seed)
     if results and not interrupted:

@@ -27,9 +27,13 @@ __all__ = [
     "on_signal",
     "solve_each",
     "start",
+    "started_at",
+    "stop_for_time",
     "stop_requested",
     "stopped_by",
     "time_left",
+    "watch_begins",
+    "watch_over",
 ]
 
 EXIT_OK = 0
@@ -69,9 +73,50 @@ def stop_requested() -> bool:
 
 def on_signal(signum: int, frame: object) -> None:
     """The handler of SIGINT and SIGTERM while a command runs: both become a ``KeyboardInterrupt``,
-    so every cleanup path of Ctrl-C runs, and the request is recorded."""
+    so every cleanup path of Ctrl-C runs, and the request is recorded.
+
+    A SIGINT sent by the command's own watchdog (:func:`stop_for_time`) raises the same
+    ``KeyboardInterrupt`` without recording a stop request: a built-in method past its time
+    budget is stopped the way Ctrl-C stops it, and the command goes on; once the watched run is
+    over (:func:`watch_over`) such a late SIGINT is dropped.
+    """
+    global _time_stop
+    if signum == signal.SIGINT and _time_stop:
+        _time_stop = False
+        if _watching:
+            stopping.timed_out()
+            raise KeyboardInterrupt
+        return
     stopping.signalled(signum)
     raise KeyboardInterrupt
+
+
+#: A stop sent by the watchdog (:func:`stop_for_time`) not yet raised by :func:`on_signal`.
+_time_stop = False
+#: Whether a watched run (a built-in method under the watchdog) is in progress.
+_watching = False
+
+
+def watch_begins() -> None:
+    """A built-in method starts under the watchdog (:mod:`knightcert.cli.watched`)."""
+    global _watching, _time_stop
+    _time_stop = False
+    _watching = True
+
+
+def watch_over() -> None:
+    """The watched method returned: a watchdog SIGINT still on its way is dropped."""
+    global _watching
+    _watching = False
+    stopping.settled()
+
+
+def stop_for_time(main_thread: int) -> None:
+    """The watchdog's stop: a SIGINT to the main thread that :func:`on_signal` raises as a time
+    stop (a real signal, so that a blocking wait there is woken too)."""
+    global _time_stop
+    _time_stop = True
+    signal.pthread_kill(main_thread, signal.SIGINT)
 
 
 def interruption() -> tuple[int, str]:
@@ -79,6 +124,11 @@ def interruption() -> tuple[int, str]:
     if stop_requested() and stopping.last_signal() == signal.SIGTERM:
         return EXIT_TERMINATED, "interrupted (SIGTERM)"
     return EXIT_INTERRUPTED, "interrupted"
+
+
+def started_at() -> float:
+    """When this command started (``time.perf_counter()``): the origin of ``--time-limit``."""
+    return _started
 
 
 def time_left(limit: float | None) -> float | None:

@@ -14,12 +14,12 @@ from knightcert.cli.output import (
     print_json,
     save_answer,
 )
-from knightcert.cli.session import stop_requested, time_left
+from knightcert.cli.session import stop_requested
 from knightcert.cli.tour_output import numbered_text
+from knightcert.cli.watched import run_watched
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
 from knightcert.registry import default_method
-from knightcert.solving import run as run_method
 
 __all__ = ["add_parser", "render", "run", "save_npy", "summary"]
 
@@ -80,9 +80,11 @@ def run(args: argparse.Namespace) -> int:
         options["budget"] = args.budget
     if args.no_backtracking:
         options["backtracking"] = False
-    limit = time_left(args.time_limit)
-    # the one run path: options checked, fit, budget, and the answer reported is checked
-    result = run_method("tour", args.method, instance, time_limit=limit, seed=args.seed, options=options)
+    # the one run path: options checked, fit, the budget kept (a built-in overrunning it is
+    # stopped: knightcert.cli.watched), and the answer reported is checked
+    result = run_watched(
+        "tour", args.method, instance, time_limit=args.time_limit, seed=args.seed, options=options
+    )
     save_answer(
         args.save,
         result,

@@ -1,0 +1,157 @@
+"""One method run of a single command, its time budget kept whatever the method does.
+
+``--time-limit`` bounds the whole command, from its start (before the heavy
+imports: :data:`knightcert.__main__._STARTED`). :func:`run_watched`:
+
+* loads a built-in method's code (OR-Tools, compiled kernels) *before* it
+  reads what is left of the limit, so the import counts against it;
+* runs a foreign method contained (:mod:`knightcert.contained`: its own
+  process tree, killed at the budget);
+* runs a built-in method here under a **watchdog** thread: at the command's
+  budget (the limit plus :func:`knightcert.contained.grace`, counted from the
+  command's start) it stops the method the way Ctrl-C does (a
+  ``KeyboardInterrupt`` in the main thread, not recorded as a stop request):
+  a search that catches it returns its best answer so far, any other is
+  ``UNKNOWN``; either says ``time limit: ...`` in ``info["stopped"]``. A
+  method that still has not returned a further grace later (it swallowed the
+  stop, or runs in compiled code that never yields) ends the command: one
+  line on standard error and exit code 4 (killed).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from knightcert.cli import session
+from knightcert.problems.result import Result
+
+__all__ = ["Watchdog", "run_watched"]
+
+
+class Watchdog:
+    """Stops the main thread's method at ``deadline`` (``time.perf_counter()``), ends the command
+    ``hard_grace`` seconds later if it has not returned.
+
+    Use as a context manager around the method call, in the main thread, with
+    :func:`knightcert.cli.session.on_signal` as the SIGINT handler.
+    """
+
+    def __init__(self, deadline: float, hard_grace: float, what: str) -> None:
+        self.deadline, self.hard_grace, self.what = deadline, hard_grace, what
+        self.fired_at: float | None = None
+        self.over = False  # one store: set first by close(), read by the watchdog after each wait
+        self._wake = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="knightcert-watchdog", daemon=True)
+        self._main = threading.main_thread().ident or 0
+
+    @property
+    def fired(self) -> bool:
+        """Whether the watchdog stopped the method."""
+        return self.fired_at is not None
+
+    def __enter__(self) -> Watchdog:
+        session.watch_begins()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """The method returned (or raised): the watchdog stands down; a stop it sent that has not
+        been raised yet is dropped. Idempotent (the stop it sent may land in here, once)."""
+        self.over = True
+        session.watch_over()
+        self._wake.set()
+
+    def _watch(self) -> None:
+        self._wake.wait(max(0.0, self.deadline - time.perf_counter()))
+        if self.over:
+            return
+        self.fired_at = time.perf_counter()
+        session.stop_for_time(self._main)
+        self._wake.wait(self.hard_grace)
+        if self.over:
+            return
+        line = (
+            f"knightcert: error: {self.what} did not stop at its time limit "
+            f"(stopped {self.hard_grace:.1f} s ago, still running); the command was ended\n"
+        )
+        try:
+            os.write(2, line.encode("utf-8", "replace"))
+        finally:
+            os._exit(session.EXIT_KILLED)
+
+
+def run_watched(
+    problem: str,
+    method: Any,
+    instance: Any,
+    *,
+    time_limit: float | None,
+    seed: int | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Result:
+    """Run ``method`` on ``instance`` within what is left of the command's ``time_limit``, and
+    certify its answer (see the module docstring).
+
+    Raises
+    ------
+    KnightcertError
+        As :func:`knightcert.solving.run`, before any work.
+    KeyboardInterrupt
+        Ctrl-C or SIGTERM (never the watchdog's own stop).
+    """
+    from knightcert.contained import grace
+    from knightcert.problems.checkers import certify
+    from knightcert.solving import prepare, run
+
+    ref, _ = prepare(problem, method, instance, options)
+    if not ref.foreign:
+        ref.function()  # its code loaded now: the import counts against the limit
+    limit = session.time_left(time_limit)
+    watched = not ref.foreign and time_limit is not None and _can_watch()
+    if not watched:
+        result = run(problem, ref, instance, time_limit=limit, seed=seed, options=options)
+        return result
+    assert time_limit is not None
+    deadline = session.started_at() + time_limit + grace(time_limit)
+    watchdog = Watchdog(deadline, grace(time_limit), f"method {ref.name!r}")
+    began = time.perf_counter()
+    answer: Result | None = None
+    try:
+        with watchdog:
+            answer = run(problem, ref, instance, time_limit=limit, seed=seed, options=options, check=False)
+    except KeyboardInterrupt:
+        watchdog.close()  # the watchdog's one stop may land in its own __exit__
+        if not watchdog.fired or session.stop_requested():
+            raise
+    if watchdog.fired and not session.stop_requested():
+        assert watchdog.fired_at is not None
+        reason = (
+            f"time limit: the method had not returned {watchdog.fired_at - session.started_at():.1f} s "
+            f"after the command started (limit {time_limit:g} s + grace); it was stopped"
+        )
+        if answer is None:  # the stop went through the method: no answer
+            answer = Result.empty(problem, ref.name, time.perf_counter() - began, info={"stopped": reason})
+        elif answer.info.get("interrupted"):  # it caught the stop: its best answer so far
+            info = {key: value for key, value in answer.info.items() if key != "interrupted"}
+            answer = answer.with_(info={**info, "stopped": reason})
+    assert answer is not None
+    checking = time.perf_counter()
+    checked = certify(instance, answer)
+    return checked.with_(check_time=time.perf_counter() - checking)
+
+
+def _can_watch() -> bool:
+    """Whether this thread can be stopped by the watchdog: the main thread, with the command's
+    own SIGINT handler (not when ``main()`` runs in a library user's thread)."""
+    return (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is session.on_signal
+    )
