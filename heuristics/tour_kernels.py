@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["EXHAUSTED", "FOUND", "STOPPED", "walk_order", "walk_squares", "warnsdorff"]
+__all__ = ["EXHAUSTED", "FOUND", "STOPPED", "order_squares", "walk_order", "walk_squares", "warnsdorff"]
 
 FOUND = 1  # a tour is in ``path``
 EXHAUSTED = 0  # every continuation was tried: no tour from this start (a proof when budget > 0)
@@ -152,6 +152,17 @@ def walk_order(table, first):  # pragma: no cover - compiled
             following = table[current, 1]
         previous = current
         current = following
+    return out
+
+
+@njit(cache=True, nogil=True)
+def order_squares(order, cols):  # pragma: no cover - compiled
+    """The (n, 2) int32 [row, col] squares of the flat squares ``order``."""
+    n = order.shape[0]
+    out = np.empty((n, 2), dtype=np.int32)
+    for i in range(n):
+        out[i, 0] = order[i] // cols
+        out[i, 1] = order[i] % cols
     return out
 
 
