@@ -500,11 +500,12 @@ def walk_order(table: np.ndarray, first: int) -> np.ndarray:
 def squares_of(order: np.ndarray, cols: int) -> np.ndarray:
     """The (n, 2) int32 [row, col] squares of flat squares ``order`` (compiled past
     :data:`PYTHON_WALK` squares, else a slice at a time: no whole-array temporaries)."""
+    out = np.empty((len(order), 2), dtype=np.int32)
     if len(order) > PYTHON_WALK:
         from knightcert.heuristics.tour_kernels import order_squares
 
-        return order_squares(order, cols)
-    out = np.empty((len(order), 2), dtype=np.int32)
+        order_squares(order, cols, out)
+        return out
     step = 1 << 18
     for s in range(0, len(order), step):
         out[s : s + step, 0], out[s : s + step, 1] = np.divmod(order[s : s + step], cols)

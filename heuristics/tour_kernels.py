@@ -156,14 +156,13 @@ def walk_order(table, first):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def order_squares(order, cols):  # pragma: no cover - compiled
-    """The (n, 2) int32 [row, col] squares of the flat squares ``order``."""
-    n = order.shape[0]
-    out = np.empty((n, 2), dtype=np.int32)
-    for i in range(n):
+def order_squares(order, cols, out):  # pragma: no cover - compiled
+    """Fill the (n, 2) ``out`` with the [row, col] squares of the flat squares ``order`` (the
+    caller allocates ``out`` with numpy: an array that owns its memory, which the checker
+    can take without a copy; numba's own arrays hang on a ``MemInfo``)."""
+    for i in range(order.shape[0]):
         out[i, 0] = order[i] // cols
         out[i, 1] = order[i] % cols
-    return out
 
 
 @njit(cache=True, nogil=True)

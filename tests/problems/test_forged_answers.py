@@ -406,7 +406,8 @@ def test_a_method_that_keeps_its_tour_array_cannot_change_the_checked_answer(mon
     assert np.array_equal(out.solution, before)
 
 
-def test_a_tour_array_nothing_else_holds_is_checked_without_a_copy(monkeypatch):
+@pytest.mark.parametrize("side", [6, 230])  # 230 x 230: past PYTHON_WALK, the compiled walk
+def test_a_tour_array_nothing_else_holds_is_checked_without_a_copy(monkeypatch, side):
     import weakref
 
     import knightcert.heuristics.tour_divide as divide
@@ -420,7 +421,7 @@ def test_a_tour_array_nothing_else_holds_is_checked_without_a_copy(monkeypatch):
         return tour
 
     monkeypatch.setattr(divide, "construct", giving)
-    out = solve(tour_instance(6, 6, closed=True), method="divide")
+    out = solve(tour_instance(side, side, closed=True), method="divide")
     assert out.verified and made[0]() is out.solution
 
 
