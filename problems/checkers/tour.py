@@ -329,7 +329,7 @@ def _looks_valid(instance: TourInstance, tour: Any) -> bool:
     kind = np.int32 if narrow else np.int64
     for start in range(0, n, CHUNK):
         # one more square: the step into the next slice
-        piece = tour[start : start + CHUNK + 1].astype(kind, copy=True)
+        piece: Any = tour[start : start + CHUNK + 1].astype(kind, copy=True)
         own = piece[:CHUNK] if len(piece) > CHUNK else piece
         r, c = own[:, 0], own[:, 1]
         unsigned = np.uint32 if narrow else np.uint64  # negatives become too large
