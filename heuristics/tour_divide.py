@@ -437,6 +437,7 @@ def build_table(plan: Plan) -> np.ndarray:
     """The (rows*cols, 2) int32 neighbour table of the planned tour (-1 at the ends of a path)."""
     C = plan.cols
     table = np.empty((plan.rows * C, 2), dtype=np.int32)
+    flat = table.view(np.int64)[:, 0]  # the same memory, one int64 per square
     for key in plan.blocks:
         h, w = (int(x) for x in key.split(":")[1].split("x"))
         local = local_table(key)
@@ -454,7 +455,8 @@ def build_table(plan: Plan) -> np.ndarray:
             partners = b[:, None, None] + partner_offset
             if end.any():
                 partners[:, end] = -1
-            table[squares.reshape(-1)] = partners.reshape(-1, 2)
+            # a square's two partners as one 8-byte element: a 1-d scatter, faster than rows
+            flat[squares.reshape(-1)] = partners.reshape(-1, 2).view(np.int64)[:, 0]
     for join in plan.joins:
         a, b, c, d = join.T
         for square, lost, gained in ((a, b, c), (b, a, d), (c, d, a), (d, c, b)):
