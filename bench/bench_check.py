@@ -6,10 +6,12 @@ Usage::
     PYTHONPATH=. python bench/bench_check.py --repeat 1
 
 For each problem's default method (and ``jump bfs-player``, the jump game's other exact
-method) on a large instance: the method call with the checker off (``check=False``), then
-``knightcert.problems.checkers.certify`` on its answer, each timed in this process after a
-warm-up call on the same instance (compiled kernels loaded). "check / solve" below 1: the
-answer costs less to certify than to find. The load average is printed on every row.
+method) on a large instance, and on the instances where the default is another rule (the
+odd torus's CP-SAT, a tour search on a board with squares removed): the method call with the
+checker off (``check=False``), then ``knightcert.problems.checkers.certify`` on its answer,
+each timed in this process after a warm-up call on the same instance (compiled kernels
+loaded). "check / solve" below 1: the answer costs less to certify than to find. The load
+average is printed on every row.
 """
 
 from __future__ import annotations
@@ -41,7 +43,22 @@ def cases() -> list[tuple[str, str, str, Callable[[], object]]]:
         ("knights", "matching", "1000 x 1000", lambda: knights_instance(1000)),
         ("knights", "matching", "1001 x 1001", lambda: knights_instance(1001)),
         ("tour", "auto", "closed 1000 x 1000", lambda: tour_instance(1000, closed=True)),
+        ("tour", "auto", "closed 4000 x 4000", lambda: tour_instance(4000, closed=True)),
+        ("tour", "auto", "closed 40 x 40, two corners removed (search)", holed_board),
+        ("knights", "cpsat", "11 x 11 torus (odd: not bipartite)", lambda: knights_instance(11, torus=True)),
     ]
+
+
+def holed_board():
+    """A 40 x 40 board without two opposite-coloured corners: no theorem, no construction (rule 3)."""
+    import tempfile
+
+    rows = ["." * 40 for _ in range(40)]
+    rows[0] = "x" + rows[0][1:]
+    rows[39] = "x" + rows[39][1:]
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as stream:
+        stream.write("\n".join(rows) + "\n")
+    return tour_instance(board_file=stream.name, closed=True)
 
 
 def main(argv: list[str] | None = None) -> int:

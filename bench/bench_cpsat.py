@@ -17,7 +17,9 @@ the method's own time, the status, and the load average before and after.
 
 Each row is one formulation on one instance, solved by the model function itself
 (``knightcert.models.*_cpsat.cpsat``) with the project's default workers and the
-answer checked (``verified``); "ratio" is the row's time over the default formulation's
+answer checked (``verified``); the model functions get no hint here (the registered
+``tour cpsat`` and ``knights cpsat`` of ``knightcert.combined`` add one: ``--targets``
+measures those); "ratio" is the row's time over the default formulation's
 time on the same instance (below 1: faster than the default). The load average is
 printed with every case. The default formulation of every model is the one this run
 shows fastest to a proof (docs/benchmarks.md).

@@ -258,10 +258,11 @@ def tourney(source: Path | None) -> None:
     print("\n### Closed tours against Parberry's Tourney (divide and conquer, C++), same run\n")
     print(
         "| board | ours: construction (median of 3) | ours: peak traced memory | ours: knightcert.solve, "
-        f"checked (median of 3) | Tourney per tour (mean of {TOURNEY_TOURS}) | Tourney peak RSS (whole "
-        "process) | ratio Tourney / construction | ratio Tourney / solve |"
+        "checked (median of 3) | ours: solve's peak traced memory, B/square | Tourney per tour (mean of "
+        f"{TOURNEY_TOURS}) | Tourney peak RSS (whole process), B/square | ratio Tourney / construction "
+        "| ratio Tourney / solve | load |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         exe = build_tourney(source, folder)
@@ -269,10 +270,13 @@ def tourney(source: Path | None) -> None:
             ours = sorted(timed(construct, n, n, closed=True)[1] for _ in range(3))[1]
             _, peak = peak_bytes(construct, n, n, closed=True)
             whole = sorted(timed(solve, tour_instance(n, n, closed=True))[1] for _ in range(3))[1]
+            _, solve_peak = peak_bytes(solve, tour_instance(n, n, closed=True))
             theirs, rss = tourney_seconds(exe, n, TOURNEY_TOURS, folder)
             print(
-                f"| {n}x{n} | {ours:.3f} s | {peak / 2**20:.0f} MB | {whole:.3f} s | {theirs:.3f} s "
-                f"| {rss:.0f} MB | {theirs / ours:.2f}x | {theirs / whole:.2f}x |",
+                f"| {n}x{n} | {ours:.3f} s | {peak / 2**20:.0f} MB | {whole:.3f} s "
+                f"| {solve_peak / n / n:.1f} "
+                f"| {theirs:.3f} s | {rss:.0f} MB, {rss * 2**20 / n / n:.1f} | {theirs / ours:.2f}x "
+                f"| {theirs / whole:.2f}x | {os.getloadavg()[0]:.1f} |",
                 flush=True,
             )
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["EXHAUSTED", "FOUND", "STOPPED", "walk_squares", "warnsdorff"]
+__all__ = ["EXHAUSTED", "FOUND", "STOPPED", "order_squares", "walk_order", "walk_squares", "warnsdorff"]
 
 FOUND = 1  # a tour is in ``path``
 EXHAUSTED = 0  # every continuation was tried: no tour from this start (a proof when budget > 0)
@@ -131,6 +131,38 @@ def warnsdorff(moves, free, key, start, end, closed, budget, path):  # pragma: n
         depth -= 1
         backtracks += 1
         fresh = False
+
+
+@njit(cache=True, nogil=True)
+def walk_order(table, first):  # pragma: no cover - compiled
+    """Read a tour (cycle or path) from its neighbour table as its int32 flat squares in order
+    (4 bytes per square: the caller frees the table before it makes the (n, 2) squares).
+
+    ``table[u]`` holds the two neighbours of ``u`` on the tour, -1 at the ends
+    of a path; ``first`` is where to begin (a path end for a path).
+    """
+    n = table.shape[0]
+    out = np.empty(n, dtype=np.int32)
+    previous = -1
+    current = first
+    for i in range(n):
+        out[i] = current
+        following = table[current, 0]
+        if following == previous:
+            following = table[current, 1]
+        previous = current
+        current = following
+    return out
+
+
+@njit(cache=True, nogil=True)
+def order_squares(order, cols, out):  # pragma: no cover - compiled
+    """Fill the (n, 2) ``out`` with the [row, col] squares of the flat squares ``order`` (the
+    caller allocates ``out`` with numpy: an array that owns its memory, which the checker
+    can take without a copy; numba's own arrays hang on a ``MemInfo``)."""
+    for i in range(order.shape[0]):
+        out[i, 0] = order[i] // cols
+        out[i, 1] = order[i] % cols
 
 
 @njit(cache=True, nogil=True)

@@ -437,12 +437,13 @@ _add(
     MethodFacts(
         "tour",
         "cpsat",
-        "knightcert.models.tour_cpsat:cpsat",
+        "knightcert.combined:tour_cpsat",
         True,
         _EXACT,
         (WORKERS, HINT, _formulation("circuit", "circuit+degree")),
         4000,
-        summary=_CPSAT,
+        ("knightcert.heuristics.tour_kernels",),
+        summary="CP-SAT from the construction's tour or Warnsdorff's path",
     ),
     MethodFacts("tour", "csp", "knightcert.models.tour_csp:csp", True, _EXACT, (), summary=_CSP),
 )

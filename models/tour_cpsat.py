@@ -18,12 +18,14 @@ fixed. Two formulations (``formulation=``):
 No objective: any circuit is a tour. Parameters: ``TOUR_PARAMETERS`` (no LP relaxation of
 the circuit: measured 10-50x faster to the first tour on n x n boards).
 A hint (e.g. Warnsdorff's partial tour) is recorded as ``info["hint"]``; the tour returned
-is always the solver's.
+is always the solver's. A hint that is a complete tour of the instance is given to CP-SAT
+as a complete assignment (every arc variable hinted) and solved with
+``HINTED_TOUR_PARAMETERS``: CP-SAT checks it against the model and returns it as its
+solution in a fraction of a second (the checker then certifies the tour as any other).
 """
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Sequence
 
@@ -36,12 +38,22 @@ from knightcert.problems.moves import knight_arcs
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance
 
-__all__ = ["FORMULATIONS", "TOUR_PARAMETERS", "cpsat"]
+__all__ = ["FORMULATIONS", "HINTED_TOUR_PARAMETERS", "TOUR_PARAMETERS", "cpsat"]
 
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("circuit", "circuit+degree")
 #: Solver parameters of the tour models (see ``bench/bench_cpsat.py``).
 TOUR_PARAMETERS: dict[str, object] = {"linearization_level": 0}
+#: Parameters when the hint is a complete tour (every arc variable hinted, 1 on the tour's
+#: moves and 0 elsewhere): CP-SAT checks a complete hint against the model itself and takes
+#: it as its first solution, so presolve and probing (3 s of a 3.1 s solve on a closed 60 x 60
+#: board, docs/benchmarks.md) only delay the answer. Should the hint not be a tour of the
+#: model after all, the search runs on without them.
+HINTED_TOUR_PARAMETERS: dict[str, object] = {
+    **TOUR_PARAMETERS,
+    "cp_model_presolve": False,
+    "cp_model_probing_level": 0,
+}
 
 
 @method("tour", "cpsat")
@@ -102,6 +114,7 @@ def cpsat(
     circuit_tails, circuit_heads = arc_tail.tolist(), arc_head.tolist()
     circuit_literals = list(range(len(tails)))
     enter: dict[int, int] = {}
+    leave: dict[int, int] = {}
     if instance.closed and instance.end is not None and instance.start is not None:
         # the tour start ... end closes with the move end -> start: that arc is in the circuit
         closing = np.flatnonzero(
@@ -117,7 +130,6 @@ def cpsat(
         for k in firsts:
             enter[k] = len(proto.variables)
             proto.variables.add().domain.extend((0, 1))
-        leave = {}
         for k in lasts:
             leave[k] = len(proto.variables)
             proto.variables.add().domain.extend((0, 1))
@@ -126,15 +138,9 @@ def cpsat(
         circuit_literals += list(enter.values()) + list(leave.values())
         proto.constraints.add().exactly_one.literals.extend(enter.values())
         proto.constraints.add().exactly_one.literals.extend(leave.values())
+    complete = False
     if hint is not None:
-        arc_index = {(u, v): k for k, (u, v) in enumerate(zip(tails.tolist(), heads.tolist(), strict=True))}
-        hint_arcs = [
-            arc_index.get((board.index(ar, ac), board.index(br, bc)))
-            for (ar, ac), (br, bc) in itertools.pairwise(hint)
-        ]
-        hinted = sorted({k for k in hint_arcs if k is not None})
-        proto.solution_hint.vars.extend(hinted)
-        proto.solution_hint.values.extend([1] * len(hinted))
+        complete = _add_hint(proto, instance, tails, heads, node, enter, leave, hint)
     # constraints: one circuit through every square (and the outside node of an open tour)
     circuit = proto.constraints.add().circuit
     circuit.tails.extend(circuit_tails)
@@ -156,12 +162,17 @@ def cpsat(
         )
     # solve
     run = solve_cpsat(
-        model, began=began, time_limit=time_limit, seed=seed, workers=workers, parameters=TOUR_PARAMETERS
+        model,
+        began=began,
+        time_limit=time_limit,
+        seed=seed,
+        workers=workers,
+        parameters=HINTED_TOUR_PARAMETERS if complete else TOUR_PARAMETERS,
     )
     info = {
         **run.info(),
         "formulation": formulation,
-        "hint": None if hint is None else hint_source,
+        "hint": None if hint is None else hint_source + (" (a complete tour)" if complete else ""),
     }
     # extract
     if not run.has_solution:
@@ -217,3 +228,69 @@ def _add_degree_constraints(
         arcs: Sequence[int] = order_out[out_start[k] : out_start[k + 1]].tolist()
         smaller = min(arcs, key=lambda a: int(heads[a]))
         proto.constraints.add().bool_or.literals.append(int(literals[smaller]))
+
+
+def _add_hint(
+    proto: cp_model_helper.CpModelProto,
+    instance: TourInstance,
+    tails: np.ndarray,
+    heads: np.ndarray,
+    node: dict[int, int],
+    enter: dict[int, int],
+    leave: dict[int, int],
+    hint: Sequence[Sequence[int]] | np.ndarray,
+) -> bool:
+    """Write ``hint`` (squares in order) into ``proto.solution_hint``; True when it is a
+    complete tour of the instance.
+
+    A partial hint sets its moves that are arcs to 1 (nothing else is hinted). A hint that
+    visits every usable square once, a knight move apart (and, on a closed tour, with the
+    closing move last -> first) sets every arc variable: 1 on its moves, 0 elsewhere (and
+    the entry and exit arcs of an open tour), a complete assignment that CP-SAT checks
+    itself. Nothing here is trusted: the solver's tour is returned and checked as any other.
+    """
+    board = instance.board
+    squares = np.asarray(hint, dtype=np.int64).reshape(-1, 2)
+    rows, cols = squares[:, 0], squares[:, 1]
+    inside = (rows >= 0) & (rows < board.rows) & (cols >= 0) & (cols < board.cols)
+    index = squares[inside, 0] * board.cols + squares[inside, 1]
+    keys = tails.astype(np.int64) * board.size + heads  # arcs are sorted by neither: sort the keys once
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    steps = index[:-1] * board.size + index[1:]
+    n = len(node)
+    closing = bool(instance.closed) and len(index) == n
+    if closing:
+        steps = np.append(steps, index[-1] * board.size + index[0])
+    where = np.minimum(np.searchsorted(sorted_keys, steps), len(sorted_keys) - 1)
+    found = sorted_keys[where] == steps
+    arcs = np.unique(order[where[found]])
+    complete = (
+        bool(inside.all())
+        and len(index) == n
+        and bool(found.all())
+        and bool(board.free.reshape(-1)[index].all())
+        and len(np.unique(index)) == n
+    )
+    if not complete:
+        proto.solution_hint.vars.extend(arcs.tolist())
+        proto.solution_hint.values.extend([1] * len(arcs))
+        return False
+    values = np.zeros(len(proto.variables), dtype=np.int64)
+    values[arcs] = 1
+    first, last = node[int(index[0])], node[int(index[-1])]
+    if instance.closed and instance.start is not None and instance.end is not None:
+        # the closing move end -> start is fixed: the hint must start and end there
+        complete = (board.square(int(index[0])), board.square(int(index[-1]))) == (
+            tuple(instance.start),
+            tuple(instance.end),
+        )
+    if not instance.closed:
+        if first not in enter or last not in leave:  # a fixed start or end the hint misses
+            complete = False
+        else:
+            values[enter[first]] = 1
+            values[leave[last]] = 1
+    proto.solution_hint.vars.extend(range(len(values)))
+    proto.solution_hint.values.extend(values.tolist())
+    return complete

@@ -46,7 +46,7 @@ def checker(problem: str) -> Checker:
     raise ValueError(f"no checker for problem {problem!r}")
 
 
-def certify(instance: Any, result: Result) -> Result:
+def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Result:
     """Check every claim of ``result`` independently and say what backs each one.
 
     Parameters
@@ -57,6 +57,10 @@ def certify(instance: Any, result: Result) -> Result:
         Any method's answer. Its ``verified``, ``evidence`` and any
         ``check_error`` are ignored and recomputed: nothing a method says
         about itself is trusted.
+    sole_holder : bool, default False
+        ``result`` is the only holder of its solution array
+        (:func:`~knightcert.problems.checkers.plain.sole_holder`, checked by the caller
+        that made ``result``): the array is checked and kept as it is, not copied.
 
     Returns
     -------
@@ -89,7 +93,7 @@ def certify(instance: Any, result: Result) -> Result:
         return result
     problem = _problem_of(instance)
     try:
-        exact = exact_result(result)  # the method's objects are copied, never read again
+        exact = exact_result(result, sole_holder=sole_holder)  # the method's objects are copied
     except CheckFailed as exc:
         return _rejected(result, problem, exc, instance)
     info = {k: v for k, v in exact.info.items() if k not in ("check_error", "rejected_claim")}

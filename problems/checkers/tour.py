@@ -319,21 +319,37 @@ def _looks_valid(instance: TourInstance, tour: Any) -> bool:
     n = len(tour)
     if n != board.n_free or n < 2:
         return False
-    free = board.free.reshape(-1)
-    seen = np.zeros(board.size, dtype=bool)
+    # removed squares count as visited from the start: the n squares of the tour (n = the
+    # usable squares) leave none unvisited only when every one is usable and none comes twice
+    seen = ~board.free.reshape(-1)
+    # int32 arithmetic where nothing can overflow it: entries that int32 holds (or a uint32's,
+    # which wrap to negatives and fail the range test), flat indices below 2**31 and, for the
+    # plain board's step test dr*dr + dc*dc == 5 (a knight move, nothing else), sides below 2**15
+    narrow = tour.dtype.itemsize <= 4 and board.size < 2**31 and max(board.rows, board.cols) < 2**15
+    kind = np.int32 if narrow else np.int64
     for start in range(0, n, CHUNK):
-        piece = tour[start : start + CHUNK + 1].astype(np.int64)  # one more: the step into the next slice
+        # one more square: the step into the next slice
+        piece: Any = tour[start : start + CHUNK + 1].astype(kind, copy=True)
         own = piece[:CHUNK] if len(piece) > CHUNK else piece
         r, c = own[:, 0], own[:, 1]
-        if not ((r >= 0) & (r < board.rows) & (c >= 0) & (c < board.cols)).all():
+        unsigned = np.uint32 if narrow else np.uint64  # negatives become too large
+        if not ((r.view(unsigned) < board.rows) & (c.view(unsigned) < board.cols)).all():
             return False
-        index = r * board.cols + c
-        if not free[index].all() or seen[index].any():
-            return False
-        seen[index] = True
-        if len(piece) > 1 and not knight_steps(board, piece[:-1], piece[1:]).all():
-            return False
-    if np.count_nonzero(seen) != n:  # a square twice within one slice
+        seen[r * board.cols + c] = True
+        if len(piece) < 2:
+            continue
+        if board.torus:
+            if not knight_steps(board, piece[:-1], piece[1:]).all():
+                return False
+        else:
+            dr = np.diff(piece[:, 0])  # within the board: |dr| < 2**15, dr*dr fits int32
+            dc = np.diff(piece[:, 1])
+            dr *= dr
+            dc *= dc
+            dr += dc
+            if not (dr == 5).all():
+                return False
+    if np.count_nonzero(seen) != board.size:  # a removed square, or a square twice
         return False
     ends = tour[[0, -1]].astype(np.int64)
     if instance.closed and (n < 3 or not knight_steps(board, ends[1:], ends[:1])[0]):

@@ -118,3 +118,47 @@ def test_fixed_ends_agree_with_the_oracle(method):
         if result.status is Status.FEASIBLE:
             assert tuple(result.solution[-1]) == instance.end, where
             assert instance.start is None or tuple(result.solution[0]) == instance.start, where
+
+
+@pytest.mark.parametrize("closed", [True, False])
+def test_a_complete_tour_hint_is_given_whole_and_returned_by_the_solver(closed):
+    from knightcert.heuristics.tour_divide import construct
+
+    inst = tour_instance(12, 12, closed=closed)
+    tour = construct(12, 12, closed=closed)
+    result = cpsat(inst, seed=0, hint=tour.tolist(), hint_source="divide")
+    assert result.status is Status.FEASIBLE and result.verified
+    assert result.info["hint"] == "divide (a complete tour)"
+    assert result.info["branches"] == 0  # CP-SAT took the complete assignment as its solution
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda t: t[:-1],  # a square missing
+        lambda t: [*t[:-1], t[0]],  # a square twice
+        lambda t: [*t[:5], *t[6:], t[5]],  # a step that is no knight move
+        lambda t: [*t[:-1], [99, 99]],  # a square off the board
+    ],
+)
+def test_a_hint_that_is_not_a_tour_stays_partial(change):
+    from knightcert.heuristics.tour_divide import construct
+
+    inst = tour_instance(8, 8, closed=True)
+    hint = change(construct(8, 8, closed=True).tolist())
+    result = cpsat(inst, seed=0, hint=hint, hint_source="edited")
+    assert result.status is Status.FEASIBLE and result.verified
+    assert result.info["hint"] == "edited"
+
+
+def test_the_registered_cpsat_hints_the_construction_or_warnsdorff(tmp_path):
+    from knightcert.combined import tour_cpsat
+
+    full = tour_cpsat(tour_instance(20, 20, closed=True), seed=0)
+    assert full.verified and full.info["hint"] == "divide (a complete tour)"
+    board = tmp_path / "b.txt"
+    board.write_text("x.....\n......\n......\n......\n......\nx.....\n")
+    holed = tour_cpsat(tour_instance(board_file=board, closed=True), seed=0)
+    assert holed.verified and holed.status is Status.FEASIBLE and holed.info["hint"].startswith("warnsdorff")
+    given = tour_cpsat(tour_instance(5, 6, start=(0, 0), end=(4, 5)), seed=0, hint=[[0, 0], [1, 2]])
+    assert given.verified and given.info["hint"] == "given"

@@ -379,3 +379,68 @@ def test_a_forged_proof_is_refused(tmp_path, capsys, forgery):
     assert "DRAT proof (" not in out.out
     with pytest.raises((InvalidAnswer, AnswerFileError, CheckFailed)):
         check_answer(torus, resealed(data))
+
+
+def _divide_tour(rows: int, cols: int) -> np.ndarray:
+    from knightcert.heuristics.tour_divide import construct
+
+    return construct(rows, cols, closed=True)
+
+
+def test_a_method_that_keeps_its_tour_array_cannot_change_the_checked_answer(monkeypatch):
+    import knightcert.heuristics.tour_divide as divide
+
+    kept = []
+    construct = divide.construct
+
+    def keeping(*args, **kwargs):
+        tour = construct(*args, **kwargs)
+        kept.append(tour)  # edited after the check
+        return tour
+
+    monkeypatch.setattr(divide, "construct", keeping)
+    out = solve(tour_instance(6, 6, closed=True), method="divide")
+    assert out.verified and out.solution is not kept[0]
+    before = out.solution.copy()
+    kept[0][:] = 0
+    assert np.array_equal(out.solution, before)
+
+
+@pytest.mark.parametrize("side", [6, 230])  # 230 x 230: past PYTHON_WALK, the compiled walk
+def test_a_tour_array_nothing_else_holds_is_checked_without_a_copy(monkeypatch, side):
+    import weakref
+
+    import knightcert.heuristics.tour_divide as divide
+
+    made = []
+    construct = divide.construct
+
+    def giving(*args, **kwargs):
+        tour = construct(*args, **kwargs)
+        made.append(weakref.ref(tour))  # a weak reference holds nothing
+        return tour
+
+    monkeypatch.setattr(divide, "construct", giving)
+    out = solve(tour_instance(side, side, closed=True), method="divide")
+    assert out.verified and made[0]() is out.solution
+
+
+def test_only_a_sole_holder_keeps_its_array():
+    from knightcert.problems.checkers.plain import sole_holder
+
+    def result(solution):
+        return Result("tour", "m", Status.FEASIBLE, 36, None, solution, 0.0)
+
+    # each verdict is taken outside ``assert`` (pytest's rewriting keeps the operands alive)
+    alone = sole_holder(result(_divide_tour(6, 6)))
+    tour = _divide_tour(6, 6)
+    shared = sole_holder(result(tour))  # ``tour`` here holds it too
+    view = sole_holder(result(_divide_tour(6, 6)[1:]))  # a view: its base holds the memory
+    held = result(_divide_tour(6, 6))
+    exported = memoryview(held.solution)
+    buffer = sole_holder(held)
+    exported.release()
+    listed = sole_holder(result(_divide_tour(6, 6).tolist()))
+    wrapped = sole_holder(result(np.frombuffer(bytearray(8 * 36), dtype=np.int32).reshape(36, 2)))
+    assert alone
+    assert not (shared or view or buffer or listed or wrapped)

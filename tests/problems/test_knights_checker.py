@@ -69,3 +69,29 @@ def test_closed_form_small_values():
     assert [closed_form(1, n) for n in (1, 5)] == [1, 5]
     assert [closed_form(2, n) for n in range(1, 9)] == [2, 4, 4, 4, 6, 8, 8, 8]
     assert closed_form(3, 3) == 5 and closed_form(5, 4) == 10
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_dense_placements_agree_with_every_pair_of_knights(seed):
+    """The dense placements' grid pass against the definition: no two knights a jump apart."""
+    import numpy as np
+
+    from knightcert.problems.checkers.knights import check_placement
+
+    rng = np.random.default_rng(seed)
+    rows, cols = int(rng.integers(1, 9)), int(rng.integers(1, 9))
+    free = [(r, c) for r in range(rows) for c in range(cols)]
+    density = rng.uniform(0.25, 0.6)
+    chosen = [sq for sq in free if rng.random() < density] or [free[0]]
+    if rng.random() < 0.5:  # often a colour class, which no jump joins
+        chosen = [sq for sq in free if (sq[0] + sq[1]) % 2 == seed % 2] or [free[0]]
+    attacked = any(
+        {abs(a[0] - b[0]), abs(a[1] - b[1])} == {1, 2} for i, a in enumerate(chosen) for b in chosen[i + 1 :]
+    )
+    instance = knights_instance(rows, cols)
+    placement = np.array(chosen, dtype=np.int64)
+    if attacked:
+        with pytest.raises(CheckFailed, match="is attacked"):
+            check_placement(instance, placement)
+    else:
+        assert check_placement(instance, placement) == len(chosen)

@@ -150,3 +150,40 @@ def test_the_sliced_pass_agrees_with_the_whole_array_pass(monkeypatch):
         with pytest.raises(CheckFailed) as whole:
             tour_checker._check_whole(instance, bad)
         assert str(fast.value) == str(whole.value)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "edit"),
+    [
+        ("int64", lambda t: t.__setitem__((5, 0), t[5, 0] + 2**32)),  # wraps to a valid row in int32
+        ("int64", lambda t: t.__setitem__((5, 1), t[5, 1] - 2**32)),
+        ("uint32", lambda t: t.__setitem__((5, 0), 2**32 - 1)),
+        ("int32", lambda t: t.__setitem__(3, t[7])),  # a square twice
+        ("int32", lambda t: t.__setitem__((9, 0), -1)),
+        ("int16", lambda t: t.__setitem__(slice(4, 6), t[5:3:-1])),  # two squares swapped: not a move
+    ],
+)
+def test_the_fast_pass_refuses_what_a_narrower_type_would_hide(dtype, edit):
+    import numpy as np
+
+    from knightcert.heuristics.tour_divide import construct
+    from knightcert.problems.checkers.tour import check_tour_moves
+
+    tour = construct(8, 8, closed=True).astype(dtype)
+    check_tour_moves(tour_instance(8, 8, closed=True), tour)  # the tour itself passes
+    edit(tour)
+    with pytest.raises(CheckFailed):
+        check_tour_moves(tour_instance(8, 8, closed=True), np.asarray(tour))
+
+
+def test_a_tour_over_a_removed_square_is_refused(tmp_path):
+    from knightcert.heuristics.tour_divide import construct
+    from knightcert.problems.checkers.tour import check_tour_moves
+
+    board = tmp_path / "b.txt"
+    board.write_text("x.......\n" + "........\n" * 7)
+    tour = construct(8, 8, closed=True)
+    with pytest.raises(CheckFailed):
+        check_tour_moves(tour_instance(board_file=board, closed=True), tour[1:])
+    with pytest.raises(CheckFailed):  # the right length, one square on the removed one
+        check_tour_moves(tour_instance(board_file=board), tour[:-1])
