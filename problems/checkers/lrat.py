@@ -59,11 +59,11 @@ def check_lrat(clauses: list[list[int]], proof: bytes) -> DratCheck:
     nformula = len(clauses)
     count = sum(len(c) for c in clauses)
     kinds = np.zeros(nformula + records, np.int8)
-    ids = np.zeros(nformula + records, np.int64)
+    ids = np.zeros(nformula + records, np.int32)
     lstart = np.zeros(nformula + records + 1, np.int64)
     lits = np.empty(count + literals, np.int32)
     hstart = np.zeros(nformula + records + 1, np.int64)
-    hints = np.empty(nhints, np.int64)
+    hints = np.empty(nhints, np.int32)  # identifiers stay below 2^31 (the reader refuses more)
     k = 0
     top = 1
     for r, clause in enumerate(clauses):

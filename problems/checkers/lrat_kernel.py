@@ -24,7 +24,7 @@ PARSED, MALFORMED = 0, 1
 @njit(cache=True, nogil=True)
 def _number(data, i):  # pragma: no cover - numba
     """The variable-length number at ``data[i]``: ``(value, next index)``, value -1 when
-    cut short, over 31 bits, or written with a superfluous zero byte."""
+    cut short, 2^31 or more, or written with a superfluous zero byte."""
     n = data.size
     u = 0
     shift = 0
@@ -39,6 +39,8 @@ def _number(data, i):  # pragma: no cover - numba
         if b < 128:
             break
     if b == 0 and i - first != 1:
+        return -1, first
+    if u > 0x7FFFFFFF:  # identifiers below 2^30: they fit the int32 arrays
         return -1, first
     return u, i
 
@@ -167,8 +169,8 @@ def check_lrat(nformula, kinds, ids, lstart, lits, hstart, hints, max_var):  # p
     active = np.zeros(nrec, np.bool_)
     active[:nformula] = True
     last = nformula
-    aid = np.zeros(nrec - nformula, np.int64)  # the additions' identifiers, increasing
-    arec = np.zeros(nrec - nformula, np.int64)  # and their records
+    aid = np.zeros(nrec - nformula, np.int32)  # the additions' identifiers, increasing
+    arec = np.zeros(nrec - nformula, np.int32)  # and their records
     na = 0
     lemmas = 0
     deletions = 0

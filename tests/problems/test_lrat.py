@@ -69,6 +69,7 @@ def test_tautologies_and_the_empty_formula_clause():
         (b"a\x0a\x01\x00\x00", "byte 2"),  # variable 0
         (b"a\x0a\x80\x00\x00\x00", "byte 2"),  # a number with a superfluous zero byte
         (b"d\x03\x00", "byte 1"),  # a negative deleted identifier
+        (b"a\x80\x80\x80\x80\x08\x00\x00", "byte 1"),  # identifier 2^30: past the int32 arrays
     ],
 )
 def test_malformed_binary_is_refused(data, words):
