@@ -123,7 +123,7 @@ def _lrat(clauses: list[list[int]]) -> bytes | None:  # pragma: no cover - child
 
     from pysat.solvers import Solver
 
-    from knightcert.models.lrat_numbering import renumber
+    from knightcert.models.lrat_numbering import renumber, trim
     from knightcert.problems.checkers.lrat import check_lrat
 
     try:
@@ -145,6 +145,8 @@ def _lrat(clauses: list[list[int]]) -> bytes | None:  # pragma: no cover - child
     binary = trace.read()
     solver.delete()
     proof = renumber(binary, len(clauses))
+    if proof is not None:  # only the lemmas the empty clause rests on, no deletions
+        proof = trim(proof)
     if proof is None or not check_lrat(clauses, proof).refuted:  # not CaDiCaL's plain numbering
         return None
     return proof

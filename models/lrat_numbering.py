@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["renumber"]
+__all__ = ["renumber", "trim"]
 
 
 @njit(cache=True, nogil=True)
@@ -141,4 +141,95 @@ def renumber(binary: bytes, m: int) -> bytes | None:
         return None
     out = np.zeros(size, np.uint8)
     _pass(data, derived, m, out, True)
+    return out.tobytes()
+
+
+@njit(cache=True, nogil=True)
+def _needed(kinds, ids, lstart, hstart, hints):  # pragma: no cover - numba
+    """The additions the first empty clause rests on, through the hints (all False when the
+    proof adds no empty clause)."""
+    nrec = kinds.size
+    keep = np.zeros(nrec, np.bool_)
+    added = 0
+    for r in range(nrec):
+        if kinds[r] == 0:
+            added += 1
+    aid = np.zeros(added, np.int64)
+    arec = np.zeros(added, np.int64)
+    na = 0
+    empty = -1
+    for r in range(nrec):
+        if kinds[r] == 0:
+            aid[na] = ids[r]
+            arec[na] = r
+            na += 1
+            if lstart[r + 1] == lstart[r]:
+                empty = r
+                break
+    if empty == -1:
+        return keep
+    keep[empty] = True
+    for r in range(empty, -1, -1):
+        if not keep[r]:
+            continue
+        for j in range(hstart[r], hstart[r + 1]):
+            h = abs(hints[j])
+            k = np.searchsorted(aid[:na], h)
+            if k < na and aid[k] == h and arec[k] < r:
+                keep[arec[k]] = True
+    return keep
+
+
+@njit(cache=True, nogil=True)
+def _encode(kinds, ids, lstart, lits, hstart, hints, keep, out, fill):  # pragma: no cover - numba
+    """Binary LRAT of the kept additions (no deletions); the size when not ``fill``."""
+    o = 0
+    for r in range(kinds.size):
+        if not keep[r]:
+            continue
+        if fill:
+            out[o] = 0x61
+        o += 1
+        u = 2 * ids[r]
+        o = _write(out, o, u) if fill else o + _width(u)
+        for j in range(lstart[r], lstart[r + 1]):
+            o = _write(out, o, lits[j]) if fill else o + _width(lits[j])
+        if fill:
+            out[o] = 0
+        o += 1
+        for j in range(hstart[r], hstart[r + 1]):
+            h = hints[j]
+            u = 2 * h if h > 0 else -2 * h + 1
+            o = _write(out, o, u) if fill else o + _width(u)
+        if fill:
+            out[o] = 0
+        o += 1
+    return o
+
+
+def trim(binary: bytes) -> bytes | None:
+    """``binary`` LRAT with only the additions the empty clause rests on (following the
+    hints back) and no deletions: the checker's work and the answer's size drop to the
+    refutation's core; None when the proof cannot be read or adds no empty clause."""
+    from knightcert.problems.checkers import lrat_kernel as kernel
+    from knightcert.problems.checkers.drat import MAX_VARIABLES
+
+    data = np.frombuffer(binary, dtype=np.uint8)
+    status, _, records, literals, nhints = kernel.lrat_size(data, MAX_VARIABLES)
+    if status != kernel.PARSED:
+        return None
+    kinds = np.zeros(records, np.int8)
+    ids = np.zeros(records, np.int32)
+    lstart = np.zeros(records + 1, np.int64)
+    lits = np.empty(literals, np.int32)
+    hstart = np.zeros(records + 1, np.int64)
+    hints = np.empty(nhints, np.int32)
+    kernel.lrat_fill(data, kinds, ids, lstart, lits, hstart, hints, 0, 0)
+    keep = _needed(kinds, ids, lstart, hstart, hints)
+    if not keep.any():
+        return None
+    out = np.zeros(
+        _encode(kinds, ids, lstart, lits, hstart, hints, keep, np.zeros(0, np.uint8), False), np.uint8
+    )
+    _encode(kinds, ids, lstart, lits, hstart, hints, keep, out, True)
     return out.tobytes()

@@ -129,3 +129,15 @@ def test_no_perturbation_refutes_a_satisfiable_formula():
         else:
             forged = forged[: rng.randrange(len(forged))]
         assert not check_lrat(satisfiable, bytes(forged)).refuted
+
+
+def test_the_producer_trims_to_the_core():
+    """The producer's trimming (untrusted) keeps the additions the empty clause rests on."""
+    from knightcert.models.lrat_numbering import trim
+
+    padded = lrat_text_to_binary("5 1 0 1 3 0\n6 2 0 1 2 0\n6 d 5 0\n7 0 6 3 4 0\n")
+    assert check_lrat(FULL, padded).refuted
+    trimmed = trim(padded)
+    assert trimmed == lrat_text_to_binary("6 2 0 1 2 0\n7 0 6 3 4 0\n")
+    assert check_lrat(FULL, trimmed).lemmas == 2
+    assert trim(lrat_text_to_binary("5 2 0 1 2 0\n")) is None  # no empty clause
