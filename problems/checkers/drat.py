@@ -1,9 +1,11 @@
 """The project's own DRAT proof checker: a clausal refutation, checked lemma by lemma.
 
 A DRAT proof of a formula ``F`` is a sequence of lemmas (clauses added) and
-deletions. The checker keeps the current clause set (``F``, plus the lemmas
-checked so far, minus the deletions) and checks every lemma ``C`` against it, in
-order (forward checking):
+deletions. Each lemma ``C`` must hold against the clause set current at its point
+(``F``, plus the earlier lemmas, minus the earlier deletions). By default only the
+lemmas the refutation rests on are checked, walking the proof backward
+(:mod:`knightcert.problems.checkers.drat_backward`); ``backward=False`` checks
+every lemma in order (forward). A lemma holds by:
 
 RUP (reverse unit propagation)
     Assigning every literal of ``C`` false and propagating units in the current
@@ -29,7 +31,9 @@ Notes
 Written from the format's definition (Wetzler, Heule and Hunt, SAT 2014; the
 binary encoding of DRAT-trim's documentation), not from a solver's code.
 Forward checking checks every lemma, also the ones the refutation does not need;
-its cost is about the solver's own propagation cost (see docs/certificates.md).
+its cost is about the solver's own propagation cost; backward checking skips the
+unneeded ones (see docs/certificates.md). LRAT proofs, which name each lemma's
+reasons, are checked by :mod:`knightcert.problems.checkers.lrat`.
 """
 
 from __future__ import annotations
