@@ -130,7 +130,7 @@ def _lrat(clauses: list[list[int]]) -> bytes | None:  # pragma: no cover - child
         import pysolvers  # python-sat's extension module
 
         solver = Solver(name=SOLVER)
-        backend = solver.solver
+        backend: Any = solver.solver  # Cadical195 (python-sat types it as any of its solvers)
         backend.configure({"lrat": 1, "binary": 1})
         trace = tempfile.TemporaryFile()  # noqa: SIM115 - open while the solver writes it
         handle = pysolvers.cadical195_tracepr(backend.cadical, trace)
