@@ -78,9 +78,11 @@ def prove_upper_bound(
             info["proof"] = f"the proof's solver process failed (exit code {child.exitcode})"
             return None, info
         with open(path, "rb") as stream:
+            kind = stream.read(1)
             binary = stream.read()
-    entry = encode_proof(binary, upper + 1)
-    info["proof"] = f"DRAT, {len(binary)} bytes"
+    proof_format = "lrat-binary" if kind == b"L" else "drat-binary"
+    entry = encode_proof(binary, upper + 1, proof_format)
+    info["proof"] = f"{proof_format.split('-')[0].upper()}, {len(binary)} bytes"
     info["proof_s"] = round(time.perf_counter() - begin, 3)
     return entry, info
 
@@ -90,11 +92,17 @@ SATISFIABLE = 10
 
 
 def _refute(board: Any, knights: int, path: str) -> None:  # pragma: no cover - child process
-    """In a child process: solve "at least ``knights`` knights"; write the binary DRAT proof to
-    ``path`` and exit 0, or exit :data:`SATISFIABLE`."""
+    """In a child process: solve "at least ``knights`` knights"; write the proof to ``path``
+    (binary LRAT renumbered to the checker's numbering, else binary DRAT, one byte ``L``
+    or ``D`` first) and exit 0, or exit :data:`SATISFIABLE`."""
+    _, clauses = knights_cnf(board, knights)
+    proof = _lrat(clauses)
+    if proof is not None:
+        with open(path, "wb") as stream:
+            stream.write(b"L" + proof)
+        return
     from pysat.solvers import Solver
 
-    _, clauses = knights_cnf(board, knights)
     with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
         if solver.solve():
             sys.exit(SATISFIABLE)
@@ -103,7 +111,45 @@ def _refute(board: Any, knights: int, path: str) -> None:  # pragma: no cover - 
             text = ("\n".join(solver.get_proof() or []) + "\n").encode("ascii")
             binary = text_to_binary(text)
     with open(path, "wb") as stream:
-        stream.write(binary)
+        stream.write(b"D" + binary)
+
+
+def _lrat(clauses: list[list[int]]) -> bytes | None:  # pragma: no cover - child process
+    """CaDiCaL's binary LRAT proof of the unsatisfiable ``clauses``, numbered as the checker
+    numbers them (clause ``i`` is ``i + 1``); exits :data:`SATISFIABLE` when they are
+    satisfiable; None when this python-sat cannot write LRAT or the numbering cannot be
+    mapped (the caller falls back to DRAT)."""
+    import tempfile
+
+    from pysat.solvers import Solver
+
+    from knightcert.models.lrat_numbering import renumber, trim
+    from knightcert.problems.checkers.lrat import check_lrat
+
+    try:
+        import pysolvers  # python-sat's extension module
+
+        solver = Solver(name=SOLVER)
+        backend: Any = solver.solver  # Cadical195 (python-sat types it as any of its solvers)
+        backend.configure({"lrat": 1, "binary": 1})
+        trace = tempfile.TemporaryFile()  # noqa: SIM115 - open while the solver writes it
+        handle = pysolvers.cadical195_tracepr(backend.cadical, trace)
+    except (ImportError, AttributeError, RuntimeError, TypeError, ValueError):
+        return None
+    for clause in clauses:
+        solver.add_clause(clause)
+    if solver.solve():
+        sys.exit(SATISFIABLE)
+    pysolvers.flushpr(handle)
+    trace.seek(0)
+    binary = trace.read()
+    solver.delete()
+    proof = renumber(binary, len(clauses))
+    if proof is not None:  # only the lemmas the empty clause rests on, no deletions
+        proof = trim(proof)
+    if proof is None or not check_lrat(clauses, proof).refuted:  # not CaDiCaL's plain numbering
+        return None
+    return proof
 
 
 def _binary_trace(solver: Any) -> bytes | None:  # pragma: no cover - child process

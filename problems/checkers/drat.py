@@ -1,9 +1,11 @@
 """The project's own DRAT proof checker: a clausal refutation, checked lemma by lemma.
 
 A DRAT proof of a formula ``F`` is a sequence of lemmas (clauses added) and
-deletions. The checker keeps the current clause set (``F``, plus the lemmas
-checked so far, minus the deletions) and checks every lemma ``C`` against it, in
-order (forward checking):
+deletions. Each lemma ``C`` must hold against the clause set current at its point
+(``F``, plus the earlier lemmas, minus the earlier deletions). By default only the
+lemmas the refutation rests on are checked, walking the proof backward
+(:mod:`knightcert.problems.checkers.drat_backward`); ``backward=False`` checks
+every lemma in order (forward). A lemma holds by:
 
 RUP (reverse unit propagation)
     Assigning every literal of ``C`` false and propagating units in the current
@@ -29,7 +31,9 @@ Notes
 Written from the format's definition (Wetzler, Heule and Hunt, SAT 2014; the
 binary encoding of DRAT-trim's documentation), not from a solver's code.
 Forward checking checks every lemma, also the ones the refutation does not need;
-its cost is about the solver's own propagation cost (see docs/certificates.md).
+its cost is about the solver's own propagation cost; backward checking skips the
+unneeded ones (see docs/certificates.md). LRAT proofs, which name each lemma's
+reasons, are checked by :mod:`knightcert.problems.checkers.lrat`.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ import numpy as np
 from knightcert.problems.checkers.failure import CheckFailed
 
 __all__ = [
+    "FORMATS",
     "MAX_PROOF_BYTES",
     "MAX_PROOF_TEXT",
     "DratCheck",
@@ -62,8 +67,10 @@ MAX_PROOF_BYTES = 1 << 30
 MAX_PROOF_TEXT = 1 << 28
 #: Largest variable a proof may name (extension variables included).
 MAX_VARIABLES = 1 << 24
-#: The one proof format stored.
+#: The proof format written by default, and every format an answer may carry: binary DRAT
+#: (checked here) and binary LRAT (:mod:`knightcert.problems.checkers.lrat`).
 FORMAT = "drat-binary"
+FORMATS = ("drat-binary", "lrat-binary")
 #: xz preset the proofs are compressed with (higher: smaller and slower).
 PRESET = 2
 _KEYS = {"format", "knights", "bytes", "xz"}
@@ -85,6 +92,8 @@ class DratCheck:
         Deletions applied, ignored (reason clauses), ignored (no such clause).
     seconds : float
         Time spent checking (reading included).
+    checked : int
+        Lemmas checked: all of them forward, the refutation's core backward.
     """
 
     refuted: bool
@@ -95,22 +104,62 @@ class DratCheck:
     kept: int
     unmatched: int
     seconds: float
+    checked: int = 0
 
 
-def _codes(clauses: list[list[int]]) -> tuple[np.ndarray, np.ndarray, int]:
-    """Flat literal codes ``2 * var + (lit < 0)`` and record starts of DIMACS clauses."""
-    sizes = np.fromiter((len(c) for c in clauses), dtype=np.int64, count=len(clauses))
-    starts = np.zeros(len(clauses) + 1, dtype=np.int64)
-    np.cumsum(sizes, out=starts[1:])
-    flat = np.fromiter((v for c in clauses for v in c), dtype=np.int64, count=int(starts[-1]))
-    if flat.size and (flat == 0).any():
-        raise ValueError("a clause holds the literal 0")
-    codes = (2 * np.abs(flat) + (flat < 0)).astype(np.int32)
-    top = int(np.abs(flat).max()) if flat.size else 0
-    return codes, starts, top
+def _formula_size(clauses: list[list[int]]) -> tuple[int, int]:
+    """How many literals the formula has, and its largest variable; ValueError on a literal 0."""
+    count = 0
+    top = 0
+    for clause in clauses:
+        count += len(clause)
+        for v in clause:
+            if v == 0:
+                raise ValueError("a clause holds the literal 0")
+            top = max(top, abs(v))
+    return count, top
 
 
-def check_drat(clauses: list[list[int]], proof: bytes, *, binary: bool = True) -> DratCheck:
+def _records(clauses: list[list[int]], data: np.ndarray, binary: bool):
+    """The formula's clauses then the proof's records, in one arena: ``(status, where, lits,
+    start, kinds, top)``; literal codes ``2 * var + (lit < 0)`` (int32), record ``r``'s are
+    ``lits[start[r]:start[r + 1]]``. Binary proofs are read straight into the arena (one
+    copy of the literals, never two)."""
+    import knightcert.problems.checkers.drat_kernel as kernel
+
+    nformula = len(clauses)
+    count, top = _formula_size(clauses)
+    if binary:
+        status, where, records, literals = kernel.binary_size(data, MAX_VARIABLES)
+        if status != kernel.PARSED:
+            return status, where, None, None, None, 0
+    else:
+        status, where, pkinds, pstarts, pcodes, _ = kernel.parse_text(data, MAX_VARIABLES)
+        if status != kernel.PARSED:
+            return status, where, None, None, None, 0
+        records, literals = pkinds.size, pcodes.size
+    lits = np.empty(count + literals, np.int32)
+    start = np.zeros(nformula + records + 1, np.int64)
+    kinds = np.zeros(nformula + records, np.int8)
+    k = 0
+    for r, clause in enumerate(clauses):
+        for v in clause:
+            lits[k] = 2 * v if v > 0 else -2 * v + 1
+            k += 1
+        start[r + 1] = k
+    if binary:
+        ptop = kernel.binary_fill(data, kinds, start, lits, nformula, count)
+    else:
+        lits[count:] = pcodes
+        start[nformula + 1 :] = pstarts[1:] + count
+        kinds[nformula:] = pkinds
+        ptop = max((int(pcodes.max()) >> 1) if pcodes.size else 0, 0)
+    return kernel.PARSED, 0, lits, start, kinds, max(top, int(ptop), 1)
+
+
+def check_drat(
+    clauses: list[list[int]], proof: bytes, *, binary: bool = True, backward: bool = True
+) -> DratCheck:
     """Check that ``proof`` (DRAT) refutes the formula ``clauses`` (DIMACS literals).
 
     Parameters
@@ -119,6 +168,9 @@ def check_drat(clauses: list[list[int]], proof: bytes, *, binary: bool = True) -
         The formula, built by the caller (never read from the proof's source).
     proof : bytes
         Binary DRAT (``binary=True``) or textual DRAT.
+    backward : bool
+        Check backward (the default: only the lemmas the refutation rests on,
+        :mod:`knightcert.problems.checkers.drat_backward`), or forward (every lemma, in order).
 
     Returns
     -------
@@ -128,27 +180,33 @@ def check_drat(clauses: list[list[int]], proof: bytes, *, binary: bool = True) -
     import knightcert.problems.checkers.drat_kernel as kernel
 
     begin = time.perf_counter()
-    codes, starts, top = _codes(clauses)
+    nformula = len(clauses)
     data = np.frombuffer(proof, dtype=np.uint8)
-    parse = kernel.parse_binary if binary else kernel.parse_text
-    status, where, kinds, pstarts, pcodes, ptop = parse(data, MAX_VARIABLES)
+    status, where, lits, start, kinds, top = _records(clauses, data, binary)
     if status != kernel.PARSED:
         return DratCheck(False, f"the proof is malformed at byte {where}", 0, 0, 0, 0, 0, _since(begin))
-    nformula = len(clauses)
-    lits = np.concatenate([codes, pcodes]).astype(np.int32)
-    start = np.concatenate([starts, pstarts[1:] + starts[-1]]).astype(np.int64)
-    all_kinds = np.concatenate([np.zeros(nformula, np.int8), kinds.astype(np.int8)])
-    outcome, record, lemmas, rat, deletions, kept, unmatched = kernel.check_refutation(
-        nformula, lits, start, all_kinds, max(top, int(ptop), 1)
-    )
+    if backward:
+        from knightcert.problems.checkers.drat_backward import check_backward
+
+        outcome, record, lemmas, checked, rat, deletions, kept, unmatched = check_backward(
+            nformula, lits, start, kinds, top
+        )
+    else:
+        outcome, record, lemmas, rat, deletions, kept, unmatched = kernel.check_refutation(
+            nformula, lits, start, kinds, top
+        )
+        checked = lemmas
+    del lits, start, kinds
     seconds = _since(begin)
     if outcome == kernel.REFUTED:
-        return DratCheck(True, "", lemmas, rat, deletions, kept, unmatched, seconds)
+        return DratCheck(True, "", lemmas, rat, deletions, kept, unmatched, seconds, checked)
     if outcome == kernel.LEMMA_FAILED:
         why = f"proof line {record - nformula + 1} is neither RUP nor RAT"
+    elif backward:
+        why = "the proof never derives the empty clause (its lemmas never make unit propagation conflict)"
     else:
         why = "the proof never derives the empty clause"
-    return DratCheck(False, why, lemmas, rat, deletions, kept, unmatched, seconds)
+    return DratCheck(False, why, lemmas, rat, deletions, kept, unmatched, seconds, checked)
 
 
 def _since(begin: float) -> float:
@@ -167,12 +225,14 @@ def text_to_binary(text: bytes) -> bytes:
     return kernel.encode_binary(kinds, starts, codes).tobytes()
 
 
-def encode_proof(binary: bytes, knights: int) -> dict[str, Any]:
-    """A binary DRAT proof that "at least ``knights`` knights" is unsatisfiable, as an answer's
-    certificate entry: ``{format, knights, bytes, xz}``."""
+def encode_proof(binary: bytes, knights: int, proof_format: str = FORMAT) -> dict[str, Any]:
+    """A binary DRAT (or LRAT: ``proof_format``) proof that "at least ``knights`` knights" is
+    unsatisfiable, as an answer's certificate entry: ``{format, knights, bytes, xz}``."""
+    if proof_format not in FORMATS:
+        raise ValueError(f"unknown proof format {proof_format!r}")
     packed = lzma.compress(binary, preset=PRESET)
     return {
-        "format": FORMAT,
+        "format": proof_format,
         "knights": int(knights),
         "bytes": len(binary),
         "xz": base64.b64encode(packed).decode("ascii"),
@@ -185,15 +245,17 @@ def proof_entry(entry: Any, claim: str = "optimal") -> dict[str, Any]:
     Raises
     ------
     CheckFailed
-        Not ``{format: "drat-binary", knights: int, bytes: int, xz: str}``, or over the size limits.
+        Not ``{format: "drat-binary" or "lrat-binary", knights: int, bytes: int, xz: str}``, or
+        over the size limits.
     """
     if not isinstance(entry, dict) or set(entry) != _KEYS:
         raise CheckFailed(
             "certificate 'drat': expected an object with keys format, knights, bytes, xz", claim
         )
-    if entry["format"] != FORMAT:
+    if entry["format"] not in FORMATS:
         raise CheckFailed(
-            f"certificate 'drat': format {str(entry['format'])[:40]!r} is not {FORMAT!r}", claim
+            f"certificate 'drat': format {str(entry['format'])[:40]!r} is not one of {', '.join(FORMATS)}",
+            claim,
         )
     size, text, knights = entry["bytes"], entry["xz"], entry["knights"]
     if type(knights) is not int or not 1 <= knights <= MAX_VARIABLES:
@@ -204,7 +266,7 @@ def proof_entry(entry: Any, claim: str = "optimal") -> dict[str, Any]:
         raise CheckFailed(
             f"certificate 'drat': xz must be text of at most {MAX_PROOF_TEXT} characters", claim
         )
-    return {"format": FORMAT, "knights": knights, "bytes": size, "xz": str(text)}
+    return {"format": str(entry["format"]), "knights": knights, "bytes": size, "xz": str(text)}
 
 
 def decode_proof(entry: Any, claim: str = "optimal") -> bytes:

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-__all__ = ["check_refutation", "encode_binary", "parse_binary", "parse_text"]
+__all__ = ["binary_fill", "binary_size", "check_refutation", "encode_binary", "parse_binary", "parse_text"]
 
 #: Outcomes of :func:`check_refutation`.
 REFUTED, LEMMA_FAILED, NO_EMPTY_CLAUSE = 0, 1, 2
@@ -27,25 +27,23 @@ def _malformed(where):  # pragma: no cover - numba
 
 
 @njit(cache=True, nogil=True)
-def parse_binary(data, max_var):  # pragma: no cover - numba
-    """Records of a binary DRAT proof: ``(status, where, kinds, starts, codes, top_var)``.
+def binary_size(data, max_var):  # pragma: no cover - numba
+    """Validate binary DRAT: ``(status, where, records, literals)``.
 
     Each record is ``a`` (0x61, an added lemma) or ``d`` (0x64, a deletion), then its
     literals as variable-length unsigned integers ``2 * var + sign`` (7 bits a byte, low
-    first, the high bit set on all but the last byte), then a zero byte. ``kinds`` is 0
-    for an addition and 1 for a deletion; the literals of record ``r`` are
-    ``codes[starts[r]:starts[r + 1]]``. A variable above ``max_var``, a zero variable, an
-    over-long or non-canonical number, or a record cut short gives ``MALFORMED`` with the
-    byte offset ``where``.
+    first, the high bit set on all but the last byte), then a zero byte. A variable above
+    ``max_var``, a zero variable, an over-long or non-canonical number, or a record cut
+    short gives ``MALFORMED`` with the byte offset ``where``.
     """
     n = data.size
     records = 0
     literals = 0
     i = 0
-    while i < n:  # first pass: count, and validate
+    while i < n:
         b = data[i]
         if b != 0x61 and b != 0x64:
-            return _malformed(i)
+            return MALFORMED, i, 0, 0
         i += 1
         closed = False
         while i < n:
@@ -54,7 +52,7 @@ def parse_binary(data, max_var):  # pragma: no cover - numba
             first = i
             while True:
                 if i >= n or shift > 28:
-                    return _malformed(first)
+                    return MALFORMED, first, 0, 0
                 b = data[i]
                 i += 1
                 u |= (b & 127) << shift
@@ -63,23 +61,27 @@ def parse_binary(data, max_var):  # pragma: no cover - numba
                     break
             if u == 0:
                 if i - first != 1:
-                    return _malformed(first)
+                    return MALFORMED, first, 0, 0
                 closed = True
                 break
             if (u >> 1) == 0 or (u >> 1) > max_var:
-                return _malformed(first)
+                return MALFORMED, first, 0, 0
             literals += 1
         if not closed:
-            return _malformed(n)
+            return MALFORMED, n, 0, 0
         records += 1
-    kinds = np.zeros(records, np.int8)
-    starts = np.zeros(records + 1, np.int64)
-    codes = np.zeros(literals, np.int32)
+    return PARSED, 0, records, literals
+
+
+@njit(cache=True, nogil=True)
+def binary_fill(data, kinds, starts, codes, r, k):  # pragma: no cover - numba
+    """Store the records of binary DRAT that :func:`binary_size` accepted from record ``r``
+    and literal ``k`` on (``kinds[r]``, ``starts[r + 1]``, ``codes[k]``); returns the largest
+    variable."""
+    n = data.size
     top = 0
-    r = 0
-    k = 0
     i = 0
-    while i < n:  # second pass: fill
+    while i < n:
         kinds[r] = 0 if data[i] == 0x61 else 1
         i += 1
         while True:
@@ -100,6 +102,22 @@ def parse_binary(data, max_var):  # pragma: no cover - numba
                 top = u >> 1
         r += 1
         starts[r] = k
+    return top
+
+
+@njit(cache=True, nogil=True)
+def parse_binary(data, max_var):  # pragma: no cover - numba
+    """Records of a binary DRAT proof: ``(status, where, kinds, starts, codes, top_var)``
+    (format: :func:`binary_size`). ``kinds`` is 0 for an addition and 1 for a deletion;
+    the literals of record ``r`` are ``codes[starts[r]:starts[r + 1]]``; a malformed
+    proof gives ``MALFORMED`` with the byte offset ``where``."""
+    status, where, records, literals = binary_size(data, max_var)
+    if status != PARSED:
+        return _malformed(where)
+    kinds = np.zeros(records, np.int8)
+    starts = np.zeros(records + 1, np.int64)
+    codes = np.zeros(literals, np.int32)
+    top = binary_fill(data, kinds, starts, codes, 0, 0)
     return PARSED, 0, kinds, starts, codes, top
 
 
@@ -231,6 +249,22 @@ def _undo(mark, tlen, val, reason, trail):  # pragma: no cover - numba
         val[code ^ 1] = 0
         reason[code >> 1] = -1
     return mark
+
+
+@njit(cache=True, nogil=True)
+def _falsify(lo, hi, skip, lits, val, reason, trail, tlen):  # pragma: no cover - numba
+    """Assign the literals ``lits[lo:hi]`` but ``skip`` false (no reason: assumptions of a
+    check); returns ``(satisfied, tlen)``, ``satisfied`` when one of them is already true
+    (the check holds at once). The RUP check and each RAT resolvent's check share it."""
+    for j in range(lo, hi):
+        q = lits[j]
+        if q == skip:
+            continue
+        if val[q] == 1:
+            return True, tlen
+        if val[q] == 0:
+            tlen = _assign(q ^ 1, -1, val, reason, trail, tlen)
+    return False, tlen
 
 
 @njit(cache=True, nogil=True)
@@ -413,14 +447,7 @@ def check_refutation(nformula, lits, start, kinds, max_var):  # pragma: no cover
         if r >= nformula and not inconsistent:  # a lemma: RUP, else RAT on its first literal
             added += 1
             mark = tlen
-            conflict = False
-            for j in range(s, s + n):
-                q = lits[j]
-                if val[q] == 1:
-                    conflict = True
-                    break
-                if val[q] == 0:
-                    tlen = _assign(q ^ 1, -1, val, reason, trail, tlen)
+            conflict, tlen = _falsify(s, s + n, -1, lits, val, reason, trail, tlen)
             if not conflict:
                 conflict, tlen = _propagate(
                     mark, tlen, lits, start, length, deleted, head, nxt, val, reason, trail
@@ -440,16 +467,8 @@ def check_refutation(nformula, lits, start, kinds, max_var):  # pragma: no cover
                     if not holds:
                         continue
                     inner = tlen
-                    blocked = False
-                    for j in range(start[d], start[d] + length[d]):
-                        q = lits[j]
-                        if q == pivot:
-                            continue
-                        if val[q] == 1:
-                            blocked = True
-                            break
-                        if val[q] == 0:
-                            tlen = _assign(q ^ 1, -1, val, reason, trail, tlen)
+                    lo, hi = start[d], start[d] + length[d]
+                    blocked, tlen = _falsify(lo, hi, pivot, lits, val, reason, trail, tlen)
                     if not blocked:
                         blocked, tlen = _propagate(
                             inner, tlen, lits, start, length, deleted, head, nxt, val, reason, trail

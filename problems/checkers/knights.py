@@ -143,15 +143,24 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
     """
     from knightcert.problems.checkers.drat import check_drat, decode_proof
     from knightcert.problems.checkers.knights_cnf import knights_cnf
+    from knightcert.problems.checkers.lrat import check_lrat
 
     entry = proof_entry(proof, claim)
     binary = decode_proof(entry, claim)
     _, clauses = knights_cnf(board, entry["knights"])
-    checked = check_drat(clauses, binary)
+    lrat = entry["format"] == "lrat-binary"
+    checked = check_lrat(clauses, binary) if lrat else check_drat(clauses, binary)
+    del binary
+    name = "LRAT" if lrat else "DRAT"
     if not checked.refuted:
-        raise CheckFailed(f"DRAT proof refused: {checked.reason}", claim)
-    lemmas = f"{round(checked.lemmas / 1000)} k" if checked.lemmas >= 10_000 else str(checked.lemmas)
-    return f"DRAT proof ({lemmas} lemmas, checked in {checked.seconds:.1f} s)"
+        raise CheckFailed(f"{name} proof refused: {checked.reason}", claim)
+    lemmas = _thousands(checked.lemmas)
+    core = "" if lrat else f", {_thousands(checked.checked)} in its core"
+    return f"{name} proof ({lemmas} lemmas{core}, checked in {checked.seconds:.1f} s)"
+
+
+def _thousands(count: int) -> str:
+    return f"{round(count / 1000)} k" if count >= 10_000 else str(count)
 
 
 def check_placement(instance: KnightsInstance, solution: Any) -> int:

@@ -16,8 +16,29 @@ SEVEN = knights_instance(7, 7, torus=True)
 
 def test_a_true_bound_gets_a_proof_the_checker_accepts():
     entry, info = prove_upper_bound(SEVEN, 14)
-    assert entry is not None and entry["knights"] == 15 and info["proof"].startswith("DRAT")
-    assert check_bound_proof(SEVEN.board, entry).startswith("DRAT proof (")
+    assert entry is not None and entry["knights"] == 15 and info["proof"].startswith("LRAT")
+    assert entry["format"] == "lrat-binary"
+    assert check_bound_proof(SEVEN.board, entry).startswith("LRAT proof (")
+
+
+def test_the_drat_fallback_is_checked_too(monkeypatch):
+    """Where python-sat cannot write LRAT (or its numbering cannot be mapped), the producer
+    writes DRAT, which the checker checks backward."""
+    import knightcert.models.knights_sat as producer
+
+    monkeypatch.setattr(producer, "_lrat", lambda clauses: None)
+    import os
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "proof")
+        producer._refute(SEVEN.board, 15, path)
+        with open(path, "rb") as stream:
+            assert stream.read(1) == b"D"
+            binary = stream.read()
+    from knightcert.problems.checkers.drat import encode_proof
+
+    assert check_bound_proof(SEVEN.board, encode_proof(binary, 15)).startswith("DRAT proof (")
 
 
 def test_a_false_bound_gets_no_proof():

@@ -337,6 +337,19 @@ def drat_entry(board, knights: int) -> dict | None:
     return encode_proof(text_to_binary(text), knights)
 
 
+def lrat_entry(board, knights: int) -> dict | None:
+    """CaDiCaL's LRAT proof (renumbered by the producer) that ``knights`` knights do not fit."""
+    from knightcert.models.knights_sat import _lrat
+    from knightcert.problems.checkers.drat import encode_proof
+    from knightcert.problems.checkers.knights_cnf import knights_cnf
+
+    try:
+        proof = _lrat(knights_cnf(board, knights)[1])
+    except SystemExit:  # the producer's child exits so when the knights fit
+        return None
+    return None if proof is None else encode_proof(proof, knights, "lrat-binary")
+
+
 def perturb_proof(rng: random.Random, entry: dict, other: dict | None) -> dict:
     """One change to a proof entry: a byte flipped, the proof cut short or records dropped,
     another board's proof, or the bound it refutes moved."""
@@ -358,7 +371,7 @@ def perturb_proof(rng: random.Random, entry: dict, other: dict | None) -> dict:
         return other
     else:
         return {**entry, "knights": max(1, entry["knights"] + rng.choice((-2, -1, 1)))}
-    return encode_proof(bytes(binary), entry["knights"])
+    return encode_proof(bytes(binary), entry["knights"], entry["format"])
 
 
 @settings(max_examples=max(1, EXAMPLES // 40), suppress_health_check=list(HealthCheck), deadline=None)
@@ -386,3 +399,13 @@ def test_a_forged_proof_never_certifies_a_false_claim(seed):
         forged = {**claimed, "certificate": {"drat": perturb_proof(rng, entry, other)}}
         if accepted(instance, forged):
             assert truth, (data, forged)
+    # the same with the LRAT proof the producer writes now
+    entry = lrat_entry(instance.board, result.objective + 1)
+    assert entry is not None
+    assert accepted(instance, {**answer, "certificate": {"drat": entry}})
+    other = lrat_entry(other_instance.board, result.objective + 1)
+    for _ in range(3):
+        claimed = perturb(rng, "knights", answer, data["rows"], data["cols"])
+        forged = {**claimed, "certificate": {"drat": perturb_proof(rng, entry, other)}}
+        if accepted(instance, forged):
+            assert oracle(data, claimed), (data, forged)

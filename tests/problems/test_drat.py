@@ -46,19 +46,27 @@ def test_a_proof_must_derive_the_empty_clause():
 
 
 def test_a_rat_lemma_is_accepted_and_a_false_one_refused():
-    # 3 is fresh: (3) is RAT on 3 (no clause holds -3), though not RUP
-    checked = check_drat(FULL, drat("3 0\n2 0\n0\n"))
+    # 3 is fresh: (3) is RAT on 3 (no clause holds -3), though not RUP; forward checks it
+    # although the refutation does not need it, backward leaves it aside
+    checked = check_drat(FULL, drat("3 0\n2 0\n0\n"), backward=False)
     assert checked.refuted and checked.rat == 1
-    # (-2) is RAT on -2 against (1 2) but not against (-1 2): refused
-    checked = check_drat([[1, 2], [-1, 2], [1, -2]], drat("-2 0\n0\n"))
-    assert not checked.refuted and "line 1" in checked.reason
+    checked = check_drat(FULL, drat("3 0\n2 0\n0\n"))
+    assert checked.refuted and checked.rat == 0 and checked.lemmas == 3 and checked.checked == 1
+    # here the refutation rests on (3): checked backward too
+    for backward in (True, False):
+        checked = check_drat(FULL, drat("3 0\n-3 2 0\n0\n"), backward=backward)
+        assert checked.refuted and checked.rat == 1
+        # (-2) is RAT on -2 against (1 2) but not against (-1 2): refused
+        checked = check_drat([[1, 2], [-1, 2], [1, -2]], drat("-2 0\n0\n"), backward=backward)
+        assert not checked.refuted and "line 1" in checked.reason
 
 
 def test_the_rat_pivot_is_the_first_literal():
     # (1 -2) is RAT on 1 against (-1 2) ... but the same clause written -2 first is checked on -2
+    # (forward: every lemma is checked, needed or not)
     formula = [[-1, 2], [3, 4]]
-    assert check_drat(formula, drat("1 -2 0\n")).lemmas == 1  # accepted lemma, no refutation
-    assert "line 1" in check_drat([*formula, [1, 2, 5]], drat("-2 0\n")).reason
+    assert check_drat(formula, drat("1 -2 0\n"), backward=False).lemmas == 1  # accepted lemma, no refutation
+    assert "line 1" in check_drat([*formula, [1, 2, 5]], drat("-2 0\n"), backward=False).reason
 
 
 def test_deletions_are_honoured():
@@ -70,10 +78,19 @@ def test_deletions_are_honoured():
     assert checked.refuted and checked.unmatched == 1
 
 
-def test_a_deleted_unit_reason_is_kept():
-    formula = [[1], [-1, 2], [-2, 3], [-3, -1]]
-    checked = check_drat(formula, drat("d 1 0\n0\n"))
+@pytest.mark.parametrize("backward", [True, False])
+def test_a_deleted_unit_reason_is_kept(backward):
+    # 1 and 2 hold at the top level; (3) is RUP only with them. Deleting the unit (1), the
+    # reason of 1, is ignored, as DRAT-trim does: ignoring a deletion is sound
+    formula = [[1], [-1, 2], [-2, 3, 4], [-2, 3, -4], [-2, -3, 4], [-2, -3, -4]]
+    checked = check_drat(formula, drat("d 1 0\n3 0\n0\n"), backward=backward)
+    assert checked.refuted and checked.kept == 1 and checked.checked >= 1
+    # a deletion of (-1 2), not a reason of anything once 2 ... is: 2's reason, kept too
+    checked = check_drat(formula, drat("d -1 2 0\n3 0\n0\n"), backward=backward)
     assert checked.refuted and checked.kept == 1
+    # a formula unit propagation refutes needs no lemma checked
+    checked = check_drat([[1], [-1, 2], [-2, 3], [-3, -1]], drat("d 1 0\n0\n"), backward=backward)
+    assert checked.refuted
 
 
 def test_duplicate_literals_and_tautologies():

@@ -1,0 +1,235 @@
+"""Renumbering a binary LRAT proof's formula clauses (producer side, untrusted).
+
+CaDiCaL numbers the formula's clauses in the order they were added to it, and its
+derived clauses from the same counter: once a unit is added, clauses it derives while
+the rest of the formula is added take identifiers between the formula's. The checker
+numbers the formula ``1 .. m`` and wants derived clauses after it, so the producer
+maps every identifier: a derived one (an addition in the proof) to ``m + 1 + its
+rank``, any other to its rank among those (the formula clause added at that point).
+The producer then checks the result itself and falls back to DRAT if it does not check. Nothing here is
+trusted: the checker verifies the proof it gets.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["renumber", "trim"]
+
+
+@njit(cache=True, nogil=True)
+def _read(data, i):  # pragma: no cover - numba
+    u = 0
+    shift = 0
+    while True:
+        b = data[i]
+        i += 1
+        u |= (b & 127) << shift
+        shift += 7
+        if b < 128:
+            return u, i
+
+
+@njit(cache=True, nogil=True)
+def _width(u):  # pragma: no cover - numba
+    w = 1
+    while u >= 128:
+        u >>= 7
+        w += 1
+    return w
+
+
+@njit(cache=True, nogil=True)
+def _write(out, o, u):  # pragma: no cover - numba
+    while u >= 128:
+        out[o] = (u & 127) | 128
+        o += 1
+        u >>= 7
+    out[o] = u
+    return o + 1
+
+
+@njit(cache=True, nogil=True)
+def _derived(data):  # pragma: no cover - numba
+    """The identifiers of the proof's additions, in order (CaDiCaL's increase)."""
+    n = data.size
+    count = 0
+    i = 0
+    for _ in range(2):
+        out = np.zeros(count, np.int64)
+        count = 0
+        i = 0
+        while i < n:
+            b = data[i]
+            i += 1
+            if b == 0x61:
+                u, i = _read(data, i)
+                if out.size:
+                    out[count] = u >> 1
+                count += 1
+                while True:  # literals
+                    u, i = _read(data, i)
+                    if u == 0:
+                        break
+            while True:
+                u, i = _read(data, i)
+                if u == 0:
+                    break
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _map(ident, derived, m):  # pragma: no cover - numba
+    """The checker's identifier of CaDiCaL's ``ident``: derived clauses after the formula,
+    in order; the others are the formula's, in the order added; -1 past the formula."""
+    k = np.searchsorted(derived, ident)
+    if k < derived.size and derived[k] == ident:
+        return m + 1 + k
+    original = ident - k  # the formula clauses numbered up to ident
+    if original < 1 or original > m:
+        return -1
+    return original
+
+
+@njit(cache=True, nogil=True)
+def _pass(data, derived, m, out, fill):  # pragma: no cover - numba
+    """One pass: the output's size (``fill`` False) or the output itself; -1 when an
+    identifier maps past the formula (the numbering is not CaDiCaL's plain one)."""
+    n = data.size
+    i = 0
+    o = 0
+    for k in range(1, derived.size):
+        if derived[k] <= derived[k - 1]:
+            return -1
+    while i < n:
+        b = data[i]
+        i += 1
+        if fill:
+            out[o] = b
+        o += 1
+        if b == 0x61:
+            u, i = _read(data, i)
+            u = 2 * _map(u >> 1, derived, m)
+            o = _write(out, o, u) if fill else o + _width(u)
+            while True:
+                u, i = _read(data, i)
+                o = _write(out, o, u) if fill else o + _width(u)
+                if u == 0:
+                    break
+        while True:  # hints, or deleted identifiers
+            u, i = _read(data, i)
+            if u != 0:
+                ident = _map(u >> 1, derived, m)
+                if ident < 0:
+                    return -1
+                u = 2 * ident + (u & 1)
+            o = _write(out, o, u) if fill else o + _width(u)
+            if u == 0:
+                break
+    return o
+
+
+def renumber(binary: bytes, m: int) -> bytes | None:
+    """``binary`` (CaDiCaL's binary LRAT of a formula of ``m`` clauses, added in the checker's
+    order) with the checker's numbering: formula clause ``i`` is ``i + 1`` and the derived
+    clauses follow, ``m + 1, m + 2, ...``; None when an identifier cannot be mapped."""
+    data = np.frombuffer(binary, dtype=np.uint8)
+    derived = _derived(data)
+    size = _pass(data, derived, m, np.zeros(0, np.uint8), False)
+    if size < 0:
+        return None
+    out = np.zeros(size, np.uint8)
+    _pass(data, derived, m, out, True)
+    return out.tobytes()
+
+
+@njit(cache=True, nogil=True)
+def _needed(kinds, ids, lstart, hstart, hints):  # pragma: no cover - numba
+    """The additions the first empty clause rests on, through the hints (all False when the
+    proof adds no empty clause)."""
+    nrec = kinds.size
+    keep = np.zeros(nrec, np.bool_)
+    added = 0
+    for r in range(nrec):
+        if kinds[r] == 0:
+            added += 1
+    aid = np.zeros(added, np.int64)
+    arec = np.zeros(added, np.int64)
+    na = 0
+    empty = -1
+    for r in range(nrec):
+        if kinds[r] == 0:
+            aid[na] = ids[r]
+            arec[na] = r
+            na += 1
+            if lstart[r + 1] == lstart[r]:
+                empty = r
+                break
+    if empty == -1:
+        return keep
+    keep[empty] = True
+    for r in range(empty, -1, -1):
+        if not keep[r]:
+            continue
+        for j in range(hstart[r], hstart[r + 1]):
+            h = abs(hints[j])
+            k = np.searchsorted(aid[:na], h)
+            if k < na and aid[k] == h and arec[k] < r:
+                keep[arec[k]] = True
+    return keep
+
+
+@njit(cache=True, nogil=True)
+def _encode(kinds, ids, lstart, lits, hstart, hints, keep, out, fill):  # pragma: no cover - numba
+    """Binary LRAT of the kept additions (no deletions); the size when not ``fill``."""
+    o = 0
+    for r in range(kinds.size):
+        if not keep[r]:
+            continue
+        if fill:
+            out[o] = 0x61
+        o += 1
+        u = 2 * ids[r]
+        o = _write(out, o, u) if fill else o + _width(u)
+        for j in range(lstart[r], lstart[r + 1]):
+            o = _write(out, o, lits[j]) if fill else o + _width(lits[j])
+        if fill:
+            out[o] = 0
+        o += 1
+        for j in range(hstart[r], hstart[r + 1]):
+            h = hints[j]
+            u = 2 * h if h > 0 else -2 * h + 1
+            o = _write(out, o, u) if fill else o + _width(u)
+        if fill:
+            out[o] = 0
+        o += 1
+    return o
+
+
+def trim(binary: bytes) -> bytes | None:
+    """``binary`` LRAT with only the additions the empty clause rests on (following the
+    hints back) and no deletions: the checker's work and the answer's size drop to the
+    refutation's core; None when the proof cannot be read or adds no empty clause."""
+    from knightcert.problems.checkers import lrat_kernel as kernel
+    from knightcert.problems.checkers.drat import MAX_VARIABLES
+
+    data = np.frombuffer(binary, dtype=np.uint8)
+    status, _, records, literals, nhints = kernel.lrat_size(data, MAX_VARIABLES)
+    if status != kernel.PARSED:
+        return None
+    kinds = np.zeros(records, np.int8)
+    ids = np.zeros(records, np.int32)
+    lstart = np.zeros(records + 1, np.int64)
+    lits = np.empty(literals, np.int32)
+    hstart = np.zeros(records + 1, np.int64)
+    hints = np.empty(nhints, np.int32)
+    kernel.lrat_fill(data, kinds, ids, lstart, lits, hstart, hints, 0, 0)
+    keep = _needed(kinds, ids, lstart, hstart, hints)
+    if not keep.any():
+        return None
+    out = np.zeros(
+        _encode(kinds, ids, lstart, lits, hstart, hints, keep, np.zeros(0, np.uint8), False), np.uint8
+    )
+    _encode(kinds, ids, lstart, lits, hstart, hints, keep, out, True)
+    return out.tobytes()
