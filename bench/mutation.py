@@ -468,10 +468,10 @@ def run(
 ) -> Mutant:
     """Run one mutant in ``folder``: killed, or survived its tests and then the whole suite.
 
-    With ``cover`` (``--select coverage``, the coverage map's path) it meets first the fast
-    checker test files (``FIRST_TESTS``, ``QUICK_TESTS``: part of the whole suite, so a failure
-    there is a kill); if it passes them, the other tests of the whole default suite that execute
-    the mutated code (``selected_tests``); if it passes those, the whole suite. Otherwise
+    With ``cover`` (``--select coverage``, the coverage map's path) it meets first its module's
+    checker test files (``FIRST_TESTS``: part of the whole suite, so a failure there is a kill);
+    if it passes them, the other tests of the whole default suite that execute the mutated code
+    (``selected_tests``, fastest files first); if it passes those, the whole suite. Otherwise
     (``--select files``) the checker test files, then the whole suite.
     """
     # the copy's own file: the checkout may change while the run goes on, the copies do not
@@ -486,9 +486,9 @@ def run(
     target.write_text(source)
     try:
         if cover is not None:
-            fast = list(dict.fromkeys([*FIRST_TESTS.get(mutant.path, []), *QUICK_TESTS]))
-            verdict = True if mutant.fast_passed else tests_pass(folder, fast, timeout)
-            mutant.selection = "fast checker files"
+            fast = FIRST_TESTS.get(mutant.path, [])
+            verdict = True if mutant.fast_passed or not fast else tests_pass(folder, fast, timeout)
+            mutant.selection = "the module's checker test files"
             mutant.fast_passed = verdict is True
             if verdict is True and str(cover) not in _MAPS and not cover.exists():
                 mutant.outcome = "pending"  # the map is still being collected: come back later
@@ -496,7 +496,7 @@ def run(
             if verdict is True:
                 chosen, how = selected_tests(mutant, wait_for_map(cover), folder)
                 rest = [t for t in chosen if not t.startswith(tuple(fast))]
-                mutant.selection, mutant.selected = f"fast checker files, then {how}", len(rest)
+                mutant.selection, mutant.selected = f"the module's checker test files, then {how}", len(rest)
                 try:
                     verdict = tests_pass(folder, rest, timeout, selection=True) if rest else True
                 except SelectionError as error:
@@ -542,6 +542,9 @@ def main() -> int:
     )
     parser.add_argument("--coverage-map", default=str(COVERAGE_MAP), help="written by --collect")
     parser.add_argument(
+        "--only", nargs="*", default=None, help="run these mutants (path:kind:index, e.g. a survivor again)"
+    )
+    parser.add_argument(
         "--collect",
         action="store_true",
         help="run the whole suite once under coverage and write --coverage-map",
@@ -558,13 +561,15 @@ def main() -> int:
     chosen = (
         every if args.sample <= 0 else random.Random(args.seed).sample(every, min(args.sample, len(every)))
     )
+    if args.only is not None:
+        chosen = [m for m in every if f"{m.path}:{m.kind}:{m.index}" in args.only]
     files = len(QUIET_TARGETS if args.operators == "quiet" else TARGETS)
     print(f"{len(every)} mutants in {files} files; running {len(chosen)}", flush=True)
     folders = [Path(tempfile.mkdtemp(prefix=f"mutants{k}-")) for k in range(args.jobs)]
     for folder in folders:
         copy_checkout(folder)
-    if cover is not None:  # the unmutated code must pass the fast files, in a time the limit leaves room for
-        fast = list(dict.fromkeys([*(t for ts in FIRST_TESTS.values() for t in ts), *QUICK_TESTS]))
+    if cover is not None:  # the unmutated code must pass the first files, in a time the limit leaves room for
+        fast = list(dict.fromkeys(t for ts in FIRST_TESTS.values() for t in ts))
         began = time.perf_counter()
         if tests_pass(folders[0], fast, args.timeout) is not True:
             print("the unmutated checkout fails (or times out on) the fast checker files: no run", flush=True)
