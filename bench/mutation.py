@@ -477,6 +477,7 @@ def run(
     # the copy's own file: the checkout may change while the run goes on, the copies do not
     target = folder / mutant.path
     original = target.read_text()
+    stamp = target.stat()
     began = time.perf_counter()
     try:
         source = mutated_source(mutant, folder)
@@ -519,6 +520,7 @@ def run(
             mutant.outcome = {False: "killed", None: "killed (time limit)"}[verdict]
     finally:
         target.write_text(original)
+        os.utime(target, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # numba's cache stays valid
         mutant.seconds = round(mutant.seconds + time.perf_counter() - began, 1)
     return mutant
 
@@ -544,6 +546,7 @@ def main() -> int:
     parser.add_argument(
         "--only", nargs="*", default=None, help="run these mutants (path:kind:index, e.g. a survivor again)"
     )
+    parser.add_argument("--resume", action="store_true", help="keep the mutants --out already decided")
     parser.add_argument(
         "--collect",
         action="store_true",
@@ -563,6 +566,16 @@ def main() -> int:
     )
     if args.only is not None:
         chosen = [m for m in every if f"{m.path}:{m.kind}:{m.index}" in args.only]
+    done_before: list[Mutant] = []
+    if args.resume and Path(args.out).exists():  # keep the mutants a stopped run decided
+        done_before = [Mutant(**entry) for entry in json.loads(Path(args.out).read_text())]
+        waiting = {(m.path, m.kind, m.index) for m in done_before if m.outcome == "pending"}
+        decided = {(m.path, m.kind, m.index) for m in done_before} - waiting
+        chosen = [m for m in chosen if (m.path, m.kind, m.index) not in decided]
+        for m in chosen:
+            m.fast_passed = (m.path, m.kind, m.index) in waiting
+        done_before = [m for m in done_before if m.outcome != "pending"]
+        print(f"resuming: {len(done_before)} mutants decided before", flush=True)
     files = len(QUIET_TARGETS if args.operators == "quiet" else TARGETS)
     print(f"{len(every)} mutants in {files} files; running {len(chosen)}", flush=True)
     folders = [Path(tempfile.mkdtemp(prefix=f"mutants{k}-")) for k in range(args.jobs)]
@@ -578,7 +591,7 @@ def main() -> int:
             f"baseline: the fast checker files pass unmutated in {time.perf_counter() - began:.0f} s",
             flush=True,
         )
-    results: list[Mutant] = []
+    results: list[Mutant] = list(done_before)
     free = list(folders)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         pending = {}
@@ -595,21 +608,24 @@ def main() -> int:
                 mutant = future.result()
                 if mutant.outcome == "pending":
                     print(
-                        f"  {mutant.path}:{mutant.line} {mutant.kind} #{mutant.index}: passed the fast files,"
-                        " waits for the coverage map",
+                        f"  {mutant.path}:{mutant.line} {mutant.kind} #{mutant.index}: passed its first"
+                        " test files, waits for the coverage map",
                         flush=True,
                     )
                     queue.append(mutant)
+                    everything = [*results, *(m for m in queue if m.outcome == "pending")]
+                    Path(args.out).write_text(json.dumps([asdict(m) for m in everything], indent=1))
                     if all(m.outcome == "pending" for m in queue):
                         wait_for_map(cover)  # type: ignore[arg-type]
                     continue
                 results.append(mutant)
                 print(
-                    f"[{len(results)}/{len(chosen)}] {mutant.path}:{mutant.line} {mutant.kind} "
-                    f"#{mutant.index} -> {mutant.outcome} ({mutant.seconds} s)",
+                    f"[{len(results)}/{len(chosen) + len(done_before)}] {mutant.path}:{mutant.line} "
+                    f"{mutant.kind} #{mutant.index} -> {mutant.outcome} ({mutant.seconds} s)",
                     flush=True,
                 )
-                ordered = sorted(results, key=lambda m: (m.path, m.line))
+                waiting = [m for m in queue if m.outcome == "pending"]
+                ordered = sorted([*results, *waiting], key=lambda m: (m.path, m.line))
                 Path(args.out).write_text(json.dumps([asdict(m) for m in ordered], indent=1))
     for folder in folders:
         shutil.rmtree(folder, ignore_errors=True)
