@@ -119,6 +119,7 @@ class Mutant:
     seconds: float = 0.0
     selection: str = ""  # --select coverage: how its tests were chosen
     selected: int = 0  # ... and how many
+    killed_by: str = ""  # the first failing test (checked to pass on the unmutated code, --verify)
     fast_passed: bool = False  # --select coverage: passed the fast checker files (waits for the map)
 
 
@@ -291,7 +292,17 @@ def tests_pass(folder: Path, tests: list[str], timeout: float, selection: bool =
         return None
     if selection and done.returncode in (3, 4, 5):
         raise SelectionError(f"pytest exit {done.returncode}: {done.stdout[-300:]!r}")
+    failed = [
+        line.split(" ", 1)[1].split(" - ", 1)[0]
+        for line in done.stdout.decode(errors="replace").splitlines()
+        if line.startswith(("FAILED ", "ERROR "))
+    ]
+    FIRST_FAILURE[str(folder)] = failed[0] if failed else f"pytest exit {done.returncode}"
     return done.returncode == 0
+
+
+#: The first failing test of the last run in each folder (a kill's witness).
+FIRST_FAILURE: dict[str, str] = {}
 
 
 class SelectionError(RuntimeError):
@@ -518,6 +529,8 @@ def run(
             }[whole]
         else:
             mutant.outcome = {False: "killed", None: "killed (time limit)"}[verdict]
+        if mutant.outcome.startswith("killed") and verdict is not None:
+            mutant.killed_by = FIRST_FAILURE.get(str(folder), "")
     finally:
         target.write_text(original)
         os.utime(target, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # numba's cache stays valid
