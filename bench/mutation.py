@@ -538,6 +538,39 @@ def run(
     return mutant
 
 
+def verify(out: Path) -> int:
+    """Run the witnesses of the kills in ``out`` on an unmutated copy; uncount those that fail."""
+    found = [Mutant(**entry) for entry in json.loads(out.read_text())]
+    witnesses = sorted({m.killed_by for m in found if m.killed_by.startswith("tests/")})
+    folder = Path(tempfile.mkdtemp(prefix="mutants-verify-"))
+    copy_checkout(folder)
+    env = {
+        **os.environ,
+        "FUZZ_EXAMPLES": os.environ.get("FUZZ_EXAMPLES", "300"),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", *witnesses],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    shutil.rmtree(folder, ignore_errors=True)
+    failing = {
+        line.split(" ", 1)[1].split(" - ", 1)[0]
+        for line in done.stdout.splitlines()
+        if line.startswith(("FAILED ", "ERROR "))
+    }
+    print(f"{len(witnesses)} witness tests run unmutated: exit {done.returncode}, {len(failing)} failing")
+    for mutant in found:
+        if mutant.killed_by in failing:
+            mutant.outcome = "unverified (its witness fails unmutated)"
+            print(f"  {mutant.path}:{mutant.line} {mutant.kind} #{mutant.index}: {mutant.killed_by}")
+    out.write_text(json.dumps([asdict(m) for m in found], indent=1))
+    return 0 if done.returncode in (0, 1) else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, default=120, help="mutants to run (0: all)")
@@ -561,6 +594,12 @@ def main() -> int:
     )
     parser.add_argument("--resume", action="store_true", help="keep the mutants --out already decided")
     parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="run every kill's witness test on the unmutated checkout; a kill whose witness fails there"
+        " is not counted",
+    )
+    parser.add_argument(
         "--collect",
         action="store_true",
         help="run the whole suite once under coverage and write --coverage-map",
@@ -572,6 +611,8 @@ def main() -> int:
     if args.collect:
         collect(Path(args.coverage_map))
         return 0
+    if args.verify:
+        return verify(Path(args.out))
     cover = Path(args.coverage_map) if args.select == "coverage" else None
     every = mutants(args.operators)
     chosen = (
