@@ -476,6 +476,7 @@ def run(
     timeout: float,
     quick: bool = False,
     cover: Path | None = None,
+    defer: bool = False,
 ) -> Mutant:
     """Run one mutant in ``folder``: killed, or survived its tests and then the whole suite.
 
@@ -520,6 +521,8 @@ def run(
             verdict = tests_pass(folder, [*first, *tests], timeout)
         if verdict is True and quick:
             mutant.outcome = "survived (quick tests)"
+        elif verdict is True and defer:  # --survivors defer: the whole suite runs later (--only)
+            mutant.outcome = "survived (selected tests)"
         elif verdict is True:  # survived its tests: the whole default command decides
             whole = tests_pass(folder, WHOLE_SUITE, max(timeout * 4, 1800.0))
             mutant.outcome = {
@@ -594,6 +597,13 @@ def main() -> int:
     )
     parser.add_argument("--resume", action="store_true", help="keep the mutants --out already decided")
     parser.add_argument(
+        "--survivors",
+        choices=("whole", "defer"),
+        default="whole",
+        help="whole: a survivor of its selected tests meets the whole suite at once; defer: it is recorded"
+        " as 'survived (selected tests)', to be killed by a new test or run again with --only",
+    )
+    parser.add_argument(
         "--verify",
         action="store_true",
         help="run every kill's witness test on the unmutated checkout; a kill whose witness fails there"
@@ -655,7 +665,9 @@ def main() -> int:
                 folder = free.pop()
                 mutant = queue.pop(0)
                 quick = args.tests == "quick"
-                pending[pool.submit(run, mutant, folder, args.timeout, quick, cover)] = folder
+                pending[
+                    pool.submit(run, mutant, folder, args.timeout, quick, cover, args.survivors == "defer")
+                ] = folder
             done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
             for future in done:
                 free.append(pending.pop(future))
