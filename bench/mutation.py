@@ -86,6 +86,9 @@ FIRST_TESTS = {
     ],
     "problems/moves.py": ["tests/problems/test_moves.py", "tests/problems/test_checker_mutants.py"],
 }
+#: Tests written to kill the survivors of a sampled run: not in the coverage map collected
+#: before them, so every mutant meets them first (``--select coverage``).
+SURVIVOR_TESTS = ["tests/problems/test_quiet_mutants.py"]
 CHECKER_TESTS = [  # fastest first: with -x a mutant usually dies in the first file
     "tests/problems/test_forged_answers.py",
     "tests/problems/test_checker_fuzz.py",
@@ -499,7 +502,7 @@ def run(
     target.write_text(source)
     try:
         if cover is not None:
-            fast = FIRST_TESTS.get(mutant.path, [])
+            fast = [*FIRST_TESTS.get(mutant.path, []), *(t for t in SURVIVOR_TESTS if (folder / t).exists())]
             verdict = True if mutant.fast_passed or not fast else tests_pass(folder, fast, timeout)
             mutant.selection = "the module's checker test files"
             mutant.fast_passed = verdict is True
@@ -646,7 +649,8 @@ def main() -> int:
     for folder in folders:
         copy_checkout(folder)
     if cover is not None:  # the unmutated code must pass the first files, in a time the limit leaves room for
-        fast = list(dict.fromkeys(t for ts in FIRST_TESTS.values() for t in ts))
+        firsts = [*(t for ts in FIRST_TESTS.values() for t in ts), *SURVIVOR_TESTS]
+        fast = [t for t in dict.fromkeys(firsts) if (folders[0] / t).exists()]
         began = time.perf_counter()
         if tests_pass(folders[0], fast, args.timeout) is not True:
             print("the unmutated checkout fails (or times out on) the fast checker files: no run", flush=True)
