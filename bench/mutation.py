@@ -520,12 +520,13 @@ def run(
                     verdict = True
         else:
             tests = QUICK_TESTS if quick else CHECKER_TESTS
-            first = [t for t in FIRST_TESTS.get(mutant.path, []) if t not in tests]
+            first = [t for t in FIRST_TESTS.get(mutant.path, []) if t not in tests and not mutant.fast_passed]
+            first += [t for t in SURVIVOR_TESTS if (folder / t).exists()]
             verdict = tests_pass(folder, [*first, *tests], timeout)
         if verdict is True and quick:
             mutant.outcome = "survived (quick tests)"
         elif verdict is True and defer:  # --survivors defer: the whole suite runs later (--only)
-            mutant.outcome = "survived (selected tests)"
+            mutant.outcome = "survived (selected tests)" if cover is not None else "survived (checker tests)"
         elif verdict is True:  # survived its tests: the whole default command decides
             whole = tests_pass(folder, WHOLE_SUITE, max(timeout * 4, 1800.0))
             mutant.outcome = {
@@ -648,7 +649,9 @@ def main() -> int:
     folders = [Path(tempfile.mkdtemp(prefix=f"mutants{k}-")) for k in range(args.jobs)]
     for folder in folders:
         copy_checkout(folder)
-    if cover is not None:  # the unmutated code must pass the first files, in a time the limit leaves room for
+    if (
+        cover is not None and not args.resume
+    ):  # the unmutated code must pass the first files, in a time the limit leaves room for
         firsts = [*(t for ts in FIRST_TESTS.values() for t in ts), *SURVIVOR_TESTS]
         fast = [t for t in dict.fromkeys(firsts) if (folders[0] / t).exists()]
         began = time.perf_counter()

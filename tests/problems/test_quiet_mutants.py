@@ -5,10 +5,19 @@ condition dropped, one bound moved, one loop iteration skipped) let the whole su
 
 from __future__ import annotations
 
+import copy
+import itertools
+
+import numpy as np
 import pytest
 
+from knightcert.algorithms.jump_search import bfs
 from knightcert.problems.board import Board
 from knightcert.problems.checkers import CheckFailed, check
+from knightcert.problems.checkers.drat import check_drat, decode_proof, encode_proof, text_to_binary
+from knightcert.problems.checkers.knights import bipartite
+from knightcert.problems.jump_game import parse_jump
+from knightcert.problems.lost_knight import parse_lost_knight
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance
 
@@ -27,3 +36,118 @@ def test_an_infeasible_claim_carries_no_objective_and_no_bound(objective, bound)
     instance, claim = no_tour_on_3x3()
     with pytest.raises(CheckFailed, match="INFEASIBLE carries no objective and no bound"):
         check(instance, claim.with_(objective=objective, bound=bound))
+
+
+# ------------------------------------------------------------------- the jump game's player rows
+
+
+def test_a_player_row_must_start_where_the_instance_says():
+    """A row whose start is another square (a valid pair, another player's start or a moved
+    one) is refused, whatever the rest of the row."""
+    game = parse_jump("1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n")
+    result = bfs(game)
+    check(game, result)
+    for p, row in enumerate(result.solution["players"]):
+        assert row.get("start", list(game.starts[p])) == list(game.starts[p])
+        for wrong in {tuple(s) for s in game.starts} - {tuple(game.starts[p])} | {(0, 8)}:
+            solution = copy.deepcopy(result.solution)
+            solution["players"][p]["start"] = list(wrong)
+            with pytest.raises(CheckFailed, match="'start'"):
+                check(game, result.with_(solution=solution))
+
+
+# ------------------------------------------------------------ the lost knight's closed set (oracle)
+
+
+def _reach(free: np.ndarray, start: tuple[int, int]) -> np.ndarray:
+    """The squares a knight reaches from ``start`` on the torus ``free`` (the test's own flood)."""
+    rows, cols = free.shape
+    seen = np.zeros_like(free)
+    seen[start] = True
+    todo = [start]
+    while todo:
+        r, c = todo.pop()
+        for dr, dc in itertools.product((1, -1, 2, -2), repeat=2):
+            if abs(dr) != abs(dc):
+                t = ((r + dr) % rows, (c + dc) % cols)
+                if free[t] and not seen[t]:
+                    seen[t] = True
+                    todo.append(t)
+    return seen
+
+
+def boxed_in_boards(count: int):
+    """Random tori with blocked squares on which S is not reachable from C (fixed seed)."""
+    rng = np.random.default_rng(30)
+    found = 0
+    while found < count:
+        rows, cols = rng.integers(4, 8, size=2)
+        grid = np.where(rng.random((rows, cols)) < 0.45, "x", ".")
+        c, s = rng.choice(rows * cols, size=2, replace=False)
+        grid.flat[c], grid.flat[s] = "C", "S"
+        instance = parse_lost_knight("\n".join("".join(row) for row in grid) + "\n")
+        free = ~instance.board.blocked.reshape(rows, cols)
+        reach = _reach(free, instance.start)
+        if not reach[instance.exit] and reach.sum() > 1:
+            found += 1
+            yield instance, reach
+
+
+def test_a_closed_set_is_accepted_exactly_when_no_move_leaves_it():
+    """The flood from C is a closed set; leaving out any square it reached opens it (a move
+    of the flood enters that square). A checker that skipped one of the eight moves would
+    accept some of these holed sets."""
+    for instance, reach in boxed_in_boards(40):
+        claim = Result("path", "t", Status.INFEASIBLE, None, None, None, 0.0)
+        assert check(instance, claim.with_(certificate={"closed": reach.reshape(-1)})).certified
+        for square in zip(*np.nonzero(reach), strict=True):
+            if square == tuple(instance.start):
+                continue
+            holed = reach.copy()
+            holed[square] = False
+            with pytest.raises(CheckFailed, match="leaves the closed set"):
+                check(instance, claim.with_(certificate={"closed": holed.reshape(-1)}))
+
+
+# ------------------------------------------------------------------ Kőnig's colour classes (oracle)
+
+
+@pytest.mark.parametrize("torus", [False, True])
+def test_bipartite_means_every_move_changes_colour(torus):
+    """``bipartite`` (the checker's licence to use Kőnig's theorem with the colour classes) is
+    true exactly when every knight move joins squares of opposite colour (brute force), on
+    boards of 3 to 8 squares a side."""
+    for rows, cols in itertools.product(range(3, 9), repeat=2):
+        board = Board(rows, cols, torus=torus)
+        proper = all(
+            ((r + c) + ((r + dr) % rows if torus else r + dr) + ((c + dc) % cols if torus else c + dc)) % 2
+            == 1
+            for r, c in itertools.product(range(rows), range(cols))
+            for dr, dc in itertools.product((1, -1, 2, -2), repeat=2)
+            if abs(dr) != abs(dc) and (torus or (0 <= r + dr < rows and 0 <= c + dc < cols))
+        )
+        assert bipartite(board) == proper, (rows, cols, torus)
+
+
+# ---------------------------------------------------------------------------- the DRAT proof entry
+
+
+@pytest.mark.parametrize("text", [b"-0\n", b"1 -0\n", b"1 0\n-0 0\n"])
+def test_minus_zero_is_not_a_literal(text):
+    """DRAT's literals are nonzero; ``-0`` is no terminator either: the proof is malformed."""
+    checked = check_drat([[1, 2], [-1, 2], [1, -2], [-1, -2]], text, binary=False)
+    assert not checked.refuted and "malformed" in checked.reason
+    with pytest.raises(ValueError, match="malformed"):
+        text_to_binary(text)
+
+
+@pytest.mark.parametrize("extra", [1, 2, 1000])
+def test_a_proof_entry_declares_exactly_its_size(extra):
+    """A proof that inflates completely to fewer bytes than its entry declares is refused,
+    as one that inflates to more."""
+    proof = b"a\x04\x00\x00" * 5
+    entry = encode_proof(proof, 3)
+    assert decode_proof(entry) == proof
+    for size in (entry["bytes"] + extra, entry["bytes"] - min(extra, entry["bytes"])):
+        with pytest.raises(CheckFailed, match="does not inflate to the declared"):
+            decode_proof({**entry, "bytes": size})
