@@ -1,6 +1,6 @@
 """Mutation testing of the checkers: do the tests fail when a checker is broken?
 
-``python bench/mutation.py [--sample N] [--seed S] [--jobs J] [--files GLOB ...]``
+``python bench/mutation.py [--sample N] [--seed S] [--jobs J] [--operators quiet] [--select coverage]``
 
 Each mutant is the source of one checker module with one small change made on its
 syntax tree — a comparison flipped (``<`` to ``<=``, ``==`` to ``!=``, ``in`` to
@@ -17,6 +17,19 @@ A mutant is *killed* when the tests fail on it (or run past their time
 limit); a *survivor* is one they pass. The tests run are the checker tests of the
 default test command (``CHECKER_TESTS``); a survivor is then run against the whole
 default command before it is counted as surviving.
+
+``--select coverage`` replaces the checker test files by the tests of the whole default
+suite that execute the mutated lines: ``--collect`` runs the whole suite once under
+coverage (each test's lines labelled with its node id, the Python processes it starts
+included) and writes a map; each mutant then meets its module's first test files, then the
+other tests that execute its lines (code run at import: every test that runs the module;
+numba kernels: every test that runs the module or ``drat.py``), then the whole suite. A test
+that never runs a mutated line sees the original code, so the selection decides as the whole
+suite would. ``--survivors defer`` records a survivor of its tests instead of running the
+whole suite at once (a survivor is then killed by a new test, or classified); ``--verify``
+runs each kill's witness (its first failing test) on the unmutated checkout, and a kill whose
+witness fails there is not counted; ``--resume`` keeps what a stopped run decided; ``--only``
+re-runs named mutants.
 
 Every mutant runs in a copy of the checkout (one per job), so the checkout itself
 is never touched. The mutants are listed in a fixed order and ``--sample`` draws a
