@@ -16,6 +16,7 @@ from knightcert.problems.board import Board
 from knightcert.problems.checkers import CheckFailed, check
 from knightcert.problems.checkers.drat import check_drat, decode_proof, encode_proof, text_to_binary
 from knightcert.problems.checkers.knights import bipartite
+from knightcert.problems.checkers.tour import partial_tour_length
 from knightcert.problems.jump_game import parse_jump
 from knightcert.problems.lost_knight import parse_lost_knight
 from knightcert.problems.result import Result, Status
@@ -151,3 +152,62 @@ def test_a_proof_entry_declares_exactly_its_size(extra):
     for size in (entry["bytes"] + extra, entry["bytes"] - min(extra, entry["bytes"])):
         with pytest.raises(CheckFailed, match="does not inflate to the declared"):
             decode_proof({**entry, "bytes": size})
+
+
+# ---------------------------------------------------------------- a dead end's partial tour (oracle)
+
+
+def _is_partial_tour(instance: TourInstance, squares: list[tuple[int, int]]) -> bool:
+    """The test's own reading of a partial tour: usable, distinct, knight moves, from the start."""
+    board = instance.board
+    rows, cols = board.rows, board.cols
+    blocked = np.asarray(board.blocked).reshape(rows, cols)
+
+    def step(a, b):
+        dr, dc = b[0] - a[0], b[1] - a[1]
+        if board.torus:
+            return any((dr - x) % rows == 0 and (dc - y) % cols == 0 for x, y in _JUMPS)
+        return (abs(dr), abs(dc)) in ((1, 2), (2, 1))
+
+    return (
+        0 < len(squares) <= board.n_free
+        and all(0 <= r < rows and 0 <= c < cols and not blocked[r, c] for r, c in squares)
+        and len(set(squares)) == len(squares)
+        and all(step(a, b) for a, b in itertools.pairwise(squares))
+        and (instance.start is None or squares[0] == tuple(instance.start))
+    )
+
+
+_JUMPS = [(dr, dc) for dr, dc in itertools.product((1, -1, 2, -2), repeat=2) if abs(dr) != abs(dc)]
+
+
+def test_a_partial_tour_is_credited_exactly_when_it_is_one():
+    """Random knight walks (some through removed squares, some repeating, some with a broken
+    step, some from another square than the start) on boards with holes: the checker credits
+    the walk's length exactly when the test's own reading says it is a partial tour."""
+    rng = np.random.default_rng(30)
+    credited = refused = 0
+    for _ in range(300):
+        rows, cols = (int(x) for x in rng.integers(3, 7, size=2))
+        torus = bool(rng.integers(2))
+        board = Board(rows, cols, blocked=rng.random((rows, cols)) < 0.2, torus=torus)
+        walk = [(int(rng.integers(rows)), int(rng.integers(cols)))]
+        for _ in range(int(rng.integers(0, 8))):
+            dr, dc = _JUMPS[int(rng.integers(8))]
+            r, c = walk[-1][0] + dr, walk[-1][1] + dc
+            walk.append((r % rows, c % cols) if torus else (r, c))
+        if rng.random() < 0.2 and len(walk) > 1:  # a broken step
+            walk[-1] = ((walk[-1][0] + 1) % rows, walk[-1][1])
+        usable = np.argwhere(~np.asarray(board.blocked).reshape(rows, cols))
+        if len(usable) == 0:
+            continue
+        start = walk[0] if rng.random() < 0.7 else tuple(int(x) for x in usable[0])
+        if not (0 <= start[0] < rows and 0 <= start[1] < cols) or board.blocked.reshape(rows, cols)[start]:
+            start = tuple(int(x) for x in usable[-1])
+        instance = TourInstance(board, False, start if rng.random() < 0.5 else None, None, "t")
+        expected = _is_partial_tour(instance, walk)
+        got = partial_tour_length(instance, [list(s) for s in walk])
+        assert got == (len(walk) if expected else None), (walk, rows, cols, torus, instance.start)
+        credited += expected
+        refused += not expected
+    assert credited > 20 and refused > 20  # both sides tried
