@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from knightcert.algorithms.jump_search import bfs
+from knightcert.problems.answers import AnswerFileError, answer_to_dict, check_answer
 from knightcert.problems.board import Board
 from knightcert.problems.checkers import CheckFailed, check
 from knightcert.problems.checkers.drat import check_drat, decode_proof, encode_proof, text_to_binary
@@ -211,3 +212,18 @@ def test_a_partial_tour_is_credited_exactly_when_it_is_one():
         credited += expected
         refused += not expected
     assert credited > 20 and refused > 20  # both sides tried
+
+
+# ------------------------------------------------------------------- an answer for another instance
+
+
+@pytest.mark.parametrize("players", ["0 0\n0 1\n", "0 0\n0 1\n0 2\n0 3\n", "0 0\n"])
+def test_an_answer_for_another_number_of_players_names_the_field(players):
+    """The same board with fewer or more players is another instance: refused, naming the
+    field that differs, never as a malformed file."""
+    game = parse_jump("1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n")
+    data = answer_to_dict(bfs(game), game)
+    assert check_answer(game, data).verified
+    other = parse_jump(f"1 9\n{players.count(chr(10))}\n4 1 3 2 2 1 2 1 0\n{players}")
+    with pytest.raises(AnswerFileError, match="instance 'starts': the answer is for another instance"):
+        check_answer(other, data)
