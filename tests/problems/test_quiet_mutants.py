@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 
 import numpy as np
 import pytest
@@ -227,3 +228,19 @@ def test_an_answer_for_another_number_of_players_names_the_field(players):
     other = parse_jump(f"1 9\n{players.count(chr(10))}\n4 1 3 2 2 1 2 1 0\n{players}")
     with pytest.raises(AnswerFileError, match="instance 'starts': the answer is for another instance"):
         check_answer(other, data)
+
+
+@pytest.mark.parametrize(
+    "text", ["1 4\n2\n0 1 1 0\n0 0\n0 1\n", "1 5\n2\n2 0 1 1 0\n0 0\n0 1\n", "2 2\n1\n0 1\n1 0\n0 0\n"]
+)
+def test_a_saved_answer_keeps_its_nulls(text):
+    """A game's answer with players who never arrive (or no winner at all) survives the file:
+    its nulls stay JSON nulls, and the re-read answer is certified like the original."""
+    game = parse_jump(text)
+    result = bfs(game)
+    assert check(game, result).certified
+    data = json.loads(json.dumps(answer_to_dict(result, game)))
+    nulls = [row for row in data["solution"]["players"] if row["rounds"] is None]
+    assert nulls and all(row["key"] is None and row["path"] is None for row in nulls)
+    again = check_answer(game, data)
+    assert again.certified and again.status is result.status and again.objective == result.objective
