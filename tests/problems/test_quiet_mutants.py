@@ -244,3 +244,14 @@ def test_a_saved_answer_keeps_its_nulls(text):
     assert nulls and all(row["key"] is None and row["path"] is None for row in nulls)
     again = check_answer(game, data)
     assert again.certified and again.status is result.status and again.objective == result.objective
+
+
+@pytest.mark.parametrize("closed", [[], [[]], [[], []], [[], [[]]], [[[]], []], [[[], []]]])
+def test_an_empty_or_ragged_closed_set_is_refused(closed):
+    """Empty lists, however nested (ragged too), are no closed set: refused as a check, never
+    an internal error."""
+    instance, reach = next(boxed_in_boards(1))
+    claim = Result("path", "t", Status.INFEASIBLE, None, None, None, 0.0)
+    assert check(instance, claim.with_(certificate={"closed": reach.reshape(-1).tolist()})).certified
+    with pytest.raises(CheckFailed, match="certificate 'closed'"):
+        check(instance, claim.with_(certificate={"closed": closed}))
