@@ -255,3 +255,13 @@ def test_an_empty_or_ragged_closed_set_is_refused(closed):
     assert check(instance, claim.with_(certificate={"closed": reach.reshape(-1).tolist()})).certified
     with pytest.raises(CheckFailed, match="certificate 'closed'"):
         check(instance, claim.with_(certificate={"closed": closed}))
+
+
+def test_the_parameters_are_always_an_object():
+    """The file format's ``parameters`` is a JSON object: empty when none were given."""
+    game = parse_jump("1 4\n2\n0 1 1 0\n0 0\n0 1\n")
+    result = bfs(game)
+    assert answer_to_dict(result, game)["parameters"] == {}
+    assert answer_to_dict(result, game, parameters=None)["parameters"] == {}
+    given = {"time_limit": 2.5, "seed": np.int64(7)}
+    assert answer_to_dict(result, game, parameters=given)["parameters"] == {"time_limit": 2.5, "seed": 7}
