@@ -5,17 +5,27 @@ condition dropped, one bound moved, one loop iteration skipped) let the whole su
 
 from __future__ import annotations
 
+import base64
 import copy
 import itertools
 import json
+import zlib
 
 import numpy as np
 import pytest
 
 from knightcert.algorithms.jump_search import bfs
-from knightcert.problems.answers import AnswerFileError, answer_to_dict, check_answer
+from knightcert.problems.answers import (
+    AnswerFileError,
+    InvalidAnswer,
+    answer_to_dict,
+    check_answer,
+    decode_array,
+    instance_from_data,
+    result_from_answer,
+)
 from knightcert.problems.board import Board
-from knightcert.problems.checkers import CheckFailed, check
+from knightcert.problems.checkers import CheckFailed, certify, check
 from knightcert.problems.checkers.drat import check_drat, decode_proof, encode_proof, text_to_binary
 from knightcert.problems.checkers.knights import bipartite
 from knightcert.problems.checkers.tour import partial_tour_length
@@ -265,3 +275,92 @@ def test_the_parameters_are_always_an_object():
     assert answer_to_dict(result, game, parameters=None)["parameters"] == {}
     given = {"time_limit": 2.5, "seed": np.int64(7)}
     assert answer_to_dict(result, game, parameters=given)["parameters"] == {"time_limit": 2.5, "seed": 7}
+
+
+# ------------------------------------------------------------- the answer file's fields (a corpus)
+
+
+def _zlib_text(raw: bytes, cut: int = 0, tail: bytes = b"") -> str:
+    packed = zlib.compress(raw)
+    return base64.b64encode(packed[: len(packed) - cut] + tail).decode()
+
+
+def bad_encodings():
+    """Encoded arrays each wrong in one way (the good one first)."""
+    raw = bytes(range(6))
+    good = {"array": "int8", "shape": [2, 3], "zlib": _zlib_text(raw)}
+    yield "good", good
+    yield "a negative size", {**good, "shape": [-1, 3]}
+    yield "a negative size that multiplies out", {**good, "shape": [-2, -3]}
+    yield "nine sizes", {**good, "shape": [2, 3, 1, 1, 1, 1, 1, 1, 1]}
+    yield "sizes as a string", {**good, "shape": "23"}
+    yield "data after the stream", {**good, "zlib": _zlib_text(raw, tail=b"\x00junk")}
+    yield "the stream's end cut off", {**good, "zlib": _zlib_text(raw, cut=4)}
+    yield "fewer values than the shape", {**good, "zlib": _zlib_text(raw[:4])}
+    yield "more values than the shape", {**good, "zlib": _zlib_text(raw + b"\x07")}
+
+
+def test_an_encoded_array_is_decoded_only_when_exactly_right():
+    cases = list(bad_encodings())
+    name, good = cases[0]
+    assert decode_array(good, "f").tolist() == [[0, 1, 2], [3, 4, 5]]
+    for name, data in cases[1:]:
+        with pytest.raises(InvalidAnswer, match=r"^f: "):
+            decode_array(data, "f")
+            pytest.fail(name)
+
+
+@pytest.mark.parametrize("elapsed", ["1.5", float("nan"), float("inf"), -float("inf"), True, [1], {"s": 1}])
+def test_time_s_is_a_finite_number(elapsed):
+    game = parse_jump("1 4\n2\n0 1 1 0\n0 0\n0 1\n")
+    data = answer_to_dict(bfs(game), game)
+    assert result_from_answer(data, problem="jump").status is Status.OPTIMAL
+    data = {k: v for k, v in data.items() if k != "sha256"}
+    with pytest.raises(InvalidAnswer, match="time_s"):
+        result_from_answer({**data, "time_s": elapsed}, problem="jump")
+
+
+@pytest.mark.parametrize("position", [0, 1, -1])
+def test_every_evidence_entry_is_read_strictly(position):
+    game = parse_jump("1 4\n2\n0 1 1 0\n0 0\n0 1\n")
+    data = {k: v for k, v in answer_to_dict(certify(game, bfs(game)), game).items() if k != "sha256"}
+    evidence = list(data["evidence"])
+    assert len(evidence) >= 2
+    for junk in ("junk", {"backing": "search"}, {"claim": 1, "backing": "search"}):
+        forged = list(evidence)
+        forged[position] = junk
+        with pytest.raises(InvalidAnswer, match="evidence"):
+            result_from_answer({**data, "evidence": forged}, problem="jump")
+
+
+@pytest.mark.parametrize("pair", [[0.0, 1], ["0", "1"], [0], [0, 1, 2], "01", None, True, [True, 1]])
+def test_an_embedded_square_is_a_pair_of_integers(pair):
+    tour = TourInstance(Board(5, 5), False, (0, 0), None, "5x5")
+    data = answer_to_dict(Result("tour", "t", Status.UNKNOWN, None, None, None, 0.0), tour)
+    embedded = data["instance"]["data"]
+    assert instance_from_data(embedded).start == (0, 0)
+    with pytest.raises(AnswerFileError, match="start"):
+        instance_from_data({**embedded, "start": pair} if pair is not None else {**embedded, "start": {}})
+
+
+@pytest.mark.parametrize("problem", [None, "chess", 3, ["tour"]])
+def test_embedded_data_names_a_known_problem(problem):
+    tour = TourInstance(Board(5, 5), False, None, None, "5x5")
+    embedded = answer_to_dict(Result("tour", "t", Status.UNKNOWN, None, None, None, 0.0), tour)["instance"][
+        "data"
+    ]
+    assert isinstance(instance_from_data(embedded), TourInstance)
+    with pytest.raises(AnswerFileError, match="expected an embedded instance with its problem"):
+        instance_from_data({**embedded, "problem": problem})
+
+
+def test_an_answer_for_the_tour_without_its_fixed_start_names_the_field():
+    """Fields that are null on one side and a pair on the other differ (either way round)."""
+    free = TourInstance(Board(5, 5), False, None, None, "5x5")
+    fixed = TourInstance(Board(5, 5), False, (0, 0), None, "5x5")
+    unknown = Result("tour", "t", Status.UNKNOWN, None, None, None, 0.0)
+    for mine, other in ((free, fixed), (fixed, free)):
+        data = answer_to_dict(unknown, mine)
+        check_answer(mine, data)
+        with pytest.raises(AnswerFileError, match="instance 'start': the answer is for another instance"):
+            check_answer(other, data)
