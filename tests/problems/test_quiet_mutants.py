@@ -364,3 +364,14 @@ def test_an_answer_for_the_tour_without_its_fixed_start_names_the_field():
         check_answer(mine, data)
         with pytest.raises(AnswerFileError, match="instance 'start': the answer is for another instance"):
             check_answer(other, data)
+
+
+@pytest.mark.parametrize("labels", [[[], [0]], [[], [0, 1]], [[[]], [0]], [[], "a"]])
+def test_labels_with_an_empty_row_are_refused_naming_the_entry(labels):
+    """An empty list where a number belongs is named in the refusal (never an internal error)."""
+    board = parse_lost_knight("C.....\n......\n....S.\n......\n......\n......\n")
+    path = [[0, 0], [1, 2], [2, 4]]
+    claim = Result("path", "t", Status.OPTIMAL, 2, 2, path, 0.0)
+    assert check(board, claim).certified
+    with pytest.raises(CheckFailed, match=r"certificate 'labels'.*not an integer"):
+        check(board, claim.with_(certificate={"labels": labels}))
