@@ -27,6 +27,7 @@ from knightcert.problems.answers import (
 from knightcert.problems.board import Board
 from knightcert.problems.checkers import CheckFailed, certify, check
 from knightcert.problems.checkers.drat import check_drat, decode_proof, encode_proof, text_to_binary
+from knightcert.problems.checkers.fields import int_array
 from knightcert.problems.checkers.knights import bipartite
 from knightcert.problems.checkers.tour import partial_tour_length
 from knightcert.problems.jump_game import parse_jump
@@ -375,3 +376,11 @@ def test_labels_with_an_empty_row_are_refused_naming_the_entry(labels):
     assert check(board, claim).certified
     with pytest.raises(CheckFailed, match=r"certificate 'labels'.*not an integer"):
         check(board, claim.with_(certificate={"labels": labels}))
+
+
+@pytest.mark.parametrize("value", [np.array(5), np.array(-1, dtype=np.int8)])
+def test_a_scalar_array_is_named_a_scalar(value):
+    """A zero-dimensional array where pairs belong: the refusal says "scalar" (not an empty shape)."""
+    assert int_array(np.array([[1, 2]]), "f", (None, 2)).shape == (1, 2)
+    with pytest.raises(CheckFailed, match="f: shape scalar, expected n x 2"):
+        int_array(value, "f", (None, 2))
