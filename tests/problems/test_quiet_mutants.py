@@ -27,9 +27,10 @@ from knightcert.problems.answers import (
 from knightcert.problems.board import Board
 from knightcert.problems.checkers import CheckFailed, certify, check
 from knightcert.problems.checkers.drat import check_drat, decode_proof, encode_proof, text_to_binary
-from knightcert.problems.checkers.fields import int_array
+from knightcert.problems.checkers.fields import int_array, squares
 from knightcert.problems.checkers.knights import bipartite
 from knightcert.problems.checkers.tour import partial_tour_length
+from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.jump_game import parse_jump
 from knightcert.problems.lost_knight import parse_lost_knight
 from knightcert.problems.result import Result, Status
@@ -384,3 +385,31 @@ def test_a_scalar_array_is_named_a_scalar(value):
     assert int_array(np.array([[1, 2]]), "f", (None, 2)).shape == (1, 2)
     with pytest.raises(CheckFailed, match="f: shape scalar, expected n x 2"):
         int_array(value, "f", (None, 2))
+
+
+@pytest.mark.parametrize("bad", [-1, 2, 5])
+def test_a_closed_set_of_integers_holds_only_zeros_and_ones(bad):
+    """0/1 integers stand for booleans; any other integer is refused, not read as true."""
+    instance, reach = next(boxed_in_boards(1))
+    claim = Result("path", "t", Status.INFEASIBLE, None, None, None, 0.0)
+    as_ints = reach.reshape(-1).astype(int)
+    assert check(instance, claim.with_(certificate={"closed": as_ints.tolist()})).certified
+    as_ints[np.flatnonzero(as_ints)[0]] = bad
+    with pytest.raises(CheckFailed, match="entries must be 0 or 1"):
+        check(instance, claim.with_(certificate={"closed": as_ints.tolist()}))
+
+
+@pytest.mark.parametrize("labels", [[[1, "x"]], [[0, 1], [2, "x"]], [["x"]], [[1.5, 0]], [[0, None]]])
+def test_labels_with_a_non_number_name_it(labels):
+    board = parse_lost_knight("C.....\n......\n....S.\n......\n......\n......\n")
+    claim = Result("path", "t", Status.OPTIMAL, 2, 2, [[0, 0], [1, 2], [2, 4]], 0.0)
+    with pytest.raises(CheckFailed, match=r"certificate 'labels'.*not an integer"):
+        check(board, claim.with_(certificate={"labels": labels}))
+
+
+def test_an_empty_list_of_squares_is_no_squares():
+    assert squares([], "f").shape == (0, 2)
+    assert squares((), "f").shape == (0, 2)
+    board = Board(3, 3, blocked=np.ones((3, 3), dtype=bool) & ~np.eye(3, dtype=bool))
+    none = Result("knights", "t", Status.FEASIBLE, 0, None, [], 0.0)
+    assert check(KnightsInstance(board, "3x3"), none).verified
