@@ -413,3 +413,85 @@ def test_an_empty_list_of_squares_is_no_squares():
     board = Board(3, 3, blocked=np.ones((3, 3), dtype=bool) & ~np.eye(3, dtype=bool))
     none = Result("knights", "t", Status.FEASIBLE, 0, None, [], 0.0)
     assert check(KnightsInstance(board, "3x3"), none).verified
+
+
+def test_an_unnamed_instance_keeps_the_answers_name():
+    named = TourInstance(Board(5, 5), False, None, None, "5x5")
+    unnamed = TourInstance(Board(5, 5), False, None, None, "")
+    data = answer_to_dict(Result("tour", "t", Status.UNKNOWN, None, None, None, 0.0), named)
+    assert check_answer(named, data).instance == "5x5"
+    assert check_answer(unnamed, data).instance == "5x5"
+
+
+# ---------------------------------------------------------------------------- DRAT text comments
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "c a comment\n2 0\n0\n",
+        "c a comment\twith a tab\n2 0\n0\n",
+        "2 0\nc between\t1 -2 0\n0\n",
+        "c one\nc two\n2 0\nc three\n0\n",
+        "2 0\n0\nc the last line, no newline",
+    ],
+)
+def test_a_comment_runs_to_the_end_of_its_line(text):
+    """A comment line is skipped whole (tabs and all) and nothing else: the lemmas around it
+    still refute the formula, as without the comments."""
+    full = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    plain = "".join(line + "\n" for line in text.splitlines() if not line.startswith("c"))
+    assert check_drat(full, plain.encode(), binary=False).refuted
+    checked = check_drat(full, text.encode(), binary=False)
+    assert checked.refuted and checked.lemmas == 2
+    assert text_to_binary(text.encode()) == text_to_binary(plain.encode())
+
+
+# ------------------------------------------------------------------ closed tours (brute force oracle)
+
+
+def _has_closed_tour(board: Board) -> bool:
+    """The test's own search: a cycle through every usable square, by depth-first search."""
+    rows, cols = board.rows, board.cols
+    free = [(r, c) for r in range(rows) for c in range(cols) if not board.blocked[r, c]]
+    where = {s: i for i, s in enumerate(free)}
+    moves = [set() for _ in free]
+    for i, (r, c) in enumerate(free):
+        for dr, dc in _JUMPS:
+            t = ((r + dr) % rows, (c + dc) % cols) if board.torus else (r + dr, c + dc)
+            if t in where and where[t] != i:
+                moves[i].add(where[t])
+    n = len(free)
+    if n < 3:
+        return False
+
+    def extend(path: list[int], seen: set[int]) -> bool:
+        if len(path) == n:
+            return 0 in moves[path[-1]]
+        return any(
+            extend([*path, k], seen | {k}) for k in sorted(moves[path[-1]]) if k not in seen and k != 0
+        )
+
+    return extend([0], {0})
+
+
+def test_no_closed_tour_is_certified_exactly_when_none_exists():
+    """Random small boards with holes (plain and torus): the checker refuses "no closed tour"
+    where the test's own search finds one, and never refuses it where there is none."""
+    rng = np.random.default_rng(30)
+    exist = absent = 0
+    for _ in range(150):
+        rows, cols = (int(x) for x in rng.integers(3, 5, size=2))
+        board = Board(rows, cols, blocked=rng.random((rows, cols)) < 0.25, torus=bool(rng.integers(2)))
+        if board.n_free < 3:
+            continue
+        instance = TourInstance(board, True, None, None, "t")
+        claim = Result("tour", "t", Status.INFEASIBLE, None, None, None, 0.0)
+        if _has_closed_tour(board):
+            exist += 1
+            with pytest.raises(CheckFailed):
+                check(instance, claim)
+        else:
+            absent += 1
+            assert check(instance, claim).verified
+    assert exist > 5 and absent > 5
