@@ -29,7 +29,8 @@ from knightcert.problems.checkers import CheckFailed, certify, check
 from knightcert.problems.checkers.drat import check_drat, decode_proof, encode_proof, text_to_binary
 from knightcert.problems.checkers.fields import int_array, squares
 from knightcert.problems.checkers.knights import bipartite
-from knightcert.problems.checkers.tour import partial_tour_length
+from knightcert.problems.checkers.tour import partial_tour_length, search_tour
+from knightcert.problems.checkers.tour_search import FOUND
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.jump_game import parse_jump
 from knightcert.problems.lost_knight import parse_lost_knight
@@ -495,3 +496,36 @@ def test_no_closed_tour_is_certified_exactly_when_none_exists():
             absent += 1
             assert check(instance, claim).verified
     assert exist > 5 and absent > 5
+
+
+@pytest.mark.parametrize("start", [[0.0, 0], [False, 0], [0, 0.0], [np.float64(0), 0]])
+def test_a_player_row_start_is_a_pair_of_integers(start):
+    """A start equal in value but not a pair of integers (floats, booleans) is refused."""
+    game = parse_jump("1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n")
+    result = bfs(game)
+    assert list(game.starts[0]) == [0, 0]
+    solution = copy.deepcopy(result.solution)
+    solution["players"][0]["start"] = start
+    with pytest.raises(CheckFailed, match="'start'"):
+        check(game, result.with_(solution=solution))
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int16])
+def test_an_array_tour_through_a_removed_square_is_refused(dtype):
+    """An open tour of the full 5 x 5 board, cut by its last square, on the board with one of
+    its middle squares removed: as many squares as the board has, distinct, knight moves —
+    but one of them removed. Refused, given as an integer array (the fast pass) or a list."""
+    full = TourInstance(Board(5, 5), False, None, None, "5x5")
+    outcome, _nodes, order = search_tour(full)
+    assert outcome == FOUND
+    tour = np.array([full.board.square(i) for i in order], dtype=dtype)
+    feasible = Result("tour", "t", Status.FEASIBLE, 25, None, tour, 0.0)
+    assert check(full, feasible).verified
+    for k in (1, 7, 12, 20):
+        blocked = np.zeros((5, 5), dtype=bool)
+        blocked[tuple(tour[k])] = True
+        holed = TourInstance(Board(5, 5, blocked=blocked), False, None, None, "holed")
+        assert holed.board.n_free == len(tour) - 1
+        for solution in (tour[:-1], tour[:-1].tolist()):
+            with pytest.raises(CheckFailed):
+                check(holed, feasible.with_(objective=24, solution=solution))
