@@ -9,6 +9,7 @@ import base64
 import copy
 import itertools
 import json
+import re
 import zlib
 
 import numpy as np
@@ -529,3 +530,37 @@ def test_an_array_tour_through_a_removed_square_is_refused(dtype):
         for solution in (tour[:-1], tour[:-1].tolist()):
             with pytest.raises(CheckFailed):
                 check(holed, feasible.with_(objective=24, solution=solution))
+
+
+def test_a_square_visited_twice_is_named():
+    """The refusal names the square that is visited twice (the test finds it itself)."""
+    full = TourInstance(Board(5, 5), False, None, None, "5x5")
+    outcome, _nodes, order = search_tour(full)
+    assert outcome == FOUND
+    tour = [list(full.board.square(i)) for i in order]
+    for k in (3, 10, 24):
+        twice = [*tour[:k], tour[k - 2], *tour[k + 1 :]]
+        repeated = next(s for i, s in enumerate(twice) if s in twice[:i])
+        with pytest.raises(CheckFailed, match=re.escape(f"square {tuple(repeated)} is visited twice")):
+            check(full, Result("tour", "t", Status.FEASIBLE, 25, None, twice, 0.0))
+
+
+def test_a_column_of_minus_one_is_off_the_board_on_a_torus():
+    """On a torus, (0, -1) makes the same moves as (0, cols - 1), and as an index it wraps to
+    the last square: a tour that writes a removed (0, cols - 1) as (0, -1) and so skips the
+    last square must be refused (as an array and as a list)."""
+    rows = cols = 5
+    free_end = TourInstance(Board(rows, cols, torus=True), False, None, (rows - 1, cols - 1), "t")
+    outcome, _nodes, order = search_tour(free_end)
+    assert outcome == FOUND
+    tour = [list(free_end.board.square(i)) for i in order]
+    assert tour[-1] == [rows - 1, cols - 1]
+    forged = [[0, -1] if s == [0, cols - 1] else s for s in tour[:-1]]
+    blocked = np.zeros((rows, cols), dtype=bool)
+    blocked[0, cols - 1] = True
+    holed = TourInstance(Board(rows, cols, blocked=blocked, torus=True), False, None, None, "holed")
+    assert holed.board.n_free == len(forged)
+    claim = Result("tour", "t", Status.FEASIBLE, len(forged), None, None, 0.0)
+    for solution in (np.array(forged, dtype=np.int64), forged):
+        with pytest.raises(CheckFailed, match="off the board or removed"):
+            check(holed, claim.with_(solution=solution))
