@@ -564,3 +564,22 @@ def test_a_column_of_minus_one_is_off_the_board_on_a_torus():
     for solution in (np.array(forged, dtype=np.int64), forged):
         with pytest.raises(CheckFailed, match="off the board or removed"):
             check(holed, claim.with_(solution=solution))
+
+
+def optimal_answers():
+    """True OPTIMAL answers of three problems (certified as given)."""
+    game = parse_jump("1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n")
+    yield game, bfs(game)
+    board = parse_lost_knight("C.....\n......\n....S.\n......\n......\n......\n")
+    yield board, Result("path", "t", Status.OPTIMAL, 2, 2, [[0, 0], [1, 2], [2, 4]], 0.0)
+    column = KnightsInstance(Board(5, 1), "5x1")
+    yield column, Result("knights", "t", Status.OPTIMAL, 5, 5, [[r, 0] for r in range(5)], 0.0)
+
+
+def test_an_optimal_claim_needs_its_solution():
+    """The optimum's value without the answer that reaches it is no OPTIMAL answer."""
+    for instance, result in optimal_answers():
+        assert check(instance, result).certified
+        for bound in (result.objective, None):
+            with pytest.raises(CheckFailed, match="OPTIMAL needs a solution and an objective"):
+                check(instance, result.with_(solution=None, bound=bound, certificate=None))
