@@ -583,3 +583,26 @@ def test_an_optimal_claim_needs_its_solution():
         for bound in (result.objective, None):
             with pytest.raises(CheckFailed, match="OPTIMAL needs a solution and an objective"):
                 check(instance, result.with_(solution=None, bound=bound, certificate=None))
+
+
+@pytest.mark.parametrize("cut", [1, 2, 24])
+def test_an_array_tour_that_misses_squares_is_refused(cut):
+    full = TourInstance(Board(5, 5), False, None, None, "5x5")
+    outcome, _nodes, order = search_tour(full)
+    assert outcome == FOUND
+    tour = np.array([full.board.square(i) for i in order], dtype=np.int64)
+    short = Result("tour", "t", Status.FEASIBLE, 25 - cut, None, tour[:-cut], 0.0)
+    with pytest.raises(CheckFailed, match=f"the tour visits {25 - cut} of 25 usable squares"):
+        check(full, short)
+
+
+@pytest.mark.parametrize("blank", [b" ", b"\t", b"\r", b"  \t "])
+def test_blanks_are_space_tab_and_line_ends_only(blank):
+    """Space, tab, CR and LF separate a text proof's lemmas anywhere (a line may start with
+    them); any other control byte (31, 11, 12) makes the proof malformed."""
+    full = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    text = blank + b"2 0\n" + blank + b"0" + blank + b"\n"
+    assert check_drat(full, text, binary=False).refuted
+    for other in (b"\x1f", b"\x0b", b"\x0c"):
+        checked = check_drat(full, other + b"2 0\n0\n", binary=False)
+        assert not checked.refuted and "malformed" in checked.reason
