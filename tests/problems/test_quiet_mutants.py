@@ -606,3 +606,14 @@ def test_blanks_are_space_tab_and_line_ends_only(blank):
     for other in (b"\x1f", b"\x0b", b"\x0c"):
         checked = check_drat(full, other + b"2 0\n0\n", binary=False)
         assert not checked.refuted and "malformed" in checked.reason
+
+
+@pytest.mark.parametrize(
+    "formula", [[[2, -1], [2, 1]], [[2, 3, -1], [2, 1], [3, 1]], [[3, 2, -1], [2, 1], [4, 5]]]
+)
+def test_a_rat_candidate_is_checked_through_all_its_other_literals(formula):
+    """(1) is not RUP here, but RAT on 1: every clause with -1 is satisfied once -1 and its
+    units hold, whichever place -1 takes in it (the other literals come first)."""
+    checked = check_drat(formula, text_to_binary(b"1 0\n"))
+    assert checked.lemmas == 1 and checked.rat == 1
+    assert not checked.refuted and "never derives the empty clause" in checked.reason
