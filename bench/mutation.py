@@ -19,7 +19,8 @@ default test command (``CHECKER_TESTS``); a survivor is then run against the who
 default command before it is counted as surviving.
 
 ``--select coverage`` replaces the checker test files by the tests of the whole default
-suite that execute the mutated lines: ``--collect`` runs the whole suite once under
+suite that execute the mutated lines (it needs coverage.py: ``pip install coverage``, a
+bench-only tool, not a dependency of the package): ``--collect`` runs the whole suite once under
 coverage (each test's lines labelled with its node id, the Python processes it starts
 included) and writes a map; each mutant then meets its module's first test files, then the
 other tests that execute its lines (code run at import: every test that runs the module;
