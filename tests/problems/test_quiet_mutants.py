@@ -617,3 +617,48 @@ def test_a_rat_candidate_is_checked_through_all_its_other_literals(formula):
     checked = check_drat(formula, text_to_binary(b"1 0\n"))
     assert checked.lemmas == 1 and checked.rat == 1
     assert not checked.refuted and "never derives the empty clause" in checked.reason
+
+
+def _has_open_tour(board: Board, start: tuple[int, int], end: tuple[int, int]) -> bool:
+    """The test's own search: a path from ``start`` to ``end`` through every usable square."""
+    rows, cols = board.rows, board.cols
+    free = {(r, c) for r in range(rows) for c in range(cols) if not board.blocked[r, c]}
+
+    def moves(s):
+        for dr, dc in _JUMPS:
+            t = ((s[0] + dr) % rows, (s[1] + dc) % cols) if board.torus else (s[0] + dr, s[1] + dc)
+            if t in free and t != s:
+                yield t
+
+    def extend(path: list, seen: set) -> bool:
+        if len(path) == len(free):
+            return path[-1] == end
+        return any(
+            extend([*path, t], seen | {t}) for t in set(moves(path[-1])) if t not in seen and t != end
+        ) or (len(path) == len(free) - 1 and end in set(moves(path[-1])))
+
+    return start != end and extend([start], {start})
+
+
+def test_no_open_tour_between_fixed_ends_is_certified_exactly_when_none_exists():
+    """Random small boards with both ends fixed: "no tour from s to e" is refused where the
+    test's own search finds one, and certified where there is none."""
+    rng = np.random.default_rng(31)
+    exist = absent = 0
+    for _ in range(120):
+        rows, cols = (int(x) for x in rng.integers(3, 5, size=2))
+        board = Board(rows, cols, blocked=rng.random((rows, cols)) < 0.2, torus=bool(rng.integers(2)))
+        usable = [tuple(int(x) for x in s) for s in np.argwhere(~np.asarray(board.blocked))]
+        if len(usable) < 3:
+            continue
+        s, e = (usable[int(i)] for i in rng.choice(len(usable), size=2, replace=False))
+        instance = TourInstance(board, False, s, e, "t")
+        claim = Result("tour", "t", Status.INFEASIBLE, None, None, None, 0.0)
+        if _has_open_tour(board, s, e):
+            exist += 1
+            with pytest.raises(CheckFailed):
+                check(instance, claim)
+        else:
+            absent += 1
+            assert check(instance, claim).certified
+    assert exist > 3 and absent > 3
