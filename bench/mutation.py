@@ -361,7 +361,8 @@ def collect(out: Path = COVERAGE_MAP) -> None:
 
     work = Path(tempfile.mkdtemp(prefix="kccov-"))
     rc = work / "rc"
-    rc.write_text(f"[run]\nparallel = True\ndata_file = {work / '.coverage'}\ninclude = */problems/*.py\n")
+    patterns = "\n    */problems/*.py\n    */problems/checkers/*.py"  # coverage's * stops at a /
+    rc.write_text(f"[run]\nparallel = True\ndata_file = {work / '.coverage'}\ninclude ={patterns}\n")
     helpers = ROOT / "bench" / "mutation_coverage"
     env = {
         **os.environ,
