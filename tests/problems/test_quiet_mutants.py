@@ -1,0 +1,664 @@
+"""Tests that kill the survivors of issue 30's sampled quiet mutants (``bench/mutation.py
+--operators quiet --select coverage``, docs/certificates.md): each checks a corpus of wrong
+answers, or the checker against an independent oracle, where a quietly broken checker (one
+condition dropped, one bound moved, one loop iteration skipped) let the whole suite pass."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import itertools
+import json
+import re
+import zlib
+
+import numpy as np
+import pytest
+
+from knightcert.algorithms.jump_search import bfs
+from knightcert.problems.answers import (
+    AnswerFileError,
+    InvalidAnswer,
+    answer_to_dict,
+    check_answer,
+    decode_array,
+    instance_from_data,
+    result_from_answer,
+)
+from knightcert.problems.board import Board
+from knightcert.problems.checkers import CheckFailed, certify, check
+from knightcert.problems.checkers.drat import check_drat, decode_proof, encode_proof, text_to_binary
+from knightcert.problems.checkers.fields import int_array, squares
+from knightcert.problems.checkers.knights import bipartite
+from knightcert.problems.checkers.tour import partial_tour_length, search_tour
+from knightcert.problems.checkers.tour_search import FOUND
+from knightcert.problems.independent_knights import KnightsInstance
+from knightcert.problems.jump_game import parse_jump
+from knightcert.problems.lost_knight import parse_lost_knight
+from knightcert.problems.result import Result, Status
+from knightcert.problems.tours import TourInstance
+
+
+def no_tour_on_3x3() -> tuple[TourInstance, Result]:
+    instance = TourInstance(Board(3, 3), False, None, None, "3x3")
+    claim = Result("tour", "t", Status.INFEASIBLE, None, None, None, 0.0)
+    assert check(instance, claim).certified  # the true claim: the centre is unreachable
+    return instance, claim
+
+
+@pytest.mark.parametrize(("objective", "bound"), [(5, None), (None, 5), (0, None), (None, 0), (9, 9)])
+def test_an_infeasible_claim_carries_no_objective_and_no_bound(objective, bound):
+    """Either field alone makes an INFEASIBLE answer malformed (a check that looked at one
+    of the two only passed the other)."""
+    instance, claim = no_tour_on_3x3()
+    with pytest.raises(CheckFailed, match="INFEASIBLE carries no objective and no bound"):
+        check(instance, claim.with_(objective=objective, bound=bound))
+
+
+# ------------------------------------------------------------------- the jump game's player rows
+
+
+def test_a_player_row_must_start_where_the_instance_says():
+    """A row whose start is another square (a valid pair, another player's start or a moved
+    one) is refused, whatever the rest of the row."""
+    game = parse_jump("1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n")
+    result = bfs(game)
+    check(game, result)
+    for p, row in enumerate(result.solution["players"]):
+        assert row.get("start", list(game.starts[p])) == list(game.starts[p])
+        for wrong in {tuple(s) for s in game.starts} - {tuple(game.starts[p])} | {(0, 8)}:
+            solution = copy.deepcopy(result.solution)
+            solution["players"][p]["start"] = list(wrong)
+            with pytest.raises(CheckFailed, match="'start'"):
+                check(game, result.with_(solution=solution))
+
+
+# ------------------------------------------------------------ the lost knight's closed set (oracle)
+
+
+def _reach(free: np.ndarray, start: tuple[int, int]) -> np.ndarray:
+    """The squares a knight reaches from ``start`` on the torus ``free`` (the test's own flood)."""
+    rows, cols = free.shape
+    seen = np.zeros_like(free)
+    seen[start] = True
+    todo = [start]
+    while todo:
+        r, c = todo.pop()
+        for dr, dc in itertools.product((1, -1, 2, -2), repeat=2):
+            if abs(dr) != abs(dc):
+                t = ((r + dr) % rows, (c + dc) % cols)
+                if free[t] and not seen[t]:
+                    seen[t] = True
+                    todo.append(t)
+    return seen
+
+
+def boxed_in_boards(count: int):
+    """Random tori with blocked squares on which S is not reachable from C (fixed seed)."""
+    rng = np.random.default_rng(30)
+    found = 0
+    while found < count:
+        rows, cols = rng.integers(4, 8, size=2)
+        grid = np.where(rng.random((rows, cols)) < 0.45, "x", ".")
+        c, s = rng.choice(rows * cols, size=2, replace=False)
+        grid.flat[c], grid.flat[s] = "C", "S"
+        instance = parse_lost_knight("\n".join("".join(row) for row in grid) + "\n")
+        free = ~instance.board.blocked.reshape(rows, cols)
+        reach = _reach(free, instance.start)
+        if not reach[instance.exit] and reach.sum() > 1:
+            found += 1
+            yield instance, reach
+
+
+def test_a_closed_set_is_accepted_exactly_when_no_move_leaves_it():
+    """The flood from C is a closed set; leaving out any square it reached opens it (a move
+    of the flood enters that square). A checker that skipped one of the eight moves would
+    accept some of these holed sets."""
+    for instance, reach in boxed_in_boards(40):
+        claim = Result("path", "t", Status.INFEASIBLE, None, None, None, 0.0)
+        assert check(instance, claim.with_(certificate={"closed": reach.reshape(-1)})).certified
+        for square in zip(*np.nonzero(reach), strict=True):
+            if square == tuple(instance.start):
+                continue
+            holed = reach.copy()
+            holed[square] = False
+            with pytest.raises(CheckFailed, match="leaves the closed set"):
+                check(instance, claim.with_(certificate={"closed": holed.reshape(-1)}))
+
+
+# ------------------------------------------------------------------ Kőnig's colour classes (oracle)
+
+
+@pytest.mark.parametrize("torus", [False, True])
+def test_bipartite_means_every_move_changes_colour(torus):
+    """``bipartite`` (the checker's licence to use Kőnig's theorem with the colour classes) is
+    true exactly when every knight move joins squares of opposite colour (brute force), on
+    boards of 3 to 8 squares a side."""
+    for rows, cols in itertools.product(range(3, 9), repeat=2):
+        board = Board(rows, cols, torus=torus)
+        proper = all(
+            ((r + c) + ((r + dr) % rows if torus else r + dr) + ((c + dc) % cols if torus else c + dc)) % 2
+            == 1
+            for r, c in itertools.product(range(rows), range(cols))
+            for dr, dc in itertools.product((1, -1, 2, -2), repeat=2)
+            if abs(dr) != abs(dc) and (torus or (0 <= r + dr < rows and 0 <= c + dc < cols))
+        )
+        assert bipartite(board) == proper, (rows, cols, torus)
+
+
+# ---------------------------------------------------------------------------- the DRAT proof entry
+
+
+@pytest.mark.parametrize("text", [b"-0\n", b"1 -0\n", b"1 0\n-0 0\n"])
+def test_minus_zero_is_not_a_literal(text):
+    """DRAT's literals are nonzero; ``-0`` is no terminator either: the proof is malformed."""
+    checked = check_drat([[1, 2], [-1, 2], [1, -2], [-1, -2]], text, binary=False)
+    assert not checked.refuted and "malformed" in checked.reason
+    with pytest.raises(ValueError, match="malformed"):
+        text_to_binary(text)
+
+
+@pytest.mark.parametrize("extra", [1, 2, 1000])
+def test_a_proof_entry_declares_exactly_its_size(extra):
+    """A proof that inflates completely to fewer bytes than its entry declares is refused,
+    as one that inflates to more."""
+    proof = b"a\x04\x00\x00" * 5
+    entry = encode_proof(proof, 3)
+    assert decode_proof(entry) == proof
+    for size in (entry["bytes"] + extra, entry["bytes"] - min(extra, entry["bytes"])):
+        with pytest.raises(CheckFailed, match="does not inflate to the declared"):
+            decode_proof({**entry, "bytes": size})
+
+
+# ---------------------------------------------------------------- a dead end's partial tour (oracle)
+
+
+def _is_partial_tour(instance: TourInstance, squares: list[tuple[int, int]]) -> bool:
+    """The test's own reading of a partial tour: usable, distinct, knight moves, from the start."""
+    board = instance.board
+    rows, cols = board.rows, board.cols
+    blocked = np.asarray(board.blocked).reshape(rows, cols)
+
+    def step(a, b):
+        dr, dc = b[0] - a[0], b[1] - a[1]
+        if board.torus:
+            return any((dr - x) % rows == 0 and (dc - y) % cols == 0 for x, y in _JUMPS)
+        return (abs(dr), abs(dc)) in ((1, 2), (2, 1))
+
+    return (
+        0 < len(squares) <= board.n_free
+        and all(0 <= r < rows and 0 <= c < cols and not blocked[r, c] for r, c in squares)
+        and len(set(squares)) == len(squares)
+        and all(step(a, b) for a, b in itertools.pairwise(squares))
+        and (instance.start is None or squares[0] == tuple(instance.start))
+    )
+
+
+_JUMPS = [(dr, dc) for dr, dc in itertools.product((1, -1, 2, -2), repeat=2) if abs(dr) != abs(dc)]
+
+
+def test_a_partial_tour_is_credited_exactly_when_it_is_one():
+    """Random knight walks (some through removed squares, some repeating, some with a broken
+    step, some from another square than the start) on boards with holes: the checker credits
+    the walk's length exactly when the test's own reading says it is a partial tour."""
+    rng = np.random.default_rng(30)
+    credited = refused = 0
+    for _ in range(300):
+        rows, cols = (int(x) for x in rng.integers(3, 7, size=2))
+        torus = bool(rng.integers(2))
+        board = Board(rows, cols, blocked=rng.random((rows, cols)) < 0.2, torus=torus)
+        walk = [(int(rng.integers(rows)), int(rng.integers(cols)))]
+        for _ in range(int(rng.integers(0, 8))):
+            dr, dc = _JUMPS[int(rng.integers(8))]
+            r, c = walk[-1][0] + dr, walk[-1][1] + dc
+            walk.append((r % rows, c % cols) if torus else (r, c))
+        if rng.random() < 0.2 and len(walk) > 1:  # a broken step
+            walk[-1] = ((walk[-1][0] + 1) % rows, walk[-1][1])
+        usable = np.argwhere(~np.asarray(board.blocked).reshape(rows, cols))
+        if len(usable) == 0:
+            continue
+        start = walk[0] if rng.random() < 0.7 else tuple(int(x) for x in usable[0])
+        if not (0 <= start[0] < rows and 0 <= start[1] < cols) or board.blocked.reshape(rows, cols)[start]:
+            start = tuple(int(x) for x in usable[-1])
+        instance = TourInstance(board, False, start if rng.random() < 0.5 else None, None, "t")
+        expected = _is_partial_tour(instance, walk)
+        got = partial_tour_length(instance, [list(s) for s in walk])
+        assert got == (len(walk) if expected else None), (walk, rows, cols, torus, instance.start)
+        credited += expected
+        refused += not expected
+    assert credited > 20 and refused > 20  # both sides tried
+
+
+# ------------------------------------------------------------------- an answer for another instance
+
+
+@pytest.mark.parametrize("players", ["0 0\n0 1\n", "0 0\n0 1\n0 2\n0 3\n", "0 0\n"])
+def test_an_answer_for_another_number_of_players_names_the_field(players):
+    """The same board with fewer or more players is another instance: refused, naming the
+    field that differs, never as a malformed file."""
+    game = parse_jump("1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n")
+    data = answer_to_dict(bfs(game), game)
+    assert check_answer(game, data).verified
+    other = parse_jump(f"1 9\n{players.count(chr(10))}\n4 1 3 2 2 1 2 1 0\n{players}")
+    with pytest.raises(AnswerFileError, match="instance 'starts': the answer is for another instance"):
+        check_answer(other, data)
+
+
+@pytest.mark.parametrize(
+    "text", ["1 4\n2\n0 1 1 0\n0 0\n0 1\n", "1 5\n2\n2 0 1 1 0\n0 0\n0 1\n", "2 2\n1\n0 1\n1 0\n0 0\n"]
+)
+def test_a_saved_answer_keeps_its_nulls(text):
+    """A game's answer with players who never arrive (or no winner at all) survives the file:
+    its nulls stay JSON nulls, and the re-read answer is certified like the original."""
+    game = parse_jump(text)
+    result = bfs(game)
+    assert check(game, result).certified
+    data = json.loads(json.dumps(answer_to_dict(result, game)))
+    nulls = [row for row in data["solution"]["players"] if row["rounds"] is None]
+    assert nulls and all(row["key"] is None and row["path"] is None for row in nulls)
+    again = check_answer(game, data)
+    assert again.certified and again.status is result.status and again.objective == result.objective
+
+
+@pytest.mark.parametrize("closed", [[], [[]], [[], []], [[], [[]]], [[[]], []], [[[], []]]])
+def test_an_empty_or_ragged_closed_set_is_refused(closed):
+    """Empty lists, however nested (ragged too), are no closed set: refused as a check, never
+    an internal error."""
+    instance, reach = next(boxed_in_boards(1))
+    claim = Result("path", "t", Status.INFEASIBLE, None, None, None, 0.0)
+    assert check(instance, claim.with_(certificate={"closed": reach.reshape(-1).tolist()})).certified
+    with pytest.raises(CheckFailed, match="certificate 'closed'"):
+        check(instance, claim.with_(certificate={"closed": closed}))
+
+
+def test_the_parameters_are_always_an_object():
+    """The file format's ``parameters`` is a JSON object: empty when none were given."""
+    game = parse_jump("1 4\n2\n0 1 1 0\n0 0\n0 1\n")
+    result = bfs(game)
+    assert answer_to_dict(result, game)["parameters"] == {}
+    assert answer_to_dict(result, game, parameters=None)["parameters"] == {}
+    given = {"time_limit": 2.5, "seed": np.int64(7)}
+    assert answer_to_dict(result, game, parameters=given)["parameters"] == {"time_limit": 2.5, "seed": 7}
+
+
+# ------------------------------------------------------------- the answer file's fields (a corpus)
+
+
+def _zlib_text(raw: bytes, cut: int = 0, tail: bytes = b"") -> str:
+    packed = zlib.compress(raw)
+    return base64.b64encode(packed[: len(packed) - cut] + tail).decode()
+
+
+def bad_encodings():
+    """Encoded arrays each wrong in one way (the good one first)."""
+    raw = bytes(range(6))
+    good = {"array": "int8", "shape": [2, 3], "zlib": _zlib_text(raw)}
+    yield "good", good
+    yield "a negative size", {**good, "shape": [-1, 3]}
+    yield "a negative size that multiplies out", {**good, "shape": [-2, -3]}
+    yield "nine sizes", {**good, "shape": [2, 3, 1, 1, 1, 1, 1, 1, 1]}
+    yield "sizes as a string", {**good, "shape": "23"}
+    yield "data after the stream", {**good, "zlib": _zlib_text(raw, tail=b"\x00junk")}
+    yield "the stream's end cut off", {**good, "zlib": _zlib_text(raw, cut=4)}
+    yield "fewer values than the shape", {**good, "zlib": _zlib_text(raw[:4])}
+    yield "more values than the shape", {**good, "zlib": _zlib_text(raw + b"\x07")}
+
+
+def test_an_encoded_array_is_decoded_only_when_exactly_right():
+    cases = list(bad_encodings())
+    name, good = cases[0]
+    assert decode_array(good, "f").tolist() == [[0, 1, 2], [3, 4, 5]]
+    for name, data in cases[1:]:
+        with pytest.raises(InvalidAnswer, match=r"^f: "):
+            decode_array(data, "f")
+            pytest.fail(name)
+
+
+@pytest.mark.parametrize("elapsed", ["1.5", float("nan"), float("inf"), -float("inf"), True, [1], {"s": 1}])
+def test_time_s_is_a_finite_number(elapsed):
+    game = parse_jump("1 4\n2\n0 1 1 0\n0 0\n0 1\n")
+    data = answer_to_dict(bfs(game), game)
+    assert result_from_answer(data, problem="jump").status is Status.OPTIMAL
+    data = {k: v for k, v in data.items() if k != "sha256"}
+    with pytest.raises(InvalidAnswer, match="time_s"):
+        result_from_answer({**data, "time_s": elapsed}, problem="jump")
+
+
+@pytest.mark.parametrize("position", [0, 1, -1])
+def test_every_evidence_entry_is_read_strictly(position):
+    game = parse_jump("1 4\n2\n0 1 1 0\n0 0\n0 1\n")
+    data = {k: v for k, v in answer_to_dict(certify(game, bfs(game)), game).items() if k != "sha256"}
+    evidence = list(data["evidence"])
+    assert len(evidence) >= 2
+    for junk in ("junk", {"backing": "search"}, {"claim": 1, "backing": "search"}):
+        forged = list(evidence)
+        forged[position] = junk
+        with pytest.raises(InvalidAnswer, match="evidence"):
+            result_from_answer({**data, "evidence": forged}, problem="jump")
+
+
+@pytest.mark.parametrize("pair", [[0.0, 1], ["0", "1"], [0], [0, 1, 2], "01", None, True, [True, 1]])
+def test_an_embedded_square_is_a_pair_of_integers(pair):
+    tour = TourInstance(Board(5, 5), False, (0, 0), None, "5x5")
+    data = answer_to_dict(Result("tour", "t", Status.UNKNOWN, None, None, None, 0.0), tour)
+    embedded = data["instance"]["data"]
+    assert instance_from_data(embedded).start == (0, 0)
+    with pytest.raises(AnswerFileError, match="start"):
+        instance_from_data({**embedded, "start": pair} if pair is not None else {**embedded, "start": {}})
+
+
+@pytest.mark.parametrize("problem", [None, "chess", 3, ["tour"]])
+def test_embedded_data_names_a_known_problem(problem):
+    tour = TourInstance(Board(5, 5), False, None, None, "5x5")
+    embedded = answer_to_dict(Result("tour", "t", Status.UNKNOWN, None, None, None, 0.0), tour)["instance"][
+        "data"
+    ]
+    assert isinstance(instance_from_data(embedded), TourInstance)
+    with pytest.raises(AnswerFileError, match="expected an embedded instance with its problem"):
+        instance_from_data({**embedded, "problem": problem})
+
+
+def test_an_answer_for_the_tour_without_its_fixed_start_names_the_field():
+    """Fields that are null on one side and a pair on the other differ (either way round)."""
+    free = TourInstance(Board(5, 5), False, None, None, "5x5")
+    fixed = TourInstance(Board(5, 5), False, (0, 0), None, "5x5")
+    unknown = Result("tour", "t", Status.UNKNOWN, None, None, None, 0.0)
+    for mine, other in ((free, fixed), (fixed, free)):
+        data = answer_to_dict(unknown, mine)
+        check_answer(mine, data)
+        with pytest.raises(AnswerFileError, match="instance 'start': the answer is for another instance"):
+            check_answer(other, data)
+
+
+@pytest.mark.parametrize("labels", [[[], [0]], [[], [0, 1]], [[[]], [0]], [[], "a"]])
+def test_labels_with_an_empty_row_are_refused_naming_the_entry(labels):
+    """An empty list where a number belongs is named in the refusal (never an internal error)."""
+    board = parse_lost_knight("C.....\n......\n....S.\n......\n......\n......\n")
+    path = [[0, 0], [1, 2], [2, 4]]
+    claim = Result("path", "t", Status.OPTIMAL, 2, 2, path, 0.0)
+    assert check(board, claim).certified
+    with pytest.raises(CheckFailed, match=r"certificate 'labels'.*not an integer"):
+        check(board, claim.with_(certificate={"labels": labels}))
+
+
+@pytest.mark.parametrize("value", [np.array(5), np.array(-1, dtype=np.int8)])
+def test_a_scalar_array_is_named_a_scalar(value):
+    """A zero-dimensional array where pairs belong: the refusal says "scalar" (not an empty shape)."""
+    assert int_array(np.array([[1, 2]]), "f", (None, 2)).shape == (1, 2)
+    with pytest.raises(CheckFailed, match="f: shape scalar, expected n x 2"):
+        int_array(value, "f", (None, 2))
+
+
+@pytest.mark.parametrize("bad", [-1, 2, 5])
+def test_a_closed_set_of_integers_holds_only_zeros_and_ones(bad):
+    """0/1 integers stand for booleans; any other integer is refused, not read as true."""
+    instance, reach = next(boxed_in_boards(1))
+    claim = Result("path", "t", Status.INFEASIBLE, None, None, None, 0.0)
+    as_ints = reach.reshape(-1).astype(int)
+    assert check(instance, claim.with_(certificate={"closed": as_ints.tolist()})).certified
+    as_ints[np.flatnonzero(as_ints)[0]] = bad
+    with pytest.raises(CheckFailed, match="entries must be 0 or 1"):
+        check(instance, claim.with_(certificate={"closed": as_ints.tolist()}))
+
+
+@pytest.mark.parametrize("labels", [[[1, "x"]], [[0, 1], [2, "x"]], [["x"]], [[1.5, 0]], [[0, None]]])
+def test_labels_with_a_non_number_name_it(labels):
+    board = parse_lost_knight("C.....\n......\n....S.\n......\n......\n......\n")
+    claim = Result("path", "t", Status.OPTIMAL, 2, 2, [[0, 0], [1, 2], [2, 4]], 0.0)
+    with pytest.raises(CheckFailed, match=r"certificate 'labels'.*not an integer"):
+        check(board, claim.with_(certificate={"labels": labels}))
+
+
+def test_an_empty_list_of_squares_is_no_squares():
+    assert squares([], "f").shape == (0, 2)
+    assert squares((), "f").shape == (0, 2)
+    board = Board(3, 3, blocked=np.ones((3, 3), dtype=bool) & ~np.eye(3, dtype=bool))
+    none = Result("knights", "t", Status.FEASIBLE, 0, None, [], 0.0)
+    assert check(KnightsInstance(board, "3x3"), none).verified
+
+
+def test_an_unnamed_instance_keeps_the_answers_name():
+    named = TourInstance(Board(5, 5), False, None, None, "5x5")
+    unnamed = TourInstance(Board(5, 5), False, None, None, "")
+    data = answer_to_dict(Result("tour", "t", Status.UNKNOWN, None, None, None, 0.0), named)
+    assert check_answer(named, data).instance == "5x5"
+    assert check_answer(unnamed, data).instance == "5x5"
+
+
+# ---------------------------------------------------------------------------- DRAT text comments
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "c a comment\n2 0\n0\n",
+        "c a comment\twith a tab\n2 0\n0\n",
+        "2 0\nc between\t1 -2 0\n0\n",
+        "c one\nc two\n2 0\nc three\n0\n",
+        "2 0\n0\nc the last line, no newline",
+    ],
+)
+def test_a_comment_runs_to_the_end_of_its_line(text):
+    """A comment line is skipped whole (tabs and all) and nothing else: the lemmas around it
+    still refute the formula, as without the comments."""
+    full = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    plain = "".join(line + "\n" for line in text.splitlines() if not line.startswith("c"))
+    assert check_drat(full, plain.encode(), binary=False).refuted
+    checked = check_drat(full, text.encode(), binary=False)
+    assert checked.refuted and checked.lemmas == 2
+    assert text_to_binary(text.encode()) == text_to_binary(plain.encode())
+
+
+# ------------------------------------------------------------------ closed tours (brute force oracle)
+
+
+def _has_closed_tour(board: Board) -> bool:
+    """The test's own search: a cycle through every usable square, by depth-first search."""
+    rows, cols = board.rows, board.cols
+    free = [(r, c) for r in range(rows) for c in range(cols) if not board.blocked[r, c]]
+    where = {s: i for i, s in enumerate(free)}
+    moves = [set() for _ in free]
+    for i, (r, c) in enumerate(free):
+        for dr, dc in _JUMPS:
+            t = ((r + dr) % rows, (c + dc) % cols) if board.torus else (r + dr, c + dc)
+            if t in where and where[t] != i:
+                moves[i].add(where[t])
+    n = len(free)
+    if n < 3:
+        return False
+
+    def extend(path: list[int], seen: set[int]) -> bool:
+        if len(path) == n:
+            return 0 in moves[path[-1]]
+        return any(
+            extend([*path, k], seen | {k}) for k in sorted(moves[path[-1]]) if k not in seen and k != 0
+        )
+
+    return extend([0], {0})
+
+
+def test_no_closed_tour_is_certified_exactly_when_none_exists():
+    """Random small boards with holes (plain and torus): the checker refuses "no closed tour"
+    where the test's own search finds one, and never refuses it where there is none."""
+    rng = np.random.default_rng(30)
+    exist = absent = 0
+    for _ in range(150):
+        rows, cols = (int(x) for x in rng.integers(3, 5, size=2))
+        board = Board(rows, cols, blocked=rng.random((rows, cols)) < 0.25, torus=bool(rng.integers(2)))
+        if board.n_free < 3:
+            continue
+        instance = TourInstance(board, True, None, None, "t")
+        claim = Result("tour", "t", Status.INFEASIBLE, None, None, None, 0.0)
+        if _has_closed_tour(board):
+            exist += 1
+            with pytest.raises(CheckFailed):
+                check(instance, claim)
+        else:
+            absent += 1
+            assert check(instance, claim).verified
+    assert exist > 5 and absent > 5
+
+
+@pytest.mark.parametrize("start", [[0.0, 0], [False, 0], [0, 0.0], [np.float64(0), 0]])
+def test_a_player_row_start_is_a_pair_of_integers(start):
+    """A start equal in value but not a pair of integers (floats, booleans) is refused."""
+    game = parse_jump("1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n")
+    result = bfs(game)
+    assert list(game.starts[0]) == [0, 0]
+    solution = copy.deepcopy(result.solution)
+    solution["players"][0]["start"] = start
+    with pytest.raises(CheckFailed, match="'start'"):
+        check(game, result.with_(solution=solution))
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int16])
+def test_an_array_tour_through_a_removed_square_is_refused(dtype):
+    """An open tour of the full 5 x 5 board, cut by its last square, on the board with one of
+    its middle squares removed: as many squares as the board has, distinct, knight moves —
+    but one of them removed. Refused, given as an integer array (the fast pass) or a list."""
+    full = TourInstance(Board(5, 5), False, None, None, "5x5")
+    outcome, _nodes, order = search_tour(full)
+    assert outcome == FOUND
+    tour = np.array([full.board.square(i) for i in order], dtype=dtype)
+    feasible = Result("tour", "t", Status.FEASIBLE, 25, None, tour, 0.0)
+    assert check(full, feasible).verified
+    for k in (1, 7, 12, 20):
+        blocked = np.zeros((5, 5), dtype=bool)
+        blocked[tuple(tour[k])] = True
+        holed = TourInstance(Board(5, 5, blocked=blocked), False, None, None, "holed")
+        assert holed.board.n_free == len(tour) - 1
+        for solution in (tour[:-1], tour[:-1].tolist()):
+            with pytest.raises(CheckFailed):
+                check(holed, feasible.with_(objective=24, solution=solution))
+
+
+def test_a_square_visited_twice_is_named():
+    """The refusal names the square that is visited twice (the test finds it itself)."""
+    full = TourInstance(Board(5, 5), False, None, None, "5x5")
+    outcome, _nodes, order = search_tour(full)
+    assert outcome == FOUND
+    tour = [list(full.board.square(i)) for i in order]
+    for k in (3, 10, 24):
+        twice = [*tour[:k], tour[k - 2], *tour[k + 1 :]]
+        repeated = next(s for i, s in enumerate(twice) if s in twice[:i])
+        with pytest.raises(CheckFailed, match=re.escape(f"square {tuple(repeated)} is visited twice")):
+            check(full, Result("tour", "t", Status.FEASIBLE, 25, None, twice, 0.0))
+
+
+def test_a_column_of_minus_one_is_off_the_board_on_a_torus():
+    """On a torus, (0, -1) makes the same moves as (0, cols - 1), and as an index it wraps to
+    the last square: a tour that writes a removed (0, cols - 1) as (0, -1) and so skips the
+    last square must be refused (as an array and as a list)."""
+    rows = cols = 5
+    free_end = TourInstance(Board(rows, cols, torus=True), False, None, (rows - 1, cols - 1), "t")
+    outcome, _nodes, order = search_tour(free_end)
+    assert outcome == FOUND
+    tour = [list(free_end.board.square(i)) for i in order]
+    assert tour[-1] == [rows - 1, cols - 1]
+    forged = [[0, -1] if s == [0, cols - 1] else s for s in tour[:-1]]
+    blocked = np.zeros((rows, cols), dtype=bool)
+    blocked[0, cols - 1] = True
+    holed = TourInstance(Board(rows, cols, blocked=blocked, torus=True), False, None, None, "holed")
+    assert holed.board.n_free == len(forged)
+    claim = Result("tour", "t", Status.FEASIBLE, len(forged), None, None, 0.0)
+    for solution in (np.array(forged, dtype=np.int64), forged):
+        with pytest.raises(CheckFailed, match="off the board or removed"):
+            check(holed, claim.with_(solution=solution))
+
+
+def optimal_answers():
+    """True OPTIMAL answers of three problems (certified as given)."""
+    game = parse_jump("1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n")
+    yield game, bfs(game)
+    board = parse_lost_knight("C.....\n......\n....S.\n......\n......\n......\n")
+    yield board, Result("path", "t", Status.OPTIMAL, 2, 2, [[0, 0], [1, 2], [2, 4]], 0.0)
+    column = KnightsInstance(Board(5, 1), "5x1")
+    yield column, Result("knights", "t", Status.OPTIMAL, 5, 5, [[r, 0] for r in range(5)], 0.0)
+
+
+def test_an_optimal_claim_needs_its_solution():
+    """The optimum's value without the answer that reaches it is no OPTIMAL answer."""
+    for instance, result in optimal_answers():
+        assert check(instance, result).certified
+        for bound in (result.objective, None):
+            with pytest.raises(CheckFailed, match="OPTIMAL needs a solution and an objective"):
+                check(instance, result.with_(solution=None, bound=bound, certificate=None))
+
+
+@pytest.mark.parametrize("cut", [1, 2, 24])
+def test_an_array_tour_that_misses_squares_is_refused(cut):
+    full = TourInstance(Board(5, 5), False, None, None, "5x5")
+    outcome, _nodes, order = search_tour(full)
+    assert outcome == FOUND
+    tour = np.array([full.board.square(i) for i in order], dtype=np.int64)
+    short = Result("tour", "t", Status.FEASIBLE, 25 - cut, None, tour[:-cut], 0.0)
+    with pytest.raises(CheckFailed, match=f"the tour visits {25 - cut} of 25 usable squares"):
+        check(full, short)
+
+
+@pytest.mark.parametrize("blank", [b" ", b"\t", b"\r", b"  \t "])
+def test_blanks_are_space_tab_and_line_ends_only(blank):
+    """Space, tab, CR and LF separate a text proof's lemmas anywhere (a line may start with
+    them); any other control byte (31, 11, 12) makes the proof malformed."""
+    full = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    text = blank + b"2 0\n" + blank + b"0" + blank + b"\n"
+    assert check_drat(full, text, binary=False).refuted
+    for other in (b"\x1f", b"\x0b", b"\x0c"):
+        checked = check_drat(full, other + b"2 0\n0\n", binary=False)
+        assert not checked.refuted and "malformed" in checked.reason
+
+
+@pytest.mark.parametrize(
+    "formula", [[[2, -1], [2, 1]], [[2, 3, -1], [2, 1], [3, 1]], [[3, 2, -1], [2, 1], [4, 5]]]
+)
+def test_a_rat_candidate_is_checked_through_all_its_other_literals(formula):
+    """(1) is not RUP here, but RAT on 1: every clause with -1 is satisfied once -1 and its
+    units hold, whichever place -1 takes in it (the other literals come first)."""
+    checked = check_drat(formula, text_to_binary(b"1 0\n"))
+    assert checked.lemmas == 1 and checked.rat == 1
+    assert not checked.refuted and "never derives the empty clause" in checked.reason
+
+
+def _has_open_tour(board: Board, start: tuple[int, int], end: tuple[int, int]) -> bool:
+    """The test's own search: a path from ``start`` to ``end`` through every usable square."""
+    rows, cols = board.rows, board.cols
+    free = {(r, c) for r in range(rows) for c in range(cols) if not board.blocked[r, c]}
+
+    def moves(s):
+        for dr, dc in _JUMPS:
+            t = ((s[0] + dr) % rows, (s[1] + dc) % cols) if board.torus else (s[0] + dr, s[1] + dc)
+            if t in free and t != s:
+                yield t
+
+    def extend(path: list, seen: set) -> bool:
+        if len(path) == len(free):
+            return path[-1] == end
+        return any(
+            extend([*path, t], seen | {t}) for t in set(moves(path[-1])) if t not in seen and t != end
+        ) or (len(path) == len(free) - 1 and end in set(moves(path[-1])))
+
+    return start != end and extend([start], {start})
+
+
+def test_no_open_tour_between_fixed_ends_is_certified_exactly_when_none_exists():
+    """Random small boards with both ends fixed: "no tour from s to e" is refused where the
+    test's own search finds one, and certified where there is none."""
+    rng = np.random.default_rng(31)
+    exist = absent = 0
+    for _ in range(120):
+        rows, cols = (int(x) for x in rng.integers(3, 5, size=2))
+        board = Board(rows, cols, blocked=rng.random((rows, cols)) < 0.2, torus=bool(rng.integers(2)))
+        usable = [tuple(int(x) for x in s) for s in np.argwhere(~np.asarray(board.blocked))]
+        if len(usable) < 3:
+            continue
+        s, e = (usable[int(i)] for i in rng.choice(len(usable), size=2, replace=False))
+        instance = TourInstance(board, False, s, e, "t")
+        claim = Result("tour", "t", Status.INFEASIBLE, None, None, None, 0.0)
+        if _has_open_tour(board, s, e):
+            exist += 1
+            with pytest.raises(CheckFailed):
+                check(instance, claim)
+        else:
+            absent += 1
+            assert check(instance, claim).certified
+    assert exist > 3 and absent > 3
