@@ -94,6 +94,8 @@ KEEPER_MARGIN = 5.0
 LAYERS = ("cgroup", "namespace", "watchdog")
 #: Most processes and threads of a method's tree, where a pids cgroup holds it.
 PIDS_LIMIT = 4096
+#: Seconds the caller retries removing a run's cgroup while its last processes finish exiting.
+CGROUP_REMOVE_SECONDS = 0.5
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_DUMPABLE = 4
@@ -212,6 +214,7 @@ def run_contained(
             stream.flush()
     parent = os.getpid()
     _cgroup_bases()  # found once, here: the keeper and this process look at the same folders
+    _remove_stale_cgroups()  # a dead run's, like a dead writer's temporaries
     reader, writer = channel()  # the keeper's report: nothing the method can open by name
     before = _adopt_orphans()  # if the keeper dies, what it kept comes back here to be killed
     with _stops_held():
@@ -769,10 +772,32 @@ def _cgroup_name(keeper: int) -> str:
 
 
 def _remove_cgroups(keeper: int) -> None:
-    """Remove the cgroups of ``keeper``'s run (empty once its tree is gone)."""
+    """Remove the cgroups of ``keeper``'s run (empty once its tree is gone; retried for
+    :data:`CGROUP_REMOVE_SECONDS` while its last processes finish exiting, and removed by the
+    next run, :func:`_remove_stale_cgroups`, if they still do not)."""
     for _, folder, _ in _cgroup_bases():
-        with contextlib.suppress(OSError):
-            os.rmdir(os.path.join(folder, _cgroup_name(keeper)))
+        path = os.path.join(folder, _cgroup_name(keeper))
+        until = time.monotonic() + CGROUP_REMOVE_SECONDS
+        while True:
+            try:
+                os.rmdir(path)
+            except OSError as exc:
+                if exc.errno == errno.EBUSY and time.monotonic() < until:
+                    time.sleep(0.01)
+                    continue
+            break
+
+
+def _remove_stale_cgroups() -> None:
+    """Remove the cgroups of earlier runs whose keeper has ended (a caller killed before it
+    removed them): the kernel refuses to remove one that still holds a process."""
+    for _, base, _ in _cgroup_bases():
+        with contextlib.suppress(OSError), os.scandir(base) as entries:
+            for entry in entries:
+                pid = entry.name.removeprefix("knightcert-")
+                if entry.name != pid and pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+                    with contextlib.suppress(OSError):
+                        os.rmdir(entry.path)
 
 
 _CLONE_NEWNS = 0x00020000

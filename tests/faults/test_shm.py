@@ -168,3 +168,23 @@ def _leaked_cgroups() -> list[str]:
                     if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
                         leaked.append(entry.path)
     return leaked
+
+
+def test_a_dead_runs_cgroups_are_removed_by_the_next_run():
+    bases = contained._cgroup_bases()
+    if not bases:
+        pytest.skip("no writable cgroup on this machine")
+    gone = os.fork()  # a process that has ended: its pid names the dead run's cgroups
+    if gone == 0:  # pragma: no cover - the child
+        os._exit(0)
+    os.waitpid(gone, 0)
+    stale = [os.path.join(base, f"knightcert-{gone}") for _, base, _ in bases]
+    for folder in stale:
+        os.mkdir(folder, 0o700)
+    try:
+        assert run_contained(lambda: 7, wall_limit=30).value == 7
+        assert not any(os.path.exists(folder) for folder in stale)
+    finally:
+        for folder in stale:
+            if os.path.exists(folder):
+                os.rmdir(folder)

@@ -613,8 +613,9 @@ def test_blanks_are_space_tab_and_line_ends_only(blank):
 )
 def test_a_rat_candidate_is_checked_through_all_its_other_literals(formula):
     """(1) is not RUP here, but RAT on 1: every clause with -1 is satisfied once -1 and its
-    units hold, whichever place -1 takes in it (the other literals come first)."""
-    checked = check_drat(formula, text_to_binary(b"1 0\n"))
+    units hold, whichever place -1 takes in it (the other literals come first). Forward: a
+    backward check checks only the lemmas a refutation rests on, and this proof has none."""
+    checked = check_drat(formula, text_to_binary(b"1 0\n"), backward=False)
     assert checked.lemmas == 1 and checked.rat == 1
     assert not checked.refuted and "never derives the empty clause" in checked.reason
 
