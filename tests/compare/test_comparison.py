@@ -70,7 +70,8 @@ def _unchecked_knights(**fields):
 
 def test_timeouts_and_crashes_become_unknown_rows():
     tasks = [
-        Task("tour", tour_instance(60, closed=True), "cpsat", wall=0.5),  # killed by the wall clock
+        # killed by the wall clock: no proof of the 17 x 17 torus's optimum comes in half a second
+        Task("knights", knights_instance(17, torus=True), "cpsat", wall=0.5),
         Task("knights", _unchecked_knights(board=None, name="broken"), "greedy"),  # a crash inside
         Task("knights", None, "greedy+"),  # refused: not an instance
         Task("knights", knights_instance(7), "csp"),  # refused (size limit)
