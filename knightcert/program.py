@@ -42,7 +42,7 @@ from typing import Any
 
 from knightcert.contained import time_budget
 from knightcert.problems.errors import UnknownMethod
-from knightcert.problems.result import Result, Status
+from knightcert.problems.result import Result
 
 __all__ = [
     "EXIT_POLL_SECONDS",
@@ -167,7 +167,7 @@ def run_program(
         else:
             theirs = {"method_info": dict(result.info)} if result.info else {}
             return result.with_(info={**theirs, **info})  # the program's info apart from ours
-    return Result(problem, "", Status.UNKNOWN, None, None, None, 0.0, info={**info, "stopped": stopped})
+    return Result.empty(problem, "", 0.0, info={**info, "stopped": stopped})
 
 
 def _communicate(

@@ -259,10 +259,19 @@ def cpsat(
             bound = min(bound, int(upper_bound))
     del model, proto, constraints, run  # freeing a large model takes a while: Result.time counts it
     if placed is None:
-        return Result("knights", "cpsat", status, None, None, None, clock.elapsed(), info=info)
+        return Result.empty("knights", "cpsat", clock.elapsed(), status=status, info=info)
     proven = status is Status.OPTIMAL or bound == len(placed)
     status = Status.OPTIMAL if proven else Status.FEASIBLE
-    return Result("knights", "cpsat", status, len(placed), bound, placed, clock.elapsed(), info=info)
+    return Result.answer(
+        "knights",
+        "cpsat",
+        status=status,
+        objective=len(placed),
+        bound=bound,
+        solution=placed,
+        time=clock.elapsed(),
+        info=info,
+    )
 
 
 def _add_window_cuts(proto: cp_model_helper.CpModelProto, board, var_of: np.ndarray) -> None:
@@ -339,4 +348,4 @@ def _no_time_to_build(clock: Deadline) -> bool:
 
 def _unknown(clock: Deadline, step: str) -> Result:
     info = {**clock.stopped(step), "build_time_s": round(clock.elapsed(), 6)}
-    return Result("knights", "cpsat", Status.UNKNOWN, None, None, None, clock.elapsed(), info=info)
+    return Result.empty("knights", "cpsat", clock.elapsed(), info=info)

@@ -97,12 +97,14 @@ def cpsat(
     if n == 1 or (instance.closed and n < 3):
         status = Status.INFEASIBLE if instance.closed else Status.FEASIBLE
         single = None if instance.closed else [list(board.square(usable[0]))]
-        return Result(
-            "tour", "cpsat", status, None if single is None else 1, None, single, time.perf_counter() - began
+        objective = None if single is None else 1
+        elapsed = time.perf_counter() - began
+        return Result.answer(
+            "tour", "cpsat", status=status, objective=objective, solution=single, time=elapsed
         )
     tails, heads = knight_arcs(board)
     if len(tails) == 0:  # two or more squares and not a single move between them
-        return Result("tour", "cpsat", Status.INFEASIBLE, None, None, None, time.perf_counter() - began)
+        return Result.empty("tour", "cpsat", time.perf_counter() - began, status=Status.INFEASIBLE)
     node_of = np.full(board.size, -1, dtype=np.int64)
     node_of[usable] = np.arange(n)
     arc_tail, arc_head = node_of[tails], node_of[heads]
@@ -121,7 +123,7 @@ def cpsat(
             (arc_tail == node[board.index(*instance.end)]) & (arc_head == node[board.index(*instance.start)])
         )
         if closing.size == 0:  # the end is not a knight move from the start
-            return Result("tour", "cpsat", Status.INFEASIBLE, None, None, None, time.perf_counter() - began)
+            return Result.empty("tour", "cpsat", time.perf_counter() - began, status=Status.INFEASIBLE)
         proto.constraints.add().bool_and.literals.append(int(closing[0]))
     if not instance.closed:
         outside = n
@@ -176,7 +178,7 @@ def cpsat(
     }
     # extract
     if not run.has_solution:
-        return Result("tour", "cpsat", run.status, None, None, None, time.perf_counter() - began, info=info)
+        return Result.empty("tour", "cpsat", time.perf_counter() - began, status=run.status, info=info)
     values = np.fromiter(run.solver.response_proto.solution, dtype=np.int64, count=len(proto.variables))
     chosen = values[: len(tails)] > 0
     successor = dict(zip(tails[chosen].tolist(), heads[chosen].tolist(), strict=True))
@@ -194,7 +196,9 @@ def cpsat(
         tour.append(successor[tour[-1]])
     squares = [list(board.square(i)) for i in tour]
     elapsed = time.perf_counter() - began
-    return Result("tour", "cpsat", Status.FEASIBLE, n, None, squares, elapsed, info=info)
+    return Result.answer(
+        "tour", "cpsat", status=Status.FEASIBLE, objective=n, solution=squares, time=elapsed, info=info
+    )
 
 
 def _add_degree_constraints(
