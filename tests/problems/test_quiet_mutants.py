@@ -613,10 +613,13 @@ def test_blanks_are_space_tab_and_line_ends_only(blank):
 )
 def test_a_rat_candidate_is_checked_through_all_its_other_literals(formula):
     """(1) is not RUP here, but RAT on 1: every clause with -1 is satisfied once -1 and its
-    units hold, whichever place -1 takes in it (the other literals come first)."""
-    checked = check_drat(formula, text_to_binary(b"1 0\n"))
-    assert checked.lemmas == 1 and checked.rat == 1
-    assert not checked.refuted and "never derives the empty clause" in checked.reason
+    units hold, whichever place -1 takes in it (the other literals come first). The proof
+    goes on to refute a contradiction on fresh variables (8, 9) that needs a lemma, (8): a
+    forward check checks every lemma once the proof ends in a conflict (a backward check
+    only the lemmas the refutation rests on, which (1) is not)."""
+    tail = [[8, 9], [8, -9], [-8, 9], [-8, -9]]
+    checked = check_drat(formula + tail, text_to_binary(b"1 0\n8 0\n0\n"), backward=False)
+    assert checked.refuted and checked.checked == 3 and checked.rat == 1
 
 
 def _has_open_tour(board: Board, start: tuple[int, int], end: tuple[int, int]) -> bool:
@@ -662,3 +665,42 @@ def test_no_open_tour_between_fixed_ends_is_certified_exactly_when_none_exists()
             absent += 1
             assert check(instance, claim).certified
     assert exist > 3 and absent > 3
+
+
+# ------------------------------------------- dense placements: an attack in one direction only (seed 31)
+
+
+def _attacks(chosen: list[tuple[int, int]]) -> bool:
+    """The definition: two knights a jump apart (the test's own pair check)."""
+    return any(
+        {abs(a[0] - b[0]), abs(a[1] - b[1])} == {1, 2} for i, a in enumerate(chosen) for b in chosen[i + 1 :]
+    )
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 3), (3, 4), (4, 3), (5, 6), (8, 8)])
+@pytest.mark.parametrize("jump", [(-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1)])
+def test_a_dense_placement_with_one_attack_is_refused_whatever_its_direction(rows, cols, jump):
+    """A colour class (no jump joins two of its squares) plus one knight of the other colour
+    whose only attacked neighbour lies in the direction ``jump``: dense enough for the grid
+    pass, and refused exactly when the pair check finds the attack (a grid pass missing one
+    of its four directions let such a placement through)."""
+    from knightcert.problems.checkers.knights import check_placement
+
+    offsets = [(-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1)]
+    tried = 0
+    for r, c in itertools.product(range(rows), range(cols)):
+        target = (r + jump[0], c + jump[1])
+        if not (0 <= target[0] < rows and 0 <= target[1] < cols):
+            continue
+        others = {(r + dr, c + dc) for dr, dc in offsets}
+        chosen = [
+            sq
+            for sq in itertools.product(range(rows), range(cols))
+            if (sq[0] + sq[1]) % 2 != (r + c) % 2 and (sq == target or sq not in others)
+        ]
+        chosen.append((r, c))
+        assert len(chosen) * 4 >= rows * cols and _attacks(chosen)
+        with pytest.raises(CheckFailed, match="is attacked"):
+            check_placement(KnightsInstance(Board(rows, cols), "k"), chosen)
+        tried += 1
+    assert tried
