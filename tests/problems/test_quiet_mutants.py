@@ -704,3 +704,108 @@ def test_a_dense_placement_with_one_attack_is_refused_whatever_its_direction(row
             check_placement(KnightsInstance(Board(rows, cols), "k"), chosen)
         tried += 1
     assert tried
+
+
+# ------------------------------------------------------ the jump game's optional fields (seed 31)
+
+
+@pytest.mark.parametrize(
+    "text", ["1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n", "1 4\n2\n0 1 1 0\n0 0\n0 1\n"]
+)
+def test_a_jump_solution_may_leave_out_its_output_and_its_table(text):
+    """``output`` and ``players`` are optional: left out or null, the answer is certified as
+    the full one is (a check that required them refused true answers); of another type, it
+    is refused naming the field."""
+    game = parse_jump(text)
+    result = bfs(game)
+    assert check(game, result).certified
+    for field in ("output", "players"):
+        for drop in (True, False):
+            solution = copy.deepcopy(result.solution)
+            if drop:
+                del solution[field]
+            else:
+                solution[field] = None
+            assert check(game, result.with_(solution=solution)).certified
+        for wrong in (5, ["C\n3\n"], {"x": 1}):
+            solution = {**copy.deepcopy(result.solution), field: wrong}
+            with pytest.raises(CheckFailed, match=f"solution '{field}'"):
+                check(game, result.with_(solution=solution))
+
+
+# ------------------------------------------- DRAT: deletions, and lemmas after the empty clause (seed 31)
+
+
+def _units_conflict(clauses: list[list[int]]) -> bool:
+    """The test's own unit propagation from no assumption: True when it reaches a conflict."""
+    value: dict[int, bool] = {}
+    while True:
+        unit = None
+        for clause in clauses:
+            open_ = [x for x in clause if abs(x) not in value]
+            if any(value.get(abs(x)) == (x > 0) for x in clause if abs(x) in value):
+                continue
+            if not open_:
+                return True
+            if len(open_) == 1:
+                unit = open_[0]
+                break
+        if unit is None:
+            return False
+        value[abs(unit)] = unit > 0
+
+
+@pytest.mark.parametrize("backward", [True, False])
+def test_a_clause_given_twice_and_deleted_twice_is_gone(backward):
+    """(1 2) is in the formula twice; the proof deletes it twice and then needs it for the
+    lemma (1) (not RUP without it, and not RAT: (-1 2) resolves to (2) falsified by nothing
+    the test's propagation finds). Deleting it once leaves a copy, and the proof holds. A
+    second deletion that found the copy already deleted left the other one active."""
+    rest = [[-1, 2], [1, -2], [-1, -2]]
+    formula = [[1, 2], [1, 2], *rest]
+    assert not _units_conflict([*rest, [-1]]) and not _units_conflict([*rest, [-1], [-2]])
+    assert _units_conflict([[1, 2], *rest, [-1]]) and _units_conflict([*rest, [1]])
+    once = check_drat(formula, text_to_binary(b"d 1 2 0\n1 0\n0\n"), backward=backward)
+    assert once.refuted
+    twice = check_drat(formula, text_to_binary(b"d 1 2 0\nd 1 2 0\n1 0\n0\n"), backward=backward)
+    assert not twice.refuted
+
+
+@pytest.mark.parametrize(
+    "proof",
+    [
+        b"2 0\n0\n",
+        b"2 0\n0\n1 0\n",
+        b"2 0\n0\nd 2 0\n",
+        b"2 0\nd 1 2 0\n0\n3 0\n",
+        b"d -1 2 0\n2 0\n0\n",
+        b"1 0\n2 0\n",
+        b"d 1 2 0\n2 0\n",
+    ],
+)
+def test_the_backward_check_agrees_with_the_forward_one(proof):
+    """Two independent checkers of one proof (forward: every lemma in order; backward: the
+    lemmas the refutation rests on) agree on whether it refutes, and count the same lemmas up
+    to the first empty clause when it does, whatever follows it and whatever is deleted."""
+    formula = [[1, 2], [-1, 2], [1, -2], [-1, -2], [3, 4]]
+    forward = check_drat(formula, text_to_binary(proof), backward=False)
+    backward = check_drat(formula, text_to_binary(proof), backward=True)
+    assert forward.refuted == backward.refuted
+    if forward.refuted:  # (a refusal counts the lemmas read up to the one refused)
+        assert forward.lemmas == backward.lemmas
+
+
+@pytest.mark.parametrize("backward", [True, False])
+def test_a_rat_lemma_the_refutation_rests_on_is_accepted(backward):
+    """(1) is not RUP, but RAT on 1 (the test's own propagation shows it: each clause with -1,
+    its other literal falsified, ends in a conflict, though only after propagating), and the
+    empty clause rests on it. Both checks accept the proof with one RAT lemma (a check that
+    wanted the falsified candidate to conflict at once, before propagating, refused it)."""
+    formula = [[-1, 4], [-1, -4], [1, 4, 5], [1, 4, -5], [1, -4, 6], [1, -4, -6]]
+    assert not _units_conflict([*formula, [-1]])  # not RUP
+    for candidate in (c for c in formula if -1 in c):
+        others = [[-x] for x in candidate if x != -1]
+        assert _units_conflict([*formula, [-1], *others])  # RAT, after propagation
+    assert _units_conflict([*formula, [1]])  # the empty clause follows from (1)
+    checked = check_drat(formula, text_to_binary(b"1 0\n0\n"), backward=backward)
+    assert checked.refuted and checked.rat == 1
