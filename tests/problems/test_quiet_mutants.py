@@ -809,3 +809,44 @@ def test_a_rat_lemma_the_refutation_rests_on_is_accepted(backward):
     assert _units_conflict([*formula, [1]])  # the empty clause follows from (1)
     checked = check_drat(formula, text_to_binary(b"1 0\n0\n"), backward=backward)
     assert checked.refuted and checked.rat == 1
+
+
+@pytest.mark.parametrize("torus", [False, True])
+def test_every_pair_of_knights_is_refused_exactly_when_they_attack(torus):
+    """Every placement of two knights on boards and tori of sides 1 to 5 (sparse: the
+    per-knight jumps decide) against the definition: refused exactly when one is a jump from
+    the other, modulo the sides on a torus (a jump off one edge is not a jump onto the next row)."""
+    from knightcert.problems.checkers.knights import check_placement
+
+    for rows, cols in itertools.product(range(1, 6), repeat=2):
+        instance = KnightsInstance(Board(rows, cols, torus=torus), "k")
+        cells = list(itertools.product(range(rows), range(cols)))
+        for a, b in itertools.combinations(cells, 2):
+            if torus:
+                attack = any(
+                    (a[0] + dr - b[0]) % rows == 0 and (a[1] + dc - b[1]) % cols == 0 for dr, dc in _JUMPS
+                )
+            else:
+                attack = _attacks([a, b])
+            if attack:
+                with pytest.raises(CheckFailed, match="is attacked"):
+                    check_placement(instance, [a, b])
+            else:
+                assert check_placement(instance, [a, b]) == 2
+
+
+@pytest.mark.parametrize("tail", [b"\x00", b"junk", b"\x00\x00\x00\x00", "second stream"])
+def test_a_proof_entry_with_bytes_after_its_stream_is_refused(tail):
+    """The xz data must end where its stream ends: trailing bytes (padding, junk, a second
+    stream holding another proof) make the entry corrupt, though the first stream inflates to
+    exactly the declared size."""
+    import lzma
+
+    proof = text_to_binary(b"2 0\n0\n")
+    entry = encode_proof(proof, 3)
+    assert decode_proof(entry) == proof
+    packed = base64.b64decode(entry["xz"])
+    extra = lzma.compress(text_to_binary(b"1 0\n0\n")) if isinstance(tail, str) else tail
+    forged = {**entry, "xz": base64.b64encode(packed + extra).decode("ascii")}
+    with pytest.raises(CheckFailed, match="certificate 'drat'"):
+        decode_proof(forged)
