@@ -30,6 +30,7 @@ from knightcert.problems.checkers import CheckFailed, certify, check
 from knightcert.problems.checkers.drat import check_drat, decode_proof, encode_proof, text_to_binary
 from knightcert.problems.checkers.fields import int_array, squares
 from knightcert.problems.checkers.knights import bipartite
+from knightcert.problems.checkers.lrat import lrat_text_to_binary
 from knightcert.problems.checkers.tour import partial_tour_length, search_tour
 from knightcert.problems.checkers.tour_search import FOUND
 from knightcert.problems.independent_knights import KnightsInstance
@@ -850,3 +851,87 @@ def test_a_proof_entry_with_bytes_after_its_stream_is_refused(tail):
     forged = {**entry, "xz": base64.b64encode(packed + extra).decode("ascii")}
     with pytest.raises(CheckFailed, match="certificate 'drat'"):
         decode_proof(forged)
+
+
+@pytest.mark.parametrize("blank", [b"\t", b"\n", b"\r\n", b" \t ", b"\n\n"])
+def test_any_blank_separates_the_numbers_of_a_lemma(blank):
+    """Inside a line too (between the literals of one lemma, after a ``d``) any of space,
+    tab, CR and LF separates numbers: the proof reads as its one-space spelling does."""
+    spaced = b"d 1 2 0\n2 0\n0\n"
+    text = re.sub(rb" ", blank, spaced)
+    assert text_to_binary(text) == text_to_binary(spaced)
+    full = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    assert check_drat(full, re.sub(rb" ", blank, b"2 0\n0\n"), binary=False).refuted
+
+
+# ---------------------------------------------------------- textual LRAT as binary (the test's reader)
+
+
+def _read_lrat_binary(data: bytes) -> list[tuple]:
+    """The test's own reader of binary LRAT: ``("a", id, literals, hints)`` and ``("d", ids)``."""
+
+    def number(i: int) -> tuple[int, int]:
+        u = shift = 0
+        while True:
+            b = data[i]
+            u |= (b & 127) << shift
+            shift += 7
+            i += 1
+            if b < 128:
+                assert not (b == 0 and shift > 7), "a superfluous zero byte"
+                return u, i
+
+    def signed(u: int) -> int:
+        return -(u >> 1) if u & 1 else u >> 1
+
+    out: list[tuple] = []
+    i = 0
+    while i < len(data):
+        kind = chr(data[i])
+        i += 1
+        if kind == "a":
+            ident, i = number(i)
+            groups: list[list[int]] = [[], []]
+            for group in groups:
+                while True:
+                    u, i = number(i)
+                    if u == 0:
+                        break
+                    group.append(signed(u))
+            out.append(("a", signed(ident), groups[0], groups[1]))
+        else:
+            assert kind == "d"
+            ids: list[int] = []
+            while True:
+                u, i = number(i)
+                if u == 0:
+                    break
+                ids.append(signed(u))
+            out.append(("d", ids))
+    return out
+
+
+def test_textual_lrat_becomes_the_binary_it_spells():
+    """Identifiers and literals of every size from 1 to 300 (one, two and three bytes,
+    127 and 128 among them), deletions, comments and blank lines: the binary reads back,
+    by the test's own reader, as the text says, first line included."""
+    lines, expected = ["c a comment", ""], []
+    for k in range(1, 301):
+        lits = [k, -k, 2 * k + 1]
+        hints = [k, 2 * k]
+        lines.append(f"{k + 300} {' '.join(map(str, lits))} 0 {' '.join(map(str, hints))} 0")
+        expected.append(("a", k + 300, lits, hints))
+        if k % 50 == 0:
+            lines.append(f"{k + 300} d {k} {k + 1} 0")
+            expected.append(("d", [k, k + 1]))
+    assert _read_lrat_binary(lrat_text_to_binary("\n".join(lines) + "\n")) == expected
+
+
+@pytest.mark.parametrize(
+    "line", ["5", "5 1 0", "5 1 0 2 0 0", "0 1 0 2 0", "-5 1 0 2 0", "5 1 0 2", "5 d 1 2", "5 x 0 1 0"]
+)
+def test_a_malformed_textual_lrat_line_is_refused(line):
+    """Too few or too many zeros, a last number other than 0, an identifier that is not
+    positive, a deletion that does not end in 0, a word that is not a number."""
+    with pytest.raises(ValueError):
+        lrat_text_to_binary(f"4 1 0 1 0\n{line}\n")
