@@ -935,3 +935,26 @@ def test_a_malformed_textual_lrat_line_is_refused(line):
     positive, a deletion that does not end in 0, a word that is not a number."""
     with pytest.raises(ValueError):
         lrat_text_to_binary(f"4 1 0 1 0\n{line}\n")
+
+
+# ------------------------------------------------ the degree argument past the checker's search (seed 31)
+
+
+@pytest.mark.parametrize("closed", [True, False])
+def test_a_square_without_a_move_proves_no_tour_past_the_search(closed):
+    """A 20 x 20 board (past the checker's search) with the eight targets of (10, 10) removed,
+    and eight squares of (10, 10)'s colour far from it to keep the colours even: (10, 10) has
+    no move (the test's own jumps), so no tour exists, and only the degree argument says so."""
+    blocked = np.zeros((20, 20), dtype=bool)
+    for dr, dc in _JUMPS:
+        blocked[10 + dr, 10 + dc] = True
+    for c in range(0, 16, 2):
+        blocked[0, c] = True  # (0, even): the colour of (10, 10)
+    free = ~blocked
+    assert all(not free[10 + dr, 10 + dc] for dr, dc in _JUMPS)
+    colour = np.add.outer(np.arange(20), np.arange(20)) % 2
+    assert (colour[free] == 0).sum() == (colour[free] == 1).sum() and free.sum() > 256
+    instance = TourInstance(Board(20, 20, blocked=blocked), closed, None, None, "t")
+    checked = check(instance, Result("tour", "t", Status.INFEASIBLE, None, None, None, 0.0))
+    assert checked.certified
+    assert "(10, 10)" in " ".join(e.how for e in checked.evidence)
