@@ -958,3 +958,11 @@ def test_a_square_without_a_move_proves_no_tour_past_the_search(closed):
     checked = check(instance, Result("tour", "t", Status.INFEASIBLE, None, None, None, 0.0))
     assert checked.certified
     assert "(10, 10)" in " ".join(e.how for e in checked.evidence)
+
+
+@pytest.mark.parametrize("data", [None, 5, "tour", ["tour"], [["problem", "tour"]]])
+def test_embedded_data_that_is_not_an_object_is_refused(data):
+    """Embedded instance data of another JSON type is a malformed answer file, named as such
+    (not a crash on a list or a string)."""
+    with pytest.raises(AnswerFileError, match="expected an embedded instance with its problem"):
+        instance_from_data(data)
