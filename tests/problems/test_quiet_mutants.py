@@ -966,3 +966,15 @@ def test_embedded_data_that_is_not_an_object_is_refused(data):
     (not a crash on a list or a string)."""
     with pytest.raises(AnswerFileError, match="expected an embedded instance with its problem"):
         instance_from_data(data)
+
+
+@pytest.mark.parametrize("matching", [5, 2.5, True, "", "ab", {}, {"a": 1}, b""])
+def test_a_matching_of_another_type_is_refused(matching):
+    """A matching certificate is a list of pairs of squares: any other JSON value (an empty
+    string or object included, which have a length of 0) is refused naming the field, never
+    read as the empty matching or a crash."""
+    from knightcert.problems.checkers.knights import check_matching
+
+    with pytest.raises(CheckFailed, match="certificate 'matching'"):
+        check_matching(KnightsInstance(Board(4, 4), "k"), matching)
+    assert check_matching(KnightsInstance(Board(4, 4), "k"), []) == 0
