@@ -978,3 +978,69 @@ def test_a_matching_of_another_type_is_refused(matching):
     with pytest.raises(CheckFailed, match="certificate 'matching'"):
         check_matching(KnightsInstance(Board(4, 4), "k"), matching)
     assert check_matching(KnightsInstance(Board(4, 4), "k"), []) == 0
+
+
+def _read_drat_binary(data: bytes) -> list[tuple[str, list[int]]]:
+    """The test's own reader of binary DRAT: ``(kind, literals)`` records, ``a`` or ``d``."""
+    out: list[tuple[str, list[int]]] = []
+    i = 0
+    while i < len(data):
+        kind = chr(data[i])
+        assert kind in "ad"
+        i += 1
+        lits: list[int] = []
+        while True:
+            u = shift = 0
+            while True:
+                b = data[i]
+                u |= (b & 127) << shift
+                shift += 7
+                i += 1
+                if b < 128:
+                    break
+            if u == 0:
+                break
+            lits.append(-(u >> 1) if u & 1 else u >> 1)
+        out.append((kind, lits))
+    return out
+
+
+def test_textual_drat_becomes_the_binary_it_spells():
+    """Every variable from 1 to 2000 (every digit, one, two and three bytes, 63/64 and
+    8191/8192 at the byte edges), signs, deletions, comments, blank lines: the binary reads
+    back, by the test's own reader, as the text says, in order, first record included."""
+    lines, expected = ["c a comment 9 0", ""], []
+    for v in [*range(1, 2001), 8191, 8192, 8193]:
+        lines.append(f"{v} -{v + 1} 0")
+        expected.append(("a", [v, -(v + 1)]))
+        if v % 97 == 0:
+            lines.append(f"d -{v} 0")
+            expected.append(("d", [-v]))
+    assert _read_drat_binary(text_to_binary("\n".join(lines).encode() + b"\n")) == expected
+
+
+@pytest.mark.parametrize("bad", [[[0, 1], [1, -1]], [[0, -1]], [[0, 2]]])
+def test_a_closed_mask_of_integers_holds_only_0_and_1(bad):
+    """A closed set given as integers: entries other than 0 and 1 (negative ones too) are
+    refused, where 0/1 integers of the same shape are read as the mask they spell."""
+    from knightcert.problems.checkers.fields import bool_array
+
+    good = [[abs(x) % 2 for x in row] for row in bad]
+    assert bool_array(good, "certificate 'closed'", (len(good), len(good[0]))).tolist() == [
+        [bool(x) for x in row] for row in good
+    ]
+    with pytest.raises(CheckFailed, match="entries must be 0 or 1"):
+        bool_array(bad, "certificate 'closed'", (len(bad), len(bad[0])))
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [["format", "knights", "bytes", "xz"], "format knights bytes xz", ("format", "knights", "bytes", "xz")],
+)
+def test_a_proof_entry_that_is_not_an_object_is_refused(entry):
+    """A certificate's proof entry is an object: a list (or text) of its key names is refused
+    naming the entry, not read as one."""
+    from knightcert.problems.checkers.drat import proof_entry
+
+    with pytest.raises(CheckFailed, match="expected an object with keys"):
+        proof_entry(entry)
