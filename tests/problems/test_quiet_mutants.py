@@ -1044,3 +1044,17 @@ def test_a_proof_entry_that_is_not_an_object_is_refused(entry):
 
     with pytest.raises(CheckFailed, match="expected an object with keys"):
         proof_entry(entry)
+
+
+@pytest.mark.parametrize("value", [-7, -1, 0, 3, np.int64(-2)])
+def test_an_integer_without_a_minimum_may_be_negative(value):
+    """``integer`` and ``optional_integer`` take ``minimum=None`` for no lower limit (their
+    signatures say so): every integer is read as itself; with the default minimum 0 a
+    negative one is refused naming it."""
+    from knightcert.problems.checkers.fields import integer, optional_integer
+
+    assert integer(value, "x", minimum=None) == int(value)
+    assert optional_integer(value, "x", minimum=None) == int(value)
+    if value < 0:
+        with pytest.raises(CheckFailed, match=f"x: {int(value)} is below 0"):
+            integer(value, "x")
