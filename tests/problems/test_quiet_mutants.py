@@ -1058,3 +1058,44 @@ def test_an_integer_without_a_minimum_may_be_negative(value):
     if value < 0:
         with pytest.raises(CheckFailed, match=f"x: {int(value)} is below 0"):
             integer(value, "x")
+
+
+def _jump_rounds(values: np.ndarray) -> np.ndarray:
+    """The test's own labelling: the fewest jumps from each cell to the goal (bottom right),
+    a cell of value v jumping v cells up, down, left or right; -1 where the goal is out of reach."""
+    rows, cols = values.shape
+    goal = (rows - 1, cols - 1)
+    rounds = np.full(values.shape, -1, dtype=np.int64)
+    rounds[goal] = 0
+    layer, changed = 0, True
+    while changed:
+        changed = False
+        for r, c in itertools.product(range(rows), range(cols)):
+            v = int(values[r, c])
+            if rounds[r, c] >= 0 or v == 0:
+                continue
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                tr, tc = r + dr * v, c + dc * v
+                if 0 <= tr < rows and 0 <= tc < cols and rounds[tr, tc] == layer:
+                    rounds[r, c] = layer + 1
+                    changed = True
+                    break
+        layer += 1
+    return rounds
+
+
+def test_the_jump_labels_are_the_distances_to_the_goal_in_every_direction():
+    """Random games of several rows (jumps up and down as well as sideways): the checker's own
+    round labels equal the test's breadth-first distances, and the answer of ``bfs`` is certified."""
+    from knightcert.problems.checkers.jump import labels
+
+    rng = np.random.default_rng(31)
+    for _ in range(60):
+        rows, cols = (int(x) for x in rng.integers(2, 6, size=2))
+        values = rng.integers(0, 4, size=(rows, cols))
+        values[-1, -1] = 0
+        text = f"{rows} {cols}\n1\n" + "\n".join(" ".join(map(str, row)) for row in values) + "\n0 0\n"
+        game = parse_jump(text)
+        assert labels(game)[0].tolist() == _jump_rounds(values).tolist()
+        result = bfs(game)
+        assert check(game, result).verified
