@@ -1099,3 +1099,21 @@ def test_the_jump_labels_are_the_distances_to_the_goal_in_every_direction():
         assert labels(game)[0].tolist() == _jump_rounds(values).tolist()
         result = bfs(game)
         assert check(game, result).verified
+
+
+@pytest.mark.parametrize("drop", [True, False])
+def test_an_answer_without_an_instance_field_is_checked_against_the_one_given(drop):
+    """The ``instance`` field is optional (left out or null): with an instance given the
+    answer is read against it; without one it is refused as embedding no instance (not as a
+    malformed field)."""
+    from knightcert.problems.answers import instance_for_answer
+
+    game = parse_jump("1 4\n2\n0 1 1 0\n0 0\n0 1\n")
+    data = answer_to_dict(bfs(game), game)
+    if drop:
+        del data["instance"]
+    else:
+        data["instance"] = None
+    assert instance_for_answer(data, game) is game
+    with pytest.raises(AnswerFileError, match="does not embed its instance"):
+        instance_for_answer(data)
