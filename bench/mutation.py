@@ -73,6 +73,9 @@ QUIET_TARGETS = [
     "problems/checkers/drat.py",
     "problems/checkers/drat_kernel.py",
     "problems/checkers/knights_cnf.py",
+    "problems/checkers/lrat.py",
+    "problems/checkers/lrat_kernel.py",
+    "problems/checkers/drat_backward.py",
     "problems/moves.py",
 ]
 #: Operators of each set.
@@ -85,6 +88,9 @@ FIRST_TESTS = {
     "problems/checkers/drat.py": ["tests/problems/test_drat.py"],
     "problems/checkers/drat_kernel.py": ["tests/problems/test_drat.py"],
     "problems/checkers/knights_cnf.py": ["tests/problems/test_drat.py"],
+    "problems/checkers/lrat.py": ["tests/problems/test_lrat.py", "tests/problems/test_drat.py"],
+    "problems/checkers/lrat_kernel.py": ["tests/problems/test_lrat.py", "tests/problems/test_drat.py"],
+    "problems/checkers/drat_backward.py": ["tests/problems/test_drat.py", "tests/problems/test_lrat.py"],
     "problems/checkers/knights.py": ["tests/problems/test_knights_checker.py", "tests/problems/test_drat.py"],
     "problems/checkers/tour.py": [
         "tests/problems/test_tour_checker.py",

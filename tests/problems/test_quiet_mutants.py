@@ -30,6 +30,7 @@ from knightcert.problems.checkers import CheckFailed, certify, check
 from knightcert.problems.checkers.drat import check_drat, decode_proof, encode_proof, text_to_binary
 from knightcert.problems.checkers.fields import int_array, squares
 from knightcert.problems.checkers.knights import bipartite
+from knightcert.problems.checkers.lrat import lrat_text_to_binary
 from knightcert.problems.checkers.tour import partial_tour_length, search_tour
 from knightcert.problems.checkers.tour_search import FOUND
 from knightcert.problems.independent_knights import KnightsInstance
@@ -613,11 +614,13 @@ def test_blanks_are_space_tab_and_line_ends_only(blank):
 )
 def test_a_rat_candidate_is_checked_through_all_its_other_literals(formula):
     """(1) is not RUP here, but RAT on 1: every clause with -1 is satisfied once -1 and its
-    units hold, whichever place -1 takes in it (the other literals come first). Forward: a
-    backward check checks only the lemmas a refutation rests on, and this proof has none."""
-    checked = check_drat(formula, text_to_binary(b"1 0\n"), backward=False)
-    assert checked.lemmas == 1 and checked.rat == 1
-    assert not checked.refuted and "never derives the empty clause" in checked.reason
+    units hold, whichever place -1 takes in it (the other literals come first). The proof
+    goes on to refute a contradiction on fresh variables (8, 9) that needs a lemma, (8): a
+    forward check checks every lemma once the proof ends in a conflict (a backward check
+    only the lemmas the refutation rests on, which (1) is not)."""
+    tail = [[8, 9], [8, -9], [-8, 9], [-8, -9]]
+    checked = check_drat(formula + tail, text_to_binary(b"1 0\n8 0\n0\n"), backward=False)
+    assert checked.refuted and checked.checked == 3 and checked.rat == 1
 
 
 def _has_open_tour(board: Board, start: tuple[int, int], end: tuple[int, int]) -> bool:
@@ -663,3 +666,454 @@ def test_no_open_tour_between_fixed_ends_is_certified_exactly_when_none_exists()
             absent += 1
             assert check(instance, claim).certified
     assert exist > 3 and absent > 3
+
+
+# ------------------------------------------- dense placements: an attack in one direction only (seed 31)
+
+
+def _attacks(chosen: list[tuple[int, int]]) -> bool:
+    """The definition: two knights a jump apart (the test's own pair check)."""
+    return any(
+        {abs(a[0] - b[0]), abs(a[1] - b[1])} == {1, 2} for i, a in enumerate(chosen) for b in chosen[i + 1 :]
+    )
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 3), (3, 4), (4, 3), (5, 6), (8, 8)])
+@pytest.mark.parametrize("jump", [(-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1)])
+def test_a_dense_placement_with_one_attack_is_refused_whatever_its_direction(rows, cols, jump):
+    """A colour class (no jump joins two of its squares) plus one knight of the other colour
+    whose only attacked neighbour lies in the direction ``jump``: dense enough for the grid
+    pass, and refused exactly when the pair check finds the attack (a grid pass missing one
+    of its four directions let such a placement through)."""
+    from knightcert.problems.checkers.knights import check_placement
+
+    offsets = [(-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1)]
+    tried = 0
+    for r, c in itertools.product(range(rows), range(cols)):
+        target = (r + jump[0], c + jump[1])
+        if not (0 <= target[0] < rows and 0 <= target[1] < cols):
+            continue
+        others = {(r + dr, c + dc) for dr, dc in offsets}
+        chosen = [
+            sq
+            for sq in itertools.product(range(rows), range(cols))
+            if (sq[0] + sq[1]) % 2 != (r + c) % 2 and (sq == target or sq not in others)
+        ]
+        chosen.append((r, c))
+        assert len(chosen) * 4 >= rows * cols and _attacks(chosen)
+        with pytest.raises(CheckFailed, match="is attacked"):
+            check_placement(KnightsInstance(Board(rows, cols), "k"), chosen)
+        tried += 1
+    assert tried
+
+
+# ------------------------------------------------------ the jump game's optional fields (seed 31)
+
+
+@pytest.mark.parametrize(
+    "text", ["1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n", "1 4\n2\n0 1 1 0\n0 0\n0 1\n"]
+)
+def test_a_jump_solution_may_leave_out_its_output_and_its_table(text):
+    """``output`` and ``players`` are optional: left out or null, the answer is certified as
+    the full one is (a check that required them refused true answers); of another type, it
+    is refused naming the field."""
+    game = parse_jump(text)
+    result = bfs(game)
+    assert check(game, result).certified
+    for field in ("output", "players"):
+        for drop in (True, False):
+            solution = copy.deepcopy(result.solution)
+            if drop:
+                del solution[field]
+            else:
+                solution[field] = None
+            assert check(game, result.with_(solution=solution)).certified
+        for wrong in (5, ["C\n3\n"], {"x": 1}):
+            solution = {**copy.deepcopy(result.solution), field: wrong}
+            with pytest.raises(CheckFailed, match=f"solution '{field}'"):
+                check(game, result.with_(solution=solution))
+
+
+# ------------------------------------------- DRAT: deletions, and lemmas after the empty clause (seed 31)
+
+
+def _units_conflict(clauses: list[list[int]]) -> bool:
+    """The test's own unit propagation from no assumption: True when it reaches a conflict."""
+    value: dict[int, bool] = {}
+    while True:
+        unit = None
+        for clause in clauses:
+            open_ = [x for x in clause if abs(x) not in value]
+            if any(value.get(abs(x)) == (x > 0) for x in clause if abs(x) in value):
+                continue
+            if not open_:
+                return True
+            if len(open_) == 1:
+                unit = open_[0]
+                break
+        if unit is None:
+            return False
+        value[abs(unit)] = unit > 0
+
+
+@pytest.mark.parametrize("backward", [True, False])
+def test_a_clause_given_twice_and_deleted_twice_is_gone(backward):
+    """(1 2) is in the formula twice; the proof deletes it twice and then needs it for the
+    lemma (1) (not RUP without it, and not RAT: (-1 2) resolves to (2) falsified by nothing
+    the test's propagation finds). Deleting it once leaves a copy, and the proof holds. A
+    second deletion that found the copy already deleted left the other one active."""
+    rest = [[-1, 2], [1, -2], [-1, -2]]
+    formula = [[1, 2], [1, 2], *rest]
+    assert not _units_conflict([*rest, [-1]]) and not _units_conflict([*rest, [-1], [-2]])
+    assert _units_conflict([[1, 2], *rest, [-1]]) and _units_conflict([*rest, [1]])
+    once = check_drat(formula, text_to_binary(b"d 1 2 0\n1 0\n0\n"), backward=backward)
+    assert once.refuted
+    twice = check_drat(formula, text_to_binary(b"d 1 2 0\nd 1 2 0\n1 0\n0\n"), backward=backward)
+    assert not twice.refuted
+
+
+@pytest.mark.parametrize(
+    "proof",
+    [
+        b"2 0\n0\n",
+        b"2 0\n0\n1 0\n",
+        b"2 0\n0\nd 2 0\n",
+        b"2 0\nd 1 2 0\n0\n3 0\n",
+        b"d -1 2 0\n2 0\n0\n",
+        b"1 0\n2 0\n",
+        b"d 1 2 0\n2 0\n",
+    ],
+)
+def test_the_backward_check_agrees_with_the_forward_one(proof):
+    """Two independent checkers of one proof (forward: every lemma in order; backward: the
+    lemmas the refutation rests on) agree on whether it refutes, and count the same lemmas up
+    to the first empty clause when it does, whatever follows it and whatever is deleted."""
+    formula = [[1, 2], [-1, 2], [1, -2], [-1, -2], [3, 4]]
+    forward = check_drat(formula, text_to_binary(proof), backward=False)
+    backward = check_drat(formula, text_to_binary(proof), backward=True)
+    assert forward.refuted == backward.refuted
+    if forward.refuted:  # (a refusal counts the lemmas read up to the one refused)
+        assert forward.lemmas == backward.lemmas
+
+
+@pytest.mark.parametrize("backward", [True, False])
+def test_a_rat_lemma_the_refutation_rests_on_is_accepted(backward):
+    """(1) is not RUP, but RAT on 1 (the test's own propagation shows it: each clause with -1,
+    its other literal falsified, ends in a conflict, though only after propagating), and the
+    empty clause rests on it. Both checks accept the proof with one RAT lemma (a check that
+    wanted the falsified candidate to conflict at once, before propagating, refused it)."""
+    formula = [[-1, 4], [-1, -4], [1, 4, 5], [1, 4, -5], [1, -4, 6], [1, -4, -6]]
+    assert not _units_conflict([*formula, [-1]])  # not RUP
+    for candidate in (c for c in formula if -1 in c):
+        others = [[-x] for x in candidate if x != -1]
+        assert _units_conflict([*formula, [-1], *others])  # RAT, after propagation
+    assert _units_conflict([*formula, [1]])  # the empty clause follows from (1)
+    checked = check_drat(formula, text_to_binary(b"1 0\n0\n"), backward=backward)
+    assert checked.refuted and checked.rat == 1
+
+
+@pytest.mark.parametrize("torus", [False, True])
+def test_every_pair_of_knights_is_refused_exactly_when_they_attack(torus):
+    """Every placement of two knights on boards and tori of sides 1 to 5 (sparse: the
+    per-knight jumps decide) against the definition: refused exactly when one is a jump from
+    the other, modulo the sides on a torus (a jump off one edge is not a jump onto the next row)."""
+    from knightcert.problems.checkers.knights import check_placement
+
+    for rows, cols in itertools.product(range(1, 6), repeat=2):
+        instance = KnightsInstance(Board(rows, cols, torus=torus), "k")
+        cells = list(itertools.product(range(rows), range(cols)))
+        for a, b in itertools.combinations(cells, 2):
+            if torus:
+                attack = any(
+                    (a[0] + dr - b[0]) % rows == 0 and (a[1] + dc - b[1]) % cols == 0 for dr, dc in _JUMPS
+                )
+            else:
+                attack = _attacks([a, b])
+            if attack:
+                with pytest.raises(CheckFailed, match="is attacked"):
+                    check_placement(instance, [a, b])
+            else:
+                assert check_placement(instance, [a, b]) == 2
+
+
+@pytest.mark.parametrize("tail", [b"\x00", b"junk", b"\x00\x00\x00\x00", "second stream"])
+def test_a_proof_entry_with_bytes_after_its_stream_is_refused(tail):
+    """The xz data must end where its stream ends: trailing bytes (padding, junk, a second
+    stream holding another proof) make the entry corrupt, though the first stream inflates to
+    exactly the declared size."""
+    import lzma
+
+    proof = text_to_binary(b"2 0\n0\n")
+    entry = encode_proof(proof, 3)
+    assert decode_proof(entry) == proof
+    packed = base64.b64decode(entry["xz"])
+    extra = lzma.compress(text_to_binary(b"1 0\n0\n")) if isinstance(tail, str) else tail
+    forged = {**entry, "xz": base64.b64encode(packed + extra).decode("ascii")}
+    with pytest.raises(CheckFailed, match="certificate 'drat'"):
+        decode_proof(forged)
+
+
+@pytest.mark.parametrize("blank", [b"\t", b"\n", b"\r\n", b" \t ", b"\n\n"])
+def test_any_blank_separates_the_numbers_of_a_lemma(blank):
+    """Inside a line too (between the literals of one lemma, after a ``d``) any of space,
+    tab, CR and LF separates numbers: the proof reads as its one-space spelling does."""
+    spaced = b"d 1 2 0\n2 0\n0\n"
+    text = re.sub(rb" ", blank, spaced)
+    assert text_to_binary(text) == text_to_binary(spaced)
+    full = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    assert check_drat(full, re.sub(rb" ", blank, b"2 0\n0\n"), binary=False).refuted
+
+
+# ---------------------------------------------------------- textual LRAT as binary (the test's reader)
+
+
+def _read_lrat_binary(data: bytes) -> list[tuple]:
+    """The test's own reader of binary LRAT: ``("a", id, literals, hints)`` and ``("d", ids)``."""
+
+    def number(i: int) -> tuple[int, int]:
+        u = shift = 0
+        while True:
+            b = data[i]
+            u |= (b & 127) << shift
+            shift += 7
+            i += 1
+            if b < 128:
+                assert not (b == 0 and shift > 7), "a superfluous zero byte"
+                return u, i
+
+    def signed(u: int) -> int:
+        return -(u >> 1) if u & 1 else u >> 1
+
+    out: list[tuple] = []
+    i = 0
+    while i < len(data):
+        kind = chr(data[i])
+        i += 1
+        if kind == "a":
+            ident, i = number(i)
+            groups: list[list[int]] = [[], []]
+            for group in groups:
+                while True:
+                    u, i = number(i)
+                    if u == 0:
+                        break
+                    group.append(signed(u))
+            out.append(("a", signed(ident), groups[0], groups[1]))
+        else:
+            assert kind == "d"
+            ids: list[int] = []
+            while True:
+                u, i = number(i)
+                if u == 0:
+                    break
+                ids.append(signed(u))
+            out.append(("d", ids))
+    return out
+
+
+def test_textual_lrat_becomes_the_binary_it_spells():
+    """Identifiers and literals of every size from 1 to 300 (one, two and three bytes,
+    127 and 128 among them), deletions, comments and blank lines: the binary reads back,
+    by the test's own reader, as the text says, first line included."""
+    lines, expected = ["c a comment", ""], []
+    for k in range(1, 301):
+        lits = [k, -k, 2 * k + 1]
+        hints = [k, 2 * k]
+        lines.append(f"{k + 300} {' '.join(map(str, lits))} 0 {' '.join(map(str, hints))} 0")
+        expected.append(("a", k + 300, lits, hints))
+        if k % 50 == 0:
+            lines.append(f"{k + 300} d {k} {k + 1} 0")
+            expected.append(("d", [k, k + 1]))
+    assert _read_lrat_binary(lrat_text_to_binary("\n".join(lines) + "\n")) == expected
+
+
+@pytest.mark.parametrize(
+    "line", ["5", "5 1 0", "5 1 0 2 0 0", "0 1 0 2 0", "-5 1 0 2 0", "5 1 0 2", "5 d 1 2", "5 x 0 1 0"]
+)
+def test_a_malformed_textual_lrat_line_is_refused(line):
+    """Too few or too many zeros, a last number other than 0, an identifier that is not
+    positive, a deletion that does not end in 0, a word that is not a number."""
+    with pytest.raises(ValueError):
+        lrat_text_to_binary(f"4 1 0 1 0\n{line}\n")
+
+
+# ------------------------------------------------ the degree argument past the checker's search (seed 31)
+
+
+@pytest.mark.parametrize("closed", [True, False])
+def test_a_square_without_a_move_proves_no_tour_past_the_search(closed):
+    """A 20 x 20 board (past the checker's search) with the eight targets of (10, 10) removed,
+    and eight squares of (10, 10)'s colour far from it to keep the colours even: (10, 10) has
+    no move (the test's own jumps), so no tour exists, and only the degree argument says so."""
+    blocked = np.zeros((20, 20), dtype=bool)
+    for dr, dc in _JUMPS:
+        blocked[10 + dr, 10 + dc] = True
+    for c in range(0, 16, 2):
+        blocked[0, c] = True  # (0, even): the colour of (10, 10)
+    free = ~blocked
+    assert all(not free[10 + dr, 10 + dc] for dr, dc in _JUMPS)
+    colour = np.add.outer(np.arange(20), np.arange(20)) % 2
+    assert (colour[free] == 0).sum() == (colour[free] == 1).sum() and free.sum() > 256
+    instance = TourInstance(Board(20, 20, blocked=blocked), closed, None, None, "t")
+    checked = check(instance, Result("tour", "t", Status.INFEASIBLE, None, None, None, 0.0))
+    assert checked.certified
+    assert "(10, 10)" in " ".join(e.how for e in checked.evidence)
+
+
+@pytest.mark.parametrize("data", [None, 5, "tour", ["tour"], [["problem", "tour"]]])
+def test_embedded_data_that_is_not_an_object_is_refused(data):
+    """Embedded instance data of another JSON type is a malformed answer file, named as such
+    (not a crash on a list or a string)."""
+    with pytest.raises(AnswerFileError, match="expected an embedded instance with its problem"):
+        instance_from_data(data)
+
+
+@pytest.mark.parametrize("matching", [5, 2.5, True, "", "ab", {}, {"a": 1}, b""])
+def test_a_matching_of_another_type_is_refused(matching):
+    """A matching certificate is a list of pairs of squares: any other JSON value (an empty
+    string or object included, which have a length of 0) is refused naming the field, never
+    read as the empty matching or a crash."""
+    from knightcert.problems.checkers.knights import check_matching
+
+    with pytest.raises(CheckFailed, match="certificate 'matching'"):
+        check_matching(KnightsInstance(Board(4, 4), "k"), matching)
+    assert check_matching(KnightsInstance(Board(4, 4), "k"), []) == 0
+
+
+def _read_drat_binary(data: bytes) -> list[tuple[str, list[int]]]:
+    """The test's own reader of binary DRAT: ``(kind, literals)`` records, ``a`` or ``d``."""
+    out: list[tuple[str, list[int]]] = []
+    i = 0
+    while i < len(data):
+        kind = chr(data[i])
+        assert kind in "ad"
+        i += 1
+        lits: list[int] = []
+        while True:
+            u = shift = 0
+            while True:
+                b = data[i]
+                u |= (b & 127) << shift
+                shift += 7
+                i += 1
+                if b < 128:
+                    break
+            if u == 0:
+                break
+            lits.append(-(u >> 1) if u & 1 else u >> 1)
+        out.append((kind, lits))
+    return out
+
+
+def test_textual_drat_becomes_the_binary_it_spells():
+    """Every variable from 1 to 2000 (every digit, one, two and three bytes, 63/64 and
+    8191/8192 at the byte edges), signs, deletions, comments, blank lines: the binary reads
+    back, by the test's own reader, as the text says, in order, first record included."""
+    lines, expected = ["c a comment 9 0", ""], []
+    for v in [*range(1, 2001), 8191, 8192, 8193]:
+        lines.append(f"{v} -{v + 1} 0")
+        expected.append(("a", [v, -(v + 1)]))
+        if v % 97 == 0:
+            lines.append(f"d -{v} 0")
+            expected.append(("d", [-v]))
+    assert _read_drat_binary(text_to_binary("\n".join(lines).encode() + b"\n")) == expected
+
+
+@pytest.mark.parametrize("bad", [[[0, 1], [1, -1]], [[0, -1]], [[0, 2]]])
+def test_a_closed_mask_of_integers_holds_only_0_and_1(bad):
+    """A closed set given as integers: entries other than 0 and 1 (negative ones too) are
+    refused, where 0/1 integers of the same shape are read as the mask they spell."""
+    from knightcert.problems.checkers.fields import bool_array
+
+    good = [[abs(x) % 2 for x in row] for row in bad]
+    assert bool_array(good, "certificate 'closed'", (len(good), len(good[0]))).tolist() == [
+        [bool(x) for x in row] for row in good
+    ]
+    with pytest.raises(CheckFailed, match="entries must be 0 or 1"):
+        bool_array(bad, "certificate 'closed'", (len(bad), len(bad[0])))
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [["format", "knights", "bytes", "xz"], "format knights bytes xz", ("format", "knights", "bytes", "xz")],
+)
+def test_a_proof_entry_that_is_not_an_object_is_refused(entry):
+    """A certificate's proof entry is an object: a list (or text) of its key names is refused
+    naming the entry, not read as one."""
+    from knightcert.problems.checkers.drat import proof_entry
+
+    with pytest.raises(CheckFailed, match="expected an object with keys"):
+        proof_entry(entry)
+
+
+@pytest.mark.parametrize("value", [-7, -1, 0, 3, np.int64(-2)])
+def test_an_integer_without_a_minimum_may_be_negative(value):
+    """``integer`` and ``optional_integer`` take ``minimum=None`` for no lower limit (their
+    signatures say so): every integer is read as itself; with the default minimum 0 a
+    negative one is refused naming it."""
+    from knightcert.problems.checkers.fields import integer, optional_integer
+
+    assert integer(value, "x", minimum=None) == int(value)
+    assert optional_integer(value, "x", minimum=None) == int(value)
+    if value < 0:
+        with pytest.raises(CheckFailed, match=f"x: {int(value)} is below 0"):
+            integer(value, "x")
+
+
+def _jump_rounds(values: np.ndarray) -> np.ndarray:
+    """The test's own labelling: the fewest jumps from each cell to the goal (bottom right),
+    a cell of value v jumping v cells up, down, left or right; -1 where the goal is out of reach."""
+    rows, cols = values.shape
+    goal = (rows - 1, cols - 1)
+    rounds = np.full(values.shape, -1, dtype=np.int64)
+    rounds[goal] = 0
+    layer, changed = 0, True
+    while changed:
+        changed = False
+        for r, c in itertools.product(range(rows), range(cols)):
+            v = int(values[r, c])
+            if rounds[r, c] >= 0 or v == 0:
+                continue
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                tr, tc = r + dr * v, c + dc * v
+                if 0 <= tr < rows and 0 <= tc < cols and rounds[tr, tc] == layer:
+                    rounds[r, c] = layer + 1
+                    changed = True
+                    break
+        layer += 1
+    return rounds
+
+
+def test_the_jump_labels_are_the_distances_to_the_goal_in_every_direction():
+    """Random games of several rows (jumps up and down as well as sideways): the checker's own
+    round labels equal the test's breadth-first distances, and the answer of ``bfs`` is certified."""
+    from knightcert.problems.checkers.jump import labels
+
+    rng = np.random.default_rng(31)
+    for _ in range(60):
+        rows, cols = (int(x) for x in rng.integers(2, 6, size=2))
+        values = rng.integers(0, 4, size=(rows, cols))
+        values[-1, -1] = 0
+        text = f"{rows} {cols}\n1\n" + "\n".join(" ".join(map(str, row)) for row in values) + "\n0 0\n"
+        game = parse_jump(text)
+        assert labels(game)[0].tolist() == _jump_rounds(values).tolist()
+        result = bfs(game)
+        assert check(game, result).verified
+
+
+@pytest.mark.parametrize("drop", [True, False])
+def test_an_answer_without_an_instance_field_is_checked_against_the_one_given(drop):
+    """The ``instance`` field is optional (left out or null): with an instance given the
+    answer is read against it; without one it is refused as embedding no instance (not as a
+    malformed field)."""
+    from knightcert.problems.answers import instance_for_answer
+
+    game = parse_jump("1 4\n2\n0 1 1 0\n0 0\n0 1\n")
+    data = answer_to_dict(bfs(game), game)
+    if drop:
+        del data["instance"]
+    else:
+        data["instance"] = None
+    assert instance_for_answer(data, game) is game
+    with pytest.raises(AnswerFileError, match="does not embed its instance"):
+        instance_for_answer(data)
