@@ -501,6 +501,7 @@ def run(
     quick: bool = False,
     cover: Path | None = None,
     defer: bool = False,
+    whole: bool = False,
 ) -> Mutant:
     """Run one mutant in ``folder``: killed, or survived its tests and then the whole suite.
 
@@ -508,7 +509,8 @@ def run(
     checker test files (``FIRST_TESTS``: part of the whole suite, so a failure there is a kill);
     if it passes them, the other tests of the whole default suite that execute the mutated code
     (``selected_tests``, fastest files first); if it passes those, the whole suite. Otherwise
-    (``--select files``) the checker test files, then the whole suite.
+    (``--select files``) the checker test files, then the whole suite. With ``whole`` (``--tests
+    whole``: a survivor of a subset run again) the whole suite only.
     """
     # the copy's own file: the checkout may change while the run goes on, the copies do not
     target = folder / mutant.path
@@ -522,7 +524,9 @@ def run(
         return mutant
     target.write_text(source)
     try:
-        if cover is not None:
+        if whole:  # nothing before the whole default command
+            verdict = True
+        elif cover is not None:
             fast = [*FIRST_TESTS.get(mutant.path, []), *(t for t in SURVIVOR_TESTS if (folder / t).exists())]
             verdict = True if mutant.fast_passed or not fast else tests_pass(folder, fast, timeout)
             mutant.selection = "the module's checker test files"
@@ -546,7 +550,7 @@ def run(
             verdict = tests_pass(folder, [*first, *tests], timeout)
         if verdict is True and quick:
             mutant.outcome = "survived (quick tests)"
-        elif verdict is True and defer:  # --survivors defer: the whole suite runs later (--only)
+        elif verdict is True and defer and not whole:  # --survivors defer: the whole suite later
             mutant.outcome = "survived (selected tests)" if cover is not None else "survived (checker tests)"
         elif verdict is True:  # survived its tests: the whole default command decides
             whole = tests_pass(folder, WHOLE_SUITE, max(timeout * 4, 1800.0))
@@ -608,7 +612,12 @@ def main() -> int:
         "--timeout", type=float, default=240.0, help="seconds for the checker tests of one mutant"
     )
     parser.add_argument("--out", default=str(ROOT / "bench" / "mutation-results.json"))
-    parser.add_argument("--tests", choices=("checker", "quick"), default="checker", help="see QUICK_TESTS")
+    parser.add_argument(
+        "--tests",
+        choices=("checker", "quick", "whole"),
+        default="checker",
+        help="see QUICK_TESTS; whole: the whole default command only (a survivor of a subset, --only)",
+    )
     parser.add_argument(
         "--select",
         choices=("files", "coverage"),
@@ -693,9 +702,9 @@ def main() -> int:
                 folder = free.pop()
                 mutant = queue.pop(0)
                 quick = args.tests == "quick"
-                pending[
-                    pool.submit(run, mutant, folder, args.timeout, quick, cover, args.survivors == "defer")
-                ] = folder
+                whole = args.tests == "whole"
+                defer = args.survivors == "defer"
+                pending[pool.submit(run, mutant, folder, args.timeout, quick, cover, defer, whole)] = folder
             done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
             for future in done:
                 free.append(pending.pop(future))
