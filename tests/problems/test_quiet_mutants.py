@@ -500,6 +500,37 @@ def test_no_closed_tour_is_certified_exactly_when_none_exists():
     assert exist > 5 and absent > 5
 
 
+def test_no_closed_tour_is_certified_on_every_small_board():
+    """Every board of sides 3 to 5 and at most 16 squares, with up to two squares removed
+    (plain and torus): a true "no closed tour" is certified (by an argument or the checker's
+    complete search: these boards are well within it), and a false one refused, as the test's
+    own search says. (Padding -1 taken for a move of the cycle's first square made the search
+    "find" a cycle that does not close, e.g. on 5 x 3 without a corner, and leave the true
+    claim uncertified.)"""
+    absent = 0
+    for rows, cols in itertools.product(range(3, 6), repeat=2):
+        if rows * cols > 16:
+            continue
+        cells = list(itertools.product(range(rows), range(cols)))
+        for holes in itertools.chain.from_iterable(itertools.combinations(cells, k) for k in range(3)):
+            blocked = np.zeros((rows, cols), dtype=bool)
+            for hole in holes:
+                blocked[hole] = True
+            for torus in (False, True):
+                board = Board(rows, cols, blocked=blocked, torus=torus)
+                if board.n_free < 3:
+                    continue
+                instance = TourInstance(board, True, None, None, "t")
+                claim = Result("tour", "t", Status.INFEASIBLE, None, None, None, 0.0)
+                if _has_closed_tour(board):
+                    with pytest.raises(CheckFailed):
+                        check(instance, claim)
+                else:
+                    absent += 1
+                    assert check(instance, claim).certified, (rows, cols, torus, holes)
+    assert absent > 100
+
+
 @pytest.mark.parametrize("start", [[0.0, 0], [False, 0], [0, 0.0], [np.float64(0), 0]])
 def test_a_player_row_start_is_a_pair_of_integers(start):
     """A start equal in value but not a pair of integers (floats, booleans) is refused."""
