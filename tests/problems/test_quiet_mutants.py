@@ -6,6 +6,7 @@ condition dropped, one bound moved, one loop iteration skipped) let the whole su
 from __future__ import annotations
 
 import base64
+import collections
 import copy
 import itertools
 import json
@@ -577,6 +578,25 @@ def test_a_square_visited_twice_is_named():
             check(full, Result("tour", "t", Status.FEASIBLE, 25, None, twice, 0.0))
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int16])
+def test_an_array_tour_with_a_square_more_than_the_board_is_refused(dtype):
+    """An open tour of the full 5 x 5 board with one knight move more, back to a square it
+    has visited (at its end, or at its start): every square visited, every step a knight
+    move, but 26 squares on a board of 25 — refused naming the square visited twice (the
+    test counts the visits itself), as an integer array (the fast pass) or a list."""
+    full = TourInstance(Board(5, 5), False, None, None, "5x5")
+    outcome, _nodes, order = search_tour(full)
+    assert outcome == FOUND
+    tour = np.array([full.board.square(i) for i in order], dtype=dtype)
+    for longer in (np.vstack([tour, tour[-2:-1]]), np.vstack([tour[1:2], tour])):
+        visits = collections.Counter(tuple(int(x) for x in square) for square in longer)
+        (twice,) = [square for square, count in visits.items() if count > 1]
+        assert len(visits) == 25 and len(longer) == 26
+        for solution in (longer, longer.tolist()):
+            with pytest.raises(CheckFailed, match=re.escape(f"square {twice} is visited twice")):
+                check(full, Result("tour", "t", Status.FEASIBLE, 26, None, solution, 0.0))
+
+
 def test_a_column_of_minus_one_is_off_the_board_on_a_torus():
     """On a torus, (0, -1) makes the same moves as (0, cols - 1), and as an index it wraps to
     the last square: a tour that writes a removed (0, cols - 1) as (0, -1) and so skips the
@@ -615,6 +635,21 @@ def test_an_optimal_claim_needs_its_solution():
         for bound in (result.objective, None):
             with pytest.raises(CheckFailed, match="OPTIMAL needs a solution and an objective"):
                 check(instance, result.with_(solution=None, bound=bound, certificate=None))
+
+
+def test_a_feasible_claim_needs_its_objective():
+    """An answer without its value is no FEASIBLE answer: the true answers of four problems
+    (a tour too) stated FEASIBLE are accepted, and without their objective refused saying so
+    (not left to each problem's checker to find, or not, that None is not the answer's size)."""
+    full = TourInstance(Board(5, 5), False, None, None, "5x5")
+    outcome, _nodes, order = search_tour(full)
+    assert outcome == FOUND
+    tour = Result("tour", "t", Status.OPTIMAL, 25, 25, [list(full.board.square(i)) for i in order], 0.0)
+    for instance, result in [*optimal_answers(), (full, tour)]:
+        feasible = result.with_(status=Status.FEASIBLE, bound=None)
+        assert check(instance, feasible).verified
+        with pytest.raises(CheckFailed, match="FEASIBLE needs a solution and an objective"):
+            check(instance, feasible.with_(objective=None))
 
 
 @pytest.mark.parametrize("cut", [1, 2, 24])
