@@ -838,6 +838,34 @@ def test_a_clause_given_twice_and_deleted_twice_is_gone(backward):
     assert not twice.refuted
 
 
+@pytest.mark.parametrize("backward", [True, False])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_deletion_removes_only_a_clause_with_exactly_its_literals(seed, backward):
+    """Sixty clauses ``(y, 999)`` beside a refutable core; the proof deletes some of them (one
+    twice, one three times) and many near misses ``(x, 999)`` and ``(-y, 999)``, in a random
+    order, then refutes. A deletion applies exactly when an active clause has its literals (the
+    test's own count, on a multiset of literal sets), else it is unmatched: a clause sharing
+    all literals but one (even one with the same hash bucket) is never taken for it."""
+    rng = np.random.default_rng(seed)
+    variables = [int(v) for v in rng.permutation(np.arange(4, 400))[:120]]
+    signs = [int(s) for s in rng.choice([-1, 1], size=len(variables))]
+    pad = [[v * s, 999] for v, s in zip(variables[:60], signs[:60], strict=True)]
+    near = [[v * s, 999] for v, s in zip(variables[60:], signs[60:], strict=True)]
+    deletions = [*near, *([-y, 999] for y, _ in pad[:10]), *pad[::3], pad[1], pad[1]]
+    deletions = [deletions[i] for i in rng.permutation(len(deletions))]
+    formula = [[1, 2], [-1, 2], [1, -2], [-1, -2], *pad]
+    active = collections.Counter(frozenset(c) for c in formula)
+    applied = 0
+    for clause in deletions:
+        if active[frozenset(clause)] > 0:
+            active[frozenset(clause)] -= 1
+            applied += 1
+    proof = b"".join(b"d %d %d 0\n" % tuple(clause) for clause in deletions) + b"2 0\n0\n"
+    checked = check_drat(formula, text_to_binary(proof), backward=backward)
+    assert checked.refuted
+    assert (checked.deletions, checked.kept, checked.unmatched) == (applied, 0, len(deletions) - applied)
+
+
 @pytest.mark.parametrize(
     "proof",
     [
@@ -1110,6 +1138,23 @@ def test_a_proof_entry_that_is_not_an_object_is_refused(entry):
 
     with pytest.raises(CheckFailed, match="expected an object with keys"):
         proof_entry(entry)
+
+
+def test_a_proof_entry_whose_data_is_not_text_is_refused_naming_it():
+    """``xz`` is base64 text: the same data as bytes, as a list of its characters, or a
+    value of no length (a number, null) is refused naming the field, never crashes nor is
+    read as the text its spelling makes."""
+    from knightcert.problems.checkers.drat import proof_entry
+
+    proof = text_to_binary(b"2 0\n0\n")
+    entry = encode_proof(proof, 3)
+    assert decode_proof(entry) == proof
+    data = entry["xz"]
+    for value in (data.encode("ascii"), list(data), tuple(data), 0, 7.5, None, {"xz": data}):
+        forged = {**entry, "xz": value}
+        for read in (proof_entry, decode_proof):
+            with pytest.raises(CheckFailed, match="xz must be text"):
+                read(forged)
 
 
 @pytest.mark.parametrize("value", [-7, -1, 0, 3, np.int64(-2)])
