@@ -20,6 +20,7 @@ from knightcert.algorithms.jump_search import bfs
 from knightcert.problems.answers import (
     AnswerFileError,
     InvalidAnswer,
+    answer_fields,
     answer_to_dict,
     check_answer,
     decode_array,
@@ -324,6 +325,21 @@ def test_time_s_is_a_finite_number(elapsed):
     data = {k: v for k, v in data.items() if k != "sha256"}
     with pytest.raises(InvalidAnswer, match="time_s"):
         result_from_answer({**data, "time_s": elapsed}, problem="jump")
+
+
+@pytest.mark.parametrize("info", [{"foreign": True, "note": "x"}, {"interrupted": "time", "nodes": [1, 2]}])
+def test_an_answers_info_is_read_back_and_must_be_an_object(info):
+    """``info`` (what a worker reports beside its answer: a foreign method, an interrupt) is
+    read back as written, from an answer file and from a worker's answer fields; a value that
+    is not an object (a list, text, a number, true) is refused naming the field."""
+    game = parse_jump("1 4\n2\n0 1 1 0\n0 0\n0 1\n")
+    result = bfs(game).with_(info=info)
+    data = {k: v for k, v in answer_to_dict(result, game).items() if k != "sha256"}
+    assert result_from_answer(data, problem="jump").info == info
+    assert result_from_answer(answer_fields(result), problem="jump").info == info
+    for wrong in ([info], json.dumps(info), 5, True):
+        with pytest.raises(InvalidAnswer, match="info: expected an object"):
+            result_from_answer({**data, "info": wrong}, problem="jump")
 
 
 @pytest.mark.parametrize("position", [0, 1, -1])
@@ -800,6 +816,27 @@ def test_a_jump_solution_may_leave_out_its_output_and_its_table(text):
                 check(game, result.with_(solution=solution))
 
 
+@pytest.mark.parametrize("empty", [[], (), np.zeros((0, 2), dtype=np.int64)])
+def test_an_empty_path_is_refused_as_no_path(empty):
+    """A winner's path, or a player row's, with no square is no path: refused saying so
+    (never an index error read as a malformed answer)."""
+    game = parse_jump("1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n")
+    result = bfs(game)
+    assert check(game, result).certified
+    winner = {**copy.deepcopy(result.solution), "path": empty}
+    with pytest.raises(CheckFailed, match=f"player {re.escape(result.solution['winner'])} has no path"):
+        check(game, result.with_(solution=winner))
+    rows = copy.deepcopy(result.solution)
+    arriving = [k for k, row in enumerate(rows["players"]) if row["path"] is not None]
+    assert arriving
+    for k in arriving:
+        rows = copy.deepcopy(result.solution)
+        rows["players"][k]["path"] = empty
+        name = re.escape(rows["players"][k]["player"])
+        with pytest.raises(CheckFailed, match=f"player {name} has no path"):
+            check(game, result.with_(solution=rows))
+
+
 # ------------------------------------------- DRAT: deletions, and lemmas after the empty clause (seed 31)
 
 
@@ -1155,6 +1192,26 @@ def test_a_proof_entry_whose_data_is_not_text_is_refused_naming_it():
         for read in (proof_entry, decode_proof):
             with pytest.raises(CheckFailed, match="xz must be text"):
                 read(forged)
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2), (1, 4), (4, 1), (3, 3)])
+def test_a_per_square_array_is_of_the_boards_shape_or_flat(shape):
+    """A per-square array (round labels, path labels) is given in the board's shape or flat,
+    row-major: both read as the same grid, as arrays or lists. Any other shape holding as
+    many entries (transposed, one row, one column, a third axis) is refused naming the field,
+    never reshaped into the board's."""
+    from knightcert.problems.checkers.fields import grid
+
+    rows, cols = shape
+    values = np.arange(rows * cols, dtype=np.int64)
+    want = values.reshape(shape)
+    for given in (want, values, want.tolist(), values.tolist()):
+        assert grid(given, "certificate 'labels'", shape).tolist() == want.tolist()
+    others = {(cols, rows), (1, rows * cols), (rows * cols, 1), (rows, cols, 1), (1, rows, cols)}
+    for other in sorted(others - {shape}):
+        for given in (values.reshape(other), values.reshape(other).tolist()):
+            with pytest.raises(CheckFailed, match=r"^certificate 'labels': shape "):
+                grid(given, "certificate 'labels'", shape)
 
 
 @pytest.mark.parametrize("value", [-7, -1, 0, 3, np.int64(-2)])
