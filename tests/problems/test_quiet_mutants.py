@@ -840,6 +840,21 @@ def test_an_empty_path_is_refused_as_no_path(empty):
 # ------------------------------------------- DRAT: deletions, and lemmas after the empty clause (seed 31)
 
 
+def test_the_knights_formula_needs_at_least_one_knight():
+    """``knights_cnf`` states "at least k knights" for k >= 1 (its precondition): each clause
+    then holds DIMACS literals of its variables; k = 0 or less is refused, never a formula
+    (which would hold the literal 0, a clause no DIMACS reader takes)."""
+    from knightcert.problems.checkers.knights_cnf import knights_cnf
+
+    for board in (Board(1, 3), Board(3, 3), Board(4, 4, torus=True)):
+        for k in (1, 2):
+            variables, clauses = knights_cnf(board, k)
+            assert all(0 < abs(x) <= variables for clause in clauses for x in clause)
+        for k in (0, -1):
+            with pytest.raises(ValueError, match="k >= 1"):
+                knights_cnf(board, k)
+
+
 def _units_conflict(clauses: list[list[int]]) -> bool:
     """The test's own unit propagation from no assumption: True when it reaches a conflict."""
     value: dict[int, bool] = {}
@@ -880,9 +895,10 @@ def test_a_clause_given_twice_and_deleted_twice_is_gone(backward):
 def test_a_deletion_removes_only_a_clause_with_exactly_its_literals(seed, backward):
     """Sixty clauses ``(y, 999)`` beside a refutable core; the proof deletes some of them (one
     twice, one three times) and many near misses ``(x, 999)`` and ``(-y, 999)``, in a random
-    order, then refutes. A deletion applies exactly when an active clause has its literals (the
-    test's own count, on a multiset of literal sets), else it is unmatched: a clause sharing
-    all literals but one (even one with the same hash bucket) is never taken for it."""
+    order, each naming its literals in either order, then refutes. A deletion applies exactly
+    when an active clause has its literals, in any order (the test's own count, on a multiset
+    of literal sets), else it is unmatched: a clause sharing all literals but one (even one in
+    the same hash bucket) is never taken for it."""
     rng = np.random.default_rng(seed)
     variables = [int(v) for v in rng.permutation(np.arange(4, 400))[:120]]
     signs = [int(s) for s in rng.choice([-1, 1], size=len(variables))]
@@ -890,6 +906,7 @@ def test_a_deletion_removes_only_a_clause_with_exactly_its_literals(seed, backwa
     near = [[v * s, 999] for v, s in zip(variables[60:], signs[60:], strict=True)]
     deletions = [*near, *([-y, 999] for y, _ in pad[:10]), *pad[::3], pad[1], pad[1]]
     deletions = [deletions[i] for i in rng.permutation(len(deletions))]
+    deletions = [clause[::-1] if rng.integers(2) else clause for clause in deletions]
     formula = [[1, 2], [-1, 2], [1, -2], [-1, -2], *pad]
     active = collections.Counter(frozenset(c) for c in formula)
     applied = 0
