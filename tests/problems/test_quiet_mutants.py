@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import collections
 import copy
+import dataclasses
 import itertools
 import json
 import re
@@ -435,6 +436,22 @@ def test_an_empty_list_of_squares_is_no_squares():
     assert check(KnightsInstance(board, "3x3"), none).verified
 
 
+@pytest.mark.parametrize("name", [None, ""])
+def test_an_instance_without_a_name_is_saved_with_an_empty_one(name):
+    """The answer file's instance name is text: an instance named None (or "") is saved as
+    "", and the answer read back names no instance (not the text "None")."""
+    game = dataclasses.replace(parse_jump("1 4\n2\n0 1 1 0\n0 0\n0 1\n"), name=name)
+    tour = TourInstance(Board(5, 5), False, None, None, name)
+    for instance, result in (
+        (game, bfs(game)),
+        (tour, Result("tour", "t", Status.UNKNOWN, None, None, None, 0.0)),
+    ):
+        data = json.loads(json.dumps(answer_to_dict(result, instance)))
+        assert data["instance"]["name"] == ""
+        assert result_from_answer(data, problem=data["problem"]).instance == ""
+        assert check_answer(instance, data).instance == ""
+
+
 def test_an_unnamed_instance_keeps_the_answers_name():
     named = TourInstance(Board(5, 5), False, None, None, "5x5")
     unnamed = TourInstance(Board(5, 5), False, None, None, "")
@@ -651,6 +668,18 @@ def test_an_optimal_claim_needs_its_solution():
         for bound in (result.objective, None):
             with pytest.raises(CheckFailed, match="OPTIMAL needs a solution and an objective"):
                 check(instance, result.with_(solution=None, bound=bound, certificate=None))
+
+
+def test_an_answer_that_names_no_problem_is_checked_as_the_instances():
+    """A method's answer may leave its problem empty: it is checked as an answer to the
+    instance's problem, and certified as the same answer naming it is; naming another
+    problem is refused saying so."""
+    for instance, result in optimal_answers():
+        assert check(instance, result).certified
+        assert check(instance, result.with_(problem="")).certified
+        other = "tour" if result.problem != "tour" else "knights"
+        with pytest.raises(CheckFailed, match=f"the answer is for problem {other!r}"):
+            check(instance, result.with_(problem=other))
 
 
 def test_a_feasible_claim_needs_its_objective():
