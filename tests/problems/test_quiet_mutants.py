@@ -904,6 +904,16 @@ def test_an_empty_path_is_refused_as_no_path(empty):
 # ------------------------------------------- DRAT: deletions, and lemmas after the empty clause (seed 31)
 
 
+def test_the_formulas_jump_table_is_the_knights_eight_jumps():
+    """``KNIGHT_JUMPS`` (public: "the knight's eight jumps") is exactly the eight (dr, dc) with
+    {|dr|, |dc|} = {1, 2}, each once: the formula's pairs do not need all eight (a jump and
+    its reverse make the same pair), so only the table itself shows one missing."""
+    from knightcert.problems.checkers.knights_cnf import KNIGHT_JUMPS
+
+    assert len(KNIGHT_JUMPS) == 8
+    assert set(KNIGHT_JUMPS) == set(_JUMPS)
+
+
 def test_the_knights_formula_needs_at_least_one_knight():
     """``knights_cnf`` states "at least k knights" for k >= 1 (its precondition): each clause
     then holds DIMACS literals of its variables; k = 0 or less is refused, never a formula
