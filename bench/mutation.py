@@ -48,6 +48,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -603,7 +604,18 @@ def verify(out: Path) -> int:
     return 0 if done.returncode in (0, 1) else 1
 
 
+def terminal_sigint() -> None:
+    """Let the test runs see Ctrl-C as from a terminal. Started in the background (``&``,
+    ``nohup``), this process inherits SIGINT ignored, Python keeps it so and so would every
+    pytest it starts: then ``test_cpsat_solve``'s Ctrl-C test fails on any code, a kill of
+    every mutant that reaches it. A handler of this process is reset to the default on exec,
+    where Python installs its own."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def main() -> int:
+    terminal_sigint()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, default=120, help="mutants to run (0: all)")
     parser.add_argument("--seed", type=int, default=19)
