@@ -30,13 +30,14 @@ suite would. ``--survivors defer`` records a survivor of its tests instead of ru
 whole suite at once (a survivor is then killed by a new test, or classified); ``--verify``
 runs each kill's witness (its first failing test) on the unmutated checkout, and a kill whose
 witness fails there is not counted; ``--resume`` keeps what a stopped run decided; ``--only``
-re-runs named mutants.
+re-runs named mutants, and ``--tests whole`` runs them against the whole default command only
+(a survivor of a subset of it).
 
-Every mutant runs in a copy of the checkout (one per job), so the checkout itself
-is never touched. The mutants are listed in a fixed order and ``--sample`` draws a
-deterministic sample of them (``--seed``), so a run is repeatable. Results go to
-``bench/mutation-results.json`` (every mutant, its place and its fate); the score
-and the survivors are recorded in docs/certificates.md.
+Every mutant runs in a copy of the checkout (one per job, ``../shared`` linked beside it as
+beside the checkout), so the checkout itself is never touched. The mutants are listed in a
+fixed order and ``--sample`` draws a deterministic sample of them (``--seed``), so a run is
+repeatable. Results go to ``bench/mutation-results.json`` (every mutant, its place and its
+fate); the score and the survivors are recorded in docs/certificates.md.
 """
 
 from __future__ import annotations
@@ -289,6 +290,23 @@ def copy_checkout(folder: Path) -> None:
         elif name and (ROOT / name).is_file():
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, folder / name)
+
+
+#: Test data kept beside the checkout (``tests/conftest.py``'s ``../shared/data``).
+SHARED = ROOT.parent / "shared"
+
+
+def new_copy(prefix: str) -> Path:
+    """A fresh copy of the checkout in a temporary folder of its own (remove ``.parent``), with
+    ``../shared`` linked beside it as it is beside the checkout: without it the tests of the
+    shared data skip (20 of the whole suite)."""
+    base = Path(tempfile.mkdtemp(prefix=prefix))
+    folder = base / ROOT.name
+    folder.mkdir()
+    if SHARED.is_dir():
+        (base / "shared").symlink_to(SHARED)
+    copy_checkout(folder)
+    return folder
 
 
 def tests_pass(folder: Path, tests: list[str], timeout: float, selection: bool = False) -> bool | None:
@@ -575,8 +593,7 @@ def verify(out: Path) -> int:
     """Run the witnesses of the kills in ``out`` on an unmutated copy; uncount those that fail."""
     found = [Mutant(**entry) for entry in json.loads(out.read_text())]
     witnesses = sorted({m.killed_by for m in found if m.killed_by.startswith("tests/")})
-    folder = Path(tempfile.mkdtemp(prefix="mutants-verify-"))
-    copy_checkout(folder)
+    folder = new_copy("mutants-verify-")
     env = {
         **os.environ,
         "FUZZ_EXAMPLES": os.environ.get("FUZZ_EXAMPLES", "300"),
@@ -589,7 +606,7 @@ def verify(out: Path) -> int:
         capture_output=True,
         text=True,
     )
-    shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(folder.parent, ignore_errors=True)
     failing = {
         line.split(" ", 1)[1].split(" - ", 1)[0]
         for line in done.stdout.splitlines()
@@ -688,9 +705,7 @@ def main() -> int:
         print(f"resuming: {len(done_before)} mutants decided before", flush=True)
     files = len(QUIET_TARGETS if args.operators == "quiet" else TARGETS)
     print(f"{len(every)} mutants in {files} files; running {len(chosen)}", flush=True)
-    folders = [Path(tempfile.mkdtemp(prefix=f"mutants{k}-")) for k in range(args.jobs)]
-    for folder in folders:
-        copy_checkout(folder)
+    folders = [new_copy(f"mutants{k}-") for k in range(args.jobs)]
     if (
         cover is not None and not args.resume
     ):  # the unmutated code must pass the first files, in a time the limit leaves room for
@@ -743,7 +758,7 @@ def main() -> int:
                 ordered = sorted([*results, *waiting], key=lambda m: (m.path, m.line))
                 Path(args.out).write_text(json.dumps([asdict(m) for m in ordered], indent=1))
     for folder in folders:
-        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(folder.parent, ignore_errors=True)
     counted = [m for m in results if m.outcome != "invalid"]
     killed = sum(m.outcome.startswith("killed") for m in counted)
     print(f"killed {killed} of {len(counted)} ({100 * killed / max(len(counted), 1):.1f} %)")
