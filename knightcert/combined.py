@@ -9,9 +9,15 @@ live here, one layer up, and the registry points at them:
     matching), added to the model as ``sum <= bound``, and the matching's independent set
     is the hint, so that the search only has to reach the bound; the matching goes with
     the answer as its certificate (the checker validates it). On other boards (odd tori)
-    CP-SAT started from seed 002's greedy placement (a solution hint); where the checker
-    has no certificate of its own for the bound (past its search), CaDiCaL then writes a
-    DRAT proof of it (:mod:`knightcert.models.knights_sat`), attached as ``certificate["drat"]``.
+    CP-SAT started from seed 002's greedy placement (a solution hint). Where the checker
+    has no certificate of its own for the bound (past its search), CaDiCaL refutes "one
+    knight more than the best placement" with a proof (:mod:`knightcert.models.knights_sat`;
+    LRAT, translations broken by lex-leader clauses on full tori), attached as
+    ``certificate["drat"]``, while CP-SAT searches alongside on the other core; the best
+    placement is the anti-diagonal construction on square tori of odd side
+    (:mod:`knightcert.heuristics.knights_diagonals`), else the greedy one, and any placement
+    CaDiCaL or CP-SAT finds with more knights replaces it. The answer is optimal on the
+    proof, which the checker verifies; without one in the time, CP-SAT's word stands.
 ``knights bnb``
     seed 002's branch and bound with the greedy value as first incumbent.
 ``tour cpsat``
@@ -49,8 +55,11 @@ def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
     board = instance.board
     if board.torus and (board.rows % 2 or board.cols % 2):
         start = greedy(instance, check=False)
-        result = cpsat(instance, hint=start.solution, hint_source="greedy", **_time_left(options, start.time))
-        return _with_proof(instance, _at_least_the_start(result, start), options)
+        left = _time_left(options, start.time)
+        if _needs_proof(board):  # CaDiCaL proves (or improves) the best placement, CP-SAT alongside
+            return _placed_and_proved(instance, start, options)
+        result = cpsat(instance, hint=start.solution, hint_source="greedy", **left)
+        return _at_least_the_start(result, start)
     from knightcert.algorithms.knights_matching import matching
     from knightcert.problems.checkers import certify
 
@@ -74,27 +83,173 @@ def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
     return certify(instance, result) if check else result
 
 
-def _with_proof(instance: KnightsInstance, result: Result, options: dict[str, Any]) -> Result:
-    """``result`` with a DRAT proof of its upper bound attached, where the checker needs one:
-    a board that is not bipartite and past the checker's own search. The proof's time is
-    added to the result's time (and ``info["proof_s"]``); without a proof (time out) the
-    result is unchanged but for ``info["proof"]``."""
-    from knightcert.models.knights_sat import prove_upper_bound
+#: With one thread, CP-SAT searches before CaDiCaL proves: these seconds, at most this share
+#: of what is left of the time limit.
+INCUMBENT_SECONDS = 10.0
+INCUMBENT_SHARE = 0.25
+
+
+def _diagonal_start(instance: KnightsInstance, start: Result) -> Result | None:
+    """The anti-diagonal construction (:mod:`knightcert.heuristics.knights_diagonals`) as a
+    ``FEASIBLE`` answer of ``cpsat``, on full square tori of odd side where it places at least
+    as many knights as the greedy ``start``; None elsewhere. Its time includes the greedy start's."""
+    import time
+
+    from knightcert.heuristics.knights_diagonals import diagonal_placement
+    from knightcert.problems.checkers.knights import check_placement
+    from knightcert.problems.checkers.knights_cnf import translation_applies
+
+    began = time.perf_counter()
+    board = instance.board
+    placement = diagonal_placement(board.rows, board.cols) if translation_applies(board) else None
+    if placement is None:
+        return None
+    count = check_placement(instance, placement)  # checked before it is used
+    if start.objective is not None and count < start.objective:
+        return None
+    spent = start.time + time.perf_counter() - began
+    info = {"start": "anti-diagonal construction", "construction_s": round(spent, 6)}
+    return start.with_(
+        method="cpsat",
+        status=Status.FEASIBLE,
+        objective=count,
+        solution=placement,
+        bound=None,
+        time=spent,
+        info=info,
+    )
+
+
+def _needs_proof(board: Any) -> bool:
+    """Whether the checker has no certificate of its own for a bound on ``board``: not
+    bipartite, and past the checker's own search."""
     from knightcert.problems.checkers.knights import SEARCH_SQUARES, bipartite
 
-    upper = result.objective if result.status is Status.OPTIMAL else result.bound
-    board = instance.board
-    if upper is None or bipartite(board) or board.n_free <= SEARCH_SQUARES:
-        return result
+    return not bipartite(board) and board.n_free > SEARCH_SQUARES
+
+
+def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[str, Any]) -> Result:
+    """The best placement proven optimal by CaDiCaL, with CP-SAT searching alongside.
+
+    From the best placement known (the anti-diagonal construction, else the greedy
+    ``start``), CaDiCaL refutes "one knight more" in a child process
+    (:class:`knightcert.models.knights_sat.BoundProof`) while CP-SAT, on the other core,
+    searches from it with the rest of the time (one worker; both run only where two threads
+    may: ``$KNIGHTCERT_THREADS`` or the cores; with one, CP-SAT first, for
+    ``INCUMBENT_SECONDS`` or ``INCUMBENT_SHARE`` of the time left). When CaDiCaL ends:
+
+    - refuted: the answer is ``OPTIMAL`` on that proof, attached as ``certificate["drat"]``
+      (the checker verifies it);
+    - it placed one knight more (checked), or CP-SAT did: that is the new best, and the next
+      knight is tried;
+    - out of time: CP-SAT's answer stands (its bound, or its optimality, on its word only),
+      with ``info["proof"]`` saying why no proof came.
+
+    The time counts the greedy start, the construction, CP-SAT and CaDiCaL (``info["proof_s"]``:
+    CaDiCaL's rounds, in all).
+    """
+    import time
+
+    from knightcert.models.cpsat_solve import MIN_PORTFOLIO, available_threads
+    from knightcert.models.knights_cpsat import cpsat
+    from knightcert.models.knights_sat import BoundProof
+
+    began = time.perf_counter()
     limit = options.get("time_limit")
-    left = None if limit is None else max(limit - result.time, 1e-3)
-    entry, info = prove_upper_bound(instance, int(upper), time_limit=left)
-    info = {**result.info, **info}
-    if entry is None:
-        return result.with_(info=info)
-    certificate = dict(result.certificate) if isinstance(result.certificate, dict) else {}
-    return result.with_(
-        certificate={**certificate, "drat": entry}, info=info, time=result.time + info["proof_s"]
+
+    def left() -> float | None:
+        return None if limit is None else max(limit - start.time - (time.perf_counter() - began), 1e-3)
+
+    best = _diagonal_start(instance, start) or start.with_(method="cpsat")
+    solver: Result | None = None  # CP-SAT's last answer (its bound and status are its word)
+    alongside = options.get("workers") is not None or available_threads() >= 2
+    if not alongside:  # one thread: CP-SAT first, for a share of the time, then CaDiCaL
+        share = left()
+        share = INCUMBENT_SECONDS if share is None else min(INCUMBENT_SHARE * share, INCUMBENT_SECONDS)
+        hint_source = best.info.get("start", "greedy")
+        solver = cpsat(
+            instance,
+            hint=best.solution,
+            hint_source=hint_source,
+            **{**options, "time_limit": share, "check": False},
+        )
+        if solver.objective is not None and solver.objective > best.objective:
+            best = solver.with_(info={**best.info, **solver.info})
+    proof_s, placed, entry, found = 0.0, 0, None, {}
+    while True:
+        target = int(best.objective) + 1
+        proof = BoundProof(instance, target, time_limit=left())
+        interrupted = False
+        try:
+            if alongside and (solver is None or solver.status is not Status.OPTIMAL):
+                side = {**options, "time_limit": left(), "check": False}
+                if side.get("workers") is None:  # the threads but CaDiCaL's
+                    spare = available_threads() - 1
+                    side["workers"] = spare if spare >= MIN_PORTFOLIO else 1
+                hint_source = best.info.get("start", "greedy")
+                solver = cpsat(
+                    instance, hint=best.solution, hint_source=hint_source, stop_when=proof.done, **side
+                )
+                interrupted = bool(solver.info.get("interrupted"))  # Ctrl-C, caught by CP-SAT's solve
+            if not interrupted and (solver is None or solver.objective is None or solver.objective < target):
+                proof.wait()  # CP-SAT stopped short of the target (or proved the best optimal)
+        except KeyboardInterrupt:  # Ctrl-C while waiting for the proof
+            from knightcert.problems import stopping
+
+            stopping.caught()
+            interrupted = True
+        entry, placement, found = proof.finish()
+        proof_s += found.get("proof_s", found["proof_solve_s"])
+        if solver is not None and solver.objective is not None and solver.objective > best.objective:
+            best = solver.with_(info={**best.info, **solver.info})
+        if interrupted:
+            info = {**(solver.info if solver else {}), **found, "stopped": "interrupted"}
+            return _solver_word(best, solver, began, start, info)
+        if placement is not None and len(placement) > best.objective and _valid(instance, placement):
+            best = best.with_(objective=len(placement), solution=placement, status=Status.FEASIBLE)
+            placed += 1
+        if entry is None and best.objective >= target:
+            continue  # one knight more was placed: try the next
+        break
+    side_info = {} if solver is None else solver.info
+    info = {**side_info, **best.info, **found, "proof_s": round(proof_s, 3), "placed_by_proof_solver": placed}
+    if entry is None or best.objective != target - 1:
+        return _solver_word(best, solver, began, start, info)
+    certificate = dict(best.certificate) if isinstance(best.certificate, dict) else {}
+    info.pop("stopped", None)
+    return best.with_(
+        status=Status.OPTIMAL,
+        bound=best.objective,
+        certificate={**certificate, "drat": entry},
+        time=start.time + time.perf_counter() - began,
+        info=info,
+    )
+
+
+def _valid(instance: KnightsInstance, placement: list[list[int]]) -> bool:
+    """Whether the proof solver's placement is one (checked before it is used)."""
+    from knightcert.problems.checkers.common import CheckFailed
+    from knightcert.problems.checkers.knights import check_placement
+
+    try:
+        return check_placement(instance, placement) == len(placement)
+    except CheckFailed:
+        return False
+
+
+def _solver_word(best: Result, solver: Result | None, began: float, start: Result, info: dict) -> Result:
+    """``best`` without a proof: CP-SAT's bound and status where it reached the same placement
+    count (its word only), else ``FEASIBLE`` with CP-SAT's bound if it proved one."""
+    import time
+
+    bound = None if solver is None else solver.bound
+    status = Status.FEASIBLE
+    if solver is not None and solver.status is Status.OPTIMAL and solver.objective == best.objective:
+        status = Status.OPTIMAL
+    if bound is not None and bound < best.objective:  # never below a placement in hand
+        bound = None
+    return best.with_(
+        status=status, bound=bound, time=start.time + time.perf_counter() - began, info={**best.info, **info}
     )
 
 

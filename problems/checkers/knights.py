@@ -133,8 +133,9 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
     the evidence text (``DRAT proof (180 k lemmas, checked in 23.1 s)``).
 
     The formula is the checker's own (:func:`~knightcert.problems.checkers.knights_cnf.knights_cnf`),
-    built from the board and the number of knights; nothing but the proof and that number
-    is read from the answer, and the number only says which formula to build.
+    built from the board, the number of knights and the length ``lex`` of its lex-leader
+    comparisons (absent: none); nothing but the proof and those numbers is read from the
+    answer, and the numbers only say which formula to build.
 
     Raises
     ------
@@ -142,12 +143,19 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
         The entry is malformed or over the size limits, or the proof does not refute the formula.
     """
     from knightcert.problems.checkers.drat import check_drat, decode_proof
-    from knightcert.problems.checkers.knights_cnf import knights_cnf
+    from knightcert.problems.checkers.knights_cnf import knights_cnf, translation_applies
     from knightcert.problems.checkers.lrat import check_lrat
 
     entry = proof_entry(proof, claim)
+    lex = entry.get("lex", 0)
+    if lex and not (translation_applies(board) and lex <= board.rows * board.cols):
+        raise CheckFailed(
+            f"certificate 'drat': lex {lex} needs a torus with no square removed and at most "
+            f"{board.rows * board.cols} squares compared",
+            claim,
+        )
     binary = decode_proof(entry, claim)
-    _, clauses = knights_cnf(board, entry["knights"])
+    _, clauses = knights_cnf(board, entry["knights"], lex=lex)
     lrat = entry["format"] == "lrat-binary"
     checked = check_lrat(clauses, binary) if lrat else check_drat(clauses, binary)
     del binary
@@ -156,7 +164,8 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
         raise CheckFailed(f"{name} proof refused: {checked.reason}", claim)
     lemmas = _thousands(checked.lemmas)
     core = "" if lrat else f", {_thousands(checked.checked)} in its core"
-    return f"{name} proof ({lemmas} lemmas{core}, checked in {checked.seconds:.1f} s)"
+    symmetry = ", translations broken by lex-leader clauses" if lex else ""
+    return f"{name} proof ({lemmas} lemmas{core}{symmetry}, checked in {checked.seconds:.1f} s)"
 
 
 def _thousands(count: int) -> str:
