@@ -37,13 +37,14 @@ import numpy as np
 from ortools.sat.python import cp_model, cp_model_helper
 
 from knightcert.models.cpsat_solve import solve_cpsat
+from knightcert.problems.checkers.knights_band import BandBound, best_band, full_torus, strip_placement
 from knightcert.problems.deadline import Deadline
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.method import method
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_neighbours
 from knightcert.problems.result import Result, Status
 
-__all__ = ["BUILD_CHUNK", "CUTS", "FORMULATIONS", "FREE_SHARE", "SEARCHES", "cpsat"]
+__all__ = ["BUILD_CHUNK", "CUTS", "FORMULATIONS", "FREE_SHARE", "SEARCHES", "band_optimum", "cpsat"]
 
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("star", "pairwise")
@@ -272,6 +273,58 @@ def cpsat(
         time=clock.elapsed(),
         info=info,
     )
+
+
+def band_optimum(instance: KnightsInstance) -> tuple[Result | None, BandBound | None]:
+    """The optimum of a full torus with exactly one odd side without search, where a band proves it.
+
+    The checker's band bound (:func:`~knightcert.problems.checkers.knights_band.best_band`)
+    and the strip placement (:func:`~knightcert.problems.checkers.knights_band.strip_placement`,
+    ``R(C - 2)/2`` knights, found from CP-SAT's optima: 6 x 7, 8 x 13, 10 x 11, ...): when the
+    placement reaches the bound it is optimal, and the band goes with it as its certificate
+    (the checker counts the band again itself).
+
+    Returns
+    -------
+    (result, band)
+        ``result``: ``OPTIMAL`` (method ``cpsat``, ``info["construction"] = "strip"``) when
+        the placement meets the bound, else None. ``band``: the band whose bound is the
+        optimum (met by the placement, or the whole torus, whose count is exact), else None;
+        both None off full tori with one odd side.
+
+    Examples
+    --------
+    >>> from knightcert.problems.independent_knights import knights_instance
+    >>> result, band = band_optimum(knights_instance(8, 13, torus=True))
+    >>> result.status.value, result.objective, result.certificate
+    ('OPTIMAL', 44, {'band': {'axis': 'rows', 'width': 6}})
+    >>> result, band = band_optimum(knights_instance(12, 5, torus=True))  # the strip: 18
+    >>> result, band.bound, band.whole
+    (None, 20, True)
+    """
+    clock = Deadline(None)
+    board = instance.board
+    if not full_torus(board) or board.rows % 2 == board.cols % 2:
+        return None, None
+    band = best_band(board)
+    if band is None:
+        return None, None
+    strip = strip_placement(board.rows, board.cols)
+    if strip is None or len(strip) != band.bound:
+        return None, band if band.whole else None
+    info = {"construction": "strip", "upper_bound": band.bound, "bound_source": band.how()}
+    result = Result.answer(
+        "knights",
+        "cpsat",
+        status=Status.OPTIMAL,
+        objective=len(strip),
+        bound=band.bound,
+        solution=strip,
+        time=clock.elapsed(),
+        info={**info, "band_s": round(band.seconds, 6)},
+        certificate={"band": band.entry()},
+    )
+    return result, band
 
 
 def _add_window_cuts(proto: cp_model_helper.CpModelProto, board, var_of: np.ndarray) -> None:

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import knightcert
+from knightcert.problems.answers import InvalidAnswer, read_answer, result_from_answer, write_answer
 from knightcert.problems.board import Board
 from knightcert.problems.checkers import certify, check
 from knightcert.problems.checkers.common import CheckFailed
@@ -335,3 +336,37 @@ def test_a_weak_named_band_is_left_aside():
     # and a weak band with a bound it does prove
     proven = check(instance, placement_answer([[0, 1]], Status.FEASIBLE, weak.bound, {"band": weak.entry()}))
     assert proven.certified and "4-row band" in proven.evidence[-1].how
+
+
+def test_an_answer_file_carries_the_band_and_refuses_a_malformed_one(tmp_path):
+    instance = knights_instance(10, 11, torus=True)
+    result = knightcert.solve(instance)
+    assert result.certified and result.certificate == {"band": {"axis": "rows", "width": 6}}
+    path = tmp_path / "answer.json"
+    write_answer(path, result, instance)
+    again = knightcert.check(instance, str(path))
+    assert again.certified and again.evidence[-1].how.startswith("band bound: a 6-row band holds at most 27")
+    data = read_answer(path)
+    del data["sha256"]  # the seal is optional in a program's output; the fields are not
+    data["certificate"]["band"]["width"] = 6.5
+    with pytest.raises(InvalidAnswer, match=r"certificate 'band' width: 6\.5 is not an integer"):
+        result_from_answer(data, problem="knights", instance=instance)
+
+
+# ------------------------------------------------------------------------- the method
+
+
+def test_the_default_method_answers_even_by_odd_tori_from_the_band_at_once():
+    for rows, cols in ((8, 13), (13, 8), (10, 101), (100, 1001)):
+        result = knightcert.solve(knights_instance(rows, cols, torus=True))
+        assert result.method == "cpsat" and result.status is Status.OPTIMAL and result.certified
+        assert result.objective == (rows * (cols - 2) if rows % 2 == 0 else cols * (rows - 2)) // 2
+        assert result.info["construction"] == "strip" and "constraints" not in result.info  # no model
+
+
+def test_where_the_strip_falls_short_cp_sat_gets_the_whole_torus_count():
+    result = knightcert.solve(knights_instance(12, 5, torus=True), seed=0)
+    assert result.status is Status.OPTIMAL and result.objective == 20 and result.certified
+    assert result.info["upper_bound"] == 20
+    assert result.info["bound_source"].startswith("band bound: a 5-column")
+    assert result.certificate == {"band": {"axis": "cols", "width": 5}}
