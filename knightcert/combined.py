@@ -10,8 +10,9 @@ live here, one layer up, and the registry points at them:
     is the hint, so that the search only has to reach the bound; the matching goes with
     the answer as its certificate (the checker validates it). On a full torus with one odd
     side a band bound (:mod:`knightcert.problems.checkers.knights_band`) proves the optimum:
-    the strip placement when it meets the bound (no search), else CP-SAT bounded by the
-    band's exact count of the whole torus; the band goes with the answer as its certificate.
+    the strip placement when it meets the bound, else the band count's own placement when the
+    band is the whole torus (no search; past the size of its table, CP-SAT bounded by that
+    exact count); the band goes with the answer as its certificate.
     On other boards (odd tori) CP-SAT started from seed 002's greedy placement (a solution
     hint); where the checker
     has no certificate of its own for the bound (past its search), CaDiCaL then writes a
@@ -79,9 +80,10 @@ def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
 
 def _odd_torus(instance: KnightsInstance, options: dict[str, Any]) -> Result:
     """A torus with an odd side: where a band proves the optimum (a full torus with one odd side,
-    ``band_optimum``) the strip placement at once, or CP-SAT bounded by the band's exact count
-    with the band as certificate; elsewhere CP-SAT from the greedy placement, then a proof of
-    its bound where the checker needs one."""
+    ``band_optimum``) a placement that meets it at once, or, when the whole torus's band is too
+    long to build its placement, CP-SAT bounded by the band's exact count, with the band as
+    certificate; elsewhere CP-SAT from the greedy placement, then a proof of its bound where
+    the checker needs one."""
     from knightcert.heuristics.knights_greedy import greedy
     from knightcert.models.knights_cpsat import band_optimum, cpsat
     from knightcert.problems.checkers import certify

@@ -48,6 +48,7 @@ __all__ = [
     "MIN_AROUND",
     "BandBound",
     "band_bound",
+    "band_columns",
     "band_entry",
     "band_knights",
     "best_band",
@@ -64,6 +65,8 @@ BAND_WIDTH = 6
 MAX_BAND_WIDTH = 8
 #: Fewest lines a band must go around (below that a move can stay inside a column).
 MIN_AROUND = 3
+#: Largest table (steps x states) :func:`band_columns` fills (an int16 each).
+WITNESS_CELLS = 50_000_000
 _KEYS = {"axis", "width"}
 
 
@@ -244,7 +247,6 @@ def best_band(board: Any) -> BandBound | None:
     return best
 
 
-@functools.lru_cache(maxsize=64)
 def band_knights(across: int, width: int, around: int) -> int:
     """The most independent knights on a band: ``width`` consecutive lines of a torus
     ``across`` lines high, going ``around`` lines (the band's own count, exact).
@@ -284,11 +286,49 @@ def band_knights(across: int, width: int, around: int) -> int:
     >>> band_knights(100, 6, 13), band_knights(100, 6, 1001)
     (33, 2997)
     """
+    return int(np.max(_band(across, width, around)[1]))
+
+
+def band_columns(across: int, width: int, around: int) -> np.ndarray | None:
+    """A placement on the band with :func:`band_knights` knights: the bit mask of each of its
+    ``around`` columns (bit ``i``: a knight on line ``i``); None when the walk's table would
+    exceed ``WITNESS_CELLS``.
+
+    For producers (a band that is the whole torus gives an optimal placement); the checker
+    never uses it, and checks any placement built from it like every other.
+
+    Raises
+    ------
+    ValueError
+        Sizes out of range.
+
+    Examples
+    --------
+    >>> band_columns(4, 4, 7).tolist()  # the whole 4 x 7 torus: 10 knights
+    [5, 10, 5, 10, 5, 0, 0]
+    """
+    from knightcert.problems.checkers.knights_band_kernel import closed_walk
+
+    parts, diagonal = _band(across, width, around)
+    matrix, keys, near, far, weight = parts
+    if around * len(keys) > WITNESS_CELLS:
+        return None
+    start = int(np.argmax(diagonal))
+    value, columns = closed_walk(width, near, far, weight, keys, matrix, start, around)
+    if value != diagonal[start]:  # pragma: no cover - the walk's value is the trace's by construction
+        raise AssertionError("the band's closed walk lost its value")
+    return columns
+
+
+@functools.lru_cache(maxsize=16)
+def _band(across: int, width: int, around: int) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """The band's transfer matrix with its keys and pattern tables, and the diagonal of its
+    ``around``-th max-plus power (the best closed walk from each state)."""
     if not (1 <= width <= min(across, MAX_BAND_WIDTH) and around >= MIN_AROUND):
         raise ValueError(f"band of {width} lines of {across}, around {around}: out of range")
     from knightcert.problems.checkers.knights_band_kernel import (
+        maxplus_diagonal,
         maxplus_product,
-        maxplus_trace,
         transfer_matrix,
     )
 
@@ -298,7 +338,7 @@ def band_knights(across: int, width: int, around: int) -> int:
     near = np.bitwise_or.reduce(np.where(bits == 1, near_row, 0), axis=1).astype(np.int64)
     far = np.bitwise_or.reduce(np.where(bits == 1, far_row, 0), axis=1).astype(np.int64)
     weight = bits.sum(axis=1).astype(np.int32)
-    matrix, _ = transfer_matrix(width, near, far, weight)
+    matrix, keys = transfer_matrix(width, near, far, weight)
     # matrix^around by squaring: the product of the powers taken so far, times what is left
     taken, power, steps = None, matrix, around
     while steps > 1:
@@ -306,9 +346,8 @@ def band_knights(across: int, width: int, around: int) -> int:
             taken = power if taken is None else maxplus_product(taken, power)
         power = maxplus_product(power, power)
         steps >>= 1
-    if taken is None:
-        return int(np.max(np.diagonal(power)))
-    return int(maxplus_trace(taken, power))  # the last product's diagonal only
+    diagonal = np.diagonal(power).copy() if taken is None else maxplus_diagonal(taken, power)
+    return (matrix, keys, near, far, weight), diagonal
 
 
 def _attacked_rows(across: int, width: int, around: int) -> tuple[np.ndarray, np.ndarray]:

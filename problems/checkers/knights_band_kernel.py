@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["NEG", "maxplus_product", "maxplus_trace", "transfer_matrix"]
+__all__ = ["NEG", "closed_walk", "maxplus_diagonal", "maxplus_product", "transfer_matrix"]
 
 #: Minus infinity of the max-plus products: far below any count of knights (at most
 #: 8 x 100 000), and twice it still fits an int32.
@@ -105,16 +105,82 @@ def maxplus_product(a, b):  # pragma: no cover - numba
 
 
 @njit(cache=True, nogil=True)
-def maxplus_trace(a, b):  # pragma: no cover - numba
-    """``max_i (a ⊗ b)[i, i] = max_{i, k} a[i, k] + b[k, i]``: the best closed walk through both
-    (``NEG`` when there is none)."""
-    best = NEG
+def maxplus_diagonal(a, b):  # pragma: no cover - numba
+    """The diagonal of ``a ⊗ b``, ``max_k a[i, k] + b[k, i]``: the best closed walk from each
+    state through both (``NEG`` where there is none)."""
+    n = a.shape[0]
+    out = np.full(n, NEG, dtype=np.int32)
     half = NEG // 2
-    for i in range(a.shape[0]):
+    for i in range(n):
         for k in range(a.shape[1]):
             if a[i, k] <= half or b[k, i] <= half:
                 continue
             total = a[i, k] + b[k, i]
-            if total > best:
-                best = total
-    return best
+            if total > out[i]:
+                out[i] = total
+    return out
+
+
+@njit(cache=True, nogil=True)
+def closed_walk(width, near, far, weight, keys, matrix, start, steps):  # pragma: no cover - numba
+    """A best closed walk of ``steps`` steps from state ``start``: the column at each step.
+
+    Forward over the matrix's finite entries with the best predecessor of every state at
+    every step (``steps x S`` int16), then back from ``start``; each step's column is the
+    pattern of most knights that makes that step (:func:`transfer_matrix`'s rule).
+
+    Returns
+    -------
+    (value, columns)
+        The walk's knights, and the ``steps`` column patterns in order (``value`` is ``NEG``
+        when no closed walk exists).
+    """
+    count = matrix.shape[0]
+    patterns = 1 << width
+    mask = patterns - 1
+    # the finite entries, row by row
+    starts = np.zeros(count + 1, dtype=np.int64)
+    for s in range(count):
+        starts[s + 1] = starts[s]
+        for t in range(count):
+            if matrix[s, t] > NEG:
+                starts[s + 1] += 1
+    targets = np.empty(starts[count], dtype=np.int64)
+    gains = np.empty(starts[count], dtype=np.int64)
+    for s in range(count):
+        at = starts[s]
+        for t in range(count):
+            if matrix[s, t] > NEG:
+                targets[at] = t
+                gains[at] = matrix[s, t]
+                at += 1
+    value = np.full(count, NEG, dtype=np.int64)
+    value[start] = 0
+    parent = np.zeros((steps, count), dtype=np.int16)
+    for k in range(steps):
+        following = np.full(count, NEG, dtype=np.int64)
+        for s in range(count):
+            if value[s] <= NEG:
+                continue
+            for e in range(starts[s], starts[s + 1]):
+                total = value[s] + gains[e]
+                t = targets[e]
+                if total > following[t]:
+                    following[t] = total
+                    parent[k, t] = s
+        value = following
+    columns = np.zeros(steps, dtype=np.int64)
+    if value[start] <= NEG:
+        return NEG, columns
+    state = start
+    for k in range(steps - 1, -1, -1):
+        before = np.int64(parent[k, state])
+        attacked = keys[before] >> width
+        after = keys[before] & mask
+        for x in range(patterns):
+            fits = (x & attacked) == 0 and weight[x] == matrix[before, state]
+            if fits and ((near[x] | after) << width) | far[x] == keys[state]:
+                columns[k] = x
+                break
+        state = before
+    return value[start], columns

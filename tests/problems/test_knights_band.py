@@ -26,6 +26,7 @@ from knightcert.problems.checkers.knights import search_optimum
 from knightcert.problems.checkers.knights_band import (
     MAX_BAND_WIDTH,
     band_bound,
+    band_columns,
     band_knights,
     best_band,
     strip_placement,
@@ -140,6 +141,17 @@ def test_the_count_of_tiny_bands_is_the_brute_force_one():
 )
 def test_the_count_of_wide_bands_is_cp_sat_s(across, width, around):
     assert band_knights(across, width, around) == cpsat_band(across, width, around)
+
+
+def test_the_count_s_own_placement_is_independent_and_holds_the_count():
+    for across, width, around in ((1, 1, 3), (4, 3, 5), (5, 4, 7), (8, 4, 6), (100, 6, 9), (7, 6, 11)):
+        columns = band_columns(across, width, around)
+        assert columns is not None and len(columns) == around
+        squares, masks = band_graph(across, width, around)
+        chosen = {(i, c) for c in range(around) for i in range(width) if int(columns[c]) >> i & 1}
+        taken = sum(1 << k for k, s in enumerate(squares) if s in chosen)
+        assert all(not (masks[k] & taken) for k, s in enumerate(squares) if s in chosen)
+        assert len(chosen) == band_knights(across, width, around)
 
 
 def test_six_row_bands_around_an_odd_number_of_columns_hold_three_per_column_but_six():
@@ -364,9 +376,19 @@ def test_the_default_method_answers_even_by_odd_tori_from_the_band_at_once():
         assert result.info["construction"] == "strip" and "constraints" not in result.info  # no model
 
 
-def test_where_the_strip_falls_short_cp_sat_gets_the_whole_torus_count():
+def test_where_the_strip_falls_short_the_whole_torus_band_places_its_count():
+    for rows, cols, optimum in ((12, 5, 20), (1000, 3, 1000), (5, 6, 10)):
+        result = knightcert.solve(knights_instance(rows, cols, torus=True))
+        assert result.status is Status.OPTIMAL and result.objective == optimum and result.certified
+        assert result.info["construction"] == "band" and "constraints" not in result.info
+
+
+def test_past_the_walk_s_table_cp_sat_gets_the_whole_torus_count(monkeypatch):
+    import knightcert.problems.checkers.knights_band as knights_band
+
+    monkeypatch.setattr(knights_band, "WITNESS_CELLS", 0)
     result = knightcert.solve(knights_instance(12, 5, torus=True), seed=0)
     assert result.status is Status.OPTIMAL and result.objective == 20 and result.certified
-    assert result.info["upper_bound"] == 20
-    assert result.info["bound_source"].startswith("band bound: a 5-column")
+    assert result.info["upper_bound"] == 20 and "constraints" in result.info
+    assert result.info["bound_source"].startswith("band bound: a 5-column band (the whole torus)")
     assert result.certificate == {"band": {"axis": "cols", "width": 5}}
