@@ -48,14 +48,13 @@ def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
     with the matching's independent set as hint and the matching as certificate (checked once,
     at the end); on full tori with one odd side the band bound's optimum; on other odd tori
     with the greedy placement as hint (module docstring)."""
-    from knightcert.heuristics.knights_greedy import greedy
-    from knightcert.models.knights_cpsat import cpsat
-
     check_arguments("knights", instance, options.get("time_limit"), options.get("seed"))
     board = instance.board
     if board.torus and (board.rows % 2 or board.cols % 2):
         return _odd_torus(instance, options)
     from knightcert.algorithms.knights_matching import matching
+    from knightcert.heuristics.knights_greedy import greedy
+    from knightcert.models.knights_cpsat import cpsat
     from knightcert.problems.checkers import certify
 
     check = options.pop("check", True)  # checked once, at the end, with the matching attached
@@ -84,13 +83,15 @@ def _odd_torus(instance: KnightsInstance, options: dict[str, Any]) -> Result:
     long to build its placement, CP-SAT bounded by the band's exact count, with the band as
     certificate; elsewhere CP-SAT from the greedy placement, then a proof of its bound where
     the checker needs one."""
-    from knightcert.heuristics.knights_greedy import greedy
-    from knightcert.models.knights_cpsat import band_optimum, cpsat
+    from knightcert.models.knights_band import band_optimum
     from knightcert.problems.checkers import certify
 
     known, band = band_optimum(instance)
     if known is not None:
         return certify(instance, known) if options.get("check", True) else known
+    from knightcert.heuristics.knights_greedy import greedy
+    from knightcert.models.knights_cpsat import cpsat
+
     start = greedy(instance, check=False)
     if band is None:
         result = cpsat(instance, hint=start.solution, hint_source="greedy", **_time_left(options, start.time))

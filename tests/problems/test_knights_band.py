@@ -261,6 +261,19 @@ def test_a_claimed_optimum_below_the_true_one_is_refused():
         check(knights_instance(12, 5, torus=True), placement_answer(strip_placement(12, 5)))
 
 
+def test_where_the_checker_s_search_runs_out_its_own_band_decides():
+    # 5 x 20: 100 squares, within the search's size but past its node budget
+    instance = knights_instance(5, 20, torus=True)
+    board = instance.board
+    assert search_optimum(board)[0] is None
+    columns = band_columns(5, 5, 20)
+    placement = [[i, c] for c in range(20) for i in range(5) if int(columns[c]) >> i & 1]
+    result = check(instance, placement_answer(placement))
+    assert result.objective == 30 and result.certificate == {"band": {"axis": "rows", "width": 5}}
+    with pytest.raises(CheckFailed, match="count of the whole torus places 30 knights"):
+        check(instance, placement_answer(placement[:-1]))
+
+
 def test_a_band_certifies_a_feasible_answers_bound_and_no_more():
     instance = knights_instance(8, 13, torus=True)
     few = strip_placement(8, 13)[:30]
