@@ -8,8 +8,12 @@ live here, one layer up, and the registry points at them:
     theorem: a maximum matching's size gives the exact optimum (usable squares less the
     matching), added to the model as ``sum <= bound``, and the matching's independent set
     is the hint, so that the search only has to reach the bound; the matching goes with
-    the answer as its certificate (the checker validates it). On other boards (odd tori)
-    CP-SAT started from seed 002's greedy placement (a solution hint). Where the checker
+    the answer as its certificate (the checker validates it). On a full torus with one odd
+    side a band bound (:mod:`knightcert.problems.checkers.knights_band`) proves the optimum:
+    the strip placement when it meets the bound, else the band count's own placement when the
+    band is the whole torus (no search; past the size of its table, CP-SAT bounded by that
+    exact count); the band goes with the answer as its certificate. On other odd tori
+    CP-SAT starts from seed 002's greedy placement (a solution hint). Where the checker
     has no certificate of its own for the bound (past its search), CaDiCaL refutes "one
     knight more than the best placement" with a proof (:mod:`knightcert.models.knights_sat`;
     LRAT, translations broken by lex-leader clauses on full tori), attached as
@@ -47,20 +51,15 @@ __all__ = ["knights_bnb", "knights_cpsat", "tour_cpsat"]
 def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
     """``knightcert.models.knights_cpsat.cpsat``: on bipartite boards bounded by Kőnig's theorem,
     with the matching's independent set as hint and the matching as certificate (checked once,
-    at the end); on odd tori with the greedy placement as hint (module docstring)."""
-    from knightcert.heuristics.knights_greedy import greedy
-    from knightcert.models.knights_cpsat import cpsat
-
+    at the end); on full tori with one odd side the band bound's optimum; on other odd tori
+    with the greedy placement as hint (module docstring)."""
     check_arguments("knights", instance, options.get("time_limit"), options.get("seed"))
     board = instance.board
     if board.torus and (board.rows % 2 or board.cols % 2):
-        start = greedy(instance, check=False)
-        left = _time_left(options, start.time)
-        if _needs_proof(board):  # CaDiCaL proves (or improves) the best placement, CP-SAT alongside
-            return _placed_and_proved(instance, start, options)
-        result = cpsat(instance, hint=start.solution, hint_source="greedy", **left)
-        return _at_least_the_start(result, start)
+        return _odd_torus(instance, options)
     from knightcert.algorithms.knights_matching import matching
+    from knightcert.heuristics.knights_greedy import greedy
+    from knightcert.models.knights_cpsat import cpsat
     from knightcert.problems.checkers import certify
 
     check = options.pop("check", True)  # checked once, at the end, with the matching attached
@@ -80,6 +79,42 @@ def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
     result = _at_least_the_start(result, start)
     info = {**result.info, "matching_s": round(start.time, 6)}
     result = result.with_(certificate=start.certificate, info=info)
+    return certify(instance, result) if check else result
+
+
+def _odd_torus(instance: KnightsInstance, options: dict[str, Any]) -> Result:
+    """A torus with an odd side: where a band proves the optimum (a full torus with one odd side,
+    ``band_optimum``) a placement that meets it at once, or, when the whole torus's band is too
+    long to build its placement, CP-SAT bounded by the band's exact count, with the band as
+    certificate; elsewhere CP-SAT from the greedy placement, or, where the checker needs a
+    proof, :func:`_placed_and_proved`."""
+    from knightcert.models.knights_band import band_optimum
+    from knightcert.problems.checkers import certify
+
+    known, band = band_optimum(instance)
+    if known is not None:
+        return certify(instance, known) if options.get("check", True) else known
+    from knightcert.heuristics.knights_greedy import greedy
+    from knightcert.models.knights_cpsat import cpsat
+
+    start = greedy(instance, check=False)
+    if band is None:
+        if _needs_proof(instance.board):  # CaDiCaL proves (or improves) the best placement
+            return _placed_and_proved(instance, start, options)
+        result = cpsat(instance, hint=start.solution, hint_source="greedy", **_time_left(options, start.time))
+        return _at_least_the_start(result, start)
+    check = options.pop("check", True)  # checked once, at the end, with the band attached
+    result = cpsat(
+        instance,
+        hint=start.solution,
+        hint_source="greedy",
+        upper_bound=band.bound,
+        bound_source=band.how(),
+        check=False,
+        **_time_left(options, start.time),
+    )
+    info = {**result.info, "band_s": round(band.seconds, 6)}
+    result = _at_least_the_start(result, start).with_(certificate={"band": band.entry()}, info=info)
     return certify(instance, result) if check else result
 
 

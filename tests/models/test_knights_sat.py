@@ -88,7 +88,7 @@ def test_the_proof_solver_places_the_knights_cp_sat_missed(monkeypatch):
     import knightcert.problems.checkers.knights as knights_checker
     from knightcert.problems.result import Result
 
-    board = knights_instance(7, 9, torus=True)
+    board = knights_instance(7, 11, torus=True)  # the checker's band does not reach its optimum
     best = model.cpsat(board)
     assert best.status is Status.OPTIMAL
 
