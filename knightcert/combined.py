@@ -239,7 +239,7 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
             best = solver.with_(info={**best.info, **solver.info})
         if interrupted:
             info = {**(solver.info if solver else {}), **found, "stopped": "interrupted"}
-            return _solver_word(best, solver, began, start, info)
+            return _solver_word(instance, best, solver, began, start, info)
         if placement is not None and len(placement) > best.objective and _valid(instance, placement):
             best = best.with_(objective=len(placement), solution=placement, status=Status.FEASIBLE)
             placed += 1
@@ -249,7 +249,7 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
     side_info = {} if solver is None else solver.info
     info = {**side_info, **best.info, **found, "proof_s": round(proof_s, 3), "placed_by_proof_solver": placed}
     if entry is None or best.objective != target - 1:
-        return _solver_word(best, solver, began, start, info)
+        return _solver_word(instance, best, solver, began, start, info)
     certificate = dict(best.certificate) if isinstance(best.certificate, dict) else {}
     info.pop("stopped", None)
     return best.with_(
@@ -272,10 +272,16 @@ def _valid(instance: KnightsInstance, placement: list[list[int]]) -> bool:
         return False
 
 
-def _solver_word(best: Result, solver: Result | None, began: float, start: Result, info: dict) -> Result:
-    """``best`` without a proof: CP-SAT's bound and status where it reached the same placement
-    count (its word only), else ``FEASIBLE`` with CP-SAT's bound if it proved one."""
+def _solver_word(
+    instance: KnightsInstance, best: Result, solver: Result | None, began: float, start: Result, info: dict
+) -> Result:
+    """``best`` without a proof: ``OPTIMAL`` on CP-SAT's word where it proved that very count,
+    else ``FEASIBLE``; the bound is the smaller of CP-SAT's (its word) and the checker's own
+    band bound (:func:`~knightcert.problems.checkers.knights_band.best_band`, certified; its
+    band goes with the answer, and makes the answer ``OPTIMAL`` where it meets the placement)."""
     import time
+
+    from knightcert.problems.checkers.knights_band import best_band
 
     bound = None if solver is None else solver.bound
     status = Status.FEASIBLE
@@ -283,8 +289,20 @@ def _solver_word(best: Result, solver: Result | None, began: float, start: Resul
         status = Status.OPTIMAL
     if bound is not None and bound < best.objective:  # never below a placement in hand
         bound = None
+    certificate = best.certificate
+    band = None if status is Status.OPTIMAL else best_band(instance.board)
+    if band is not None and band.bound >= best.objective and (bound is None or band.bound <= bound):
+        bound = band.bound
+        certificate = {**(certificate if isinstance(certificate, dict) else {}), "band": band.entry()}
+        info = {**info, "band_s": round(band.seconds, 6)}
+        if band.bound == best.objective:  # the band proves the placement optimal
+            status = Status.OPTIMAL
     return best.with_(
-        status=status, bound=bound, time=start.time + time.perf_counter() - began, info={**best.info, **info}
+        status=status,
+        bound=bound,
+        certificate=certificate,
+        time=start.time + time.perf_counter() - began,
+        info={**best.info, **info},
     )
 
 
