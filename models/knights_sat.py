@@ -13,6 +13,7 @@ check is refused.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -109,7 +110,7 @@ class BoundProof:
     """
 
     def __init__(self, instance: KnightsInstance, knights: int, *, time_limit: float | None = None) -> None:
-        import multiprocessing
+        import subprocess
         import tempfile
 
         self.instance, self.knights = instance, int(knights)
@@ -117,13 +118,25 @@ class BoundProof:
         self.limit = PROOF_SECONDS if time_limit is None else max(float(time_limit), 0.0)
         self.folder = tempfile.mkdtemp(prefix="knightcert-drat-")
         self.path = os.path.join(self.folder, "proof.drat")
-        self.child = multiprocessing.get_context("spawn").Process(
-            target=_refute,
-            args=(instance.board, self.knights, lex_length(instance.board), self.path),
-            daemon=True,
-        )
+        board = instance.board
+        task = os.path.join(self.folder, "task.npz")
         try:
-            self.child.start()
+            np.savez(
+                task,
+                sizes=np.array(
+                    [board.rows, board.cols, int(bool(board.torus)), self.knights, lex_length(board)]
+                ),
+                blocked=np.asarray(board.blocked, dtype=bool),
+            )
+            # a fresh interpreter running this module (not multiprocessing, which would import
+            # the caller's main script again: a script without `if __name__ == "__main__"`)
+            self.child = subprocess.Popen(
+                [sys.executable, "-m", __name__, task, self.path],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                env=_child_environment(),
+            )
         except BaseException:
             shutil.rmtree(self.folder, ignore_errors=True)
             raise
@@ -134,12 +147,15 @@ class BoundProof:
 
     def done(self) -> bool:
         """Whether the solver has ended (or its time is up)."""
-        return not self.child.is_alive() or self.left() <= 0
+        return self.child.poll() is not None or self.left() <= 0
 
     def wait(self, seconds: float | None = None) -> None:
         """Wait for the solver, at most ``seconds`` and never past the time limit."""
+        import subprocess
+
         left = self.left()
-        self.child.join(left if seconds is None else min(max(seconds, 0.0), left))
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.child.wait(left if seconds is None else min(max(seconds, 0.0), left))
 
     def finish(self) -> tuple[dict[str, Any] | None, list[list[int]] | None, dict[str, Any]]:
         """End the solver if it still runs; its outcome (see :func:`refute_or_place`)."""
@@ -150,10 +166,10 @@ class BoundProof:
 
     def _outcome(self) -> tuple[dict[str, Any] | None, list[list[int]] | None, dict[str, Any]]:
         child, upper = self.child, self.knights - 1
-        ended = not child.is_alive()
+        ended = child.poll() is not None
         if not ended:
             child.kill()
-        child.join()
+        exitcode = child.wait()
         info: dict[str, Any] = {
             "proof_solver": f"CaDiCaL 1.9.5 (python-sat {SOLVER})",
             "proof_solve_s": round(time.perf_counter() - self.began, 3),
@@ -161,11 +177,11 @@ class BoundProof:
         if not ended:
             info["proof"] = f"no proof within {self.limit:g} s" if self.left() <= 0 else "stopped"
             return None, None, info
-        if child.exitcode == SATISFIABLE:
+        if exitcode == SATISFIABLE:
             info["proof"] = f"the solver placed {upper + 1} knights: the bound {upper} is wrong"
             return None, _placement(self.instance.board, self.path), info
-        if child.exitcode != 0:
-            info["proof"] = f"the proof's solver process failed (exit code {child.exitcode})"
+        if exitcode != 0:
+            info["proof"] = f"the proof's solver process failed (exit code {exitcode})"
             return None, None, info
         with open(self.path, "rb") as stream:
             kind = stream.read(1)
@@ -201,6 +217,29 @@ def _save_model(path: str | None, model: list[int] | None, squares: int) -> None
 
 #: Exit code of the solver's process when the formula is satisfiable.
 SATISFIABLE = 10
+
+
+def _child_environment() -> dict[str, str]:
+    """The environment of the solver's process: this one, with the folder this package is
+    imported from first on ``PYTHONPATH`` (a checkout run without installing)."""
+    from pathlib import Path
+
+    import knightcert
+
+    root = str(Path(knightcert.__file__).resolve().parent.parent)
+    rest = os.environ.get("PYTHONPATH", "")
+    return {**os.environ, "PYTHONPATH": root + (os.pathsep + rest if rest else "")}
+
+
+def _main(task: str, path: str) -> None:  # pragma: no cover - child process
+    """The solver's process: read the board and the numbers :class:`BoundProof` wrote to
+    ``task``, then :func:`_refute`."""
+    from knightcert.problems.board import Board
+
+    with np.load(task) as data:
+        rows, cols, torus, knights, lex = (int(v) for v in data["sizes"])
+        blocked = data["blocked"]
+    _refute(Board(rows, cols, blocked, bool(torus)), knights, lex, path)
 
 
 def _refute(board: Any, knights: int, lex: int, path: str) -> None:  # pragma: no cover - child process
@@ -283,3 +322,7 @@ def _binary_trace(solver: Any) -> bytes | None:  # pragma: no cover - child proc
         return bytes(trace.read())
     except (ImportError, AttributeError, OSError):
         return None
+
+
+if __name__ == "__main__":  # pragma: no cover - the solver's process (BoundProof)
+    _main(sys.argv[1], sys.argv[2])
