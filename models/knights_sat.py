@@ -224,9 +224,7 @@ def _child_environment() -> dict[str, str]:
     imported from first on ``PYTHONPATH`` (a checkout run without installing)."""
     from pathlib import Path
 
-    import knightcert
-
-    root = str(Path(knightcert.__file__).resolve().parent.parent)
+    root = str(Path(__file__).absolute().parents[2])  # <root>/knightcert/models/knights_sat.py
     rest = os.environ.get("PYTHONPATH", "")
     return {**os.environ, "PYTHONPATH": root + (os.pathsep + rest if rest else "")}
 
