@@ -20,6 +20,11 @@ verifies itself:
   tours without fixed ends, and for fixed ends the colour and outer-rows
   arguments of :func:`knightcert.problems.tours.full_board_reason`; never on
   a torus or a board with holes;
+* a *separator* (``knightcert.problems.checkers.tour_separator``): squares whose
+  removal leaves more pieces than a tour allows, on any board, checked in linear
+  time; the answer's own (``certificate["separator"]``, read strictly: a malformed
+  entry refuses the claim, one that proves nothing is left aside), else one the
+  checker finds itself (a board in pieces, cut squares);
 * the checker's own exhaustive search (``knightcert.problems.checkers.tour_search``)
   on boards of at most ``EXHAUSTIVE_SQUARES`` usable squares, within
   ``EXHAUSTIVE_NODES`` nodes.
@@ -38,9 +43,16 @@ import numpy as np
 from knightcert.problems.checkers.common import (
     CheckFailed,
     as_squares,
+    certificate_of,
     knight_steps,
     on_usable,
     solver_evidence,
+)
+from knightcert.problems.checkers.tour_separator import (
+    own_separator,
+    read_separator,
+    separator_squares,
+    separator_verdict,
 )
 from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
@@ -76,7 +88,11 @@ def certify_tour(instance: TourInstance, result: Result) -> tuple[list[Evidence]
     if result.bound is not None and result.bound != n:
         raise CheckFailed(f"bound {result.bound}: a tour has {n} squares, the only possible bound", "bound")
     if result.status is Status.INFEASIBLE:
-        return [nonexistence_evidence(instance, result.method)], None
+        separator = certificate_of(result, "infeasible").get("separator")
+        attached = None if separator is None else read_separator(instance.board, separator)
+        backing, removed = _nonexistence(instance, result.method, attached)
+        checked = None if removed is None else {"separator": separator_squares(instance.board, removed)}
+        return [backing], checked
     if result.status is Status.UNKNOWN and result.solution is None:  # at most the trivial bound
         return [Evidence("bound", Backing.CERTIFICATE, "a tour has every usable square")], None
     check_tour_moves(instance, result.solution)
@@ -88,25 +104,58 @@ def certify_tour(instance: TourInstance, result: Result) -> tuple[list[Evidence]
     return evidence, None
 
 
-def nonexistence_evidence(instance: TourInstance, method: str = "") -> Evidence:
+def nonexistence_evidence(
+    instance: TourInstance, method: str = "", separator: np.ndarray | None = None
+) -> Evidence:
     """The evidence that no tour exists; CheckFailed when the checker finds one.
+
+    Parameters
+    ----------
+    instance : TourInstance
+    method : str
+        The method whose claim this is (named when the claim rests on it).
+    separator : numpy.ndarray, optional
+        The answer's separator as :func:`~knightcert.problems.checkers.tour_separator.read_separator`
+        reads it (distinct flat indices of usable squares).
 
     Returns
     -------
     Evidence
-        ``infeasible`` backed by an argument (CERTIFICATE), a theorem (THEOREM),
-        the checker's complete search (SEARCH), or, when the checker cannot
-        decide, by the method alone (SOLVER, with what stopped the checker).
+        ``infeasible`` backed by an argument or a separator (CERTIFICATE), a
+        theorem (THEOREM), the checker's complete search (SEARCH), or, when the
+        checker cannot decide, by the method alone (SOLVER, with what stopped
+        the checker).
     """
+    return _nonexistence(instance, method, separator)[0]
+
+
+def _nonexistence(
+    instance: TourInstance, method: str, attached: np.ndarray | None
+) -> tuple[Evidence, np.ndarray | None]:
+    """:func:`nonexistence_evidence`, with the separator that backs it (flat indices) or None."""
     reason = argument_against(instance)
     if reason is not None:
-        return Evidence("infeasible", reason[0], reason[1])
+        return Evidence("infeasible", reason[0], reason[1]), None
+    aside = ""
+    if attached is not None:
+        verdict = separator_verdict(instance, attached)
+        if verdict.proves:
+            return Evidence("infeasible", Backing.CERTIFICATE, verdict.how), attached
+        aside = f"; the answer's separator proves nothing ({verdict.how})"
+    own = own_separator(instance)
+    if own is not None:
+        return Evidence("infeasible", Backing.CERTIFICATE, own[1].how), own[0]
+    return _searched(instance, method, aside), None
+
+
+def _searched(instance: TourInstance, method: str, aside: str) -> Evidence:
+    """The checker's exhaustive search on small boards; the method's word elsewhere."""
     board = instance.board
     if board.n_free > EXHAUSTIVE_SQUARES:
         why = (
             f"the board has {board.n_free} usable squares, beyond the checker's search ({EXHAUSTIVE_SQUARES})"
         )
-        return solver_evidence("infeasible", method, why)
+        return solver_evidence("infeasible", method, why + aside)
     from knightcert.problems.checkers.tour_search import FOUND, NONE  # numba: only a "No" needs it
 
     outcome, nodes, tour = search_tour(instance)
@@ -115,7 +164,7 @@ def nonexistence_evidence(instance: TourInstance, method: str = "") -> Evidence:
             check_tour_moves(instance, [list(board.square(i)) for i in tour])
         except CheckFailed:
             why = "the checker's own search gave a tour that did not replay"
-            return solver_evidence("infeasible", method, why)
+            return solver_evidence("infeasible", method, why + aside)
         first = ", ".join(str(board.square(i)) for i in tour[:3])
         raise CheckFailed(
             f"the checker's exhaustive search found a tour ({nodes} nodes; it starts {first}, ...)",
@@ -124,7 +173,7 @@ def nonexistence_evidence(instance: TourInstance, method: str = "") -> Evidence:
     if outcome == NONE:
         return Evidence("infeasible", Backing.SEARCH, f"the checker's exhaustive search ({nodes} nodes)")
     why = f"the checker's search spent its budget of {EXHAUSTIVE_NODES} nodes without deciding"
-    return solver_evidence("infeasible", method, why)
+    return solver_evidence("infeasible", method, why + aside)
 
 
 def nonexistence_reason(instance: TourInstance) -> str | None:
