@@ -27,29 +27,14 @@ from knightcert.problems.tours import TourInstance
 from tests import oracle
 
 
-def plain(blocked, torus, closed=False, start=None, end=None) -> dict:
-    """The instance as the oracle reads it."""
-    rows, cols = blocked.shape
-    taken = {(r, c) for r in range(rows) for c in range(cols) if blocked[r, c]}
-    return {
-        "rows": rows,
-        "cols": cols,
-        "torus": torus,
-        "blocked": taken,
-        "closed": closed,
-        "start": start,
-        "end": end,
-    }
-
-
 def tour_exists(blocked, torus, closed, start=None, end=None) -> bool:
     """The oracle's brute force: a Hamiltonian path (cycle) of the usable squares with the given ends."""
-    return oracle.tour_exists(plain(blocked, torus, closed, start, end))
+    return oracle.tour_exists(oracle.tour_board(blocked, torus, closed, start, end))
 
 
 def pieces_without(blocked, torus, removed) -> int:
     """The test's own count of pieces of the usable squares less ``removed`` (the oracle's moves)."""
-    inst = plain(blocked, torus)
+    inst = oracle.tour_board(blocked, torus)
     left = set(oracle.usable(inst)) - set(removed)
     count = 0
     while left:
