@@ -15,6 +15,12 @@ verifies itself:
 * degrees: a square with no move, a square with one move on a closed tour,
   more squares with one move than free ends on an open one (moves counted
   without repeats, so these hold on tori too);
+* forced moves (closed tours, and open tours with both ends fixed): a tour
+  takes both moves of a square that has exactly two (not an end of an open
+  tour), and on a closed tour with both ends fixed the closing move; these
+  *forced* moves are moves of the tour, so no square may have more than two
+  of them (one at an end of an open tour), and they may close no cycle (a
+  cycle of tour moves is the whole closed tour; a path has none);
 * theorems on full plain boards: Schwenk (1991) for closed tours (with or
   without a start: a cycle can start anywhere), Conrad et al. (1994) for open
   tours without fixed ends, and for fixed ends the colour and outer-rows
@@ -217,7 +223,8 @@ def argument_against(instance: TourInstance) -> tuple[Backing, str] | None:
         )
         if reason is not None:
             return (Backing.CERTIFICATE if reason.startswith("colour") else Backing.THEOREM), reason
-    return None
+    reason = _forced_argument(instance)
+    return None if reason is None else (Backing.CERTIFICATE, reason)
 
 
 def _colour_argument(instance: TourInstance) -> str | None:
@@ -266,6 +273,61 @@ def _degree_argument(instance: TourInstance) -> str | None:
                 f"degrees: {len(loose)} squares with one move must all be ends of the tour, "
                 f"and only {2 - len(fixed)} end{'s' * (len(fixed) != 1)} are free"
             )
+    return None
+
+
+def _forced_argument(instance: TourInstance) -> str | None:
+    """Forced moves (module docstring); O(n).
+
+    Proof. A closed tour is a cycle through every square: at a square with exactly two moves
+    its two steps are those two moves, and with both ends fixed the closing move is a step.
+    So every forced move is a step, each square has two steps, and a cycle made of steps is
+    the tour itself (a cycle contains no shorter cycle), all ``n`` squares. An open tour
+    between fixed ends ``s`` and ``e`` is a path: a square other than ``s`` and ``e`` has two
+    steps, so again both of its two moves are steps; ``s`` and ``e`` have one step each, and
+    a path contains no cycle.
+    """
+    board = instance.board
+    n = board.n_free
+    both = instance.start is not None and instance.end is not None
+    if n < 3 or not (instance.closed or both):
+        return None
+    nb = knight_neighbours(board)
+    degree = (nb >= 0).sum(axis=1)
+    ends: set[int] = set()
+    if not instance.closed and instance.start is not None and instance.end is not None:
+        ends = {board.index(*instance.start), board.index(*instance.end)}
+    twos = [v for v in np.flatnonzero(board.free.reshape(-1) & (degree == 2)).tolist() if v not in ends]
+    # the distinct moves of a square come first in its row of the table
+    forced = {(min(v, int(w)), max(v, int(w))) for v in twos for w in nb[v, :2]}
+    if instance.closed and instance.start is not None and instance.end is not None:
+        s, e = board.index(*instance.start), board.index(*instance.end)
+        forced.add((min(s, e), max(s, e)))
+    steps = np.bincount(np.array(sorted(forced), dtype=np.int64).reshape(-1), minlength=board.size)
+    limit = np.full(board.size, 2)
+    limit[list(ends)] = 1
+    over = np.flatnonzero(steps > limit)
+    if over.size:
+        square = int(over[0])
+        where = "an end of the tour, has one" if square in ends else "a tour takes two at a square"
+        return f"forced moves: {int(steps[square])} forced moves meet at {board.square(square)}; {where}"
+    root = {v: v for edge in forced for v in edge}
+    size = dict.fromkeys(root, 1)
+
+    def find(v: int) -> int:
+        while root[v] != v:
+            root[v] = root[root[v]]
+            v = root[v]
+        return v
+
+    for a, b in sorted(forced):
+        ra, rb = find(a), find(b)
+        if ra == rb:
+            if size[ra] == n:  # the forced moves are a whole closed tour (on an open one the
+                continue  # ends, two of the n squares, have one forced move at most: checked above)
+            return f"forced moves: forced moves close a cycle of {size[ra]} of the {n} squares"
+        root[rb] = ra
+        size[ra] += size[rb]
     return None
 
 

@@ -195,3 +195,31 @@ def test_the_work_is_bounded(monkeypatch):
     passes.clear()
     assert find_separator(instance, work=0) is None and len(passes) <= 4
     assert tour_separator.WORK // (40 * 40 * 8) > 25  # the default does more
+
+
+def test_forced_moves_certify_a_no_that_no_separator_shows():
+    """Square (1, 2) is a move from three squares with two moves each ((0, 0), (2, 0), (0, 4)):
+    a closed tour would enter and leave each through it, three moves at one square. No count
+    of pieces shows that (removing (1, 2) and the three other neighbours leaves four pieces,
+    which a closed tour allows); the forced-moves argument does, past the checker's search."""
+    blocked = np.zeros((18, 18), dtype=bool)
+    for square in [(0, 1), (4, 1), (2, 3), (2, 5), (10, 10), (10, 14), (14, 10), (14, 14)]:
+        blocked[square] = True
+    instance = TourInstance(Board(18, 18, blocked), closed=True)
+    board = instance.board
+    assert board.n_free > EXHAUSTIVE_SQUARES
+    gate = [(1, 2), (2, 1), (3, 2), (1, 6)]  # (1, 2) and the other neighbours of the three
+    squares = np.array([board.index(*sq) for sq in gate])
+    verdict = separator_verdict(instance, squares)
+    assert (verdict.pieces, verdict.most, verdict.proves) == (4, 4, False)
+    assert argument_against(instance) == (
+        Backing.CERTIFICATE,
+        "forced moves: 3 forced moves meet at (1, 2); a tour takes two at a square",
+    )
+    assert find_separator(instance) is None  # the checker needs none
+    result = cpsat(instance, time_limit=30)
+    assert result.status is Status.INFEASIBLE and result.certified and result.certificate is None
+    both = TourInstance(board, start=(5, 5), end=(6, 7))  # an open tour between fixed ends: too
+    assert argument_against(both) == argument_against(instance)
+    loose = TourInstance(board, start=(5, 5))  # a free end may be one of the three: no argument
+    assert argument_against(loose) is None

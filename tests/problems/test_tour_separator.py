@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from knightcert.problems.board import Board
 from knightcert.problems.checkers import certify, tour
 from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.checkers.tour import argument_against
 from knightcert.problems.checkers.tour_separator import (
     own_separator,
     read_separator,
@@ -135,6 +136,28 @@ def check_claims_with_separators(case):
             assert not out.certified and all(e.backing is Backing.SOLVER for e in evidence)
         if out.certified and evidence[0].how.startswith("separator"):
             assert out.certificate is not None and "separator" in out.certificate
+
+
+@settings(max_examples=400)
+@given(small_boards())
+def test_every_argument_of_the_checker_holds_only_where_no_tour_exists(case):
+    """Counting, colours, degrees, forced moves, theorems: each "no" the checker argues is
+    one the brute force agrees with."""
+    blocked, torus, closed, start, end = case
+    reason = argument_against(instance_of(*case))
+    if reason is not None:
+        assert not tour_exists(blocked, torus, closed, start, end), reason
+
+
+def test_forced_moves_close_a_short_cycle():
+    # a 4 x 4 board (two removed columns beside it): the corners have two moves each, and
+    # the moves of (0, 0) and (3, 3) close the cycle (0, 0) (1, 2) (3, 3) (2, 1)
+    blocked = np.zeros((4, 6), dtype=bool)
+    blocked[:, 4:] = True
+    instance = TourInstance(Board(4, 6, blocked), closed=True)
+    words = "forced moves: forced moves close a cycle of 4 of the 16 squares"
+    assert argument_against(instance) == (Backing.CERTIFICATE, words)
+    assert not tour_exists(blocked, False, True)
 
 
 def gated(rows: int, gates=((1, 4),), cols: int = 10) -> np.ndarray:
