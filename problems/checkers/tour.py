@@ -15,17 +15,17 @@ verifies itself:
 * degrees: a square with no move, a square with one move on a closed tour,
   more squares with one move than free ends on an open one (moves counted
   without repeats, so these hold on tori too);
+* theorems on full plain boards: Schwenk (1991) for closed tours (with or
+  without a start: a cycle can start anywhere), Conrad et al. (1994) for open
+  tours without fixed ends, and for fixed ends the colour and outer-rows
+  arguments of :func:`knightcert.problems.tours.full_board_reason`; never on
+  a torus or a board with holes;
 * forced moves (closed tours, and open tours with both ends fixed): a tour
   takes both moves of a square that has exactly two (not an end of an open
   tour), and on a closed tour with both ends fixed the closing move; these
   *forced* moves are moves of the tour, so no square may have more than two
   of them (one at an end of an open tour), and they may close no cycle (a
   cycle of tour moves is the whole closed tour; a path has none);
-* theorems on full plain boards: Schwenk (1991) for closed tours (with or
-  without a start: a cycle can start anywhere), Conrad et al. (1994) for open
-  tours without fixed ends, and for fixed ends the colour and outer-rows
-  arguments of :func:`knightcert.problems.tours.full_board_reason`; never on
-  a torus or a board with holes;
 * a *separator* (``knightcert.problems.checkers.tour_separator``): squares whose
   removal leaves more pieces than a tour allows, on any board, checked in linear
   time; the answer's own (``certificate["separator"]``, read strictly: a malformed
@@ -192,7 +192,7 @@ def nonexistence_reason(instance: TourInstance) -> str | None:
 
 
 def argument_against(instance: TourInstance) -> tuple[Backing, str] | None:
-    """A counting, colour, degree or theorem argument that no tour exists, or None."""
+    """A counting, colour, degree, theorem or forced-moves argument that no tour exists, or None."""
     board = instance.board
     n = board.n_free
     if instance.closed and n < 3:

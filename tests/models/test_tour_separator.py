@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from knightcert.algorithms import tour_separator
 from knightcert.algorithms.tour_separator import find_separator, with_separator
 from knightcert.cli.main import main
-from knightcert.heuristics.tour_warnsdorff import warnsdorff
+from knightcert.heuristics.tour_warnsdorff import cenpl
 from knightcert.models.tour_cpsat import cpsat
 from knightcert.models.tour_csp import csp
 from knightcert.problems.board import Board
@@ -88,37 +88,34 @@ def test_the_pair_board_needs_the_pair_search():
     assert {(4, 8), (12, 9)} <= set(map(tuple, found.tolist()))
 
 
+#: 23 squares, open: the left 3 x 4 board less (0, 0) with its gate (1, 4) holds five squares
+#: of one colour and seven of the other, which one run of an open tour cannot cover; no
+#: counting, degree or forced-moves argument applies
+SMALL = gated(3, 10, [(1, 4)], [(0, 0), (0, 7)])
+
+
 def test_cpsat_attaches_a_separator_and_the_checker_uses_it():
-    blocked = gated(4, 10, [(1, 4)], [(0, 1)])
-    instance = TourInstance(Board(4, 10, blocked), closed=True)
+    instance = TourInstance(Board(3, 10, SMALL))
+    assert argument_against(instance) is None
+    assert not oracle.tour_exists(oracle.tour_board(SMALL, False, False))
     result = cpsat(instance)
     assert result.status is Status.INFEASIBLE and result.certified
-    assert result.certificate["separator"].tolist() == [[1, 4]]
-    assert (
-        result.evidence[0].how
-        == "separator: removing 1 square leaves 2 pieces, a closed tour leaves at most 1"
-    )
+    expected = find_separator(instance)
+    assert expected is not None and result.certificate["separator"].tolist() == expected.tolist()
+    assert result.evidence[0].backing is Backing.CERTIFICATE
+    assert result.evidence[0].how.startswith("separator: removing 6 squares leaves 3 pieces")
     assert "separator_s" in result.info
     bare = cpsat(instance, separator=False, check=False)
     assert bare.status is Status.INFEASIBLE and bare.certificate is None
 
 
 def test_an_exhausted_warnsdorff_search_and_csp_attach_a_separator():
-    blocked = gated(4, 10, [(1, 4)], [(0, 1)])
-    result = warnsdorff(TourInstance(Board(4, 10, blocked), closed=True))
-    assert result.status is Status.INFEASIBLE and result.certificate["separator"].tolist() == [[1, 4]]
-    # 23 squares: an open tour would cover the left region and its gate, five squares of one
-    # colour and seven of the other, in one run
-    small = gated(3, 10, [(1, 4)], [(0, 0), (0, 7)])
-    instance = TourInstance(Board(3, 10, small))
-    assert argument_against(instance) is None and not oracle.tour_exists(
-        oracle.tour_board(small, False, False)
-    )
-    result = csp(instance)
-    assert result.status is Status.INFEASIBLE and result.certified
-    assert result.evidence[0].backing is Backing.CERTIFICATE and result.evidence[0].how.startswith(
-        "separator"
-    )
+    instance = TourInstance(Board(3, 10, SMALL))
+    for method in (cenpl, csp):  # cenpl searches from every start: a complete search
+        result = method(instance)
+        assert result.status is Status.INFEASIBLE and result.certified, method
+        assert "separator" in result.certificate
+        assert result.evidence[0].how.startswith("separator")
 
 
 def test_auto_says_no_by_a_separator_without_cpsat():

@@ -9,6 +9,8 @@ tour.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -309,3 +311,23 @@ def test_three_pendant_blocks_are_found_by_the_checker_itself():
     assert verdict.proves and verdict.pieces == 4 and verdict.lonely == 3 and verdict.lonely_most == 2
     assert sorted(map(instance.board.square, removed.tolist())) == [(4, 7), (7, 4), (11, 7)]
     assert pieces_without(blocked, False, [(4, 7), (11, 7), (7, 4)]) == 4
+
+
+def test_where_it_stops_a_small_torus_no_separator_shows():
+    """An open tour on this 4 x 5 torus does not exist (the oracle), yet no set of its twelve
+    squares breaks a rule and no other argument applies: past the checker's search such a
+    claim would rest on the solver (here the search decides it)."""
+    rows = ["..x.x", "..xx.", ".xx..", "..xx."]
+    blocked = np.array([[ch == "x" for ch in row] for row in rows])
+    instance = TourInstance(Board(4, 5, blocked, torus=True), name="gap")
+    assert not tour_exists(blocked, True, False)
+    assert argument_against(instance) is None and own_separator(instance) is None
+    usable = np.flatnonzero(~blocked.reshape(-1))
+    for k in range(len(usable) + 1):
+        for removed in itertools.combinations(usable.tolist(), k):
+            assert not separator_verdict(instance, np.array(removed, dtype=np.int64)).proves
+    claim = Result("tour", "cpsat", Status.INFEASIBLE, None, None, None, 0.0)
+    assert certify(instance, claim).evidence[0].backing is Backing.SEARCH
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tour, "EXHAUSTIVE_SQUARES", 0)
+        assert certify(instance, claim.with_()).evidence[0].backing is Backing.SOLVER
