@@ -26,9 +26,13 @@ squares of one colour than of the other is cut off in more pieces than a tour al
 ``S`` with the smaller colour of every region that has two or more squares of one colour in
 excess.
 
-Work is bounded: at most ``WORK`` visits of a move-table entry in all (a depth-first search or
-a verdict reads the whole table once, 8 entries a square), so on large boards only the first
-candidates are tried (on a board of a million squares, three passes after the checker's own).
+Only candidates that may leave more pieces than a tour allows are checked (the larger colour
+of ``W`` and the other regions bound the pieces). Work is bounded: at most ``WORK`` visits of a
+move-table entry after the checker's own candidates (a depth-first search or a verdict reads
+the whole table once, 8 entries a square; at least two passes), so on large boards only the
+first candidates are tried: about 780 passes on a 40 x 40 board (0.1 s), two on a board of a
+million squares. The bound is on work, not on time, so the answer does not depend on the
+machine's speed.
 """
 
 from __future__ import annotations
