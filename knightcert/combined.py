@@ -208,11 +208,13 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
             hint_source=hint_source,
             **{**options, "time_limit": share, "check": False},
         )
-        if solver.objective is not None and solver.objective > best.objective:
+        if _count(solver) > _count(best):
             best = solver.with_(info={**best.info, **solver.info})
-    proof_s, placed, entry, found = 0.0, 0, None, {}
+    proof_s, placed = 0.0, 0
+    entry: dict[str, Any] | None = None
+    found: dict[str, Any] = {}
     while True:
-        target = int(best.objective) + 1
+        target = _count(best) + 1
         proof = BoundProof(instance, target, time_limit=left())
         interrupted = False
         try:
@@ -226,7 +228,7 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
                     instance, hint=best.solution, hint_source=hint_source, stop_when=proof.done, **side
                 )
                 interrupted = bool(solver.info.get("interrupted"))  # Ctrl-C, caught by CP-SAT's solve
-            if not interrupted and (solver is None or solver.objective is None or solver.objective < target):
+            if not interrupted and (solver is None or _count(solver) < target):
                 proof.wait()  # CP-SAT stopped short of the target (or proved the best optimal)
         except KeyboardInterrupt:  # Ctrl-C while waiting for the proof
             from knightcert.problems import stopping
@@ -235,20 +237,20 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
             interrupted = True
         entry, placement, found = proof.finish()
         proof_s += found.get("proof_s", found["proof_solve_s"])
-        if solver is not None and solver.objective is not None and solver.objective > best.objective:
+        if solver is not None and _count(solver) > _count(best):
             best = solver.with_(info={**best.info, **solver.info})
         if interrupted:
             info = {**(solver.info if solver else {}), **found, "stopped": "interrupted"}
             return _solver_word(instance, best, solver, began, start, info)
-        if placement is not None and len(placement) > best.objective and _valid(instance, placement):
+        if placement is not None and len(placement) > _count(best) and _valid(instance, placement):
             best = best.with_(objective=len(placement), solution=placement, status=Status.FEASIBLE)
             placed += 1
-        if entry is None and best.objective >= target:
+        if entry is None and _count(best) >= target:
             continue  # one knight more was placed: try the next
         break
     side_info = {} if solver is None else solver.info
     info = {**side_info, **best.info, **found, "proof_s": round(proof_s, 3), "placed_by_proof_solver": placed}
-    if entry is None or best.objective != target - 1:
+    if entry is None or _count(best) != target - 1:
         return _solver_word(instance, best, solver, began, start, info)
     certificate = dict(best.certificate) if isinstance(best.certificate, dict) else {}
     info.pop("stopped", None)
@@ -259,6 +261,11 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
         time=start.time + time.perf_counter() - began,
         info=info,
     )
+
+
+def _count(result: Result) -> int:
+    """The knights a result places (-1 without a placement)."""
+    return -1 if result.objective is None or result.solution is None else int(result.objective)
 
 
 def _valid(instance: KnightsInstance, placement: list[list[int]]) -> bool:
@@ -283,19 +290,20 @@ def _solver_word(
 
     from knightcert.problems.checkers.knights_band import best_band
 
-    bound = None if solver is None else solver.bound
+    count = _count(best)
+    bound = None if solver is None or solver.bound is None else int(solver.bound)
     status = Status.FEASIBLE
-    if solver is not None and solver.status is Status.OPTIMAL and solver.objective == best.objective:
+    if solver is not None and solver.status is Status.OPTIMAL and _count(solver) == count:
         status = Status.OPTIMAL
-    if bound is not None and bound < best.objective:  # never below a placement in hand
+    if bound is not None and bound < count:  # never below a placement in hand
         bound = None
     certificate = best.certificate
     band = None if status is Status.OPTIMAL else best_band(instance.board)
-    if band is not None and band.bound >= best.objective and (bound is None or band.bound <= bound):
+    if band is not None and band.bound >= count and (bound is None or band.bound <= bound):
         bound = band.bound
         certificate = {**(certificate if isinstance(certificate, dict) else {}), "band": band.entry()}
         info = {**info, "band_s": round(band.seconds, 6)}
-        if band.bound == best.objective:  # the band proves the placement optimal
+        if band.bound == count:  # the band proves the placement optimal
             status = Status.OPTIMAL
     return best.with_(
         status=status,
