@@ -188,6 +188,7 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
     from knightcert.models.cpsat_solve import MIN_PORTFOLIO, available_threads
     from knightcert.models.knights_cpsat import cpsat
     from knightcert.models.knights_sat import BoundProof
+    from knightcert.problems import progress
 
     began = time.perf_counter()
     limit = options.get("time_limit")
@@ -196,6 +197,7 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
         return None if limit is None else max(limit - start.time - (time.perf_counter() - began), 1e-3)
 
     best = _diagonal_start(instance, start) or start.with_(method="cpsat")
+    source = best.info.get("start", "greedy")  # who placed the best so far, for the progress notes
     solver: Result | None = None  # CP-SAT's last answer (its bound and status are its word)
     alongside = options.get("workers") is not None or available_threads() >= 2
     if not alongside:  # one thread: CP-SAT first, for a share of the time, then CaDiCaL
@@ -209,12 +211,13 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
             **{**options, "time_limit": share, "check": False},
         )
         if _count(solver) > _count(best):
-            best = solver.with_(info={**best.info, **solver.info})
+            best, source = solver.with_(info={**best.info, **solver.info}), "CP-SAT"
     proof_s, placed = 0.0, 0
     entry: dict[str, Any] | None = None
     found: dict[str, Any] = {}
     while True:
         target = _count(best) + 1
+        progress.note(f"{target - 1} knights placed ({source}); CaDiCaL is proving that {target} do not fit")
         proof = BoundProof(instance, target, time_limit=left())
         interrupted = False
         try:
@@ -238,13 +241,13 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
         entry, placement, found = proof.finish()
         proof_s += found.get("proof_s", found["proof_solve_s"])
         if solver is not None and _count(solver) > _count(best):
-            best = solver.with_(info={**best.info, **solver.info})
+            best, source = solver.with_(info={**best.info, **solver.info}), "CP-SAT"
         if interrupted:
             info = {**(solver.info if solver else {}), **found, "stopped": "interrupted"}
             return _solver_word(instance, best, solver, began, start, info)
         if placement is not None and len(placement) > _count(best) and _valid(instance, placement):
             best = best.with_(objective=len(placement), solution=placement, status=Status.FEASIBLE)
-            placed += 1
+            placed, source = placed + 1, "CaDiCaL"
         if entry is None and _count(best) >= target:
             continue  # one knight more was placed: try the next
         break

@@ -131,3 +131,17 @@ def test_a_proof_that_runs_out_of_time_leaves_the_answer_feasible(monkeypatch):
         assert claims["optimal"] is Backing.SOLVER and not result.certified
     else:
         assert result.bound == 26 and claims["bound"] is Backing.CERTIFICATE
+
+
+def test_the_proof_says_what_it_is_doing(monkeypatch):
+    """A listener hears which count is placed and which is being refuted (the command line
+    shows these notes on a terminal)."""
+    import knightcert.problems.checkers.knights as knights_checker
+    from knightcert.problems.progress import listening
+
+    monkeypatch.setattr(knights_checker, "SEARCH_SQUARES", 10)
+    heard: list[str] = []
+    with listening(heard.append):
+        result = solve(SEVEN, method="cpsat")
+    assert result.status is Status.OPTIMAL
+    assert heard == ["14 knights placed (anti-diagonal construction); CaDiCaL is proving that 15 do not fit"]
