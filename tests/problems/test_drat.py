@@ -136,6 +136,10 @@ def test_entries_are_checked_before_inflating():
         proof_entry({**entry, "bytes": True})
     with pytest.raises(CheckFailed, match="knights must be"):
         proof_entry({**entry, "knights": 0})
+    for field, values in (("knights", (2.0, True, "3", None)), ("bytes", (-1, 4.0, "4")), ("xz", (None, 7))):
+        for value in values:  # every field of the entry: an exact plain type, in range, named
+            with pytest.raises(CheckFailed, match=f"{field} must be"):
+                proof_entry({**entry, field: value})
     bomb = encode_proof(bytes(10_000_000), 3)
     with pytest.raises(CheckFailed, match="does not inflate to the declared 100 bytes"):
         decode_proof({**bomb, "bytes": 100})
@@ -351,6 +355,17 @@ def test_lex_needs_a_full_torus_and_a_length_in_range():
     for board, lex in ((holed, 3), (Board(5, 5), 3), (full, 26), (full, -1)):
         with pytest.raises(ValueError, match="lex"):
             knights_cnf(board, 3, lex=lex)
+
+
+def test_a_proof_text_past_the_limit_is_refused_before_it_is_read(monkeypatch):
+    import knightcert.problems.checkers.drat as drat_module
+
+    entry = encode_proof(b"a\x04\x00\x00", 3)
+    monkeypatch.setattr(drat_module, "MAX_PROOF_TEXT", len(entry["xz"]) - 1)
+    with pytest.raises(CheckFailed, match="xz must be text of at most"):
+        proof_entry(entry)
+    monkeypatch.setattr(drat_module, "MAX_PROOF_TEXT", len(entry["xz"]))
+    assert proof_entry(entry)["xz"] == entry["xz"]
 
 
 def test_a_proof_entry_names_its_lex_length_truthfully():
