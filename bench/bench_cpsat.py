@@ -201,10 +201,10 @@ def targets_table(seeds: list[int], names: list[str]) -> None:
 
     root = Path(__file__).resolve().parents[1]
     print(
-        "| command | seed | status | objective | bound | method s | process s | process CPU s | target s "
-        "| met | load before/after |"
+        "| command | seed | status | objective | bound | certified | method s | process s | process CPU s "
+        "| target s | met | load before/after |"
     )
-    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|")
+    print("|---|---:|---|---:|---:|---|---:|---:|---:|---:|---|---|")
     for name, arguments, limit, target in TARGETS:
         if names and name not in names:
             continue
@@ -243,7 +243,8 @@ def targets_table(seeds: list[int], names: list[str]) -> None:
             shown = " ".join(arguments).replace(str(SHARED / "lost-knight") + "/", "")
             print(
                 f"| `knightcert {shown} --method cpsat --time-limit {limit:g}` | {seed} | {answer['status']} "
-                f"| {answer['objective']} | {answer['bound']} | {answer['time_s']:.2f} | {wall:.2f} "
+                f"| {answer['objective']} | {answer['bound']} | {'yes' if answer.get('certified') else 'no'} "
+                f"| {answer['time_s']:.2f} | {wall:.2f} "
                 f"| {cpu:.2f} | {'' if target is None else f'{target:g}'} | {met} "
                 f"| {before:.1f}/{after:.1f} |",
                 flush=True,

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from knightcert.algorithms.tour_separator import with_separator
 from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.method import method
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets
@@ -143,9 +144,10 @@ def run_warnsdorff(
     if status is Status.UNKNOWN and 0 < int(length) == covered:  # the dead end is the deepest path
         rows, cols = np.divmod(path[:length], board.cols)
         partial = {"partial": np.stack([rows, cols], axis=1)}
-    return Result.empty(
+    result = Result.empty(
         "tour", name, time.perf_counter() - began, status=status, nodes=nodes, info=info, certificate=partial
     )
+    return with_separator(instance, result)  # an exhausted search: a separator makes it certified
 
 
 @method("tour", "warnsdorff")

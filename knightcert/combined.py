@@ -8,10 +8,20 @@ live here, one layer up, and the registry points at them:
     theorem: a maximum matching's size gives the exact optimum (usable squares less the
     matching), added to the model as ``sum <= bound``, and the matching's independent set
     is the hint, so that the search only has to reach the bound; the matching goes with
-    the answer as its certificate (the checker validates it). On other boards (odd tori)
-    CP-SAT started from seed 002's greedy placement (a solution hint); where the checker
-    has no certificate of its own for the bound (past its search), CaDiCaL then writes a
-    DRAT proof of it (:mod:`knightcert.models.knights_sat`), attached as ``certificate["drat"]``.
+    the answer as its certificate (the checker validates it). On a full torus with one odd
+    side a band bound (:mod:`knightcert.problems.checkers.knights_band`) proves the optimum:
+    the strip placement when it meets the bound, else the band count's own placement when the
+    band is the whole torus (no search; past the size of its table, CP-SAT bounded by that
+    exact count); the band goes with the answer as its certificate. On other odd tori
+    CP-SAT starts from seed 002's greedy placement (a solution hint). Where the checker
+    has no certificate of its own for the bound (past its search), CaDiCaL refutes "one
+    knight more than the best placement" with a proof (:mod:`knightcert.models.knights_sat`;
+    LRAT, translations broken by lex-leader clauses on full tori), attached as
+    ``certificate["drat"]``, while CP-SAT searches alongside on the other core; the best
+    placement is the anti-diagonal construction on square tori of odd side
+    (:mod:`knightcert.heuristics.knights_diagonals`), else the greedy one, and any placement
+    CaDiCaL or CP-SAT finds with more knights replaces it. The answer is optimal on the
+    proof, which the checker verifies; without one in the time, CP-SAT's word stands.
 ``knights bnb``
     seed 002's branch and bound with the greedy value as first incumbent.
 ``tour cpsat``
@@ -41,17 +51,15 @@ __all__ = ["knights_bnb", "knights_cpsat", "tour_cpsat"]
 def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
     """``knightcert.models.knights_cpsat.cpsat``: on bipartite boards bounded by Kőnig's theorem,
     with the matching's independent set as hint and the matching as certificate (checked once,
-    at the end); on odd tori with the greedy placement as hint (module docstring)."""
-    from knightcert.heuristics.knights_greedy import greedy
-    from knightcert.models.knights_cpsat import cpsat
-
+    at the end); on full tori with one odd side the band bound's optimum; on other odd tori
+    with the greedy placement as hint (module docstring)."""
     check_arguments("knights", instance, options.get("time_limit"), options.get("seed"))
     board = instance.board
     if board.torus and (board.rows % 2 or board.cols % 2):
-        start = greedy(instance, check=False)
-        result = cpsat(instance, hint=start.solution, hint_source="greedy", **_time_left(options, start.time))
-        return _with_proof(instance, _at_least_the_start(result, start), options)
+        return _odd_torus(instance, options)
     from knightcert.algorithms.knights_matching import matching
+    from knightcert.heuristics.knights_greedy import greedy
+    from knightcert.models.knights_cpsat import cpsat
     from knightcert.problems.checkers import certify
 
     check = options.pop("check", True)  # checked once, at the end, with the matching attached
@@ -74,27 +82,238 @@ def knights_cpsat(instance: KnightsInstance, **options: Any) -> Result:
     return certify(instance, result) if check else result
 
 
-def _with_proof(instance: KnightsInstance, result: Result, options: dict[str, Any]) -> Result:
-    """``result`` with a DRAT proof of its upper bound attached, where the checker needs one:
-    a board that is not bipartite and past the checker's own search. The proof's time is
-    added to the result's time (and ``info["proof_s"]``); without a proof (time out) the
-    result is unchanged but for ``info["proof"]``."""
-    from knightcert.models.knights_sat import prove_upper_bound
+def _odd_torus(instance: KnightsInstance, options: dict[str, Any]) -> Result:
+    """A torus with an odd side: where a band proves the optimum (a full torus with one odd side,
+    ``band_optimum``) a placement that meets it at once, or, when the whole torus's band is too
+    long to build its placement, CP-SAT bounded by the band's exact count, with the band as
+    certificate; elsewhere CP-SAT from the greedy placement, or, where the checker needs a
+    proof, :func:`_placed_and_proved`."""
+    from knightcert.models.knights_band import band_optimum
+    from knightcert.problems.checkers import certify
+
+    known, band = band_optimum(instance)
+    if known is not None:
+        return certify(instance, known) if options.get("check", True) else known
+    from knightcert.heuristics.knights_greedy import greedy
+    from knightcert.models.knights_cpsat import cpsat
+
+    start = greedy(instance, check=False)
+    if band is None:
+        if _needs_proof(instance.board):  # CaDiCaL proves (or improves) the best placement
+            return _placed_and_proved(instance, start, options)
+        result = cpsat(instance, hint=start.solution, hint_source="greedy", **_time_left(options, start.time))
+        return _at_least_the_start(result, start)
+    check = options.pop("check", True)  # checked once, at the end, with the band attached
+    result = cpsat(
+        instance,
+        hint=start.solution,
+        hint_source="greedy",
+        upper_bound=band.bound,
+        bound_source=band.how(),
+        check=False,
+        **_time_left(options, start.time),
+    )
+    info = {**result.info, "band_s": round(band.seconds, 6)}
+    result = _at_least_the_start(result, start).with_(certificate={"band": band.entry()}, info=info)
+    return certify(instance, result) if check else result
+
+
+#: With one thread, CP-SAT searches before CaDiCaL proves: these seconds, at most this share
+#: of what is left of the time limit.
+INCUMBENT_SECONDS = 10.0
+INCUMBENT_SHARE = 0.25
+
+
+def _diagonal_start(instance: KnightsInstance, start: Result) -> Result | None:
+    """The anti-diagonal construction (:mod:`knightcert.heuristics.knights_diagonals`) as a
+    ``FEASIBLE`` answer of ``cpsat``, on full square tori of odd side where it places at least
+    as many knights as the greedy ``start``; None elsewhere. Its time includes the greedy start's."""
+    import time
+
+    from knightcert.heuristics.knights_diagonals import diagonal_placement
+    from knightcert.problems.checkers.knights import check_placement
+    from knightcert.problems.checkers.knights_cnf import translation_applies
+
+    began = time.perf_counter()
+    board = instance.board
+    placement = diagonal_placement(board.rows, board.cols) if translation_applies(board) else None
+    if placement is None:
+        return None
+    count = check_placement(instance, placement)  # checked before it is used
+    if start.objective is not None and count < start.objective:
+        return None
+    spent = start.time + time.perf_counter() - began
+    info = {"start": "anti-diagonal construction", "construction_s": round(spent, 6)}
+    return start.with_(
+        method="cpsat",
+        status=Status.FEASIBLE,
+        objective=count,
+        solution=placement,
+        bound=None,
+        time=spent,
+        info=info,
+    )
+
+
+def _needs_proof(board: Any) -> bool:
+    """Whether the checker has no certificate of its own for a bound on ``board``: not
+    bipartite, and past the checker's own search."""
     from knightcert.problems.checkers.knights import SEARCH_SQUARES, bipartite
 
-    upper = result.objective if result.status is Status.OPTIMAL else result.bound
-    board = instance.board
-    if upper is None or bipartite(board) or board.n_free <= SEARCH_SQUARES:
-        return result
+    return not bipartite(board) and board.n_free > SEARCH_SQUARES
+
+
+def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[str, Any]) -> Result:
+    """The best placement proven optimal by CaDiCaL, with CP-SAT searching alongside.
+
+    From the best placement known (the anti-diagonal construction, else the greedy
+    ``start``), CaDiCaL refutes "one knight more" in a child process
+    (:class:`knightcert.models.knights_sat.BoundProof`) while CP-SAT, on the other core,
+    searches from it with the rest of the time (one worker; both run only where two threads
+    may: ``$KNIGHTCERT_THREADS`` or the cores; with one, CP-SAT first, for
+    ``INCUMBENT_SECONDS`` or ``INCUMBENT_SHARE`` of the time left). When CaDiCaL ends:
+
+    - refuted: the answer is ``OPTIMAL`` on that proof, attached as ``certificate["drat"]``
+      (the checker verifies it);
+    - it placed one knight more (checked), or CP-SAT did: that is the new best, and the next
+      knight is tried;
+    - out of time: CP-SAT's answer stands (its bound, or its optimality, on its word only),
+      with ``info["proof"]`` saying why no proof came.
+
+    The time counts the greedy start, the construction, CP-SAT and CaDiCaL (``info["proof_s"]``:
+    CaDiCaL's rounds, in all).
+    """
+    import time
+
+    from knightcert.models.cpsat_solve import MIN_PORTFOLIO, available_threads
+    from knightcert.models.knights_cpsat import cpsat
+    from knightcert.models.knights_sat import BoundProof
+    from knightcert.problems import progress
+
+    began = time.perf_counter()
     limit = options.get("time_limit")
-    left = None if limit is None else max(limit - result.time, 1e-3)
-    entry, info = prove_upper_bound(instance, int(upper), time_limit=left)
-    info = {**result.info, **info}
-    if entry is None:
-        return result.with_(info=info)
-    certificate = dict(result.certificate) if isinstance(result.certificate, dict) else {}
-    return result.with_(
-        certificate={**certificate, "drat": entry}, info=info, time=result.time + info["proof_s"]
+
+    def left() -> float | None:
+        return None if limit is None else max(limit - start.time - (time.perf_counter() - began), 1e-3)
+
+    best = _diagonal_start(instance, start) or start.with_(method="cpsat")
+    source = best.info.get("start", "greedy")  # who placed the best so far, for the progress notes
+    solver: Result | None = None  # CP-SAT's last answer (its bound and status are its word)
+    alongside = options.get("workers") is not None or available_threads() >= 2
+    if not alongside:  # one thread: CP-SAT first, for a share of the time, then CaDiCaL
+        share = left()
+        share = INCUMBENT_SECONDS if share is None else min(INCUMBENT_SHARE * share, INCUMBENT_SECONDS)
+        hint_source = best.info.get("start", "greedy")
+        solver = cpsat(
+            instance,
+            hint=best.solution,
+            hint_source=hint_source,
+            **{**options, "time_limit": share, "check": False},
+        )
+        if _count(solver) > _count(best):
+            best, source = solver.with_(info={**best.info, **solver.info}), "CP-SAT"
+    proof_s, placed = 0.0, 0
+    entry: dict[str, Any] | None = None
+    found: dict[str, Any] = {}
+    while True:
+        target = _count(best) + 1
+        progress.note(f"{target - 1} knights placed ({source}); CaDiCaL is proving that {target} do not fit")
+        proof = BoundProof(instance, target, time_limit=left())
+        interrupted = False
+        try:
+            if alongside and (solver is None or solver.status is not Status.OPTIMAL):
+                side = {**options, "time_limit": left(), "check": False}
+                if side.get("workers") is None:  # the threads but CaDiCaL's
+                    spare = available_threads() - 1
+                    side["workers"] = spare if spare >= MIN_PORTFOLIO else 1
+                hint_source = best.info.get("start", "greedy")
+                solver = cpsat(
+                    instance, hint=best.solution, hint_source=hint_source, stop_when=proof.done, **side
+                )
+                interrupted = bool(solver.info.get("interrupted"))  # Ctrl-C, caught by CP-SAT's solve
+            if not interrupted and (solver is None or _count(solver) < target):
+                proof.wait()  # CP-SAT stopped short of the target (or proved the best optimal)
+        except KeyboardInterrupt:  # Ctrl-C while waiting for the proof
+            from knightcert.problems import stopping
+
+            stopping.caught()
+            interrupted = True
+        entry, placement, found = proof.finish()
+        proof_s += found.get("proof_s", found["proof_solve_s"])
+        if solver is not None and _count(solver) > _count(best):
+            best, source = solver.with_(info={**best.info, **solver.info}), "CP-SAT"
+        if interrupted:
+            info = {**(solver.info if solver else {}), **found, "stopped": "interrupted"}
+            return _solver_word(instance, best, solver, began, start, info)
+        if placement is not None and len(placement) > _count(best) and _valid(instance, placement):
+            best = best.with_(objective=len(placement), solution=placement, status=Status.FEASIBLE)
+            placed, source = placed + 1, "CaDiCaL"
+        if entry is None and _count(best) >= target:
+            continue  # one knight more was placed: try the next
+        break
+    side_info = {} if solver is None else solver.info
+    info = {**side_info, **best.info, **found, "proof_s": round(proof_s, 3), "placed_by_proof_solver": placed}
+    if entry is None or _count(best) != target - 1:
+        return _solver_word(instance, best, solver, began, start, info)
+    certificate = dict(best.certificate) if isinstance(best.certificate, dict) else {}
+    info.pop("stopped", None)
+    return best.with_(
+        status=Status.OPTIMAL,
+        bound=best.objective,
+        certificate={**certificate, "drat": entry},
+        time=start.time + time.perf_counter() - began,
+        info=info,
+    )
+
+
+def _count(result: Result) -> int:
+    """The knights a result places (-1 without a placement)."""
+    return -1 if result.objective is None or result.solution is None else int(result.objective)
+
+
+def _valid(instance: KnightsInstance, placement: list[list[int]]) -> bool:
+    """Whether the proof solver's placement is one (checked before it is used)."""
+    from knightcert.problems.checkers.common import CheckFailed
+    from knightcert.problems.checkers.knights import check_placement
+
+    try:
+        return check_placement(instance, placement) == len(placement)
+    except CheckFailed:
+        return False
+
+
+def _solver_word(
+    instance: KnightsInstance, best: Result, solver: Result | None, began: float, start: Result, info: dict
+) -> Result:
+    """``best`` without a proof: ``OPTIMAL`` on CP-SAT's word where it proved that very count,
+    else ``FEASIBLE``; the bound is the smaller of CP-SAT's (its word) and the checker's own
+    band bound (:func:`~knightcert.problems.checkers.knights_band.best_band`, certified; its
+    band goes with the answer, and makes the answer ``OPTIMAL`` where it meets the placement)."""
+    import time
+
+    from knightcert.problems.checkers.knights_band import best_band
+
+    count = _count(best)
+    bound = None if solver is None or solver.bound is None else int(solver.bound)
+    status = Status.FEASIBLE
+    if solver is not None and solver.status is Status.OPTIMAL and _count(solver) == count:
+        status = Status.OPTIMAL
+    if bound is not None and bound < count:  # never below a placement in hand
+        bound = None
+    certificate = best.certificate
+    band = None if status is Status.OPTIMAL else best_band(instance.board)
+    if band is not None and band.bound >= count and (bound is None or band.bound <= bound):
+        bound = band.bound
+        certificate = {**(certificate if isinstance(certificate, dict) else {}), "band": band.entry()}
+        info = {**info, "band_s": round(band.seconds, 6)}
+        if band.bound == count:  # the band proves the placement optimal
+            status = Status.OPTIMAL
+    return best.with_(
+        status=status,
+        bound=bound,
+        certificate=certificate,
+        time=start.time + time.perf_counter() - began,
+        info={**best.info, **info},
     )
 
 

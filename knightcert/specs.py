@@ -351,7 +351,7 @@ _add(
         ),
         4000,
         ("knightcert.heuristics.knights_kernels",),
-        summary="CP-SAT from the greedy placement",
+        summary="CP-SAT (bounded by a matching, or a band); odd tori: proven by CaDiCaL (LRAT)",
     ),
     MethodFacts(
         "knights",

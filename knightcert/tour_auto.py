@@ -14,16 +14,21 @@ Rules, in order (see docs/tours.md):
    holds the start is solved by CP-SAT (:func:`solve_piece`, milliseconds, cached).
 3. **Everything else** (a fixed end, removed squares, or a start the
    construction could not place):
-   Warnsdorff with Roth's tie-break and backtracking within a node budget,
+   a separator the checker would find itself (a board in pieces, a cut square),
+   then Warnsdorff with Roth's tie-break and backtracking within a node budget,
+   then a search for a separator (:mod:`knightcert.algorithms.tour_separator`:
+   squares whose removal leaves more pieces than a tour allows; bounded work),
    then CP-SAT with a Warnsdorff hint for what is left of the time limit.
-   ``INFEASIBLE`` only with a proof (the backtracking search exhausted, or
-   CP-SAT's proof); ``UNKNOWN`` with the reason when time runs out.
+   ``INFEASIBLE`` only with a proof (a separator, the backtracking search
+   exhausted, or CP-SAT's proof; the last two carry a separator too when one is
+   found); ``UNKNOWN`` with the reason when time runs out.
 """
 
 from __future__ import annotations
 
 import time
 from functools import lru_cache
+from typing import Any
 
 from knightcert.problems.method import method
 from knightcert.problems.result import Backing, Evidence, Result, Status
@@ -100,15 +105,7 @@ def auto(instance: TourInstance, *, time_limit: float | None = None, seed: int |
     if reason is None and (not full or instance.end is not None):
         reason = counting_reason(instance)
     if reason is not None:
-        evidence = (Evidence("infeasible", Backing.THEOREM, reason),)
-        return Result.empty(
-            "tour",
-            "auto",
-            time.perf_counter() - began,
-            status=Status.INFEASIBLE,
-            evidence=evidence,
-            info={"rule": "theorem"},
-        )
+        return _no(began, Evidence("infeasible", Backing.THEOREM, reason), {"rule": "theorem"})
     if full and instance.end is None:
 
         def solver(*piece):  # pieces cost milliseconds; none is started once the time limit is spent
@@ -133,9 +130,13 @@ def auto(instance: TourInstance, *, time_limit: float | None = None, seed: int |
 
 
 def _search(instance: TourInstance, began: float, time_limit: float | None, seed: int | None) -> Result:
+    from knightcert.algorithms.tour_separator import find_separator
     from knightcert.heuristics.tour_warnsdorff import greedy_path, roth
     from knightcert.models.tour_cpsat import cpsat
 
+    cheap = find_separator(instance, work=0)  # a board in pieces, or cut at a square: no search
+    if cheap is not None:
+        return _separated(cheap, began, {})
     quick = roth(instance, budget=SEARCH_BUDGET, check=False)
     if quick.status is Status.FEASIBLE or quick.status is Status.INFEASIBLE:
         return quick.with_(
@@ -146,6 +147,9 @@ def _search(instance: TourInstance, began: float, time_limit: float | None, seed
             else (),
             info={**quick.info, "rule": "warnsdorff"},
         )
+    separator = find_separator(instance)
+    if separator is not None:
+        return _separated(separator, began, quick.info, quick.nodes)
     if instance.board.n_free > MAX_CPSAT_SQUARES:
         return quick.with_(
             method="auto",
@@ -166,6 +170,7 @@ def _search(instance: TourInstance, began: float, time_limit: float | None, seed
         check=False,
         hint=greedy_path(instance),
         hint_source="warnsdorff",
+        separator=False,  # searched for above
     )
     info = {**exact.info, "rule": "cpsat", "covered": quick.info.get("covered")}
     evidence: tuple[Evidence, ...] = ()
@@ -177,3 +182,26 @@ def _search(instance: TourInstance, began: float, time_limit: float | None, seed
             f"within {remaining:.1f} s"
         )
     return exact.with_(method="auto", time=time.perf_counter() - began, evidence=evidence, info=info)
+
+
+def _separated(separator: Any, began: float, info: dict, nodes: int | None = None) -> Result:
+    """``INFEASIBLE`` with the separator that shows it as the certificate."""
+    evidence = Evidence("infeasible", Backing.CERTIFICATE, "separator")
+    info = {**info, "rule": "separator", "stopped": None}
+    return _no(began, evidence, info, nodes=nodes, certificate={"separator": separator})
+
+
+def _no(
+    began: float, evidence: Evidence, info: dict, *, nodes: int | None = None, certificate: Any = None
+) -> Result:
+    """``INFEASIBLE``: no tour, the reason as the method's evidence (the checker re-derives it)."""
+    return Result.empty(
+        "tour",
+        "auto",
+        time.perf_counter() - began,
+        status=Status.INFEASIBLE,
+        nodes=nodes,
+        evidence=(evidence,),
+        info=info,
+        certificate=certificate,
+    )

@@ -30,6 +30,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -45,6 +46,7 @@ __all__ = [
     "STOP_RESERVE",
     "THREADS_ENV",
     "CpSatRun",
+    "available_threads",
     "default_workers",
     "solve_cpsat",
 ]
@@ -58,15 +60,20 @@ THREADS_ENV = "KNIGHTCERT_THREADS"
 MIN_PORTFOLIO = 4
 
 
+def available_threads() -> int:
+    """The threads a solve may use: ``$KNIGHTCERT_THREADS`` (set by the harness to
+    cores // parallel runs) or else the cores."""
+    text = os.environ.get(THREADS_ENV, "").strip()
+    return max(1, int(text)) if text.isdigit() else os.cpu_count() or 1
+
+
 def default_workers() -> int:
     """CP-SAT workers for a solve whose caller names none.
 
-    The threads it may use are ``$KNIGHTCERT_THREADS`` (set by the harness to
-    cores // parallel runs) or else the cores; below ``MIN_PORTFOLIO`` threads
+    The threads it may use (:func:`available_threads`); below ``MIN_PORTFOLIO`` threads
     one worker is used, which measured stronger than a small portfolio.
     """
-    text = os.environ.get(THREADS_ENV, "").strip()
-    threads = max(1, int(text)) if text.isdigit() else os.cpu_count() or 1
+    threads = available_threads()
     return threads if threads >= MIN_PORTFOLIO else 1
 
 
@@ -137,6 +144,7 @@ def solve_cpsat(
     workers: int | None = None,
     parameters: dict[str, object] | None = None,
     stop_at: float | None = None,
+    stop_when: Callable[[], bool] | None = None,
 ) -> CpSatRun:
     """Solve ``model``; ``began`` is the ``perf_counter`` time model building began.
 
@@ -161,6 +169,9 @@ def solve_cpsat(
         An objective value (as reported, i.e. scaled) known to be the best possible: the
         search stops at the first solution that reaches it (a solution callback), since
         the caller holds the proof that nothing better exists (e.g. Kőnig's bound).
+    stop_when : callable, optional
+        Asked every 0.05 s during the search; the search stops (as at a time limit, with
+        its best solution) once it returns True — e.g. when a proof running alongside ends.
 
     Raises
     ------
@@ -183,7 +194,9 @@ def solve_cpsat(
     solver.parameters.num_workers = default_workers() if workers is None else int(workers)
     for name, value in (DEFAULT_PARAMETERS if parameters is None else parameters).items():
         setattr(solver.parameters, name, value)
-    native, interrupted = _solve_interruptibly(solver, model, None if stop_at is None else _StopAt(stop_at))
+    native, interrupted = _solve_interruptibly(
+        solver, model, None if stop_at is None else _StopAt(stop_at), stop_when
+    )
     if native == cp_model.MODEL_INVALID:
         raise SolverError(f"CP-SAT rejected the model: {model.validate()}")
     if native not in _STATUS:  # pragma: no cover - every documented status is mapped above
@@ -210,21 +223,24 @@ def _solve_interruptibly(
     solver: cp_model.CpSolver,
     model: cp_model.CpModel,
     callback: cp_model.CpSolverSolutionCallback | None = None,
+    stop_when: Callable[[], bool] | None = None,
 ) -> tuple[cp_model.CpSolverStatus, bool]:
-    """``solver.solve(model)`` that a ``KeyboardInterrupt`` stops gracefully.
+    """``solver.solve(model)`` that a ``KeyboardInterrupt`` (or ``stop_when()``) stops gracefully.
 
     CP-SAT's own Ctrl-C handling (``catch_sigint_signal``) replaces the
     process's SIGINT handler and leaves it at the operating-system default
     afterwards, so the next Ctrl-C kills the process outright. Instead the
     search runs in a helper thread (CP-SAT releases the GIL) while this
-    thread waits; an interrupt here calls ``stop_search`` and the solve
-    returns its best solution. Off the main thread no signal can arrive, and
-    the solve runs inline. The SIGINT handler is restored in every case.
+    thread waits; an interrupt here, or ``stop_when()`` turning True, calls
+    ``stop_search`` and the solve returns its best solution. Off the main thread
+    no signal can arrive, and without ``stop_when`` the solve runs inline. The
+    SIGINT handler is restored in every case.
     """
     solver.parameters.catch_sigint_signal = False
-    if threading.current_thread() is not threading.main_thread():
+    main = threading.current_thread() is threading.main_thread()
+    if not main and stop_when is None:
         return solver.solve(model, callback), False
-    previous = signal.getsignal(signal.SIGINT)
+    previous = signal.getsignal(signal.SIGINT) if main else None
     outcome: list[cp_model.CpSolverStatus] = []
     failure: list[BaseException] = []
     done = threading.Event()
@@ -244,8 +260,8 @@ def _solve_interruptibly(
         worker.start()
         while not done.is_set():
             try:
-                if interrupted:  # repeated: a stop asked before the search started is not kept
-                    solver.stop_search()
+                if interrupted or (stop_when is not None and stop_when()):  # repeated: a stop asked
+                    solver.stop_search()  # before the search started is not kept
                 done.wait(0.05)
             except KeyboardInterrupt:  # a second Ctrl-C changes nothing: the search is stopping
                 stopping.caught()  # the signal, not this answer, tells a driver to stop

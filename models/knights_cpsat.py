@@ -32,6 +32,7 @@ as ``sum <= bound``, and the search stops at the first placement that reaches it
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from ortools.sat.python import cp_model, cp_model_helper
@@ -82,6 +83,7 @@ def cpsat(
     search: str = "colour",
     upper_bound: int | None = None,
     bound_source: str = "given",
+    stop_when: Callable[[], bool] | None = None,
 ) -> Result:
     """Maximum independent knights by CP-SAT.
 
@@ -116,6 +118,9 @@ def cpsat(
         and ``info["bound_source"]``; the checker proves it again on its own.
     bound_source : str
         What the bound is, recorded as ``info["bound_source"]``.
+    stop_when : callable, optional
+        Asked during the search, which stops with its best placement once it returns True
+        (``knightcert.combined`` stops it when the proof running alongside ends).
 
     Returns
     -------
@@ -237,6 +242,7 @@ def cpsat(
         workers=workers,
         parameters=None if upper_bound is None else BOUNDED_PARAMETERS,
         stop_at=upper_bound,
+        stop_when=stop_when,
     )
     # extract
     info = {

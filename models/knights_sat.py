@@ -13,16 +13,20 @@ check is refused.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import sys
 import time
 from typing import Any
 
+import numpy as np
+
 from knightcert.problems.checkers.drat import encode_proof, text_to_binary
-from knightcert.problems.checkers.knights_cnf import knights_cnf
+from knightcert.problems.checkers.knights_cnf import LEX_SQUARES, knights_cnf, translation_applies
 from knightcert.problems.independent_knights import KnightsInstance
 
-__all__ = ["PROOF_SECONDS", "SOLVER", "prove_upper_bound"]
+__all__ = ["PROOF_SECONDS", "SOLVER", "BoundProof", "lex_length", "prove_upper_bound", "refute_or_place"]
 
 #: The python-sat solver that writes the proof.
 SOLVER = "cadical195"
@@ -30,10 +34,20 @@ SOLVER = "cadical195"
 PROOF_SECONDS = 1800.0
 
 
+def lex_length(board: Any) -> int:
+    """Length of the lex-leader comparisons the refuted formula carries on ``board``:
+    :data:`~knightcert.problems.checkers.knights_cnf.LEX_SQUARES` (at most every square)
+    where translations map the board onto itself, else 0 (none)."""
+    return min(LEX_SQUARES, int(board.rows) * int(board.cols)) if translation_applies(board) else 0
+
+
 def prove_upper_bound(
     instance: KnightsInstance, upper: int, *, time_limit: float | None = None
 ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
     """A DRAT refutation of "at least ``upper + 1`` knights on the instance's board".
+
+    :func:`refute_or_place` with the placement the solver may find left out (a wrong
+    bound is said in ``info["proof"]``).
 
     Parameters
     ----------
@@ -51,52 +65,189 @@ def prove_upper_bound(
         ``None`` when the solver found ``upper + 1`` knights (the bound is wrong) or ran out
         of time; ``info`` says which, with the solver's time and the proof's size.
     """
-    import multiprocessing
-    import tempfile
+    entry, _, info = refute_or_place(instance, upper + 1, time_limit=time_limit)
+    return entry, info
 
-    begin = time.perf_counter()
-    limit = PROOF_SECONDS if time_limit is None else max(float(time_limit), 0.0)
-    info: dict[str, Any] = {"proof_solver": f"CaDiCaL 1.9.5 (python-sat {SOLVER})"}
-    # python-sat cannot interrupt CaDiCaL: the solver runs in a child process, ended at the limit
-    with tempfile.TemporaryDirectory(prefix="knightcert-drat-") as folder:
-        path = os.path.join(folder, "proof.drat")
-        child = multiprocessing.get_context("spawn").Process(
-            target=_refute, args=(instance.board, upper + 1, path), daemon=True
-        )
-        child.start()
-        child.join(max(limit - (time.perf_counter() - begin), 0.0))
-        if child.is_alive():
+
+def refute_or_place(
+    instance: KnightsInstance, knights: int, *, time_limit: float | None = None
+) -> tuple[dict[str, Any] | None, list[list[int]] | None, dict[str, Any]]:
+    """Refute "at least ``knights`` independent knights" with a proof, or place them.
+
+    Parameters
+    ----------
+    instance : KnightsInstance
+    knights : int
+        Knights to place (``>= 1``).
+    time_limit : float, optional
+        Seconds for the solver (default :data:`PROOF_SECONDS`); it runs in a child process
+        (python-sat cannot interrupt CaDiCaL), ended when they run out.
+
+    Returns
+    -------
+    (entry, placement, info)
+        ``entry``: the certificate entry proving at most ``knights - 1``
+        (:func:`~knightcert.problems.checkers.drat.encode_proof`), or None; ``placement``:
+        the solver's ``knights`` squares as ``[row, col]`` when the formula is satisfiable
+        (unchecked: the caller's checker checks it), or None; ``info``: what happened, the
+        solver's time and the proof's size.
+    """
+    proof = BoundProof(instance, knights, time_limit=time_limit)
+    try:
+        proof.wait()
+    finally:  # an interruption (Ctrl-C) of the caller ends the solver too
+        outcome = proof.finish()
+    return outcome
+
+
+class BoundProof:
+    """CaDiCaL refuting "at least ``knights`` knights" (or placing them) in a child process,
+    started at once, so that the caller can work alongside (:func:`refute_or_place` waits).
+
+    ``done()`` says whether the child has ended; ``wait(seconds)`` waits for it, at most
+    until the time limit; ``finish()`` ends it if it still runs and returns
+    ``(entry, placement, info)`` as :func:`refute_or_place` does.
+    """
+
+    def __init__(self, instance: KnightsInstance, knights: int, *, time_limit: float | None = None) -> None:
+        import subprocess
+        import tempfile
+
+        self.instance, self.knights = instance, int(knights)
+        self.began = time.perf_counter()
+        self.limit = PROOF_SECONDS if time_limit is None else max(float(time_limit), 0.0)
+        self.folder = tempfile.mkdtemp(prefix="knightcert-drat-")
+        self.path = os.path.join(self.folder, "proof.drat")
+        board = instance.board
+        task = os.path.join(self.folder, "task.npz")
+        try:
+            np.savez(
+                task,
+                sizes=np.array(
+                    [board.rows, board.cols, int(bool(board.torus)), self.knights, lex_length(board)]
+                ),
+                blocked=np.asarray(board.blocked, dtype=bool),
+            )
+            # a fresh interpreter running this module (not multiprocessing, which would import
+            # the caller's main script again: a script without `if __name__ == "__main__"`)
+            self.child = subprocess.Popen(
+                [sys.executable, "-m", __name__, task, self.path],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                env=_child_environment(),
+            )
+        except BaseException:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            raise
+
+    def left(self) -> float:
+        """Seconds left of the proof's time limit."""
+        return max(self.limit - (time.perf_counter() - self.began), 0.0)
+
+    def done(self) -> bool:
+        """Whether the solver has ended (or its time is up)."""
+        return self.child.poll() is not None or self.left() <= 0
+
+    def wait(self, seconds: float | None = None) -> None:
+        """Wait for the solver, at most ``seconds`` and never past the time limit."""
+        import subprocess
+
+        left = self.left()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.child.wait(left if seconds is None else min(max(seconds, 0.0), left))
+
+    def finish(self) -> tuple[dict[str, Any] | None, list[list[int]] | None, dict[str, Any]]:
+        """End the solver if it still runs; its outcome (see :func:`refute_or_place`)."""
+        try:
+            return self._outcome()
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _outcome(self) -> tuple[dict[str, Any] | None, list[list[int]] | None, dict[str, Any]]:
+        child, upper = self.child, self.knights - 1
+        ended = child.poll() is not None
+        if not ended:
             child.kill()
-            child.join()
-            info["proof"] = f"no proof within {limit:g} s"
-            return None, info
-        info["proof_solve_s"] = round(time.perf_counter() - begin, 3)
-        if child.exitcode == SATISFIABLE:
+        exitcode = child.wait()
+        info: dict[str, Any] = {
+            "proof_solver": f"CaDiCaL 1.9.5 (python-sat {SOLVER})",
+            "proof_solve_s": round(time.perf_counter() - self.began, 3),
+        }
+        if not ended:
+            info["proof"] = f"no proof within {self.limit:g} s" if self.left() <= 0 else "stopped"
+            return None, None, info
+        if exitcode == SATISFIABLE:
             info["proof"] = f"the solver placed {upper + 1} knights: the bound {upper} is wrong"
-            return None, info
-        if child.exitcode != 0:
-            info["proof"] = f"the proof's solver process failed (exit code {child.exitcode})"
-            return None, info
-        with open(path, "rb") as stream:
+            return None, _placement(self.instance.board, self.path), info
+        if exitcode != 0:
+            info["proof"] = f"the proof's solver process failed (exit code {exitcode})"
+            return None, None, info
+        with open(self.path, "rb") as stream:
             kind = stream.read(1)
             binary = stream.read()
-    proof_format = "lrat-binary" if kind == b"L" else "drat-binary"
-    entry = encode_proof(binary, upper + 1, proof_format)
-    info["proof"] = f"{proof_format.split('-')[0].upper()}, {len(binary)} bytes"
-    info["proof_s"] = round(time.perf_counter() - begin, 3)
-    return entry, info
+        proof_format = "lrat-binary" if kind == b"L" else "drat-binary"
+        entry = encode_proof(binary, upper + 1, proof_format, lex=lex_length(self.instance.board))
+        info["proof"] = f"{proof_format.split('-')[0].upper()}, {len(binary)} bytes"
+        info["proof_s"] = round(time.perf_counter() - self.began, 3)
+        return entry, None, info
+
+
+def _placement(board: Any, path: str) -> list[list[int]] | None:
+    """The squares the solver's model puts a knight on (written by the child), or None."""
+    try:
+        chosen = np.fromfile(path, dtype=np.int64)
+    except OSError:
+        return None
+    usable = np.flatnonzero(np.asarray(board.free, dtype=bool).reshape(-1))
+    if chosen.size == 0 or chosen.min() < 0 or chosen.max() >= usable.size:
+        return None
+    rows, cols = divmod(usable[chosen], int(board.cols))
+    return np.stack([rows, cols], axis=1).tolist()
+
+
+def _save_model(path: str | None, model: list[int] | None, squares: int) -> None:  # pragma: no cover
+    """Write the squares (0-based, among the usable ones) a model sets true to ``path``
+    (when given), then exit :data:`SATISFIABLE`."""
+    if path is not None:
+        chosen = [v - 1 for v in (model or [])[:squares] if v > 0]
+        np.asarray(chosen, dtype=np.int64).tofile(path)
+    sys.exit(SATISFIABLE)
 
 
 #: Exit code of the solver's process when the formula is satisfiable.
 SATISFIABLE = 10
 
 
-def _refute(board: Any, knights: int, path: str) -> None:  # pragma: no cover - child process
-    """In a child process: solve "at least ``knights`` knights"; write the proof to ``path``
+def _child_environment() -> dict[str, str]:
+    """The environment of the solver's process: this one, with the folder this package is
+    imported from first on ``PYTHONPATH`` (a checkout run without installing)."""
+    from pathlib import Path
+
+    root = str(Path(__file__).absolute().parents[2])  # <root>/knightcert/models/knights_sat.py
+    rest = os.environ.get("PYTHONPATH", "")
+    return {**os.environ, "PYTHONPATH": root + (os.pathsep + rest if rest else "")}
+
+
+def _main(task: str, path: str) -> None:  # pragma: no cover - child process
+    """The solver's process: read the board and the numbers :class:`BoundProof` wrote to
+    ``task``, then :func:`_refute`."""
+    from knightcert.problems.board import Board
+
+    with np.load(task) as data:
+        rows, cols, torus, knights, lex = (int(v) for v in data["sizes"])
+        blocked = data["blocked"]
+    _refute(Board(rows, cols, blocked, bool(torus)), knights, lex, path)
+
+
+def _refute(board: Any, knights: int, lex: int, path: str) -> None:  # pragma: no cover - child process
+    """In a child process: solve "at least ``knights`` knights" (with lex-leader comparisons
+    of length ``lex``, 0: none); write the proof to ``path``
     (binary LRAT renumbered to the checker's numbering, else binary DRAT, one byte ``L``
     or ``D`` first) and exit 0, or exit :data:`SATISFIABLE`."""
-    _, clauses = knights_cnf(board, knights)
-    proof = _lrat(clauses)
+    _, clauses = knights_cnf(board, knights, lex=lex)
+    squares = int(np.asarray(board.free, dtype=bool).sum())
+    proof = _lrat(clauses, path, squares)
     if proof is not None:
         with open(path, "wb") as stream:
             stream.write(b"L" + proof)
@@ -105,7 +256,7 @@ def _refute(board: Any, knights: int, path: str) -> None:  # pragma: no cover - 
 
     with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
         if solver.solve():
-            sys.exit(SATISFIABLE)
+            _save_model(path, solver.get_model(), squares)
         binary = _binary_trace(solver)
         if binary is None:  # python-sat turns CaDiCaL's binary trace into text lines, slowly
             text = ("\n".join(solver.get_proof() or []) + "\n").encode("ascii")
@@ -114,11 +265,13 @@ def _refute(board: Any, knights: int, path: str) -> None:  # pragma: no cover - 
         stream.write(b"D" + binary)
 
 
-def _lrat(clauses: list[list[int]]) -> bytes | None:  # pragma: no cover - child process
+def _lrat(  # pragma: no cover - child process
+    clauses: list[list[int]], path: str | None = None, squares: int = 0
+) -> bytes | None:
     """CaDiCaL's binary LRAT proof of the unsatisfiable ``clauses``, numbered as the checker
-    numbers them (clause ``i`` is ``i + 1``); exits :data:`SATISFIABLE` when they are
-    satisfiable; None when this python-sat cannot write LRAT or the numbering cannot be
-    mapped (the caller falls back to DRAT)."""
+    numbers them (clause ``i`` is ``i + 1``); writes the model's knights to ``path`` and exits
+    :data:`SATISFIABLE` when they are satisfiable; None when this python-sat cannot write
+    LRAT or the numbering cannot be mapped (the caller falls back to DRAT)."""
     import tempfile
 
     from pysat.solvers import Solver
@@ -139,7 +292,7 @@ def _lrat(clauses: list[list[int]]) -> bytes | None:  # pragma: no cover - child
     for clause in clauses:
         solver.add_clause(clause)
     if solver.solve():
-        sys.exit(SATISFIABLE)
+        _save_model(path, solver.get_model(), squares)
     pysolvers.flushpr(handle)
     trace.seek(0)
     binary = trace.read()
@@ -167,3 +320,7 @@ def _binary_trace(solver: Any) -> bytes | None:  # pragma: no cover - child proc
         return bytes(trace.read())
     except (ImportError, AttributeError, OSError):
         return None
+
+
+if __name__ == "__main__":  # pragma: no cover - the solver's process (BoundProof)
+    _main(sys.argv[1], sys.argv[2])

@@ -80,28 +80,35 @@ def _derived(data):  # pragma: no cover - numba
 
 
 @njit(cache=True, nogil=True)
-def _map(ident, derived, m):  # pragma: no cover - numba
-    """The checker's identifier of CaDiCaL's ``ident``: derived clauses after the formula,
-    in order; the others are the formula's, in the order added; -1 past the formula."""
-    k = np.searchsorted(derived, ident)
-    if k < derived.size and derived[k] == ident:
-        return m + 1 + k
-    original = ident - k  # the formula clauses numbered up to ident
-    if original < 1 or original > m:
-        return -1
-    return original
+def _table(derived, m):  # pragma: no cover - numba
+    """The checker's identifier of each of CaDiCaL's identifiers ``0 .. top`` (a table):
+    derived clauses after the formula, in order; the others are the formula's, in the
+    order added; -1 past the formula (or 0, never an identifier)."""
+    top = max(m + derived.size, derived[-1] if derived.size else 0) + 1
+    table = np.full(top + 1, -1, np.int64)
+    k = 0
+    for ident in range(1, top + 1):
+        if k < derived.size and derived[k] == ident:
+            table[ident] = m + 1 + k
+            k += 1
+        elif 1 <= ident - k <= m:  # the formula clauses numbered up to ident
+            table[ident] = ident - k
+    return table
 
 
 @njit(cache=True, nogil=True)
-def _pass(data, derived, m, out, fill):  # pragma: no cover - numba
+def _map(ident, table):  # pragma: no cover - numba
+    """``table[ident]``, or -1 past its end."""
+    return table[ident] if ident < table.size else -1
+
+
+@njit(cache=True, nogil=True)
+def _pass(data, table, out, fill):  # pragma: no cover - numba
     """One pass: the output's size (``fill`` False) or the output itself; -1 when an
     identifier maps past the formula (the numbering is not CaDiCaL's plain one)."""
     n = data.size
     i = 0
     o = 0
-    for k in range(1, derived.size):
-        if derived[k] <= derived[k - 1]:
-            return -1
     while i < n:
         b = data[i]
         i += 1
@@ -110,7 +117,7 @@ def _pass(data, derived, m, out, fill):  # pragma: no cover - numba
         o += 1
         if b == 0x61:
             u, i = _read(data, i)
-            u = 2 * _map(u >> 1, derived, m)
+            u = 2 * _map(u >> 1, table)
             o = _write(out, o, u) if fill else o + _width(u)
             while True:
                 u, i = _read(data, i)
@@ -120,7 +127,7 @@ def _pass(data, derived, m, out, fill):  # pragma: no cover - numba
         while True:  # hints, or deleted identifiers
             u, i = _read(data, i)
             if u != 0:
-                ident = _map(u >> 1, derived, m)
+                ident = _map(u >> 1, table)
                 if ident < 0:
                     return -1
                 u = 2 * ident + (u & 1)
@@ -136,11 +143,14 @@ def renumber(binary: bytes, m: int) -> bytes | None:
     clauses follow, ``m + 1, m + 2, ...``; None when an identifier cannot be mapped."""
     data = np.frombuffer(binary, dtype=np.uint8)
     derived = _derived(data)
-    size = _pass(data, derived, m, np.zeros(0, np.uint8), False)
+    if (np.diff(derived) <= 0).any():  # CaDiCaL's identifiers increase
+        return None
+    table = _table(derived, m)
+    size = _pass(data, table, np.zeros(0, np.uint8), False)
     if size < 0:
         return None
     out = np.zeros(size, np.uint8)
-    _pass(data, derived, m, out, True)
+    _pass(data, table, out, True)
     return out.tobytes()
 
 

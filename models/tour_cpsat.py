@@ -32,6 +32,7 @@ from collections.abc import Sequence
 import numpy as np
 from ortools.sat.python import cp_model, cp_model_helper
 
+from knightcert.algorithms.tour_separator import with_separator
 from knightcert.models.cpsat_solve import solve_cpsat
 from knightcert.problems.method import method
 from knightcert.problems.moves import knight_arcs
@@ -66,19 +67,25 @@ def cpsat(
     hint: list[list[int]] | None = None,
     hint_source: str = "given",
     formulation: str = "circuit",
+    separator: bool = True,
 ) -> Result:
     """Find a tour, or prove that none exists, with CP-SAT's circuit constraint.
 
     ``hint`` is a partial tour ([row, col] squares in order, e.g. where
     Warnsdorff's rule dead-ended): its moves are given to CP-SAT as a hint,
     recorded as ``info["hint"] = hint_source``. ``formulation`` is "circuit"
-    or "circuit+degree" (module docstring).
+    or "circuit+degree" (module docstring). With ``separator`` (the default) an
+    ``INFEASIBLE`` answer carries a separator when one is found
+    (:func:`knightcert.algorithms.tour_separator.with_separator`), so that the
+    checker certifies it on any board; a caller that has searched for one already
+    passes False.
 
     Returns
     -------
     Result
         ``FEASIBLE`` with a tour, ``INFEASIBLE`` with the solver's proof that
-        none exists, ``UNKNOWN`` when ``time_limit`` runs out first.
+        none exists (and ``certificate["separator"]`` where one shows it),
+        ``UNKNOWN`` when ``time_limit`` runs out first.
 
     Notes
     -----
@@ -88,6 +95,20 @@ def cpsat(
     """
     if formulation not in FORMULATIONS:
         raise ValueError(f"unknown formulation {formulation!r}; valid: {', '.join(FORMULATIONS)}")
+    result = _circuit(instance, time_limit, seed, workers, hint, hint_source, formulation)
+    return with_separator(instance, result) if separator else result
+
+
+def _circuit(
+    instance: TourInstance,
+    time_limit: float | None,
+    seed: int | None,
+    workers: int | None,
+    hint: list[list[int]] | None,
+    hint_source: str,
+    formulation: str,
+) -> Result:
+    """The model of :func:`cpsat`, solved."""
     board = instance.board
     began = time.perf_counter()
     # data

@@ -11,6 +11,7 @@ import time
 
 from constraint import AllDifferentConstraint, FunctionConstraint, Problem
 
+from knightcert.algorithms.tour_separator import with_separator
 from knightcert.problems import stopping
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.method import method
@@ -67,6 +68,6 @@ def csp(instance: TourInstance, *, time_limit: float | None = None, seed: int | 
         return Result.empty("tour", "csp", time.perf_counter() - began, info={"interrupted": True})
     elapsed = time.perf_counter() - began
     if not solution:
-        return Result.empty("tour", "csp", elapsed, status=Status.INFEASIBLE)
+        return with_separator(instance, Result.empty("tour", "csp", elapsed, status=Status.INFEASIBLE))
     tour = [list(board.square(solution[step])) for step in range(n)]
     return Result.answer("tour", "csp", status=Status.FEASIBLE, objective=n, solution=tour, time=elapsed)

@@ -51,6 +51,7 @@ import numpy as np
 from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.checkers.drat import proof_entry
+from knightcert.problems.checkers.knights_band import band_entry
 from knightcert.problems.errors import InvalidInstance, KnightcertError
 from knightcert.problems.output_file import atomic_output
 from knightcert.problems.result import Backing, Evidence, Result, Status
@@ -502,6 +503,8 @@ def result_from_answer(
             certificate = {
                 k: proof_entry(v, claim)
                 if k == "drat"
+                else band_entry(v, claim)
+                if k == "band"
                 else decode_array(v, f"certificate '{k}'", claim, limit)
                 if _is_encoded(v)
                 else int_array(v, f"certificate '{k}'", claim=claim)

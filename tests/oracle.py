@@ -183,6 +183,21 @@ def tour_value(inst: dict, solution) -> int | None:
     return len(squares)
 
 
+def tour_board(blocked, torus: bool, closed: bool = False, start=None, end=None) -> dict:
+    """A tour instance from a grid of booleans (True: removed; lists or an array, read by index)."""
+    rows, cols = len(blocked), len(blocked[0])
+    taken = {(r, c) for r in range(rows) for c in range(cols) if blocked[r][c]}
+    return {
+        "rows": rows,
+        "cols": cols,
+        "torus": torus,
+        "blocked": taken,
+        "closed": closed,
+        "start": start,
+        "end": end,
+    }
+
+
 def tour_exists(inst: dict) -> bool:
     cells = usable(inst)
     n = len(cells)

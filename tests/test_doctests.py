@@ -13,7 +13,7 @@ SKIP = {"knightcert.__main__", "knightcert.cli.__main__"}
 
 def modules() -> list[str]:
     names = ["knightcert"]
-    for layer in ("problems", "models", "heuristics", "compare", "cli"):
+    for layer in ("problems", "algorithms", "models", "heuristics", "compare", "cli"):
         package = importlib.import_module(f"knightcert.{layer}")
         names.append(package.__name__)
         names += [m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]

@@ -24,10 +24,11 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from knightcert.cli import session
+from knightcert.problems import progress
 from knightcert.problems.result import Result
 
 __all__ = ["Watchdog", "run_watched"]
@@ -107,13 +108,42 @@ def run_watched(
     KeyboardInterrupt
         Ctrl-C or SIGTERM (never the watchdog's own stop).
     """
-    from knightcert.contained import grace
-    from knightcert.problems.checkers import certify
-    from knightcert.solving import prepare, run
+    from knightcert.solving import prepare
 
     ref, _ = prepare(problem, method, instance, options)
     if not ref.foreign:
         ref.function()  # its code loaded now: the import counts against the limit
+    with progress.listening(_progress_line()):
+        return _run_watched(problem, ref, instance, time_limit=time_limit, seed=seed, options=options)
+
+
+def _progress_line() -> Callable[[str], None]:
+    """A listener for the method's progress notes: one line each on standard error, with the
+    command's seconds so far, when standard error is a terminal; else nothing."""
+    import sys
+
+    if not sys.stderr.isatty():
+        return lambda text: None
+
+    def show(text: str) -> None:
+        print(f"knightcert: {time.perf_counter() - session.started_at():.0f} s: {text}", file=sys.stderr)
+
+    return show
+
+
+def _run_watched(
+    problem: str,
+    ref: Any,
+    instance: Any,
+    *,
+    time_limit: float | None,
+    seed: int | None,
+    options: Mapping[str, Any] | None,
+) -> Result:
+    from knightcert.contained import grace
+    from knightcert.problems.checkers import certify
+    from knightcert.solving import run
+
     limit = session.time_left(time_limit)
     watched = not ref.foreign and time_limit is not None and _can_watch()
     if not watched:

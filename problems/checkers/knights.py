@@ -16,6 +16,18 @@ either certifies the claim or refutes it. On other boards (tori with an odd
 side) the checker finds the optimum itself by branch and bound on boards of
 at most ``SEARCH_SQUARES`` usable squares (within ``SEARCH_NODES`` nodes).
 
+On a full torus (no square removed) a *band bound* applies
+(:mod:`knightcert.problems.checkers.knights_band`): the most knights a band of a few
+rows (or columns) holds, counted by the checker's own dynamic programming, times the
+band's translates over its width. An answer may name its band
+(``certificate["band"] = {"axis": "rows" | "cols", "width": r}``; checked strictly,
+and refused on a board with a removed square); the checker also tries its own band
+on full tori with an odd side past its search (before any proof), and where its search
+runs out. On a torus with one odd side this bound is the optimum, and the checker's own
+placement (:func:`~knightcert.problems.checkers.knights_band.strip_placement`, checked
+like any answer's) refutes a lower claim; a band that is the whole torus counts the
+optimum itself, and refutes a lower claim too.
+
 Beyond that (and on any board), an upper bound ``u`` is certified by a *DRAT
 proof* attached as ``certificate["drat"]`` that refutes "at least ``K``
 independent knights" for some ``K <= u + 1``: the checker builds that formula
@@ -28,7 +40,7 @@ Without one the claim rests on the solver: reported, never certified.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -43,6 +55,14 @@ from knightcert.problems.checkers.common import (
 )
 from knightcert.problems.checkers.drat import proof_entry
 from knightcert.problems.checkers.fields import int_array
+from knightcert.problems.checkers.knights_band import (
+    BandBound,
+    band_bound,
+    best_band,
+    check_band,
+    full_torus,
+    strip_placement,
+)
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
@@ -68,7 +88,8 @@ SEARCH_NODES = 50_000
 
 
 def certify_knights(instance: KnightsInstance, result: Result) -> tuple[list[Evidence], dict | None]:
-    """Check a placement and its upper bound; return the evidence and the matching checked.
+    """Check a placement and its upper bound; return the evidence and the certificate checked
+    (a matching, a band or a proof entry; None when none certified the bound).
 
     Raises
     ------
@@ -90,30 +111,43 @@ def certify_knights(instance: KnightsInstance, result: Result) -> tuple[list[Evi
     board = instance.board
     matching = certificate_of(result, claim).get("matching")
     size = None if matching is None else check_matching(instance, matching, claim)  # checked even if unused
+    named = certificate_of(result, claim).get("band")
+    if named is not None:
+        check_band(board, named, claim)  # checked even if unused; counted only when needed
     if upper is None:
         return evidence, None
+    upper = int(upper)  # a whole number: check_status_fields ran first
     if size is not None and board.n_free - size <= upper:
         evidence.append(Evidence(claim, Backing.CERTIFICATE, MATCHING))
         return evidence, {"matching": int_array(matching, "certificate 'matching'")}
+    own_first = not bipartite(board) and board.n_free > SEARCH_SQUARES  # the band before a proof
+    for entry in ([named] if named is not None else []) + ([None] if own_first else []):
+        band = _band(board, entry, claim, upper)  # the answer's band, then the checker's own
+        if band is not None and band.bound <= upper:
+            evidence.append(Evidence(claim, Backing.CERTIFICATE, band.how()))
+            return evidence, {"band": band.entry()}
     proof = certificate_of(result, claim).get("drat")
     entry = None if proof is None else proof_entry(proof, claim)
     if entry is not None and entry["knights"] <= upper + 1:  # a proof of a weaker bound proves nothing
         evidence.append(Evidence(claim, Backing.PROOF, check_bound_proof(board, entry, claim)))
         return evidence, {"drat": entry}
     if not bipartite(board):
-        if board.n_free > SEARCH_SQUARES:
-            evidence.append(solver_evidence(claim, result.method))  # no certificate off bipartite boards
-            return evidence, None
-        optimum, nodes = search_optimum(board)
-        if optimum is None:
-            evidence.append(
-                solver_evidence(claim, result.method, f"the checker's search spent {nodes} nodes")
-            )
-            return evidence, None
-        if optimum > upper:
-            what = f"bound {upper} is below the optimum: " if claim == "bound" else ""
-            raise CheckFailed(f"{what}the checker's exhaustive search places {optimum} knights", claim)
-        evidence.append(Evidence(claim, Backing.SEARCH, f"the checker's exhaustive search ({nodes} nodes)"))
+        spent = ""
+        if board.n_free <= SEARCH_SQUARES:
+            optimum, nodes = search_optimum(board)
+            if optimum is not None:
+                if optimum > upper:
+                    _refute(claim, upper, f"the checker's exhaustive search places {optimum} knights")
+                how = f"the checker's exhaustive search ({nodes} nodes)"
+                evidence.append(Evidence(claim, Backing.SEARCH, how))
+                return evidence, None
+            spent = f"the checker's search spent {nodes} nodes"
+            band = _band(board, None, claim, upper)  # the search ran out: the checker's own band
+            if band is not None and band.bound <= upper:
+                evidence.append(Evidence(claim, Backing.CERTIFICATE, band.how()))
+                return evidence, {"band": band.entry()}
+        _refute_by_strip(board, upper, claim)
+        evidence.append(solver_evidence(claim, result.method, spent))  # no certificate for the claim
         return evidence, None
     pairs = maximum_matching(board)
     if not matching_is_maximum(instance, pairs):  # never trusted: the matching code is shared
@@ -122,10 +156,39 @@ def certify_knights(instance: KnightsInstance, result: Result) -> tuple[list[Evi
         return evidence, None
     optimum = board.n_free - len(pairs)
     if optimum > upper:
-        what = f"bound {upper} is below the optimum: " if claim == "bound" else ""
-        raise CheckFailed(f"{what}the checker's maximum matching proves {optimum} knights fit (Kőnig)", claim)
+        _refute(claim, upper, f"the checker's maximum matching proves {optimum} knights fit (Kőnig)")
     evidence.append(Evidence(claim, Backing.CERTIFICATE, MATCHING))
     return evidence, {"matching": pairs}
+
+
+def _refute(claim: str, upper: int, why: str) -> NoReturn:
+    """Reject an optimality claim or a bound ``upper`` that a placement of more knights refutes."""
+    what = f"bound {upper} is below the optimum: " if claim == "bound" else ""
+    raise CheckFailed(what + why, claim)
+
+
+def _band(board, named: Any, claim: str, upper: int) -> BandBound | None:
+    """The named band's bound (refused when malformed or not applicable), else the checker's
+    own band on a full torus (None elsewhere). A band that is the whole torus counts its
+    optimum exactly: more than ``upper`` knights refutes the claim."""
+    band = best_band(board) if named is None else band_bound(board, named, claim)
+    if band is not None and band.whole and band.holds > upper:
+        _refute(claim, upper, f"the checker's count of the whole torus places {band.holds} knights")
+    return band
+
+
+def _refute_by_strip(board, upper: int, claim: str) -> None:
+    """Refute ``upper`` on a full torus with one odd side when the checker's own strip
+    placement (:func:`~knightcert.problems.checkers.knights_band.strip_placement`), checked
+    as any answer's placement, holds more knights."""
+    if not full_torus(board):
+        return
+    strip = strip_placement(board.rows, board.cols)
+    if strip is None or len(strip) <= upper:
+        return
+    placed = check_placement(KnightsInstance(board), strip)  # never trusted: checked square by square
+    if placed > upper:
+        _refute(claim, upper, f"the checker's own placement holds {placed} knights")
 
 
 def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
@@ -133,8 +196,9 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
     the evidence text (``DRAT proof (180 k lemmas, checked in 23.1 s)``).
 
     The formula is the checker's own (:func:`~knightcert.problems.checkers.knights_cnf.knights_cnf`),
-    built from the board and the number of knights; nothing but the proof and that number
-    is read from the answer, and the number only says which formula to build.
+    built from the board, the number of knights and the length ``lex`` of its lex-leader
+    comparisons (absent: none); nothing but the proof and those numbers is read from the
+    answer, and the numbers only say which formula to build.
 
     Raises
     ------
@@ -142,12 +206,19 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
         The entry is malformed or over the size limits, or the proof does not refute the formula.
     """
     from knightcert.problems.checkers.drat import check_drat, decode_proof
-    from knightcert.problems.checkers.knights_cnf import knights_cnf
+    from knightcert.problems.checkers.knights_cnf import knights_cnf, translation_applies
     from knightcert.problems.checkers.lrat import check_lrat
 
     entry = proof_entry(proof, claim)
+    lex = entry.get("lex", 0)
+    if lex and not (translation_applies(board) and lex <= board.rows * board.cols):
+        raise CheckFailed(
+            f"certificate 'drat': lex {lex} needs a torus with no square removed and at most "
+            f"{board.rows * board.cols} squares compared",
+            claim,
+        )
     binary = decode_proof(entry, claim)
-    _, clauses = knights_cnf(board, entry["knights"])
+    _, clauses = knights_cnf(board, entry["knights"], lex=lex)
     lrat = entry["format"] == "lrat-binary"
     checked = check_lrat(clauses, binary) if lrat else check_drat(clauses, binary)
     del binary
@@ -156,7 +227,8 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
         raise CheckFailed(f"{name} proof refused: {checked.reason}", claim)
     lemmas = _thousands(checked.lemmas)
     core = "" if lrat else f", {_thousands(checked.checked)} in its core"
-    return f"{name} proof ({lemmas} lemmas{core}, checked in {checked.seconds:.1f} s)"
+    symmetry = ", translations broken by lex-leader clauses" if lex else ""
+    return f"{name} proof ({lemmas} lemmas{core}{symmetry}, checked in {checked.seconds:.1f} s)"
 
 
 def _thousands(count: int) -> str:

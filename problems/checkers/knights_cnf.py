@@ -29,16 +29,42 @@ Symmetry (``translate``)
     placements, and any nonempty placement can be moved so that a knight stands on
     square ``(0, 0)``: the unit ``x_(0,0)`` then keeps the formula satisfiable
     whenever ``k >= 1`` knights fit. The builder adds it only on such boards.
+Symmetry, stronger (``lex``: the lex-leader constraints of the translations)
+    On the same boards, order the squares row-major (``x_1`` is square (0, 0)) and
+    compare placements as 0/1 words, a knight above no knight. Let ``P`` be any
+    placement of ``k`` knights and ``P*`` the largest word among its translates (a
+    placement, since translations are automorphisms, and of ``k`` knights). For every
+    translation ``t`` other than the identity, ``P*`` is at least its translate: with
+    ``y_m = x_(t(m))`` (the square ``m`` moved by ``t``), ``x_1 .. x_L >= y_1 .. y_L``
+    as words for every prefix length ``L``. The builder writes that comparison over the
+    first ``lex`` squares, for each of the ``rows * cols - 1`` translations, with
+    fresh variables ``e_m`` ("the words agree on their first ``m`` letters")::
+
+        -e_(m-1) | x_m | -y_m                 (m = 1 .. L; e_0 is true and left out)
+        -e_(m-1) | x_m | y_m | e_m            (m = 1 .. L - 1)
+        -e_(m-1) | -x_m | -y_m | e_m
+
+    ``P*`` with ``e_m`` = "the first ``m`` letters agree" and the counter's variables
+    as above satisfies every clause, and also the unit ``x_(0,0)`` (some translate of
+    a nonempty placement has a knight on (0, 0), so the largest word starts with 1):
+    the formula is satisfiable whenever ``k`` knights fit, so its refutation proves
+    ``k - 1`` as before. Nothing of these clauses is read from an answer: the checker
+    builds them from the board and the number ``lex``, which only says how many
+    letters each comparison covers (``1 <= lex <= rows * cols``), and refuses ``lex``
+    on a board that translations do not map onto itself.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["KNIGHT_JUMPS", "knights_cnf", "translation_applies"]
+__all__ = ["KNIGHT_JUMPS", "LEX_SQUARES", "knights_cnf", "translation_applies"]
 
 #: The knight's eight jumps (row, column), written out for the checker.
 KNIGHT_JUMPS = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
+#: Squares each lex-leader comparison covers in the proofs the producer writes (a
+#: measured choice: longer comparisons add clauses without shortening the refutations).
+LEX_SQUARES = 30
 
 
 def translation_applies(board) -> bool:
@@ -68,7 +94,7 @@ def _jump_pairs(board) -> np.ndarray:
     return np.unique(both, axis=0)
 
 
-def knights_cnf(board, k: int, *, translate: bool = True) -> tuple[int, list[list[int]]]:
+def knights_cnf(board, k: int, *, translate: bool = True, lex: int = 0) -> tuple[int, list[list[int]]]:
     """The CNF "at least ``k`` independent knights on ``board``" (see the module notes).
 
     Parameters
@@ -79,11 +105,19 @@ def knights_cnf(board, k: int, *, translate: bool = True) -> tuple[int, list[lis
         Knights to place, ``k >= 1``.
     translate : bool
         Add the unit ``x_(0,0)`` where translations justify it (:func:`translation_applies`).
+    lex : int
+        Add the lex-leader comparisons of every translation over the first ``lex``
+        squares (0: none). Only on boards where :func:`translation_applies`.
 
     Returns
     -------
     (variables, clauses)
         The number of variables and the clauses as lists of nonzero DIMACS literals.
+
+    Raises
+    ------
+    ValueError
+        ``k < 1``; ``lex`` out of range, or given on a board translations do not map onto itself.
 
     Examples
     --------
@@ -91,10 +125,15 @@ def knights_cnf(board, k: int, *, translate: bool = True) -> tuple[int, list[lis
     >>> n, clauses = knights_cnf(Board(1, 3), 3)
     >>> n, clauses[-1]
     (6, [6])
+    >>> n, clauses = knights_cnf(Board(5, 5, torus=True), 6, lex=2)
+    >>> clauses[-4:]  # the last translation, (4, 4): square 1 against 25, then 2 against 21
+    [[1, -25], [1, 25, 169], [-1, -25, 169], [-169, 2, -21]]
     """
     if k < 1:
         raise ValueError("the formula needs k >= 1 knights")
     rows, cols = int(board.rows), int(board.cols)
+    if lex and not (translation_applies(board) and 1 <= lex <= rows * cols):
+        raise ValueError(f"lex {lex}: needs a torus with no square removed and 1 <= lex <= {rows * cols}")
     usable = np.flatnonzero(np.asarray(board.free, dtype=bool).reshape(-1))
     n = int(usable.size)
     number = np.zeros(rows * cols, dtype=np.int64)
@@ -127,4 +166,28 @@ def knights_cnf(board, k: int, *, translate: bool = True) -> tuple[int, list[lis
                 else:
                     clauses.append([v for v in (-here, before, lower) if v])
     clauses.append([s(n, k)])
+    if lex:
+        top = _lex_leader(rows, cols, lex, top, clauses)
     return top, clauses
+
+
+def _lex_leader(rows: int, cols: int, length: int, top: int, clauses: list[list[int]]) -> int:
+    """Append the lex-leader comparisons over the first ``length`` squares of every
+    translation but the identity (see the module notes); return the last variable used.
+    Square ``(r, c)`` is variable ``r * cols + c + 1`` (a full board: every square usable)."""
+    for dr in range(rows):
+        for dc in range(cols):
+            if dr == 0 and dc == 0:
+                continue
+            agree = 0  # e_(m-1); 0 stands for e_0, which is true
+            for m in range(length):
+                r, c = divmod(m, cols)
+                x, y = m + 1, ((r + dr) % rows) * cols + (c + dc) % cols + 1
+                clauses.append([v for v in (-agree, x, -y) if v])
+                if m == length - 1:
+                    break
+                top += 1
+                clauses.append([v for v in (-agree, x, y, top) if v])
+                clauses.append([v for v in (-agree, -x, -y, top) if v])
+                agree = top
+    return top

@@ -20,6 +20,17 @@ verifies itself:
   tours without fixed ends, and for fixed ends the colour and outer-rows
   arguments of :func:`knightcert.problems.tours.full_board_reason`; never on
   a torus or a board with holes;
+* forced moves (closed tours, and open tours with both ends fixed): a tour
+  takes both moves of a square that has exactly two (not an end of an open
+  tour), and on a closed tour with both ends fixed the closing move; these
+  *forced* moves are moves of the tour, so no square may have more than two
+  of them (one at an end of an open tour), and they may close no cycle (a
+  cycle of tour moves is the whole closed tour; a path has none);
+* a *separator* (``knightcert.problems.checkers.tour_separator``): squares whose
+  removal leaves more pieces than a tour allows, on any board, checked in linear
+  time; the answer's own (``certificate["separator"]``, read strictly: a malformed
+  entry refuses the claim, one that proves nothing is left aside), else one the
+  checker finds itself (a board in pieces, cut squares);
 * the checker's own exhaustive search (``knightcert.problems.checkers.tour_search``)
   on boards of at most ``EXHAUSTIVE_SQUARES`` usable squares, within
   ``EXHAUSTIVE_NODES`` nodes.
@@ -38,9 +49,16 @@ import numpy as np
 from knightcert.problems.checkers.common import (
     CheckFailed,
     as_squares,
+    certificate_of,
     knight_steps,
     on_usable,
     solver_evidence,
+)
+from knightcert.problems.checkers.tour_separator import (
+    own_separator,
+    read_separator,
+    separator_squares,
+    separator_verdict,
 )
 from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
@@ -76,7 +94,11 @@ def certify_tour(instance: TourInstance, result: Result) -> tuple[list[Evidence]
     if result.bound is not None and result.bound != n:
         raise CheckFailed(f"bound {result.bound}: a tour has {n} squares, the only possible bound", "bound")
     if result.status is Status.INFEASIBLE:
-        return [nonexistence_evidence(instance, result.method)], None
+        separator = certificate_of(result, "infeasible").get("separator")
+        attached = None if separator is None else read_separator(instance.board, separator)
+        backing, removed = _nonexistence(instance, result.method, attached)
+        checked = None if removed is None else {"separator": separator_squares(instance.board, removed)}
+        return [backing], checked
     if result.status is Status.UNKNOWN and result.solution is None:  # at most the trivial bound
         return [Evidence("bound", Backing.CERTIFICATE, "a tour has every usable square")], None
     check_tour_moves(instance, result.solution)
@@ -88,25 +110,58 @@ def certify_tour(instance: TourInstance, result: Result) -> tuple[list[Evidence]
     return evidence, None
 
 
-def nonexistence_evidence(instance: TourInstance, method: str = "") -> Evidence:
+def nonexistence_evidence(
+    instance: TourInstance, method: str = "", separator: np.ndarray | None = None
+) -> Evidence:
     """The evidence that no tour exists; CheckFailed when the checker finds one.
+
+    Parameters
+    ----------
+    instance : TourInstance
+    method : str
+        The method whose claim this is (named when the claim rests on it).
+    separator : numpy.ndarray, optional
+        The answer's separator as :func:`~knightcert.problems.checkers.tour_separator.read_separator`
+        reads it (distinct flat indices of usable squares).
 
     Returns
     -------
     Evidence
-        ``infeasible`` backed by an argument (CERTIFICATE), a theorem (THEOREM),
-        the checker's complete search (SEARCH), or, when the checker cannot
-        decide, by the method alone (SOLVER, with what stopped the checker).
+        ``infeasible`` backed by an argument or a separator (CERTIFICATE), a
+        theorem (THEOREM), the checker's complete search (SEARCH), or, when the
+        checker cannot decide, by the method alone (SOLVER, with what stopped
+        the checker).
     """
+    return _nonexistence(instance, method, separator)[0]
+
+
+def _nonexistence(
+    instance: TourInstance, method: str, attached: np.ndarray | None
+) -> tuple[Evidence, np.ndarray | None]:
+    """:func:`nonexistence_evidence`, with the separator that backs it (flat indices) or None."""
     reason = argument_against(instance)
     if reason is not None:
-        return Evidence("infeasible", reason[0], reason[1])
+        return Evidence("infeasible", reason[0], reason[1]), None
+    aside = ""
+    if attached is not None:
+        verdict = separator_verdict(instance, attached)
+        if verdict.proves:
+            return Evidence("infeasible", Backing.CERTIFICATE, verdict.how), attached
+        aside = f"; the answer's separator proves nothing ({verdict.how})"
+    own = own_separator(instance)
+    if own is not None:
+        return Evidence("infeasible", Backing.CERTIFICATE, own[1].how), own[0]
+    return _searched(instance, method, aside), None
+
+
+def _searched(instance: TourInstance, method: str, aside: str) -> Evidence:
+    """The checker's exhaustive search on small boards; the method's word elsewhere."""
     board = instance.board
     if board.n_free > EXHAUSTIVE_SQUARES:
         why = (
             f"the board has {board.n_free} usable squares, beyond the checker's search ({EXHAUSTIVE_SQUARES})"
         )
-        return solver_evidence("infeasible", method, why)
+        return solver_evidence("infeasible", method, why + aside)
     from knightcert.problems.checkers.tour_search import FOUND, NONE  # numba: only a "No" needs it
 
     outcome, nodes, tour = search_tour(instance)
@@ -115,7 +170,7 @@ def nonexistence_evidence(instance: TourInstance, method: str = "") -> Evidence:
             check_tour_moves(instance, [list(board.square(i)) for i in tour])
         except CheckFailed:
             why = "the checker's own search gave a tour that did not replay"
-            return solver_evidence("infeasible", method, why)
+            return solver_evidence("infeasible", method, why + aside)
         first = ", ".join(str(board.square(i)) for i in tour[:3])
         raise CheckFailed(
             f"the checker's exhaustive search found a tour ({nodes} nodes; it starts {first}, ...)",
@@ -124,7 +179,7 @@ def nonexistence_evidence(instance: TourInstance, method: str = "") -> Evidence:
     if outcome == NONE:
         return Evidence("infeasible", Backing.SEARCH, f"the checker's exhaustive search ({nodes} nodes)")
     why = f"the checker's search spent its budget of {EXHAUSTIVE_NODES} nodes without deciding"
-    return solver_evidence("infeasible", method, why)
+    return solver_evidence("infeasible", method, why + aside)
 
 
 def nonexistence_reason(instance: TourInstance) -> str | None:
@@ -137,7 +192,7 @@ def nonexistence_reason(instance: TourInstance) -> str | None:
 
 
 def argument_against(instance: TourInstance) -> tuple[Backing, str] | None:
-    """A counting, colour, degree or theorem argument that no tour exists, or None."""
+    """A counting, colour, degree, theorem or forced-moves argument that no tour exists, or None."""
     board = instance.board
     n = board.n_free
     if instance.closed and n < 3:
@@ -168,7 +223,8 @@ def argument_against(instance: TourInstance) -> tuple[Backing, str] | None:
         )
         if reason is not None:
             return (Backing.CERTIFICATE if reason.startswith("colour") else Backing.THEOREM), reason
-    return None
+    reason = _forced_argument(instance)
+    return None if reason is None else (Backing.CERTIFICATE, reason)
 
 
 def _colour_argument(instance: TourInstance) -> str | None:
@@ -217,6 +273,61 @@ def _degree_argument(instance: TourInstance) -> str | None:
                 f"degrees: {len(loose)} squares with one move must all be ends of the tour, "
                 f"and only {2 - len(fixed)} end{'s' * (len(fixed) != 1)} are free"
             )
+    return None
+
+
+def _forced_argument(instance: TourInstance) -> str | None:
+    """Forced moves (module docstring); O(n).
+
+    Proof. A closed tour is a cycle through every square: at a square with exactly two moves
+    its two steps are those two moves, and with both ends fixed the closing move is a step.
+    So every forced move is a step, each square has two steps, and a cycle made of steps is
+    the tour itself (a cycle contains no shorter cycle), all ``n`` squares. An open tour
+    between fixed ends ``s`` and ``e`` is a path: a square other than ``s`` and ``e`` has two
+    steps, so again both of its two moves are steps; ``s`` and ``e`` have one step each, and
+    a path contains no cycle.
+    """
+    board = instance.board
+    n = board.n_free
+    both = instance.start is not None and instance.end is not None
+    if n < 3 or not (instance.closed or both):
+        return None
+    nb = knight_neighbours(board)
+    degree = (nb >= 0).sum(axis=1)
+    ends: set[int] = set()
+    if not instance.closed and instance.start is not None and instance.end is not None:
+        ends = {board.index(*instance.start), board.index(*instance.end)}
+    twos = [v for v in np.flatnonzero(board.free.reshape(-1) & (degree == 2)).tolist() if v not in ends]
+    # the distinct moves of a square come first in its row of the table
+    forced = {(min(v, int(w)), max(v, int(w))) for v in twos for w in nb[v, :2]}
+    if instance.closed and instance.start is not None and instance.end is not None:
+        s, e = board.index(*instance.start), board.index(*instance.end)
+        forced.add((min(s, e), max(s, e)))
+    steps = np.bincount(np.array(sorted(forced), dtype=np.int64).reshape(-1), minlength=board.size)
+    limit = np.full(board.size, 2)
+    limit[list(ends)] = 1
+    over = np.flatnonzero(steps > limit)
+    if over.size:
+        square = int(over[0])
+        where = "an end of the tour, has one" if square in ends else "a tour takes two at a square"
+        return f"forced moves: {int(steps[square])} forced moves meet at {board.square(square)}; {where}"
+    root = {v: v for edge in forced for v in edge}
+    size = dict.fromkeys(root, 1)
+
+    def find(v: int) -> int:
+        while root[v] != v:
+            root[v] = root[root[v]]
+            v = root[v]
+        return v
+
+    for a, b in sorted(forced):
+        ra, rb = find(a), find(b)
+        if ra == rb:
+            if size[ra] == n:  # the forced moves are a whole closed tour (on an open one the
+                continue  # ends, two of the n squares, have one forced move at most: checked above)
+            return f"forced moves: forced moves close a cycle of {size[ra]} of the {n} squares"
+        root[rb] = ra
+        size[ra] += size[rb]
     return None
 
 

@@ -156,12 +156,28 @@ def test_check_refuses_another_instance_and_bad_files(shared_data, tmp_path, cap
         knightcert.check(None, str(tmp_path / "missing.json"))
 
 
+class NoProof:
+    """A proof of a knights bound that never comes (as when CaDiCaL runs out of time)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        pass
+
+    def done(self) -> bool:
+        return False
+
+    def wait(self, seconds=None) -> None:
+        return None
+
+    def finish(self):
+        return None, None, {"proof": "none", "proof_solve_s": 0.0}
+
+
 def test_solver_only_claims_pass_unless_strict(tmp_path, capsys, monkeypatch):
     import knightcert.models.knights_sat as knights_sat
 
     big_odd_torus = knights_instance(11, torus=True)  # beyond the checker's own search
     # as if the DRAT proof had not been found in time: the claim rests on CP-SAT alone
-    monkeypatch.setattr(knights_sat, "prove_upper_bound", lambda *a, **k: (None, {"proof": "none"}))
+    monkeypatch.setattr(knights_sat, "BoundProof", NoProof)
     answer = tmp_path / "t.json"
     assert (
         main(["knights", "11", "--torus", "--method", "cpsat", "--time-limit", "20", "--save", str(answer)])
@@ -225,7 +241,7 @@ def test_certificates_doc_examples_run(tmp_path, capsys, monkeypatch):
     doc = (Path(__file__).resolve().parents[2] / "docs" / "certificates.md").read_text()
     monkeypatch.chdir(tmp_path)
     # the odd.json example: as when the DRAT proof is not found in the time left
-    monkeypatch.setattr(knights_sat, "prove_upper_bound", lambda *a, **k: (None, {"proof": "none"}))
+    monkeypatch.setattr(knights_sat, "BoundProof", NoProof)
     ran = 0
     for block in re.findall(r"```console\n(.*?)```", doc, flags=re.S):
         lines = block.splitlines()
@@ -250,9 +266,10 @@ def test_check_ignores_and_flags_evidence_the_file_overstates(tmp_path, capsys):
 
     odd = knights_instance(11, torus=True)
     placement = [[r, c] for r in range(0, 9, 2) for c in range(0, 9, 2)]
+    # a bound of 48: true (optimum 44), below the band bound's 49, so the solver's word only
     data = answer_to_dict(
         knightcert.certify(
-            odd, knightcert.Result("knights", "cpsat", Status.FEASIBLE, 25, 60, placement, 0.0)
+            odd, knightcert.Result("knights", "cpsat", Status.FEASIBLE, 25, 48, placement, 0.0)
         ),
         odd,
     )

@@ -93,8 +93,13 @@ def test_certified_column_says_what_backs_the_answer():
     assert row_certified(good) == "yes: matching (Kőnig)"
     odd = knights_instance(11, torus=True)
     placement = [[r, c] for r in range(0, 9, 2) for c in range(0, 9, 2)]  # 25 knights, none attacked
-    claim = row_from_result(Result("knights", "cpsat", Status.FEASIBLE, 25, 60, placement, 0.0), instance=odd)
+    # a bound of 48: true (optimum 44), below the band bound's 49, so the solver's word only
+    claim = row_from_result(Result("knights", "cpsat", Status.FEASIBLE, 25, 48, placement, 0.0), instance=odd)
     assert claim.verified and row_certified(claim) == "solver: CP-SAT"
+    banded = row_from_result(
+        Result("knights", "cpsat", Status.FEASIBLE, 25, 49, placement, 0.0), instance=odd
+    )
+    assert row_certified(banded).startswith("yes: band bound: a 6-row band holds at most 27 knights")
 
 
 def test_compare_saves_one_answer_per_run(tmp_path, capsys):

@@ -26,13 +26,13 @@ def test_the_drat_fallback_is_checked_too(monkeypatch):
     writes DRAT, which the checker checks backward."""
     import knightcert.models.knights_sat as producer
 
-    monkeypatch.setattr(producer, "_lrat", lambda clauses: None)
+    monkeypatch.setattr(producer, "_lrat", lambda *args: None)
     import os
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "proof")
-        producer._refute(SEVEN.board, 15, path)
+        producer._refute(SEVEN.board, 15, 0, path)
         with open(path, "rb") as stream:
             assert stream.read(1) == b"D"
             binary = stream.read()
@@ -70,3 +70,78 @@ def test_cpsat_attaches_a_proof_where_the_checker_has_no_certificate(monkeypatch
     assert [(e.claim, e.backing, untimed.sub("", e.how)) for e in again.evidence] == [
         (e.claim, e.backing, untimed.sub("", e.how)) for e in result.evidence
     ]
+
+
+def test_odd_square_tori_start_from_the_anti_diagonals(monkeypatch):
+    import knightcert.problems.checkers.knights as knights_checker
+
+    monkeypatch.setattr(knights_checker, "SEARCH_SQUARES", 10)  # as if 7 x 7 were past the search
+    result = solve(SEVEN, method="cpsat")
+    assert result.info["start"] == "anti-diagonal construction"
+    assert result.status is Status.OPTIMAL and result.certified and result.info["placed_by_proof_solver"] == 0
+
+
+def test_the_proof_solver_places_the_knights_cp_sat_missed(monkeypatch):
+    """CP-SAT stopped one knight short: CaDiCaL places one more (checked), then proves that
+    none more fits; the answer is optimal on that proof."""
+    import knightcert.models.knights_cpsat as model
+    import knightcert.problems.checkers.knights as knights_checker
+    from knightcert.problems.result import Result
+
+    board = knights_instance(7, 11, torus=True)  # the checker's band does not reach its optimum
+    best = model.cpsat(board)
+    assert best.status is Status.OPTIMAL
+
+    def short(instance, **options):
+        return Result.answer(
+            "knights",
+            "cpsat",
+            status=Status.FEASIBLE,
+            objective=best.objective - 1,
+            solution=best.solution[1:],
+            bound=best.objective + 5,
+            time=0.0,
+            info={"stopped": "time limit"},
+        )
+
+    monkeypatch.setattr(model, "cpsat", short)
+    monkeypatch.setattr(knights_checker, "SEARCH_SQUARES", 10)
+    result = solve(board, method="cpsat")
+    assert result.status is Status.OPTIMAL and result.objective == best.objective == result.bound
+    assert result.info["placed_by_proof_solver"] == 1 and "stopped" not in result.info
+    assert (
+        result.certified and next(e for e in result.evidence if e.claim == "optimal").backing is Backing.PROOF
+    )
+
+
+def test_a_proof_that_runs_out_of_time_leaves_the_answer_feasible(monkeypatch):
+    """No time for CaDiCaL (nor for CP-SAT alongside, which stops with it): no proof is
+    attached; the answer keeps CP-SAT's word (optimal or a bound) or the checker's own band
+    bound (26 on 7 x 11, above the optimum 24), certified."""
+    import knightcert.models.knights_sat as producer
+    import knightcert.problems.checkers.knights as knights_checker
+
+    monkeypatch.setattr(knights_checker, "SEARCH_SQUARES", 10)
+    monkeypatch.setattr(producer, "PROOF_SECONDS", 0.0)  # no time for the proof
+    result = solve(knights_instance(7, 11, torus=True), method="cpsat")
+    assert "drat" not in (result.certificate or {}) and result.info["proof"].startswith("no proof within")
+    assert result.verified and result.objective <= 24
+    claims = {e.claim: e.backing for e in result.evidence}
+    if result.status is Status.OPTIMAL:  # CP-SAT proved it alongside: its word only
+        assert claims["optimal"] is Backing.SOLVER and not result.certified
+    else:
+        assert result.bound == 26 and claims["bound"] is Backing.CERTIFICATE
+
+
+def test_the_proof_says_what_it_is_doing(monkeypatch):
+    """A listener hears which count is placed and which is being refuted (the command line
+    shows these notes on a terminal)."""
+    import knightcert.problems.checkers.knights as knights_checker
+    from knightcert.problems.progress import listening
+
+    monkeypatch.setattr(knights_checker, "SEARCH_SQUARES", 10)
+    heard: list[str] = []
+    with listening(heard.append):
+        result = solve(SEVEN, method="cpsat")
+    assert result.status is Status.OPTIMAL
+    assert heard == ["14 knights placed (anti-diagonal construction); CaDiCaL is proving that 15 do not fit"]

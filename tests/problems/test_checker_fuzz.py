@@ -316,7 +316,8 @@ def test_the_oracle_can_say_no():
 def odd_torus_case(rng: random.Random):
     """A small torus with an odd side (no Kőnig certificate), some squares removed."""
     rows, cols = rng.choice((3, 5)), rng.randint(3, 7)
-    blocked = {(r, c) for r in range(rows) for c in range(cols) if rng.random() < 0.1}
+    holes = rng.random() < 2 / 3  # a full torus a third of the time: lex-leader proofs
+    blocked = {(r, c) for r in range(rows) for c in range(cols) if holes and rng.random() < 0.1}
     mask = [[(r, c) in blocked for c in range(cols)] for r in range(rows)]
     instance = KnightsInstance(Board(rows, cols, mask, True), "k")
     return instance, {"rows": rows, "cols": cols, "torus": True, "blocked": blocked}
@@ -338,27 +339,33 @@ def drat_entry(board, knights: int) -> dict | None:
 
 
 def lrat_entry(board, knights: int) -> dict | None:
-    """CaDiCaL's LRAT proof (renumbered by the producer) that ``knights`` knights do not fit."""
-    from knightcert.models.knights_sat import _lrat
+    """CaDiCaL's LRAT proof (renumbered by the producer) that ``knights`` knights do not fit,
+    of the formula the producer refutes (lex-leader clauses on a full torus)."""
+    from knightcert.models.knights_sat import _lrat, lex_length
     from knightcert.problems.checkers.drat import encode_proof
     from knightcert.problems.checkers.knights_cnf import knights_cnf
 
+    lex = lex_length(board)
     try:
-        proof = _lrat(knights_cnf(board, knights)[1])
+        proof = _lrat(knights_cnf(board, knights, lex=lex)[1])
     except SystemExit:  # the producer's child exits so when the knights fit
         return None
-    return None if proof is None else encode_proof(proof, knights, "lrat-binary")
+    return None if proof is None else encode_proof(proof, knights, "lrat-binary", lex=lex)
 
 
 def perturb_proof(rng: random.Random, entry: dict, other: dict | None) -> dict:
     """One change to a proof entry: a byte flipped, the proof cut short or records dropped,
-    another board's proof, or the bound it refutes moved."""
+    another board's proof, the bound it refutes moved, or the length of its lex-leader
+    comparisons changed."""
     import lzma
 
     from knightcert.problems.checkers.drat import encode_proof
 
     binary = bytearray(lzma.decompress(base64.b64decode(entry["xz"])))
-    kind = rng.randrange(5)
+    kind = rng.randrange(6)
+    if kind == 5:  # the lex-leader comparisons' length removed, moved or added
+        lex = entry.get("lex", 0) + rng.choice((-1, 1, 2))
+        return {k: v for k, v in entry.items() if k != "lex"} | ({"lex": lex} if lex > 0 else {})
     if kind == 0 and binary:
         binary[rng.randrange(len(binary))] ^= 1 << rng.randrange(8)
     elif kind == 1:
@@ -371,7 +378,7 @@ def perturb_proof(rng: random.Random, entry: dict, other: dict | None) -> dict:
         return other
     else:
         return {**entry, "knights": max(1, entry["knights"] + rng.choice((-2, -1, 1)))}
-    return encode_proof(bytes(binary), entry["knights"], entry["format"])
+    return encode_proof(bytes(binary), entry["knights"], entry["format"], lex=entry.get("lex", 0))
 
 
 @settings(max_examples=max(1, EXAMPLES // 40), suppress_health_check=list(HealthCheck), deadline=None)

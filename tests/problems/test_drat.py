@@ -136,6 +136,10 @@ def test_entries_are_checked_before_inflating():
         proof_entry({**entry, "bytes": True})
     with pytest.raises(CheckFailed, match="knights must be"):
         proof_entry({**entry, "knights": 0})
+    for field, values in (("knights", (2.0, True, "3", None)), ("bytes", (-1, 4.0, "4")), ("xz", (None, 7))):
+        for value in values:  # every field of the entry: an exact plain type, in range, named
+            with pytest.raises(CheckFailed, match=f"{field} must be"):
+                proof_entry({**entry, field: value})
     bomb = encode_proof(bytes(10_000_000), 3)
     with pytest.raises(CheckFailed, match="does not inflate to the declared 100 bytes"):
         decode_proof({**bomb, "bytes": 100})
@@ -272,3 +276,117 @@ def test_a_holed_board_without_symmetry():
     optimum, _ = search_optimum(holed.board, 10**6)
     entry = encode_proof(proof_for(holed.board, optimum + 1), optimum + 1)
     assert check_bound_proof(holed.board, entry)
+
+
+# ----------------------------------------------------------------------------- lex-leader symmetry
+
+
+def satisfiable(clauses: list[list[int]]) -> bool:
+    from pysat.solvers import Solver
+
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        return bool(solver.solve())
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 5), (5, 5), (4, 5), (5, 6), (3, 7)])
+def test_the_lex_formula_is_satisfiable_exactly_up_to_the_optimum(rows, cols):
+    """Lex-leader clauses of every length keep "at least the optimum" satisfiable (the test's
+    own exhaustive optimum) and "one more" unsatisfiable."""
+    from tests.oracle import knights_optimum
+
+    board = Board(rows, cols, torus=True)
+    optimum = knights_optimum({"rows": rows, "cols": cols, "torus": True, "blocked": []})
+    for lex in sorted({1, 2, cols, cols + 1, rows * cols}):
+        assert satisfiable(knights_cnf(board, optimum, lex=lex)[1]), lex
+        assert not satisfiable(knights_cnf(board, optimum + 1, lex=lex)[1]), lex
+
+
+def lex_values(rows: int, cols: int, placement: set[tuple[int, int]]) -> tuple[dict[int, bool], list[int]]:
+    """The test's own assignment of the lex clauses' variables for the largest translate of
+    ``placement``: the squares, then e_m = "the first m letters agree", translation by translation
+    in the builder's order (row shift, then column shift)."""
+    words = []
+    for dr in range(rows):
+        for dc in range(cols):
+            moved = {((r + dr) % rows, (c + dc) % cols) for r, c in placement}
+            words.append([int((r, c) in moved) for r in range(rows) for c in range(cols)])
+    best = max(words)
+    return {m + 1: bool(best[m]) for m in range(rows * cols)}, best
+
+
+def test_the_largest_translate_satisfies_every_lex_clause():
+    """Each lex clause, evaluated by the test on the largest translate of random placements
+    (independent or not: the clauses speak of translations only), with its agreement
+    variables set by their meaning."""
+    import random
+
+    rng = random.Random(30)
+    for _ in range(40):
+        rows, cols = rng.randint(3, 6), rng.randint(3, 6)
+        n = rows * cols
+        placement = {(rng.randrange(rows), rng.randrange(cols)) for _ in range(rng.randint(1, n))}
+        length = rng.randint(1, n)
+        squares, word = lex_values(rows, cols, placement)
+        board = Board(rows, cols, torus=True)
+        top, base = knights_cnf(board, 1)
+        lex_top, clauses = knights_cnf(board, 1, lex=length)
+        lex_clauses = clauses[len(base) :]
+        assert clauses[: len(base)] == base and len(lex_clauses) == (n - 1) * (3 * length - 2)
+        values = dict(squares)
+        values.update({v: True for v in range(n + 1, top + 1)})  # unused here: the counter's
+        for dr in range(rows):  # the agreement variables, in the builder's order
+            for dc in range(cols):
+                if dr == dc == 0:
+                    continue
+                moved = [
+                    word[((r + dr) % rows) * cols + (c + dc) % cols] for r in range(rows) for c in range(cols)
+                ]
+                for m in range(length - 1):
+                    top += 1
+                    values[top] = word[: m + 1] == moved[: m + 1]
+        for clause in lex_clauses:
+            assert any(values[abs(v)] == (v > 0) for v in clause), (rows, cols, length, clause)
+        assert max(values) == top == lex_top
+
+
+def test_lex_needs_a_full_torus_and_a_length_in_range():
+    holed = Board(5, 5, np.array([[r == 2 and c == 2 for c in range(5)] for r in range(5)]), torus=True)
+    full = Board(5, 5, torus=True)
+    for board, lex in ((holed, 3), (Board(5, 5), 3), (full, 26), (full, -1)):
+        with pytest.raises(ValueError, match="lex"):
+            knights_cnf(board, 3, lex=lex)
+
+
+def test_a_proof_text_past_the_limit_is_refused_before_it_is_read(monkeypatch):
+    import knightcert.problems.checkers.drat as drat_module
+
+    entry = encode_proof(b"a\x04\x00\x00", 3)
+    monkeypatch.setattr(drat_module, "MAX_PROOF_TEXT", len(entry["xz"]) - 1)
+    with pytest.raises(CheckFailed, match="xz must be text of at most"):
+        proof_entry(entry)
+    monkeypatch.setattr(drat_module, "MAX_PROOF_TEXT", len(entry["xz"]))
+    assert proof_entry(entry)["xz"] == entry["xz"]
+
+
+def test_a_proof_entry_names_its_lex_length_truthfully():
+    """A proof of the lex formula checks only against that formula: the entry's lex removed,
+    changed or given on a holed board is refused, as is a lex that is not a positive integer."""
+    from knightcert.models.knights_sat import prove_upper_bound
+
+    seven = knights_instance(7, 7, torus=True)
+    entry, _ = prove_upper_bound(seven, 14)
+    assert entry is not None and entry["lex"] >= 1
+    assert check_bound_proof(seven.board, entry).startswith("LRAT proof (")
+    assert "lex-leader" in check_bound_proof(seven.board, entry)
+    without = {k: v for k, v in entry.items() if k != "lex"}
+    for forged in (without, {**entry, "lex": entry["lex"] - 1}, {**entry, "lex": 49}):
+        with pytest.raises(CheckFailed, match="proof refused"):
+            check_bound_proof(seven.board, forged)
+    for bad in (0, -3, 2.0, True, "30", None):
+        with pytest.raises(CheckFailed, match="lex must be an integer"):
+            check_bound_proof(seven.board, {**entry, "lex": bad})
+    holed = Board(7, 7, np.array([[r == c == 3 for c in range(7)] for r in range(7)]), torus=True)
+    with pytest.raises(CheckFailed, match="lex 30 needs a torus with no square removed"):
+        check_bound_proof(holed, entry)
+    with pytest.raises(CheckFailed, match="needs a torus"):
+        check_bound_proof(seven.board, {**entry, "lex": 50})
