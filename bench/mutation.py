@@ -79,6 +79,10 @@ QUIET_TARGETS = [
     "problems/checkers/lrat_kernel.py",
     "problems/checkers/drat_backward.py",
     "problems/moves.py",
+    "problems/checkers/knights_band.py",
+    "problems/checkers/knights_band_kernel.py",
+    "problems/checkers/tour_separator.py",
+    "problems/checkers/tour_cuts.py",
 ]
 #: Operators of each set.
 OPERATORS = {
@@ -107,6 +111,10 @@ FIRST_TESTS = {
         "tests/problems/test_checker_mutants.py",
     ],
     "problems/moves.py": ["tests/problems/test_moves.py", "tests/problems/test_checker_mutants.py"],
+    "problems/checkers/knights_band.py": ["tests/problems/test_knights_band.py"],
+    "problems/checkers/knights_band_kernel.py": ["tests/problems/test_knights_band.py"],
+    "problems/checkers/tour_separator.py": ["tests/problems/test_tour_separator.py"],
+    "problems/checkers/tour_cuts.py": ["tests/problems/test_tour_separator.py"],
 }
 #: Tests written to kill the survivors of a sampled run: not in the coverage map collected
 #: before them, so every mutant meets them first (``--select coverage``).
