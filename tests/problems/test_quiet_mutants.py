@@ -1376,3 +1376,32 @@ def test_an_answer_without_an_instance_field_is_checked_against_the_one_given(dr
     assert instance_for_answer(data, game) is game
     with pytest.raises(AnswerFileError, match="does not embed its instance"):
         instance_for_answer(data)
+
+
+# ------------------------------- the checkers merged after the seed-31 draw (targeted quiet run)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 4), (5, 5), (6, 3)])
+def test_a_separator_square_off_the_board_is_refused_naming_it(rows, cols):
+    """Every square of a separator is on the board: one a row above it or below, a column left
+    or right of it, is refused naming it (never read as the square its flat index wraps to,
+    in the last row); the board's own squares are read as themselves (the test's numbering)."""
+    from knightcert.problems.checkers.tour_separator import read_separator
+
+    board = Board(rows, cols)
+    inside = [[r, c] for r in range(rows) for c in range(cols)]
+    assert read_separator(board, inside).tolist() == [r * cols + c for r, c in inside]
+    for square in ([-1, 0], [-1, cols - 1], [rows, 0], [0, -1], [0, cols], [-2, 1]):
+        with pytest.raises(CheckFailed, match=re.escape(f"{tuple(square)} is off the {rows} x {cols} board")):
+            read_separator(board, [[0, 0], square])
+
+
+@pytest.mark.parametrize("entry", [["axis", "width"], "axis width", ("axis", "width"), {"axis", "width"}])
+def test_a_band_entry_that_is_not_an_object_is_refused(entry):
+    """The band certificate is ``{"axis": ..., "width": ...}``: a list, text, tuple or set of
+    its key names is refused naming the entry, not indexed as one (a crash)."""
+    from knightcert.problems.checkers.knights_band import band_entry
+
+    assert band_entry({"axis": "rows", "width": 6}) == {"axis": "rows", "width": 6}
+    with pytest.raises(CheckFailed, match="certificate 'band': expected an object with keys axis, width"):
+        band_entry(entry)
