@@ -14,6 +14,18 @@ from knightcert.models.cpsat_solve import solve_cpsat
 from knightcert.problems.result import Status
 
 
+@pytest.fixture(autouse=True)
+def python_ctrl_c():
+    """Python's own Ctrl-C handler while each test runs, whatever the run started with (a
+    process started in the background with ``&`` or ``nohup`` inherits SIGINT ignored, and
+    then no Ctrl-C reaches a solve); the previous handler after it."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _tiny_model() -> cp_model.CpModel:
     model = cp_model.CpModel()
     x = model.new_int_var(0, 10, "x")
