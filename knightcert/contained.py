@@ -24,12 +24,16 @@ Layers below the keeper, each used when the machine allows it and checked, never
 * ``cgroup``: a fresh memory (and pids) cgroup of the tree, in a cgroup hierarchy this
   process may write to (v2 ``memory.max``/``pids.max``, or v1 ``memory.limit_in_bytes`` and
   ``pids.max``): the kernel counts every page of the tree, ``/dev/shm`` included, and stops
-  it at the memory limit (then "memory limit", exit 5); removed after the run;
+  it at the memory limit (then "memory limit", exit 5); removed after the run, and before
+  that, when it still has ``/dev/shm`` pages charged, the files made in ``/dev/shm`` during
+  the run that are this user's and that no process holds are removed;
 * ``namespace``: a private mount namespace (a user namespace too when needed) with its own
   ``tmpfs`` on ``/dev/shm``, its size the memory limit: what the method writes there counts
   with its memory, is bounded, and vanishes with its last process;
 * ``watchdog``: always, the keeper's polling; without a private ``/dev/shm`` it also counts the
-  files in ``/dev/shm`` the tree holds open or mapped, and removes them after the run.
+  files in ``/dev/shm`` the tree holds open or mapped, and removes them after the run. A
+  process forked from the caller's interpreter (the runner, before any ``exec``) counts its
+  private pages only: the ones it still shares with the caller are the caller's memory.
 
 The time budget, the same for every kind of method: a method that has not
 answered by its time limit plus :func:`grace` (1 s + 10 % of the limit) is
@@ -48,6 +52,7 @@ import json
 import os
 import select
 import signal
+import stat
 import sys
 import time
 import traceback
@@ -157,9 +162,11 @@ class Outcome:
     error : BaseException or None
         The exception the method raised (its ``where`` attribute: ``file:line``).
     peak_mb : float or None
-        Peak resident memory of the method's process tree (MB): the runner's peak (the
-        kernel's) and the tree's sum polled every :data:`POLL_SECONDS`; for a program
-        (``count_runner=False``) the polled sum only, None when it ended before a poll.
+        Peak resident memory of the method's process tree (MB): the tree's sum polled every
+        :data:`POLL_SECONDS` (a process forked from the caller counting its private pages), and
+        the kernel's peak (the memory cgroup's when one is in force, else the runner's, which
+        counts the caller's pages it shares); for a program (``count_runner=False``) the polled
+        sum only, None when it ended before a poll.
     elapsed : float
         Wall-clock seconds from the start of the method to its end.
     containment : str or None
@@ -369,6 +376,15 @@ def _stop_keeper(keeper: int, signum: int) -> None:
     _reap(keeper)
 
 
+def _first_to_go() -> None:  # pragma: no cover - runs in the runner
+    """Make this process, and all it starts, the first the kernel kills when memory runs out
+    (``oom_score_adj`` 1000, which needs no privilege): at the cgroup's limit the method goes,
+    never its keeper. Pages in ``/dev/shm`` are no process's resident memory, so without it
+    the kernel would choose between two copies of the same interpreter."""
+    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as handle:
+        handle.write("1000")
+
+
 def _reap(pid: int) -> None:
     with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, 0)
@@ -414,6 +430,7 @@ def _keep(
             _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # the runner never outlives its keeper
             if os.getppid() != keeper_pid:
                 os._exit(1)
+            _first_to_go()
             code = _run(call, result_writer, layers.private_shm)
         finally:
             os._exit(code)
@@ -431,7 +448,7 @@ def _keep(
                 payload += chunk
         status = _reap_all(runner, status)
         pids = tree(os.getpid())  # once per poll: a scan of /proc costs milliseconds on a busy machine
-        used = _tree_memory(os.getpid(), None if count_runner else runner, pids) + layers.shm_bytes(pids)
+        used = _tree_memory(os.getpid(), runner, count_runner, pids) + layers.shm_bytes(pids)
         peak = max(peak, used)
         elapsed = time.perf_counter() - began
         if _stop_requested:  # the caller is gone or stopping: nobody else removes the cgroups
@@ -466,9 +483,13 @@ def _keep(
     elapsed = time.perf_counter() - began
     import resource
 
-    if count_runner:  # the runner's own peak (the kernel's; a program's is polled only: the kernel's
-        # figure for a child of Python counts the interpreter it was forked from)
-        peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
+    if count_runner:  # the kernel's peak too, which sees spikes between polls: the cgroup's, which
+        # counts the pages the tree made; else the runner's, which also counts those it shares
+        # with the interpreter it was forked from (so a program's is polled only)
+        kernel = layers.cgroup_peak()
+        if kernel is None:
+            kernel = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+        peak = max(peak, kernel)
     outcome = _outcome(bytes(payload), status, stopped, elapsed)
     peak_mb = round(peak / 2**20, 1) if peak else None  # None: ended before it could be measured
     outcome = Outcome(outcome.value, outcome.stopped, outcome.error, peak_mb, elapsed, layers.name)
@@ -673,17 +694,39 @@ def tree(root: int) -> list[int]:
     return found
 
 
-def _tree_memory(root: int, skip: int | None, pids: list[int] | None = None) -> int:
-    """Resident bytes of ``root``'s descendants; with ``skip``, neither that process nor its
-    copies not yet replaced by a program (a fork before ``exec`` shares its command line)."""
+def _tree_memory(root: int, runner: int, count_runner: bool, pids: list[int] | None = None) -> int:
+    """Resident bytes of ``root``'s descendants. The ``runner``, forked from this interpreter,
+    and its copies not yet replaced by a program (a fork before ``exec`` shares its command
+    line) count their private pages only: the pages they still share with the interpreter they
+    were forked from are the caller's, not the method's. Without ``count_runner`` they count
+    nothing (a program's runner only starts it)."""
     total = 0
     page = os.sysconf("SC_PAGE_SIZE")
-    skipped = None if skip is None else _command_line(skip)
+    forked = _command_line(runner)
     for pid in tree(root) if pids is None else pids:
-        if pid == skip or (skipped is not None and _command_line(pid) == skipped):
+        if pid == runner or (forked is not None and _command_line(pid) == forked):
+            if count_runner:
+                total += _private_bytes(pid)
             continue
         with contextlib.suppress(OSError, IndexError, ValueError), open(f"/proc/{pid}/statm", "rb") as handle:
             total += int(handle.read().split()[1]) * page
+    return total
+
+
+def _private_bytes(pid: int) -> int:
+    """Bytes of process ``pid``'s pages no other process shares (``/proc/<pid>/smaps_rollup``:
+    private clean and dirty); 0 when it is gone."""
+    total = 0
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as handle:
+            for line in handle:
+                if line.startswith((b"Private_Clean:", b"Private_Dirty:")):
+                    total += int(line.split()[1]) * 1024
+    except FileNotFoundError:  # a kernel before 4.14: the resident pages, shared ones included
+        with contextlib.suppress(OSError, IndexError, ValueError), open(f"/proc/{pid}/statm", "rb") as handle:
+            total = int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return 0
     return total
 
 
@@ -820,6 +863,8 @@ class _Layers:  # pragma: no cover - runs in the keeper
             self._enter_cgroups(memory_limit)
         if "namespace" in allowed:
             self.private_shm = _private_shm(memory_limit)
+        self.began = time.time()
+        self.shm_before = set() if self.private_shm else _shm_entries()  # what /dev/shm held before the run
 
     @property
     def name(self) -> str:
@@ -903,6 +948,59 @@ class _Layers:  # pragma: no cover - runs in the keeper
                 if (found.st_dev, found.st_ino) == (device, inode):
                     os.unlink(path)
         self.held.clear()
+        if not self.private_shm and self._cgroup_shmem() > 0:
+            self._remove_unseen()
+
+    def cgroup_peak(self) -> int | None:
+        """The peak bytes the kernel charged to the run's memory cgroup (v1
+        ``memory.max_usage_in_bytes``, v2 ``memory.peak``); None without one."""
+        for hierarchy, folder, controller in self.cgroups:
+            if hierarchy == "v1" and controller != "memory":
+                continue
+            name = "memory.peak" if hierarchy == "v2" else "memory.max_usage_in_bytes"
+            with contextlib.suppress(OSError, ValueError):
+                return int(Path(folder, name).read_text())
+        return None
+
+    def _cgroup_shmem(self) -> int:
+        """Bytes of shared memory (``/dev/shm`` files among them) still charged to the run's
+        memory cgroups once its tree is gone: 0 when nothing it wrote there is left, or when no
+        memory cgroup is in force."""
+        left = 0
+        for hierarchy, folder, controller in self.cgroups:
+            if hierarchy == "v1" and controller != "memory":
+                continue
+            with contextlib.suppress(OSError, ValueError):
+                for line in Path(folder, "memory.stat").read_text().splitlines():
+                    key, _, value = line.partition(" ")
+                    if key == "shmem":
+                        left += int(value)
+        return left
+
+    def _remove_unseen(self) -> None:
+        """Remove the files the tree left in ``/dev/shm`` that no poll saw it hold (the kernel
+        stopped it at the cgroup's limit between two polls, or it closed them): those the
+        cgroup still has charged, so made during the run; among the files made since it began,
+        only this user's, and only those no living process holds open or mapped."""
+        made = sorted(_shm_entries() - self.shm_before)
+        if not made:
+            return
+        in_use: set[str] = set()
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                in_use |= _shm_files_of(int(entry.name))
+        for name, device, inode in made:
+            path = "/dev/shm/" + name
+            with contextlib.suppress(OSError):
+                found = os.stat(path, follow_symlinks=False)
+                if (
+                    (found.st_dev, found.st_ino) == (device, inode)
+                    and stat.S_ISREG(found.st_mode)
+                    and found.st_uid == os.geteuid()
+                    and found.st_ctime >= self.began - 1
+                    and path not in in_use
+                ):
+                    os.unlink(path)
 
     def release(self) -> None:
         """The keeper steps back into the cgroups it came from and removes its own (when its
@@ -918,6 +1016,18 @@ class _Layers:  # pragma: no cover - runs in the keeper
 def _write(folder: str, name: str, text: str) -> None:
     with open(os.path.join(folder, name), "w") as handle:
         handle.write(text)
+
+
+def _shm_entries() -> set[tuple[str, int, int]]:
+    """The regular files of ``/dev/shm`` (symbolic links not followed): (name, device, inode)."""
+    found = set()
+    with contextlib.suppress(OSError), os.scandir("/dev/shm") as entries:
+        for entry in entries:
+            with contextlib.suppress(OSError):
+                if entry.is_file(follow_symlinks=False):
+                    info = entry.stat(follow_symlinks=False)
+                    found.add((entry.name, info.st_dev, info.st_ino))
+    return found
 
 
 def _shm_files_of(pid: int) -> set[str]:

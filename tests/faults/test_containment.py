@@ -264,3 +264,51 @@ def test_outcomes_cross_back_as_json_never_as_a_pickle():
     back = decode_outcome(encode_outcome(Outcome(value={"status": "FEASIBLE"}, error=error, elapsed=0.5)))
     assert back.value == {"status": "FEASIBLE"} and back.elapsed == 0.5
     assert (back.error.kind, str(back.error), back.error.where) == ("TypeError", "bad", "mine.py:3")
+
+
+def _holding(megabytes: int) -> bytearray:
+    held = bytearray(megabytes * 2**20)
+    for at in range(0, len(held), 4096):
+        held[at] = 1
+    return held
+
+
+def test_a_forked_runner_counts_its_private_pages_only():
+    """The watchdog's measure: a process forked from a caller holding 200 MB, which has
+    allocated nothing itself, counts a few MB (the pages it shares with the caller are the
+    caller's); a program it starts would count its resident pages."""
+    import os
+
+    from knightcert import contained
+
+    held = _holding(200)
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child waits for the test to end it
+        os.close(writer)
+        os.read(reader, 1)
+        os._exit(0)
+    os.close(reader)
+    try:
+        counted = contained._tree_memory(os.getpid(), child, True, [child])
+        skipped = contained._tree_memory(os.getpid(), child, False, [child])
+    finally:
+        os.close(writer)
+        os.waitpid(child, 0)
+    assert 0 < counted < 50 * 2**20 and skipped == 0
+    del held
+
+
+def test_the_caller_s_own_memory_is_not_the_method_s(monkeypatch):
+    """A caller holding 200 MB starts a method that allocates nothing, under a limit of 150 MB:
+    it answers, and with a memory cgroup the peak reported is the cgroup's (the pages the tree
+    made), not the caller's."""
+    from knightcert import contained
+
+    monkeypatch.delenv(contained.LAYERS_VARIABLE, raising=False)
+    held = _holding(200)
+    outcome = contained.run_contained(lambda: 42, memory_limit=150 * 2**20, wall_limit=60)
+    assert (outcome.value, outcome.stopped) == (42, None)
+    if outcome.containment and outcome.containment.startswith("cgroup"):
+        assert outcome.peak_mb is not None and outcome.peak_mb < 100
+    del held

@@ -188,3 +188,52 @@ def test_a_dead_runs_cgroups_are_removed_by_the_next_run():
         for folder in stale:
             if os.path.exists(folder):
                 os.rmdir(folder)
+
+
+def _write_and_close(path: str, megabytes: int):
+    def call():
+        with open(path, "wb") as out:
+            out.write(b"x" * (megabytes * 2**20))
+        return "closed"
+
+    return call
+
+
+def test_a_file_the_tree_closed_before_any_poll_is_removed_when_the_cgroup_still_holds_it(monkeypatch):
+    """Under a memory cgroup without a private ``/dev/shm``: a file made and closed between
+    two polls (so never seen held) is still charged to the cgroup, and removed; a file that
+    was there before the run, though the method wrote to it, is left."""
+    if not _cgroup_possible():
+        pytest.skip("no writable memory cgroup on this machine")
+    monkeypatch.setenv(contained.LAYERS_VARIABLE, "cgroup")
+    made = f"/dev/shm/knightcert-test-{os.getpid()}-made"
+    kept = f"/dev/shm/knightcert-test-{os.getpid()}-kept"
+    with open(kept, "wb") as out:
+        out.write(b"before")
+    try:
+        monkeypatch.setattr(contained, "POLL_SECONDS", 30.0)  # no poll sees the file held
+        both = _write_and_close(made, 4), _write_and_close(kept, 4)
+        outcome = run_contained(lambda: [call() for call in both], memory_limit=400 * 2**20, wall_limit=60)
+        assert outcome.value == ["closed", "closed"] and outcome.containment == "cgroup+watchdog"
+        assert not os.path.exists(made)
+        assert os.path.getsize(kept) == 4 * 2**20  # not made during the run: not the run's to remove
+    finally:
+        for path in (made, kept):
+            if os.path.exists(path):
+                os.unlink(path)
+
+
+def test_the_method_is_the_first_the_kernel_kills_when_memory_runs_out():
+    """At a memory cgroup's limit, tmpfs pages being no process's resident memory, the kernel
+    would choose between the keeper and the runner (two copies of one interpreter): the runner
+    and all it starts carry ``oom_score_adj`` 1000, the keeper its caller's."""
+
+    def scores():
+        with open("/proc/self/oom_score_adj") as handle:
+            own = handle.read().strip()
+        with open(f"/proc/{os.getppid()}/oom_score_adj") as handle:
+            return own, handle.read().strip()
+
+    with open("/proc/self/oom_score_adj") as handle:
+        caller = handle.read().strip()
+    assert run_contained(scores, wall_limit=30).value == ["1000", caller]
