@@ -204,6 +204,94 @@ def test_out_of_range_counts_are_refused():
             band_knights(across, width, around)
 
 
+# ------------------------------------------------------------ the kernels, against their definitions
+
+
+def test_each_line_s_attack_masks_are_the_jumps_landing_one_and_two_columns_on():
+    """``_attacked_rows``: for a knight on line ``i`` of the band, the band's lines it attacks
+    in the column one step on (``near``) and two steps on (``far``), from the definition: the
+    lines ``(i + dr) mod across`` of the jumps ``(dr, dc)`` that land ``dc mod around`` = 1 (2)
+    columns on. On 3 columns around a jump one column back lands two on, and two back one on:
+    those belong to the masks too (the counts of tiny bands do not show a missing one, as
+    the same pair of squares is also joined from the other column)."""
+    from knightcert.problems.checkers.knights_band import _attacked_rows
+
+    for across in range(1, 11):
+        for width in range(1, min(across, MAX_BAND_WIDTH) + 1):
+            for around in range(3, 8):
+                near, far = _attacked_rows(across, width, around)
+                for i in range(width):
+                    for step, masks in ((1, near), (2, far)):
+                        lines = {(i + dr) % across for dr, dc in JUMPS if dc % around == step}
+                        expected = sum(1 << line for line in lines if line < width)
+                        assert int(masks[i]) == expected, (across, width, around, i, step)
+
+
+def _maxplus(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The test's max-plus product: ``max_k a[i, k] + b[k, j]`` over the ``k`` where both are
+    finite (above ``NEG``), ``NEG`` where there is none."""
+    from knightcert.problems.checkers.knights_band_kernel import NEG
+
+    out = np.full((a.shape[0], b.shape[1]), NEG, dtype=np.int64)
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            sums = [int(a[i, k]) + int(b[k, j]) for k in range(a.shape[1]) if a[i, k] > NEG and b[k, j] > NEG]
+            if sums:
+                out[i, j] = max(sums)
+    return out
+
+
+def test_the_max_plus_kernels_are_their_definition():
+    """``maxplus_product`` and ``maxplus_diagonal`` against the test's own product on random
+    matrices with "no walk" (``NEG``) entries: every entry, ``NEG`` exactly where no ``k`` has
+    both terms finite (a finite term plus ``NEG`` is no walk, whatever the row or column), and
+    products of products (the powers the band's count takes)."""
+    from knightcert.problems.checkers.knights_band_kernel import NEG, maxplus_diagonal, maxplus_product
+
+    rng = np.random.default_rng(30)
+
+    def draw(n: int, m: int) -> np.ndarray:
+        finite = rng.integers(0, 9, size=(n, m))
+        return np.where(rng.random((n, m)) < 0.4, NEG, finite).astype(np.int32)
+
+    for _ in range(150):
+        n, k, m = (int(x) for x in rng.integers(1, 6, size=3))
+        a, b = draw(n, k), draw(k, m)
+        assert maxplus_product(a, b).tolist() == _maxplus(a, b).tolist(), (a, b)
+        square, other = draw(n, n), draw(n, n)
+        twice = maxplus_product(maxplus_product(square, other), other)
+        assert twice.tolist() == _maxplus(_maxplus(square, other), other).tolist()
+        expected = np.diagonal(_maxplus(square, other)).tolist()
+        assert maxplus_diagonal(square, other).tolist() == expected, (square, other)
+
+
+def test_a_closed_walk_from_every_state_is_a_placement_of_its_value():
+    """``closed_walk`` from each state of a tiny band, not only from the one ``band_columns``
+    starts at: its columns put no two knights a move apart (the test's own moves on the
+    band) and hold the walk's value; the best of the values is the brute force's count."""
+    from knightcert.problems.checkers.knights_band import _band
+    from knightcert.problems.checkers.knights_band_kernel import NEG, closed_walk
+
+    for across in range(1, 8):
+        for width in range(1, min(across, 4) + 1):
+            for around in range(3, 8):
+                if width * around > 24:
+                    continue
+                squares, masks = band_graph(across, width, around)
+                (matrix, keys, near, far, weight), _ = _band(across, width, around)
+                best = 0
+                for start in range(len(keys)):
+                    value, columns = closed_walk(width, near, far, weight, keys, matrix, start, around)
+                    if value <= NEG:  # no closed walk from this state
+                        continue
+                    chosen = {(i, c) for c in range(around) for i in range(width) if int(columns[c]) >> i & 1}
+                    taken = sum(1 << k for k, s in enumerate(squares) if s in chosen)
+                    apart = all(not (masks[k] & taken) for k, s in enumerate(squares) if s in chosen)
+                    assert apart and len(chosen) == value, (across, width, around, start, columns.tolist())
+                    best = max(best, int(value))
+                assert best == brute_force(masks), (across, width, around)
+
+
 # ------------------------------------------------------------------------- the strip placement
 
 

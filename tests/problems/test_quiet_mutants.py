@@ -1405,3 +1405,27 @@ def test_a_band_entry_that_is_not_an_object_is_refused(entry):
     assert band_entry({"axis": "rows", "width": 6}) == {"axis": "rows", "width": 6}
     with pytest.raises(CheckFailed, match="certificate 'band': expected an object with keys axis, width"):
         band_entry(entry)
+
+
+class _EqualToAnything:
+    """A value no JSON holds, equal to everything (as a method's own object may be)."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+@pytest.mark.parametrize("axis", [np.array("rows"), np.array(["cols"]), _EqualToAnything(), b"rows"])
+def test_a_band_axis_that_is_not_text_is_refused_naming_it(axis):
+    """The axis of a band is the text ``rows`` or ``cols``: a value that is not text but
+    compares equal to one of them (a numpy array of the word, an object equal to anything)
+    is refused naming the field, never returned as an axis (a numpy array of ``cols`` became
+    the axis ``"['cols']"``, neither of the two). Text of a ``str`` subclass is text."""
+    from knightcert.problems.checkers.knights_band import AXES, band_entry
+
+    with pytest.raises(CheckFailed, match=r"certificate 'band' axis: .* is not one of rows, cols"):
+        band_entry({"axis": axis, "width": 6})
+    for word in AXES:
+        entry = band_entry({"axis": np.str_(word), "width": 6})
+        assert entry == {"axis": word, "width": 6} and type(entry["axis"]) is str

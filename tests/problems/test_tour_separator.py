@@ -331,3 +331,143 @@ def test_where_it_stops_a_small_torus_no_separator_shows():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(tour, "EXHAUSTIVE_SQUARES", 0)
         assert certify(instance, claim.with_()).evidence[0].backing is Backing.SOLVER
+
+
+# ------------------------------------------- the pieces and cut squares, against the test's own
+
+
+def parts_of(inst: dict, kept: set) -> list[set]:
+    """The pieces of the squares ``kept`` (the test's flood fill over the oracle's moves)."""
+    left, parts = set(kept), []
+    while left:
+        part = {left.pop()}
+        todo = list(part)
+        while todo:
+            for nxt in oracle.moves(inst, todo.pop(), inst["torus"]):
+                if nxt in left:
+                    left.discard(nxt)
+                    part.add(nxt)
+                    todo.append(nxt)
+        parts.append(part)
+    return parts
+
+
+def test_the_cut_squares_and_pieces_are_the_flood_fill_s():
+    """``cut_pieces`` against the test's flood fill: for every square kept, ``pieces`` is how
+    many pieces its own piece falls into without it (0 for a square alone); the labels group
+    the kept squares exactly as the pieces do (-1 elsewhere); ``count`` is how many pieces.
+    Plain boards and tori with holes; kept: every usable square, the usable ones less a random
+    few (as the producer keeps them), less the first square, less the first square's moves
+    (the first square alone). The 3 x 3 board falls into its centre and a ring of eight."""
+    from knightcert.problems.checkers.tour_cuts import cut_pieces
+    from knightcert.problems.moves import knight_neighbours
+
+    rng = np.random.default_rng(31)
+    boards = [(np.zeros((3, 3), dtype=bool), False), (np.zeros((3, 3), dtype=bool), True)]
+    for _ in range(120):
+        rows, cols = (int(x) for x in rng.integers(1, 7, size=2))
+        boards.append((rng.random((rows, cols)) < 0.2, bool(rng.integers(2))))
+    for blocked, torus in boards:
+        board = Board(*blocked.shape, blocked.copy(), torus)
+        nb = knight_neighbours(board)
+        inst = oracle.tour_board(blocked, torus)
+        usable = set(oracle.usable(inst))
+        first = board.square(0)
+        keeps = [usable, {sq for sq in usable if rng.random() >= 0.3}, usable - {first}]
+        keeps.append(usable - oracle.moves(inst, first, torus))
+        for kept in keeps:
+            keep = np.zeros(board.size, dtype=bool)
+            keep[[board.index(*sq) for sq in kept]] = True
+            pieces, label, count = cut_pieces(nb, keep)
+            parts = parts_of(inst, kept)
+            where = (blocked.tolist(), torus, sorted(kept))
+            assert count == len(parts), where
+            names = [{int(label[board.index(*sq)]) for sq in part} for part in parts]
+            assert all(len(name) == 1 and min(name) >= 0 for name in names), where
+            assert len(set().union(*names)) == len(parts), where
+            assert all(label[i] == -1 for i in range(board.size) if board.square(i) not in kept), where
+            for part in parts:
+                for u in part:
+                    assert pieces[board.index(*u)] == len(parts_of(inst, part - {u})), (where, u)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(2, 6), (3, 4), (4, 4), (3, 5), (4, 5)])
+def test_no_separator_refutes_a_closed_tour_between_fixed_ends(rows, cols):
+    """Tori with closed tours: from the first square to each end a move from it between which
+    the oracle finds a closed tour, no separator (none, each colour, each square, each pair)
+    proves there is none, and a "no tour" claim carrying a square of it is not certified. Rule
+    (C) allows one piece less only when both fixed ends are among the squares removed: one
+    square removed from a board in one piece leaves one piece, which a closed tour allows."""
+    blocked = np.zeros((rows, cols), dtype=bool)
+    board = Board(rows, cols, blocked.copy(), True)
+    inst = oracle.tour_board(blocked, True, True)
+    start = (0, 0)
+    ends = [
+        end for end in sorted(oracle.moves(inst, start, True)) if tour_exists(blocked, True, True, start, end)
+    ]
+    assert ends
+    claim = Result("tour", "cpsat", Status.INFEASIBLE, None, None, None, 0.0)
+    for end in ends:
+        instance = TourInstance(board, True, start, end, "t")
+        for removed in candidate_sets(blocked, []):
+            verdict = separator_verdict(instance, flat(board, removed))
+            assert not verdict.proves, (end, removed, verdict.how)
+        for square in ([0, 1], [rows - 1, cols - 1], list(end)):
+            out = certify(instance, claim.with_(certificate={"separator": [square]}))
+            assert not out.certified, (end, square, [e.how for e in out.evidence])
+
+
+def own_rules(inst: dict, removed: set, fixed: set, closed: bool) -> tuple[int, int, int, int | None]:
+    """The test's reading of rules (A)-(D) (module docstring of the checker): the pieces left,
+    the most a tour allows, the pieces joined to the removed squares through at most one of
+    them that count (all for a closed tour; for an open one those without a fixed end), and
+    how many such a tour allows (None: no limit)."""
+    parts = parts_of(inst, set(oracle.usable(inst)) - removed)
+    k = len(removed)
+    joined = [sum(1 for x in removed if oracle.moves(inst, x, inst["torus"]) & part) for part in parts]
+    if closed:
+        most = 1 if k == 0 else k - (len(fixed) == 2 and fixed <= removed)
+        lonely = sum(1 for j in joined if j <= 1)
+        return len(parts), most, lonely, (0 if k >= 2 else None)
+    most = k + 1 - len(fixed & removed)
+    lonely = sum(1 for j, part in zip(joined, parts, strict=True) if j <= 1 and not part & fixed)
+    return len(parts), most, lonely, 2 - len(fixed)
+
+
+def chain() -> np.ndarray:
+    """Three 4 x 4 boards in a row, each joined to the next through one gate: (1, 4), (2, 11)."""
+    blocked = np.zeros((4, 16), dtype=bool)
+    blocked[:, 4:6] = blocked[:, 10:12] = True
+    blocked[1, 4] = blocked[2, 11] = False
+    return blocked
+
+
+def test_the_verdict_s_words_count_the_pieces_joined_through_one_square():
+    """Boards joined through gates (two 4 x 4 boards, three in a row), tours closed and open,
+    with fixed ends in the outer boards, the middle one or none; removed: the gates, and the
+    gates with one more square. The verdict's numbers are the test's reading of the rules, and
+    where the pieces joined through one square decide, its words give their number with the
+    noun it takes ("1 piece", "2 pieces")."""
+    seen = set()
+    for blocked, gates, squares in (
+        (gated(4), [(1, 4)], [(0, 0), (3, 9), (2, 7)]),
+        (chain(), [(1, 4), (2, 11)], [(0, 0), (0, 8), (3, 15)]),
+    ):
+        board = Board(*blocked.shape, blocked)
+        inst = oracle.tour_board(blocked, False)
+        usable = oracle.usable(inst)
+        ends = [(None, None), *((a, None) for a in squares), *itertools.permutations(squares, 2)]
+        for closed, (start, end) in itertools.product((True, False), ends):
+            instance = TourInstance(board, closed, start, end, "t")
+            fixed = {sq for sq in (start, end) if sq is not None}
+            for other in [None, *(sq for sq in usable if sq not in gates)]:
+                removed = {*gates} if other is None else {*gates, other}
+                verdict = separator_verdict(instance, flat(board, sorted(removed)))
+                m, most, lonely, allowed = own_rules(inst, removed, fixed, closed)
+                numbers = (verdict.pieces, verdict.most, verdict.lonely, verdict.lonely_most)
+                assert numbers == (m, most, lonely, allowed), (closed, start, end, removed)
+                if m <= most and allowed is not None and lonely > allowed:
+                    words = "1 piece joined" if lonely == 1 else f"{lonely} pieces joined"
+                    assert f"leaves {words} to them through" in verdict.how, verdict.how
+                    seen.add((closed, lonely == 1))
+    assert seen == {(True, True), (True, False), (False, True), (False, False)}
