@@ -212,7 +212,7 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
         )
         if _count(solver) > _count(best):
             best, source = solver.with_(info={**best.info, **solver.info}), "CP-SAT"
-    proof_s, placed = 0.0, 0
+    proof_s, proof_start_s, placed = 0.0, 0.0, 0
     entry: dict[str, Any] | None = None
     found: dict[str, Any] = {}
     while True:
@@ -240,6 +240,7 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
             interrupted = True
         entry, placement, found = proof.finish()
         proof_s += found.get("proof_s", found["proof_solve_s"])
+        proof_start_s += found.get("proof_start_s", 0.0)
         if solver is not None and _count(solver) > _count(best):
             best, source = solver.with_(info={**best.info, **solver.info}), "CP-SAT"
         if interrupted:
@@ -252,7 +253,14 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
             continue  # one knight more was placed: try the next
         break
     side_info = {} if solver is None else solver.info
-    info = {**side_info, **best.info, **found, "proof_s": round(proof_s, 3), "placed_by_proof_solver": placed}
+    info = {
+        **side_info,
+        **best.info,
+        **found,
+        "proof_s": round(proof_s, 3),
+        "proof_start_s": round(proof_start_s, 3),  # the proof children's start, within proof_s
+        "placed_by_proof_solver": placed,
+    }
     if entry is None or _count(best) != target - 1:
         return _solver_word(instance, best, solver, began, start, info)
     certificate = dict(best.certificate) if isinstance(best.certificate, dict) else {}

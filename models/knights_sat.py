@@ -114,7 +114,7 @@ class BoundProof:
         import tempfile
 
         self.instance, self.knights = instance, int(knights)
-        self.began = time.perf_counter()
+        self.began, self.began_wall = time.perf_counter(), time.time()
         self.limit = PROOF_SECONDS if time_limit is None else max(float(time_limit), 0.0)
         self.folder = tempfile.mkdtemp(prefix="knightcert-drat-")
         self.path = os.path.join(self.folder, "proof.drat")
@@ -174,6 +174,9 @@ class BoundProof:
             "proof_solver": f"CaDiCaL 1.9.5 (python-sat {SOLVER})",
             "proof_solve_s": round(time.perf_counter() - self.began, 3),
         }
+        started = _started(self.folder)
+        if started is not None:  # the child's interpreter start and imports, apart
+            info["proof_start_s"] = round(min(max(started - self.began_wall, 0.0), info["proof_solve_s"]), 3)
         if not ended:
             info["proof"] = f"no proof within {self.limit:g} s" if self.left() <= 0 else "stopped"
             return None, None, info
@@ -191,6 +194,24 @@ class BoundProof:
         info["proof"] = f"{proof_format.split('-')[0].upper()}, {len(binary)} bytes"
         info["proof_s"] = round(time.perf_counter() - self.began, 3)
         return entry, None, info
+
+
+#: The file in the proof's folder where the child writes the wall-clock time it was ready to
+#: solve (its interpreter started, its modules imported).
+STARTED = "started"
+
+
+def _started(folder: str) -> float | None:
+    """When the child was ready to solve (seconds since the epoch), or None: not yet, or a
+    file that does not hold one finite number."""
+    import math
+
+    try:
+        with open(os.path.join(folder, STARTED), "rb") as stream:
+            value = float(stream.read(64).decode("ascii"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    return value if math.isfinite(value) else None
 
 
 def _placement(board: Any, path: str) -> list[list[int]] | None:
@@ -232,6 +253,8 @@ def _child_environment() -> dict[str, str]:
 def _main(task: str, path: str) -> None:  # pragma: no cover - child process
     """The solver's process: read the board and the numbers :class:`BoundProof` wrote to
     ``task``, then :func:`_refute`."""
+    with open(os.path.join(os.path.dirname(path), STARTED), "w") as stream:
+        stream.write(repr(time.time()))
     from knightcert.problems.board import Board
 
     with np.load(task) as data:

@@ -21,6 +21,25 @@ def test_a_true_bound_gets_a_proof_the_checker_accepts():
     assert check_bound_proof(SEVEN.board, entry).startswith("LRAT proof (")
 
 
+def test_the_proof_child_s_start_is_reported_apart():
+    """The child's interpreter start and imports (``proof_start_s``) are measured, within the
+    proof's own time; a ``started`` file that holds no finite number is not read as one."""
+    import os
+    import tempfile
+
+    import knightcert.models.knights_sat as producer
+
+    _, info = prove_upper_bound(SEVEN, 14)
+    assert 0 < info["proof_start_s"] <= info["proof_solve_s"]
+    with tempfile.TemporaryDirectory() as folder:
+        for text, read in (("12.5", 12.5), ("nan", None), ("inf", None), ("x", None), ("\xff", None)):
+            with open(os.path.join(folder, producer.STARTED), "w", encoding="latin-1") as stream:
+                stream.write(text)
+            assert producer._started(folder) == read
+        os.unlink(os.path.join(folder, producer.STARTED))
+        assert producer._started(folder) is None
+
+
 def test_the_drat_fallback_is_checked_too(monkeypatch):
     """Where python-sat cannot write LRAT (or its numbering cannot be mapped), the producer
     writes DRAT, which the checker checks backward."""
