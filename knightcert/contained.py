@@ -92,6 +92,10 @@ GRACE_SHARE = 0.1
 MEMORY_SHARE = 0.75
 #: How often the keeper looks at the clock and the tree's memory (seconds).
 POLL_SECONDS = 0.05
+#: How often the keeper reads the private pages of the processes forked from the caller
+#: (``smaps_rollup``, whose cost grows with the process: 38 ms at 3 GB), between which it
+#: counts their growth since then (``statm``); and before it stops the tree at the limit.
+PRIVATE_SECONDS = 1.0
 #: Seconds the caller waits past the budget for the keeper before killing it itself.
 KEEPER_MARGIN = 5.0
 
@@ -416,8 +420,9 @@ def _keep(
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
     if os.getppid() != parent:  # the caller died before the death signal was set
         return 1
-    layers = _Layers(memory_limit)  # the cgroup entered and /dev/shm made private, where allowed
+    layers = _Layers(memory_limit)  # the cgroups made and /dev/shm made private, where allowed
     result_reader, result_writer = channel()
+    go_reader, go_writer = os.pipe()  # the runner starts the method once it is in its cgroups
     keeper_pid = os.getpid()
     began = time.perf_counter()
     runner = os.fork()
@@ -426,20 +431,30 @@ def _keep(
         try:
             os.close(result_reader)
             os.close(writer)
-            close_inherited((result_writer,))
+            os.close(go_writer)
+            close_inherited((result_writer, go_reader))
             _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # the runner never outlives its keeper
             if os.getppid() != keeper_pid:
                 os._exit(1)
+            if os.read(go_reader, 1) != b"g":  # the keeper is gone
+                os._exit(1)
+            os.close(go_reader)
             _first_to_go()
             code = _run(call, result_writer, layers.private_shm)
         finally:
             os._exit(code)
+    os.close(go_reader)
+    layers.enter(runner)  # the runner alone: the keeper stays out of the memory it bounds
+    os.write(go_writer, b"g")
+    os.close(go_writer)
     os.close(result_writer)
     os.set_blocking(result_reader, False)
     payload = bytearray()
     status: int | None = None
     peak = 0
     stopped = None
+    shared: dict[int, int] = {}  # forked processes: the resident bytes they share, when last read
+    read_private = 0.0
     while True:
         with contextlib.suppress(InterruptedError):
             select.select([result_reader], [], [], POLL_SECONDS)
@@ -448,7 +463,14 @@ def _keep(
                 payload += chunk
         status = _reap_all(runner, status)
         pids = tree(os.getpid())  # once per poll: a scan of /proc costs milliseconds on a busy machine
-        used = _tree_memory(os.getpid(), runner, count_runner, pids) + layers.shm_bytes(pids)
+        precise = time.perf_counter() - read_private >= PRIVATE_SECONDS
+        in_shm = layers.shm_bytes(pids)
+        used = _tree_memory(os.getpid(), runner, count_runner, pids, shared, precise) + in_shm
+        if memory_limit is not None and used > memory_limit and not precise:  # read, not estimated
+            precise = True
+            used = _tree_memory(os.getpid(), runner, count_runner, pids, shared, True) + in_shm
+        if precise:
+            read_private = time.perf_counter()
         peak = max(peak, used)
         elapsed = time.perf_counter() - began
         if _stop_requested:  # the caller is gone or stopping: nobody else removes the cgroups
@@ -694,22 +716,42 @@ def tree(root: int) -> list[int]:
     return found
 
 
-def _tree_memory(root: int, runner: int, count_runner: bool, pids: list[int] | None = None) -> int:
+def _tree_memory(
+    root: int,
+    runner: int,
+    count_runner: bool,
+    pids: list[int] | None = None,
+    shared: dict[int, int] | None = None,
+    precise: bool = True,
+) -> int:
     """Resident bytes of ``root``'s descendants. The ``runner``, forked from this interpreter,
     and its copies not yet replaced by a program (a fork before ``exec`` shares its command
     line) count their private pages only: the pages they still share with the interpreter they
     were forked from are the caller's, not the method's. Without ``count_runner`` they count
-    nothing (a program's runner only starts it)."""
+    nothing (a program's runner only starts it).
+
+    The private pages are read (:func:`_private_bytes`) when ``precise`` or the first time a
+    process is seen, and what it shared then is kept in ``shared``; otherwise they are its
+    resident bytes less that (cheap, and short only of the shared pages it has copied since)."""
     total = 0
     page = os.sysconf("SC_PAGE_SIZE")
     forked = _command_line(runner)
+    shared = {} if shared is None else shared
     for pid in tree(root) if pids is None else pids:
-        if pid == runner or (forked is not None and _command_line(pid) == forked):
-            if count_runner:
-                total += _private_bytes(pid)
+        is_forked = pid == runner or (forked is not None and _command_line(pid) == forked)
+        if is_forked and not count_runner:
             continue
+        resident = 0
         with contextlib.suppress(OSError, IndexError, ValueError), open(f"/proc/{pid}/statm", "rb") as handle:
-            total += int(handle.read().split()[1]) * page
+            resident = int(handle.read().split()[1]) * page
+        if not is_forked:
+            total += resident
+        elif precise or pid not in shared:
+            private = _private_bytes(pid)
+            shared[pid] = max(resident - private, 0)
+            total += private
+        else:
+            total += max(resident - shared[pid], 0)
     return total
 
 
@@ -850,8 +892,9 @@ _MS_NOSUID, _MS_NODEV, _MS_REC, _MS_PRIVATE = 2, 4, 16384, 1 << 18
 
 class _Layers:  # pragma: no cover - runs in the keeper
     """The layers below the keeper, set up in the keeper before it starts the runner: a cgroup
-    (entered by the keeper, so that the runner and all it starts are in it), a private
-    ``/dev/shm``; every failure falls back quietly to the next layer."""
+    (the runner put in it before it starts the method, so that all it starts are in it; the
+    keeper stays out), a private ``/dev/shm``; every failure falls back quietly to the next
+    layer."""
 
     def __init__(self, memory_limit: int | None) -> None:
         allowed = containment_layers()
@@ -860,7 +903,7 @@ class _Layers:  # pragma: no cover - runs in the keeper
         self.private_shm = False
         self.held: dict[str, tuple[int, int]] = {}  # /dev/shm files the tree held: path -> (dev, ino)
         if "cgroup" in allowed and memory_limit is not None:
-            self._enter_cgroups(memory_limit)
+            self._make_cgroups(memory_limit)
         if "namespace" in allowed:
             self.private_shm = _private_shm(memory_limit)
         self.began = time.time()
@@ -873,7 +916,9 @@ class _Layers:  # pragma: no cover - runs in the keeper
         used = ["cgroup"] if memory else []
         return "+".join([*used, *(["namespace"] if self.private_shm else []), "watchdog"])
 
-    def _enter_cgroups(self, limit: int) -> None:
+    def _make_cgroups(self, limit: int) -> None:
+        """Make and bound the run's cgroups (named for the keeper); :meth:`enter` puts the
+        runner in them."""
         keeper = os.getpid()
         for hierarchy, base, controller in _cgroup_bases():
             folder = os.path.join(base, _cgroup_name(keeper))
@@ -894,12 +939,27 @@ class _Layers:  # pragma: no cover - runs in the keeper
                         _write(folder, "memory.memsw.limit_in_bytes", str(limit))
                 else:
                     _write(folder, "pids.max", str(PIDS_LIMIT))
-                _write(folder, "cgroup.procs", str(keeper))
             except OSError:
                 with contextlib.suppress(OSError):
                     os.rmdir(folder)
                 continue
             self.cgroups.append((hierarchy, folder, controller))
+
+    def enter(self, runner: int) -> None:
+        """Move ``runner`` (before it starts the method) into the run's cgroups; one that will
+        not take it is removed and not counted. The keeper stays out: at the memory limit,
+        with the runner killed and its ``/dev/shm`` pages still charged, the kernel would
+        otherwise kill the keeper for its next page."""
+        entered = []
+        for hierarchy, folder, controller in self.cgroups:
+            try:
+                _write(folder, "cgroup.procs", str(runner))
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.rmdir(folder)
+                continue
+            entered.append((hierarchy, folder, controller))
+        self.cgroups = entered
 
     def oom_killed(self) -> bool:
         """Whether the kernel killed a process of the tree at the cgroup's memory limit."""
@@ -940,8 +1000,8 @@ class _Layers:  # pragma: no cover - runs in the keeper
 
     def close(self) -> None:
         """After the tree is killed: its ``/dev/shm`` files removed (a private tmpfs vanishes by
-        itself). The cgroups, which hold the keeper too (one move, not two), are removed by the
-        caller once the keeper has ended (:func:`_remove_cgroups`)."""
+        itself). The cgroups are removed by the caller once the keeper has ended
+        (:func:`_remove_cgroups`)."""
         for path, (device, inode) in self.held.items():
             with contextlib.suppress(OSError):
                 found = os.stat(path, follow_symlinks=False)
@@ -1003,12 +1063,9 @@ class _Layers:  # pragma: no cover - runs in the keeper
                     os.unlink(path)
 
     def release(self) -> None:
-        """The keeper steps back into the cgroups it came from and removes its own (when its
-        caller, who would remove them, is gone)."""
-        me = str(os.getpid())
+        """The keeper removes the run's cgroups (when its caller, who would remove them, is
+        gone; the tree they held is killed first)."""
         for _, folder, _ in self.cgroups:
-            with contextlib.suppress(OSError):
-                _write(os.path.dirname(folder), "cgroup.procs", me)
             with contextlib.suppress(OSError):
                 os.rmdir(folder)
 

@@ -299,6 +299,62 @@ def test_a_forked_runner_counts_its_private_pages_only():
     del held
 
 
+def test_between_reads_a_forked_runner_s_growth_is_counted():
+    """Between two reads of its private pages, a forked process counts its resident bytes less
+    what it shared at the last read: 64 MB it allocates after that read count at once."""
+    import os
+
+    from knightcert import contained
+
+    held = _holding(200)
+    reader, writer = os.pipe()
+    back_reader, back_writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child
+        os.close(writer)
+        os.close(back_reader)
+        os.read(reader, 1)
+        grown = _holding(64)
+        os.write(back_writer, b"g")
+        os.read(reader, 1)
+        del grown
+        os._exit(0)
+    os.close(reader)
+    os.close(back_writer)
+    shared: dict[int, int] = {}
+    try:
+        first = contained._tree_memory(os.getpid(), child, True, [child], shared, precise=True)
+        os.write(writer, b"a")
+        os.read(back_reader, 1)  # the child has allocated
+        estimated = contained._tree_memory(os.getpid(), child, True, [child], shared, precise=False)
+        read = contained._tree_memory(os.getpid(), child, True, [child], shared, precise=True)
+    finally:
+        os.write(writer, b"b")
+        os.close(writer)
+        os.close(back_reader)
+        os.waitpid(child, 0)
+    assert first < 50 * 2**20 and shared[child] > 150 * 2**20
+    assert estimated >= first + 60 * 2**20 and read >= first + 60 * 2**20
+    del held
+
+
+def test_a_method_copying_the_caller_s_pages_is_stopped_at_the_limit(monkeypatch):
+    """The watchdog alone: a method that writes to every page of a 300 MB buffer it inherited
+    from the caller makes its own copy of each, which counts, and is stopped at 150 MB."""
+    from knightcert import contained
+
+    monkeypatch.setenv(contained.LAYERS_VARIABLE, "watchdog")
+    held = _holding(300)
+
+    def copying():
+        while True:  # until it is stopped
+            for at in range(0, len(held), 4096):
+                held[at] = 2
+
+    outcome = contained.run_contained(copying, memory_limit=150 * 2**20, wall_limit=60)
+    assert outcome.stopped is not None and outcome.stopped.startswith("memory limit:"), outcome
+
+
 def test_the_caller_s_own_memory_is_not_the_method_s(monkeypatch):
     """A caller holding 200 MB starts a method that allocates nothing, under a limit of 150 MB:
     it answers, and with a memory cgroup the peak reported is the cgroup's (the pages the tree

@@ -237,3 +237,23 @@ def test_the_method_is_the_first_the_kernel_kills_when_memory_runs_out():
     with open("/proc/self/oom_score_adj") as handle:
         caller = handle.read().strip()
     assert run_contained(scores, wall_limit=30).value == ["1000", caller]
+
+
+def test_the_runner_is_in_the_cgroup_and_its_keeper_is_not():
+    """The keeper stays out of the memory it bounds: with the runner killed at the limit and
+    its ``/dev/shm`` pages still charged, the kernel would kill a keeper inside for its next
+    page (the run then ends "keeper lost", and what the method left stays)."""
+    if not _cgroup_possible():
+        pytest.skip("no writable memory cgroup on this machine")
+
+    def groups():
+        def read(pid: str) -> list[str]:
+            with open(f"/proc/{pid}/cgroup") as handle:
+                return sorted(line.strip() for line in handle if "knightcert-" in line)
+
+        return read("self"), read(str(os.getppid()))
+
+    outcome = run_contained(groups, memory_limit=400 * 2**20, wall_limit=30)
+    assert outcome.containment is not None and outcome.containment.startswith("cgroup")
+    own, keeper = outcome.value
+    assert own and keeper == []
