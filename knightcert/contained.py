@@ -734,16 +734,13 @@ def _tree_memory(
     process is seen, and what it shared then is kept in ``shared``; otherwise they are its
     resident bytes less that (cheap, and short only of the shared pages it has copied since)."""
     total = 0
-    page = os.sysconf("SC_PAGE_SIZE")
     forked = _command_line(runner)
     shared = {} if shared is None else shared
     for pid in tree(root) if pids is None else pids:
         is_forked = pid == runner or (forked is not None and _command_line(pid) == forked)
         if is_forked and not count_runner:
             continue
-        resident = 0
-        with contextlib.suppress(OSError, IndexError, ValueError), open(f"/proc/{pid}/statm", "rb") as handle:
-            resident = int(handle.read().split()[1]) * page
+        resident = _resident(pid)
         if not is_forked:
             total += resident
         elif precise or pid not in shared:
@@ -765,11 +762,17 @@ def _private_bytes(pid: int) -> int:
                 if line.startswith((b"Private_Clean:", b"Private_Dirty:")):
                     total += int(line.split()[1]) * 1024
     except FileNotFoundError:  # a kernel before 4.14: the resident pages, shared ones included
-        with contextlib.suppress(OSError, IndexError, ValueError), open(f"/proc/{pid}/statm", "rb") as handle:
-            total = int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        return _resident(pid)
     except (OSError, ValueError):
         return 0
     return total
+
+
+def _resident(pid: int) -> int:
+    """Resident bytes of process ``pid`` (``/proc/<pid>/statm``); 0 when it is gone."""
+    with contextlib.suppress(OSError, IndexError, ValueError), open(f"/proc/{pid}/statm", "rb") as handle:
+        return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    return 0
 
 
 def _command_line(pid: int) -> bytes | None:
@@ -912,8 +915,7 @@ class _Layers:  # pragma: no cover - runs in the keeper
     @property
     def name(self) -> str:
         """The layers in force, joined by ``+``."""
-        memory = any(c[0] == "v2" or c[2] == "memory" for c in self.cgroups)
-        used = ["cgroup"] if memory else []
+        used = ["cgroup"] if self._memory_folders() else []
         return "+".join([*used, *(["namespace"] if self.private_shm else []), "watchdog"])
 
     def _make_cgroups(self, limit: int) -> None:
@@ -961,18 +963,25 @@ class _Layers:  # pragma: no cover - runs in the keeper
             entered.append((hierarchy, folder, controller))
         self.cgroups = entered
 
+    def _memory_folders(self) -> list[tuple[str, str]]:
+        """``(hierarchy, folder)`` of the run's memory cgroups."""
+        return [(h, folder) for h, folder, controller in self.cgroups if h == "v2" or controller == "memory"]
+
+    def _counter(self, v2: str, v1: str, name: str) -> int:
+        """The sum of the counter ``name`` over the run's memory cgroups, read from their
+        flat-keyed file (``v2`` in cgroup v2, ``v1`` in v1); 0 without one."""
+        total = 0
+        for hierarchy, folder in self._memory_folders():
+            with contextlib.suppress(OSError, ValueError):
+                for line in Path(folder, v2 if hierarchy == "v2" else v1).read_text().splitlines():
+                    key, _, value = line.partition(" ")
+                    if key == name:
+                        total += int(value)
+        return total
+
     def oom_killed(self) -> bool:
         """Whether the kernel killed a process of the tree at the cgroup's memory limit."""
-        for hierarchy, folder, controller in self.cgroups:
-            events = "memory.events" if hierarchy == "v2" else "memory.oom_control"
-            if hierarchy == "v1" and controller != "memory":
-                continue
-            with contextlib.suppress(OSError, ValueError):
-                for line in Path(folder, events).read_text().splitlines():
-                    key, _, value = line.partition(" ")
-                    if key == "oom_kill" and int(value) > 0:
-                        return True
-        return False
+        return self._counter("memory.events", "memory.oom_control", "oom_kill") > 0
 
     def shm_bytes(self, pids: list[int]) -> int:
         """Bytes the tree (``pids``) holds in ``/dev/shm``: the private tmpfs's use, or, without
@@ -1014,9 +1023,7 @@ class _Layers:  # pragma: no cover - runs in the keeper
     def cgroup_peak(self) -> int | None:
         """The peak bytes the kernel charged to the run's memory cgroup (v1
         ``memory.max_usage_in_bytes``, v2 ``memory.peak``); None without one."""
-        for hierarchy, folder, controller in self.cgroups:
-            if hierarchy == "v1" and controller != "memory":
-                continue
+        for hierarchy, folder in self._memory_folders():
             name = "memory.peak" if hierarchy == "v2" else "memory.max_usage_in_bytes"
             with contextlib.suppress(OSError, ValueError):
                 return int(Path(folder, name).read_text())
@@ -1026,16 +1033,7 @@ class _Layers:  # pragma: no cover - runs in the keeper
         """Bytes of shared memory (``/dev/shm`` files among them) still charged to the run's
         memory cgroups once its tree is gone: 0 when nothing it wrote there is left, or when no
         memory cgroup is in force."""
-        left = 0
-        for hierarchy, folder, controller in self.cgroups:
-            if hierarchy == "v1" and controller != "memory":
-                continue
-            with contextlib.suppress(OSError, ValueError):
-                for line in Path(folder, "memory.stat").read_text().splitlines():
-                    key, _, value = line.partition(" ")
-                    if key == "shmem":
-                        left += int(value)
-        return left
+        return self._counter("memory.stat", "memory.stat", "shmem")
 
     def _remove_unseen(self) -> None:
         """Remove the files the tree left in ``/dev/shm`` that no poll saw it hold (the kernel

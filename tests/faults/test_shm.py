@@ -190,15 +190,6 @@ def test_a_dead_runs_cgroups_are_removed_by_the_next_run():
                 os.rmdir(folder)
 
 
-def _write_and_close(path: str, megabytes: int):
-    def call():
-        with open(path, "wb") as out:
-            out.write(b"x" * (megabytes * 2**20))
-        return "closed"
-
-    return call
-
-
 def test_a_file_the_tree_closed_before_any_poll_is_removed_when_the_cgroup_still_holds_it(monkeypatch):
     """Under a memory cgroup without a private ``/dev/shm``: a file made and closed between
     two polls (so never seen held) is still charged to the cgroup, and removed; a file that
@@ -212,9 +203,9 @@ def test_a_file_the_tree_closed_before_any_poll_is_removed_when_the_cgroup_still
         out.write(b"before")
     try:
         monkeypatch.setattr(contained, "POLL_SECONDS", 30.0)  # no poll sees the file held
-        both = _write_and_close(made, 4), _write_and_close(kept, 4)
+        both = _fill_shm_at(made, 4), _fill_shm_at(kept, 4)  # each written and closed
         outcome = run_contained(lambda: [call() for call in both], memory_limit=400 * 2**20, wall_limit=60)
-        assert outcome.value == ["closed", "closed"] and outcome.containment == "cgroup+watchdog"
+        assert outcome.value == [4 * 2**20, 4 * 2**20] and outcome.containment == "cgroup+watchdog"
         assert not os.path.exists(made)
         assert os.path.getsize(kept) == 4 * 2**20  # not made during the run: not the run's to remove
     finally:

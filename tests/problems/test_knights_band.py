@@ -111,14 +111,19 @@ def placement_answer(solution, status=Status.OPTIMAL, bound=None, certificate=No
 # ------------------------------------------------------------------------- the band's count
 
 
-def test_the_count_of_tiny_bands_is_the_brute_force_one():
-    for across in range(1, 9):
+def _tiny_bands(most_across: int):
+    """``(across, width, around)`` of the bands small enough for the brute force."""
+    for across in range(1, most_across + 1):
         for width in range(1, min(across, 4) + 1):
             for around in range(3, 8):
-                if width * around > 24:
-                    continue
-                _, masks = band_graph(across, width, around)
-                assert band_knights(across, width, around) == brute_force(masks), (across, width, around)
+                if width * around <= 24:
+                    yield across, width, around
+
+
+def test_the_count_of_tiny_bands_is_the_brute_force_one():
+    for across, width, around in _tiny_bands(8):
+        _, masks = band_graph(across, width, around)
+        assert band_knights(across, width, around) == brute_force(masks), (across, width, around)
 
 
 @pytest.mark.parametrize(
@@ -272,24 +277,20 @@ def test_a_closed_walk_from_every_state_is_a_placement_of_its_value():
     from knightcert.problems.checkers.knights_band import _band
     from knightcert.problems.checkers.knights_band_kernel import NEG, closed_walk
 
-    for across in range(1, 8):
-        for width in range(1, min(across, 4) + 1):
-            for around in range(3, 8):
-                if width * around > 24:
-                    continue
-                squares, masks = band_graph(across, width, around)
-                (matrix, keys, near, far, weight), _ = _band(across, width, around)
-                best = 0
-                for start in range(len(keys)):
-                    value, columns = closed_walk(width, near, far, weight, keys, matrix, start, around)
-                    if value <= NEG:  # no closed walk from this state
-                        continue
-                    chosen = {(i, c) for c in range(around) for i in range(width) if int(columns[c]) >> i & 1}
-                    taken = sum(1 << k for k, s in enumerate(squares) if s in chosen)
-                    apart = all(not (masks[k] & taken) for k, s in enumerate(squares) if s in chosen)
-                    assert apart and len(chosen) == value, (across, width, around, start, columns.tolist())
-                    best = max(best, int(value))
-                assert best == brute_force(masks), (across, width, around)
+    for across, width, around in _tiny_bands(7):
+        squares, masks = band_graph(across, width, around)
+        (matrix, keys, near, far, weight), _ = _band(across, width, around)
+        best = 0
+        for start in range(len(keys)):
+            value, columns = closed_walk(width, near, far, weight, keys, matrix, start, around)
+            if value <= NEG:  # no closed walk from this state
+                continue
+            chosen = {(i, c) for c in range(around) for i in range(width) if int(columns[c]) >> i & 1}
+            taken = sum(1 << k for k, s in enumerate(squares) if s in chosen)
+            apart = all(not (masks[k] & taken) for k, s in enumerate(squares) if s in chosen)
+            assert apart and len(chosen) == value, (across, width, around, start, columns.tolist())
+            best = max(best, int(value))
+        assert best == brute_force(masks), (across, width, around)
 
 
 # ------------------------------------------------------------------------- the strip placement
