@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from knightcert.problems.checkers.drat import encode_proof, text_to_binary
-from knightcert.problems.checkers.knights_cnf import LEX_SQUARES, knights_cnf, translation_applies
+from knightcert.problems.checkers.drat import MAX_PROOF_BYTES, MAX_PROOF_TEXT, encode_proof, text_to_binary
+from knightcert.problems.checkers.knights_cnf import LEX_SQUARES, knights_cnf, line_scale, translation_applies
 from knightcert.problems.independent_knights import KnightsInstance
 
 __all__ = ["PROOF_SECONDS", "SOLVER", "BoundProof", "lex_length", "prove_upper_bound", "refute_or_place"]
@@ -124,7 +124,14 @@ class BoundProof:
             np.savez(
                 task,
                 sizes=np.array(
-                    [board.rows, board.cols, int(bool(board.torus)), self.knights, lex_length(board)]
+                    [
+                        board.rows,
+                        board.cols,
+                        int(bool(board.torus)),
+                        self.knights,
+                        lex_length(board),
+                        line_scale(board),
+                    ]
                 ),
                 blocked=np.asarray(board.blocked, dtype=bool),
             )
@@ -190,8 +197,18 @@ class BoundProof:
             kind = stream.read(1)
             binary = stream.read()
         proof_format = "lrat-binary" if kind == b"L" else "drat-binary"
-        entry = encode_proof(binary, upper + 1, proof_format, lex=lex_length(self.instance.board))
-        info["proof"] = f"{proof_format.split('-')[0].upper()}, {len(binary)} bytes"
+        name = proof_format.split("-")[0].upper()
+        if len(binary) > MAX_PROOF_BYTES:  # the checker would refuse it: no answer carries it
+            info["proof"] = f"{name}, {len(binary)} bytes: past the {MAX_PROOF_BYTES} bytes a proof may have"
+            return None, None, info
+        board = self.instance.board
+        entry = encode_proof(binary, upper + 1, proof_format, lex=lex_length(board), lines=line_scale(board))
+        if len(entry["xz"]) > MAX_PROOF_TEXT:
+            info["proof"] = (
+                f"{name}, {len(binary)} bytes: packed, past the {MAX_PROOF_TEXT} characters a proof may have"
+            )
+            return None, None, info
+        info["proof"] = f"{name}, {len(binary)} bytes"
         info["proof_s"] = round(time.perf_counter() - self.began, 3)
         return entry, None, info
 
@@ -258,17 +275,20 @@ def _main(task: str, path: str) -> None:  # pragma: no cover - child process
     from knightcert.problems.board import Board
 
     with np.load(task) as data:
-        rows, cols, torus, knights, lex = (int(v) for v in data["sizes"])
+        rows, cols, torus, knights, lex, lines = (int(v) for v in data["sizes"])
         blocked = data["blocked"]
-    _refute(Board(rows, cols, blocked, bool(torus)), knights, lex, path)
+    _refute(Board(rows, cols, blocked, bool(torus)), knights, lex, lines, path)
 
 
-def _refute(board: Any, knights: int, lex: int, path: str) -> None:  # pragma: no cover - child process
+def _refute(  # pragma: no cover - child process
+    board: Any, knights: int, lex: int, lines: int, path: str
+) -> None:
     """In a child process: solve "at least ``knights`` knights" (with lex-leader comparisons
-    of length ``lex``, 0: none); write the proof to ``path``
+    of length ``lex``, 0: none, and the counter's order ``lines``, 0: row-major); write the
+    proof to ``path``
     (binary LRAT renumbered to the checker's numbering, else binary DRAT, one byte ``L``
     or ``D`` first) and exit 0, or exit :data:`SATISFIABLE`."""
-    _, clauses = knights_cnf(board, knights, lex=lex)
+    _, clauses = knights_cnf(board, knights, lex=lex, lines=lines)
     squares = int(np.asarray(board.free, dtype=bool).sum())
     proof = _lrat(clauses, path, squares)
     if proof is not None:

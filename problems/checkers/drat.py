@@ -78,6 +78,11 @@ _KEYS = {"format", "knights", "bytes", "xz"}
 #: The optional key: the length of the lex-leader comparisons the refuted formula carries
 #: (:func:`knightcert.problems.checkers.knights_cnf.knights_cnf`'s ``lex``).
 _LEX = "lex"
+#: The optional key naming the counter's order
+#: (:func:`~knightcert.problems.checkers.knights_cnf.counter_order`).
+_LINES = "lines"
+#: The optional keys, each a positive integer that says which formula the proof refutes.
+_OPTIONAL = (_LEX, _LINES)
 
 
 @dataclass(frozen=True)
@@ -229,10 +234,13 @@ def text_to_binary(text: bytes) -> bytes:
     return kernel.encode_binary(kinds, starts, codes).tobytes()
 
 
-def encode_proof(binary: bytes, knights: int, proof_format: str = FORMAT, *, lex: int = 0) -> dict[str, Any]:
+def encode_proof(
+    binary: bytes, knights: int, proof_format: str = FORMAT, *, lex: int = 0, lines: int = 0
+) -> dict[str, Any]:
     """A binary DRAT (or LRAT: ``proof_format``) proof that "at least ``knights`` knights" is
-    unsatisfiable, as an answer's certificate entry: ``{format, knights, bytes, xz}``, and
-    ``lex`` when the refuted formula carries lex-leader comparisons of that length."""
+    unsatisfiable, as an answer's certificate entry: ``{format, knights, bytes, xz}``,
+    ``lex`` when the refuted formula carries lex-leader comparisons of that length, and
+    ``lines`` when its counter takes the squares by knight lines in that order."""
     if proof_format not in FORMATS:
         raise ValueError(f"unknown proof format {proof_format!r}")
     packed = lzma.compress(binary, preset=PRESET)
@@ -244,6 +252,8 @@ def encode_proof(binary: bytes, knights: int, proof_format: str = FORMAT, *, lex
     }
     if lex:
         entry[_LEX] = int(lex)
+    if lines:
+        entry[_LINES] = int(lines)
     return entry
 
 
@@ -254,11 +264,12 @@ def proof_entry(entry: Any, claim: str = "optimal") -> dict[str, Any]:
     ------
     CheckFailed
         Not ``{format: "drat-binary" or "lrat-binary", knights: int, bytes: int, xz: str}``
-        (and optionally ``lex: int``), or over the size limits.
+        (and optionally ``lex: int``, ``lines: int``), or over the size limits.
     """
-    if not isinstance(entry, dict) or set(entry) not in (_KEYS, _KEYS | {_LEX}):
+    if not isinstance(entry, dict) or not _KEYS <= set(entry) <= _KEYS | set(_OPTIONAL):
         raise CheckFailed(
-            "certificate 'drat': expected an object with keys format, knights, bytes, xz (and lex)", claim
+            "certificate 'drat': expected an object with keys format, knights, bytes, xz (and lex, lines)",
+            claim,
         )
     if entry["format"] not in FORMATS:
         raise CheckFailed(
@@ -275,11 +286,14 @@ def proof_entry(entry: Any, claim: str = "optimal") -> dict[str, Any]:
             f"certificate 'drat': xz must be text of at most {MAX_PROOF_TEXT} characters", claim
         )
     copy = {"format": str(entry["format"]), "knights": knights, "bytes": size, "xz": str(text)}
-    if _LEX in entry:
-        lex = entry[_LEX]
-        if type(lex) is not int or not 1 <= lex <= MAX_VARIABLES:
-            raise CheckFailed(f"certificate 'drat': lex must be an integer from 1 to {MAX_VARIABLES}", claim)
-        copy[_LEX] = lex
+    for key in _OPTIONAL:
+        if key in entry:
+            value = entry[key]
+            if type(value) is not int or not 1 <= value <= MAX_VARIABLES:
+                raise CheckFailed(
+                    f"certificate 'drat': {key} must be an integer from 1 to {MAX_VARIABLES}", claim
+                )
+            copy[key] = value
     return copy
 
 

@@ -196,9 +196,10 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
     the evidence text (``DRAT proof (180 k lemmas, checked in 23.1 s)``).
 
     The formula is the checker's own (:func:`~knightcert.problems.checkers.knights_cnf.knights_cnf`),
-    built from the board, the number of knights and the length ``lex`` of its lex-leader
-    comparisons (absent: none); nothing but the proof and those numbers is read from the
-    answer, and the numbers only say which formula to build.
+    built from the board, the number of knights, the length ``lex`` of its lex-leader
+    comparisons (absent: none) and the counter's order ``lines`` (absent: row-major);
+    nothing but the proof and those numbers is read from the answer, and the numbers only
+    say which formula to build.
 
     Raises
     ------
@@ -217,8 +218,13 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
             f"{board.rows * board.cols} squares compared",
             claim,
         )
+    lines, shorter = entry.get("lines", 0), min(board.rows, board.cols)
+    if lines and not lines < shorter:
+        raise CheckFailed(
+            f"certificate 'drat': lines {lines} must be below the board's shorter side ({shorter})", claim
+        )
     binary = decode_proof(entry, claim)
-    _, clauses = knights_cnf(board, entry["knights"], lex=lex)
+    _, clauses = knights_cnf(board, entry["knights"], lex=lex, lines=lines)
     lrat = entry["format"] == "lrat-binary"
     checked = check_lrat(clauses, binary) if lrat else check_drat(clauses, binary)
     del binary
@@ -228,7 +234,8 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
     lemmas = _thousands(checked.lemmas)
     core = "" if lrat else f", {_thousands(checked.checked)} in its core"
     symmetry = ", translations broken by lex-leader clauses" if lex else ""
-    return f"{name} proof ({lemmas} lemmas{core}{symmetry}, checked in {checked.seconds:.1f} s)"
+    order = ", counted by knight lines" if lines else ""
+    return f"{name} proof ({lemmas} lemmas{core}{symmetry}{order}, checked in {checked.seconds:.1f} s)"
 
 
 def _thousands(count: int) -> str:

@@ -13,12 +13,14 @@ Independence
     apart. The jumps are the eight ``(±1, ±2), (±2, ±1)`` steps, taken modulo the
     sides on a torus, written out here (not read from the move tables the methods use).
 Cardinality, "at least ``k`` of ``x_1 .. x_n``" (a sequential counter)
-    ``s(i, j)`` ("at least ``j`` of ``x_1 .. x_i`` are true") for ``1 <= j <= k``
+    The counter takes the squares in an order ``o_1 .. o_n`` (row-major,
+    ``o_i = i``, unless ``lines`` below says otherwise);
+    ``s(i, j)`` ("at least ``j`` of ``x_(o_1) .. x_(o_i)`` are true") for ``1 <= j <= k``
     and ``j <= i <= n - k + j`` (elsewhere it is false by counting: too few
     squares so far, or too few left). Clauses, only the direction the refutation
     needs (``s`` implies the count)::
 
-        -s(i, j) | s(i-1, j) | x_i           (s(i-1, j) left out where it is false)
+        -s(i, j) | s(i-1, j) | x_(o_i)       (s(i-1, j) left out where it is false)
         -s(i, j) | s(i-1, j) | s(i-1, j-1)   (for j >= 2)
 
     and the unit ``s(n, k)``. Any placement of ``k`` knights satisfies it with
@@ -58,7 +60,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["KNIGHT_JUMPS", "LEX_SQUARES", "knights_cnf", "translation_applies"]
+__all__ = ["KNIGHT_JUMPS", "LEX_SQUARES", "counter_order", "knights_cnf", "line_scale", "translation_applies"]
 
 #: The knight's eight jumps (row, column), written out for the checker.
 KNIGHT_JUMPS = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
@@ -70,6 +72,45 @@ LEX_SQUARES = 30
 def translation_applies(board) -> bool:
     """Whether every translation maps the board onto itself: a torus with no square removed."""
     return bool(board.torus) and bool(np.asarray(board.free).all())
+
+
+def line_scale(board) -> int:
+    """The ``lines`` the producer writes on ``board``: the inverse of 4 modulo the shorter
+    side ``m`` when ``m`` is odd and at least 3, else 0 (the counter in row-major order)."""
+    m = min(int(board.rows), int(board.cols))
+    return pow(4, -1, m) if m >= 3 and m % 2 else 0
+
+
+def counter_order(board, lines: int = 0) -> np.ndarray:
+    """The squares' variables (``1 .. n``, row-major among the usable squares) in the order
+    the counter takes them: row-major for ``lines = 0``, else knight line by knight line
+    (see the module notes).
+
+    Raises
+    ------
+    ValueError
+        ``lines`` outside ``0`` and ``1 .. m - 1`` (``m`` the shorter side).
+
+    Examples
+    --------
+    >>> from knightcert.problems.board import Board
+    >>> counter_order(Board(3, 4), 1).tolist()  # m = 3 rows; lines r - 2c (mod 3), by column
+    [1, 10, 7, 4, 5, 2, 11, 8, 9, 6, 3, 12]
+    """
+    rows, cols = int(board.rows), int(board.cols)
+    usable = np.flatnonzero(np.asarray(board.free, dtype=bool).reshape(-1))
+    if lines == 0:
+        return np.arange(1, usable.size + 1, dtype=np.int64)
+    m = min(rows, cols)
+    if not 1 <= lines < m:
+        raise ValueError(f"lines {lines}: needs 1 <= lines < {m} (the shorter side)")
+    r, c = np.divmod(usable, cols)
+    if rows <= cols:
+        t, along = (r - 2 * c) % m, c
+    else:
+        t, along = (c - 2 * r) % m, r
+    ranks = np.lexsort((along, t, (lines * t) % m))  # the last key sorts first
+    return (ranks + 1).astype(np.int64)
 
 
 def _jump_pairs(board) -> np.ndarray:
@@ -94,7 +135,9 @@ def _jump_pairs(board) -> np.ndarray:
     return np.unique(both, axis=0)
 
 
-def knights_cnf(board, k: int, *, translate: bool = True, lex: int = 0) -> tuple[int, list[list[int]]]:
+def knights_cnf(
+    board, k: int, *, translate: bool = True, lex: int = 0, lines: int = 0
+) -> tuple[int, list[list[int]]]:
     """The CNF "at least ``k`` independent knights on ``board``" (see the module notes).
 
     Parameters
@@ -108,6 +151,9 @@ def knights_cnf(board, k: int, *, translate: bool = True, lex: int = 0) -> tuple
     lex : int
         Add the lex-leader comparisons of every translation over the first ``lex``
         squares (0: none). Only on boards where :func:`translation_applies`.
+    lines : int
+        The counter's order (:func:`counter_order`): 0 row-major, else knight lines
+        ordered by ``lines * t``.
 
     Returns
     -------
@@ -117,7 +163,8 @@ def knights_cnf(board, k: int, *, translate: bool = True, lex: int = 0) -> tuple
     Raises
     ------
     ValueError
-        ``k < 1``; ``lex`` out of range, or given on a board translations do not map onto itself.
+        ``k < 1``; ``lex`` out of range, or given on a board translations do not map onto
+        itself; ``lines`` out of range.
 
     Examples
     --------
@@ -134,6 +181,7 @@ def knights_cnf(board, k: int, *, translate: bool = True, lex: int = 0) -> tuple
     rows, cols = int(board.rows), int(board.cols)
     if lex and not (translation_applies(board) and 1 <= lex <= rows * cols):
         raise ValueError(f"lex {lex}: needs a torus with no square removed and 1 <= lex <= {rows * cols}")
+    order = counter_order(board, lines)
     usable = np.flatnonzero(np.asarray(board.free, dtype=bool).reshape(-1))
     n = int(usable.size)
     number = np.zeros(rows * cols, dtype=np.int64)
@@ -159,7 +207,7 @@ def knights_cnf(board, k: int, *, translate: bool = True, lex: int = 0) -> tuple
     for j in range(1, k + 1):
         for i in range(j, n - k + j + 1):
             here, before, lower = s(i, j), s(i - 1, j), s(i - 1, j - 1)
-            clauses.append([v for v in (-here, before, i) if v])
+            clauses.append([v for v in (-here, before, int(order[i - 1])) if v])
             if j > 1:
                 if lower == 0:  # s(i-1, j-1) false: s(i, j) needs s(i-1, j)
                     clauses.append([v for v in (-here, before) if v])

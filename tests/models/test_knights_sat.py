@@ -51,13 +51,32 @@ def test_the_drat_fallback_is_checked_too(monkeypatch):
 
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "proof")
-        producer._refute(SEVEN.board, 15, 0, path)
+        producer._refute(SEVEN.board, 15, 0, producer.line_scale(SEVEN.board), path)
         with open(path, "rb") as stream:
             assert stream.read(1) == b"D"
             binary = stream.read()
     from knightcert.problems.checkers.drat import encode_proof
 
-    assert check_bound_proof(SEVEN.board, encode_proof(binary, 15)).startswith("DRAT proof (")
+    lines = producer.line_scale(SEVEN.board)
+    assert lines == 2  # the inverse of 4 modulo 7
+    assert check_bound_proof(SEVEN.board, encode_proof(binary, 15, lines=lines)).startswith("DRAT proof (")
+
+
+def test_a_proof_past_the_checkers_limits_is_not_attached(monkeypatch):
+    """A proof the checker would refuse for its size (23 x 23: 1.48 GB of LRAT against the
+    1 GiB a proof may have) is not attached: no entry, and the info says why."""
+    import knightcert.models.knights_sat as producer
+
+    entry, info = prove_upper_bound(SEVEN, 14)
+    assert entry is not None
+    size = int(info["proof"].split(", ")[1].split(" ")[0])
+    monkeypatch.setattr(producer, "MAX_PROOF_BYTES", size - 1)
+    entry, info = prove_upper_bound(SEVEN, 14)
+    assert entry is None and info["proof"].endswith(f"past the {size - 1} bytes a proof may have")
+    monkeypatch.setattr(producer, "MAX_PROOF_BYTES", size)
+    monkeypatch.setattr(producer, "MAX_PROOF_TEXT", 10)
+    entry, info = prove_upper_bound(SEVEN, 14)
+    assert entry is None and info["proof"].endswith("packed, past the 10 characters a proof may have")
 
 
 def test_a_false_bound_gets_no_proof():

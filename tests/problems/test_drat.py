@@ -152,10 +152,10 @@ def test_entries_are_checked_before_inflating():
 # ----------------------------------------------------------------------------- the knights formula
 
 
-def optimum_by_sat(board, k: int) -> bool:
+def optimum_by_sat(board, k: int, lines: int = 0) -> bool:
     from pysat.solvers import Solver
 
-    _, clauses = knights_cnf(board, k)
+    _, clauses = knights_cnf(board, k, lines=lines)
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
         return bool(solver.solve())
 
@@ -173,10 +173,72 @@ def optimum_by_sat(board, k: int) -> bool:
     ],
 )
 def test_the_formula_is_satisfiable_exactly_up_to_the_optimum(board):
+    """Whatever order the counter takes the squares in (row-major, or by knight lines with
+    every scale the board allows)."""
     optimum, _ = search_optimum(board, 10**6)
     assert optimum is not None
-    assert optimum_by_sat(board, optimum)
-    assert not optimum_by_sat(board, optimum + 1)
+    for lines in range(min(board.rows, board.cols)):
+        assert optimum_by_sat(board, optimum, lines), lines
+        assert not optimum_by_sat(board, optimum + 1, lines), lines
+
+
+def own_order(board, lines: int) -> list[int]:
+    """The test's own reading of the module notes: the usable squares (numbered row-major
+    from 1) line by line, lines ``t = r - 2c (mod rows)`` taken by column when
+    ``rows <= cols``, else ``t = c - 2r (mod cols)`` taken by row, ordered by ``lines * t``."""
+    rows, cols = board.rows, board.cols
+    free = np.asarray(board.free, dtype=bool)
+    squares = [(r, c) for r in range(rows) for c in range(cols) if free[r, c]]
+    number = {square: i + 1 for i, square in enumerate(squares)}
+    if lines == 0:
+        return [number[square] for square in squares]
+    m = min(rows, cols)
+
+    def key(square: tuple[int, int]) -> tuple[int, int, int]:
+        r, c = square
+        t, along = ((r - 2 * c) % m, c) if rows <= cols else ((c - 2 * r) % m, r)
+        return ((lines * t) % m, t, along)
+
+    return [number[square] for square in sorted(squares, key=key)]
+
+
+def test_the_counter_takes_the_squares_in_the_order_the_notes_define():
+    import random
+
+    from knightcert.problems.checkers.knights_cnf import counter_order, line_scale
+
+    rng = random.Random(31)
+    for _ in range(60):
+        rows, cols = rng.randint(1, 9), rng.randint(1, 9)
+        blocked = np.array([[rng.random() < 0.2 for _ in range(cols)] for _ in range(rows)])
+        board = Board(rows, cols, blocked, torus=rng.random() < 0.7)
+        for lines in range(min(rows, cols)):
+            assert counter_order(board, lines).tolist() == own_order(board, lines), (rows, cols, lines)
+        for bad in (-1, min(rows, cols), min(rows, cols) + 3):
+            if bad:
+                with pytest.raises(ValueError, match="lines"):
+                    counter_order(board, bad)
+    # the scale the producer writes: 4's inverse modulo an odd shorter side, else none
+    assert [line_scale(Board(m, m + 2)) for m in (1, 2, 3, 4, 5, 7, 17, 21)] == [0, 0, 1, 0, 4, 2, 13, 16]
+    assert line_scale(Board(19, 17, torus=True)) == 13
+
+
+def test_the_counter_reads_its_squares_in_that_order():
+    """Each counter clause ``-s(i, j) | s(i-1, j) | x`` names the ``i``-th square of the
+    order (the test's own), and no other clause names a square."""
+    board = Board(5, 7, torus=True)
+    k = 9
+    for lines in (0, 1, 2, 4):
+        n, clauses = knights_cnf(board, k, translate=False, lines=lines)
+        squares = board.rows * board.cols
+        counted = [c for c in clauses if any(abs(v) > squares for v in c)]
+        firsts = [c for c in counted if any(0 < v <= squares for v in c)]
+        assert all(len([v for v in c if 0 < abs(v) <= squares]) == 1 for c in firsts)
+        order = own_order(board, lines)
+        # s(i, 1 .. k) each read square o_i once per level j: the squares in order, level by level
+        expected = [order[i - 1] for j in range(1, k + 1) for i in range(j, squares - k + j + 1)]
+        assert [next(v for v in c if 0 < v <= squares) for c in firsts] == expected, lines
+        assert n == squares + k * (squares - k + 1)
 
 
 def test_translation_only_on_a_full_torus():
@@ -390,3 +452,24 @@ def test_a_proof_entry_names_its_lex_length_truthfully():
         check_bound_proof(holed, entry)
     with pytest.raises(CheckFailed, match="needs a torus"):
         check_bound_proof(seven.board, {**entry, "lex": 50})
+
+
+def test_a_proof_entry_names_its_counter_order_truthfully():
+    """Likewise the counter's order: ``lines`` removed or changed, the proof is refused; a
+    ``lines`` that is not a positive integer, or not below the shorter side, is refused as such."""
+    from knightcert.models.knights_sat import prove_upper_bound
+
+    seven = knights_instance(7, 7, torus=True)
+    entry, _ = prove_upper_bound(seven, 14)
+    assert entry is not None and entry["lines"] == 2  # 4 * 2 = 1 (mod 7)
+    assert "counted by knight lines" in check_bound_proof(seven.board, entry)
+    without = {k: v for k, v in entry.items() if k != "lines"}
+    for forged in (without, {**entry, "lines": 1}, {**entry, "lines": 5}):
+        with pytest.raises(CheckFailed, match="proof refused"):
+            check_bound_proof(seven.board, forged)
+    for bad in (0, -2, 2.0, True, "2", None):
+        with pytest.raises(CheckFailed, match="lines must be an integer"):
+            check_bound_proof(seven.board, {**entry, "lines": bad})
+    for past in (7, 8, 10**6):
+        with pytest.raises(CheckFailed, match="must be below the board's shorter side"):
+            check_bound_proof(seven.board, {**entry, "lines": past})

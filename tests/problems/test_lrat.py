@@ -112,9 +112,9 @@ def test_no_perturbation_refutes_a_satisfiable_formula():
     entry, _ = prove_upper_bound(SEVEN, 14)
     assert entry is not None
     binary = decode_proof(entry)
-    lex = entry.get("lex", 0)
-    satisfiable = knights_cnf(SEVEN.board, 14, lex=lex)[1]
-    assert check_lrat(knights_cnf(SEVEN.board, 15, lex=lex)[1], binary).refuted
+    lex, lines = entry.get("lex", 0), entry.get("lines", 0)
+    satisfiable = knights_cnf(SEVEN.board, 14, lex=lex, lines=lines)[1]
+    assert check_lrat(knights_cnf(SEVEN.board, 15, lex=lex, lines=lines)[1], binary).refuted
     assert not check_lrat(satisfiable, binary).refuted
     rng = random.Random(30)
     records = binary.split(b"\x00a")
