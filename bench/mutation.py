@@ -83,6 +83,7 @@ QUIET_TARGETS = [
     "problems/checkers/knights_band_kernel.py",
     "problems/checkers/tour_separator.py",
     "problems/checkers/tour_cuts.py",
+    "problems/checkers/jump_kernel.py",
 ]
 #: Operators of each set.
 OPERATORS = {
@@ -115,6 +116,10 @@ FIRST_TESTS = {
     "problems/checkers/knights_band_kernel.py": ["tests/problems/test_knights_band.py"],
     "problems/checkers/tour_separator.py": ["tests/problems/test_tour_separator.py"],
     "problems/checkers/tour_cuts.py": ["tests/problems/test_tour_separator.py"],
+    "problems/checkers/jump_kernel.py": [
+        "tests/problems/test_jump_checker.py",
+        "tests/problems/test_checker_mutants.py",
+    ],
 }
 #: Tests written to kill the survivors of a sampled run: not in the coverage map collected
 #: before them, so every mutant meets them first (``--select coverage``).

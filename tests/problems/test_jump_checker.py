@@ -61,3 +61,129 @@ def test_labels_match_bfs_certificate_on_ex1():
     cert = bfs(GAME).certificate
     assert np.array_equal(rounds, cert["rounds"])
     assert np.array_equal(np.where(rounds >= 2, keys, -1), np.where(rounds >= 2, cert["keys"], -1))
+
+
+def label_faults_by_definition(values, rounds, keys):
+    """The test's own reading of the label conditions, cell by cell and jump by jump: the
+    nine fault flags (per direction up, down, left, right: a label above its jump's, a tie key
+    above a successor's; then a labelled cell with no jump one round closer)."""
+    rows, cols = values.shape
+    faults = [False] * 9
+    for r in range(rows):
+        for c in range(cols):
+            v, label, key = int(values[r, c]), int(rounds[r, c]), int(keys[r, c])
+            closer = False
+            for d, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+                tr, tc = r + dr * v, c + dc * v
+                if v <= 0 or not (0 <= tr < rows and 0 <= tc < cols) or rounds[tr, tc] < 0:
+                    continue
+                target = int(rounds[tr, tc])
+                faults[2 * d] |= label < 0 or label > target + 1
+                if label >= 1 and target == label - 1:
+                    closer = True
+                    faults[2 * d + 1] |= label > 2 and key > int(keys[tr, tc])
+            faults[8] |= label > 0 and not closer
+    return faults
+
+
+def test_the_kernel_and_numpy_flag_the_same_label_faults():
+    """Both label checks (the compiled kernel on large boards, numpy on small ones) against
+    the test's own definition, on random boards with true and corrupted labels."""
+    import random
+
+    from knightcert.problems.checkers import jump as checker
+    from knightcert.problems.checkers.jump_kernel import DIRECTIONS, label_faults
+    from knightcert.problems.jump_game import JumpInstance
+
+    rng = random.Random(31)
+    seen = [False] * 9
+    for _ in range(300):
+        rows, cols = rng.randint(1, 7), rng.randint(1, 7)
+        values = np.array([[rng.randint(0, 4) for _ in range(cols)] for _ in range(rows)], dtype=np.int64)
+        values[-1, -1] = 0
+        game = JumpInstance(values, ((0, 0),))
+        rounds, keys = labels(game)
+        rounds, keys = rounds.astype(np.int64), keys.astype(np.int64)
+        for _ in range(rng.randint(0, 3)):
+            grid = rounds if rng.random() < 0.5 else keys
+            grid[rng.randrange(rows), rng.randrange(cols)] += rng.choice((-2, -1, 1, 2))
+        expected = label_faults_by_definition(values, rounds, keys)
+        seen = [a or b for a, b in zip(seen, expected, strict=True)]
+        assert label_faults(values, rounds, keys, DIRECTIONS).tolist() == expected
+        assert checker._numpy_faults(values, rounds, keys, None).tolist() == expected
+    assert all(seen)  # every fault occurred in the draw
+
+
+def test_large_boards_are_checked_by_the_kernel(monkeypatch):
+    """The same forged labels refused with the same words above and below the kernel's size."""
+    from knightcert.problems.checkers import jump as checker
+
+    rounds, keys = labels(GAME)
+    forged = rounds.copy()
+    forged[0, 1] = 1
+    words = []
+    for cells in (10**9, 0):  # numpy, then the kernel
+        monkeypatch.setattr(checker, "KERNEL_CELLS", cells)
+        with pytest.raises(CheckFailed, match="labels are not") as caught:
+            check(GAME, bfs(GAME).with_(certificate={"rounds": forged, "keys": keys}))
+        words.append(str(caught.value))
+        check(GAME, bfs(GAME))
+    assert words[0] == words[1]
+
+
+def test_each_label_fault_is_raised_with_its_words(monkeypatch):
+    """Through ``check_labels``, numpy and kernel alike: corrupted labels are refused exactly
+    when the test's own definition finds a fault, with the words of the first one (direction
+    by direction, a label above its jump's before a tie key above its successor's; then a
+    label with no jump one round closer)."""
+    import random
+
+    from knightcert.problems.checkers import jump as checker
+    from knightcert.problems.jump_game import JumpInstance
+
+    words = (
+        "a round label is larger than a jump allows",
+        "a tie key is larger than a successor's",
+    )
+    rng = random.Random(32)
+    first_seen: set[int] = set()
+    for _ in range(300):
+        rows, cols = rng.randint(1, 6), rng.randint(2, 6)
+        values = np.array([[rng.randint(0, 3) for _ in range(cols)] for _ in range(rows)], dtype=np.int64)
+        values[-1, -1] = 0
+        game = JumpInstance(values, ((0, 0),))
+        rounds, keys = (a.astype(np.int64) for a in labels(game))
+        for _ in range(rng.randint(1, 2)):
+            grid = rounds if rng.random() < 0.6 else keys
+            r, c = rng.randrange(rows), rng.randrange(cols)
+            if (r, c) != (rows - 1, cols - 1) and rounds[r, c] != 0:
+                grid[r, c] += rng.choice((-2, -1, 1, 2))
+        if rounds[-1, -1] != 0 or np.count_nonzero(rounds == 0) != 1:
+            continue
+        if np.any(keys[rounds == 2] != values[rounds == 2]):
+            continue  # refused by the last rule, past the nine flags
+        flags = label_faults_by_definition(values, rounds, keys)
+        first = next((i for i, flag in enumerate(flags) if flag), None)
+        for cells in (10**9, 0):
+            monkeypatch.setattr(checker, "KERNEL_CELLS", cells)
+            if first is None:
+                checker.check_labels(game, rounds, keys)
+                continue
+            expected = "no jump one round closer" if first == 8 else words[first % 2]
+            with pytest.raises(CheckFailed, match=expected):
+                checker.check_labels(game, rounds, keys)
+        if first is not None:
+            first_seen.add(first)
+    assert first_seen >= {0, 2, 4, 6, 8}, first_seen  # a first fault in every direction, and the last
+
+
+def test_the_faults_are_raised_in_their_order():
+    from knightcert.problems.checkers.jump import _raise_faults
+
+    for i in range(9):
+        flags = np.zeros(9, dtype=bool)
+        flags[i:] = True
+        expected = "no jump one round closer" if i == 8 else ("larger than a jump", "tie key")[i % 2]
+        with pytest.raises(CheckFailed, match=expected):
+            _raise_faults(flags, "optimal")
+    _raise_faults(np.zeros(9, dtype=bool), "optimal")
