@@ -26,7 +26,7 @@ MAX_BEST_FIRST_BITS = 62
 PLAIN_BFS_SQUARES = 4096
 #: Boards up to this many squares are searched layer by layer with numpy (:func:`_bfs_layers`):
 #: loading the compiled kernel costs about 0.5 s of CPU per process, more than the layered
-#: search of a board this size (docs/benchmarks.md, "11 seed boards").
+#: search of a board this size (docs/benchmarks-archive.md, "The 11 seed boards in one call").
 LAYERED_BFS_SQUARES = 1_000_000
 
 

@@ -8,7 +8,7 @@ runs its full portfolio with that many workers (its LP-based workers ``default_l
 ``max_lp`` and the LNS workers among them), below it one worker, the ``default_lp``
 search with the model's LP (``linearization_level`` 2): on 2 cores CP-SAT's own 2-worker
 portfolio drops the full-LP worker, and measured weaker than one worker on every model
-(docs/benchmarks.md, "CP-SAT workers" and ``bench/bench_cpsat.py``). ``workers=`` overrides.
+(docs/benchmarks-archive.md, "CP-SAT workers" and ``bench/bench_cpsat.py``). ``workers=`` overrides.
 
 Parameters per model (``parameters=`` of :func:`solve_cpsat`):
 
