@@ -219,21 +219,49 @@ def report_warnings(
     >>> report_warnings(a, b, rows, rows)[0][0]
     'method mine: its file /m.py changed (sha256 aa -> bb)'
     """
-    warnings: list[str] = []
-    unreliable: set[str] = set()
-    files_a, files_b = a_header.get("method_files") or {}, b_header.get("method_files") or {}
-    for method in sorted(set(files_a) | set(files_b)):
-        old = {f.get("path"): f.get("sha256") for f in files_a.get(method) or [] if isinstance(f, Mapping)}
-        new = {f.get("path"): f.get("sha256") for f in files_b.get(method) or [] if isinstance(f, Mapping)}
-        for path in sorted(set(old) | set(new), key=str):
-            if old.get(path) != new.get(path):
-                if path not in old or path not in new:
-                    where = "B only" if path not in old else "A only"
-                    warnings.append(f"method {method}: file {path} is recorded in {where}")
-                else:
-                    before, after = str(old[path])[:8], str(new[path])[:8]
-                    warnings.append(f"method {method}: its file {path} changed (sha256 {before} -> {after})")
     env_a, env_b = a_header.get("environment") or {}, b_header.get("environment") or {}
+    warnings = [
+        *_method_file_changes(a_header.get("method_files") or {}, b_header.get("method_files") or {}),
+        *_code_changes(env_a, env_b),
+    ]
+    unreliable: set[str] = set()
+    for found, suspect in (_machine_changes(env_a, env_b), _load_changes(env_a, env_b, a, b)):
+        warnings += found
+        unreliable |= suspect
+    if "time" in unreliable and "cpu" not in unreliable:
+        for method in budget_bound(a_header, a) | budget_bound(b_header, b):
+            warnings.append(
+                f"{method}: its runs reach their time limit, so their CPU time is capped by the wall "
+                "clock and shrinks on a busier machine: cpu verdict withheld"
+            )
+            unreliable.add(f"cpu:{method}")
+    return warnings, sorted(unreliable)
+
+
+def _method_file_changes(files_a: Mapping[str, Any], files_b: Mapping[str, Any]) -> list[str]:
+    """A line per method file recorded in one report only, or whose SHA-256 changed."""
+
+    def recorded(files: Mapping[str, Any], method: str) -> dict[Any, Any]:
+        return {f.get("path"): f.get("sha256") for f in files.get(method) or [] if isinstance(f, Mapping)}
+
+    warnings = []
+    for method in sorted(set(files_a) | set(files_b)):
+        old, new = recorded(files_a, method), recorded(files_b, method)
+        for path in sorted(set(old) | set(new), key=str):
+            if old.get(path) == new.get(path):
+                continue
+            if path not in old or path not in new:
+                where = "B only" if path not in old else "A only"
+                warnings.append(f"method {method}: file {path} is recorded in {where}")
+            else:
+                before, after = str(old[path])[:8], str(new[path])[:8]
+                warnings.append(f"method {method}: its file {path} changed (sha256 {before} -> {after})")
+    return warnings
+
+
+def _code_changes(env_a: Mapping[str, Any], env_b: Mapping[str, Any]) -> list[str]:
+    """The knightcert source (by its hash, else its commit) and the packages' versions that differ."""
+    warnings = []
     code_a, code_b = env_a.get("source_sha256"), env_b.get("source_sha256")
     git_a, git_b = (env_a.get("git") or {}).get("commit"), (env_b.get("git") or {}).get("commit")
     if code_a and code_b:  # the code itself: a commit that changed only the docs is the same code
@@ -247,37 +275,36 @@ def report_warnings(
     for package in sorted(set(versions_a) & set(versions_b)):
         if versions_a[package] != versions_b[package]:
             warnings.append(f"{package} {versions_a[package]} -> {versions_b[package]}")
-    machine = [
-        k for k in ("cpu", "cores", "usable_cores", "memory_gb", "platform") if env_a.get(k) != env_b.get(k)
-    ]
-    if machine:
-        warnings.append(
-            "another machine: " + ", ".join(f"{k} {env_a.get(k)} -> {env_b.get(k)}" for k in machine)
-        )
-        unreliable |= {"time", "cpu"}
+    return warnings
+
+
+def _machine_changes(env_a: Mapping[str, Any], env_b: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+    """Another machine: neither wall nor CPU times compare."""
+    keys = ("cpu", "cores", "usable_cores", "memory_gb", "platform")
+    machine = [k for k in keys if env_a.get(k) != env_b.get(k)]
+    if not machine:
+        return [], set()
+    text = ", ".join(f"{k} {env_a.get(k)} -> {env_b.get(k)}" for k in machine)
+    return [f"another machine: {text}"], {"time", "cpu"}
+
+
+def _load_changes(
+    env_a: Mapping[str, Any], env_b: Mapping[str, Any], a: Sequence[Row], b: Sequence[Row]
+) -> tuple[list[str], set[str]]:
+    """A load not recorded, a busy machine, or different loads: wall times do not compare."""
     load_a, load_b = mean_load(a), mean_load(b)
     cores = [max(1, int(env.get("usable_cores") or env.get("cores") or 1)) for env in (env_a, env_b)]
     if load_a is None or load_b is None:
         missing = " and ".join(n for n, load in (("A", load_a), ("B", load_b)) if load is None)
-        warnings.append(f"the machine's load is not recorded in {missing}: wall times may reflect other work")
-        unreliable.add("time")
-    else:
-        per_core = [load_a / cores[0], load_b / cores[1]]
-        text = f"mean load A {load_a:.2f}, B {load_b:.2f} on {cores[0]}/{cores[1]} cores"
-        if max(per_core) > BUSY_LOAD_PER_CORE:
-            warnings.append(f"a busy machine ({text}): wall times reflect the machine, compare cpu")
-            unreliable.add("time")
-        elif abs(per_core[0] - per_core[1]) > LOAD_DIFFERENCE_PER_CORE:
-            warnings.append(f"different loads ({text}): wall times reflect the machine, compare cpu")
-            unreliable.add("time")
-    if "time" in unreliable and "cpu" not in unreliable:
-        for method in budget_bound(a_header, a) | budget_bound(b_header, b):
-            warnings.append(
-                f"{method}: its runs reach their time limit, so their CPU time is capped by the wall "
-                "clock and shrinks on a busier machine: cpu verdict withheld"
-            )
-            unreliable.add(f"cpu:{method}")
-    return warnings, sorted(unreliable)
+        text = f"the machine's load is not recorded in {missing}: wall times may reflect other work"
+        return [text], {"time"}
+    per_core = [load_a / cores[0], load_b / cores[1]]
+    text = f"mean load A {load_a:.2f}, B {load_b:.2f} on {cores[0]}/{cores[1]} cores"
+    if max(per_core) > BUSY_LOAD_PER_CORE:
+        return [f"a busy machine ({text}): wall times reflect the machine, compare cpu"], {"time"}
+    if abs(per_core[0] - per_core[1]) > LOAD_DIFFERENCE_PER_CORE:
+        return [f"different loads ({text}): wall times reflect the machine, compare cpu"], {"time"}
+    return [], set()
 
 
 def budget_bound(header: Mapping[str, Any], rows: Sequence[Row]) -> set[str]:
