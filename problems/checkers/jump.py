@@ -49,11 +49,20 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
         Naming the claim rejected and why.
     """
     claim = "infeasible" if result.status is Status.INFEASIBLE else "optimal"
-    solution = result.solution
-    if solution is not None:
-        solution = _solution_fields(solution)
+    solution = None if result.solution is None else _solution_fields(result.solution)
+    rounds, keys = _checked_labels(instance, certificate_of(result, claim), claim)
+    ranking = [_lower_key(instance, rounds, keys, p) for p in range(instance.players)]
+    evidence: list[Evidence] = []
+    for applies, check in POLICY:
+        if applies(result, solution):
+            evidence += check(instance, result, solution, ranking)
+    return evidence, {"rounds": rounds, "keys": keys}
+
+
+def _checked_labels(instance: JumpInstance, certificate: dict, claim: str) -> tuple[np.ndarray, np.ndarray]:
+    """The attached labels when the answer brings any (integers of the board's shape), else the
+    checker's own; checked either way."""
     shape = (instance.rows, instance.cols)
-    certificate = certificate_of(result, claim)
     jumps = None
     if instance.rows * instance.cols == 0:
         rounds = keys = np.zeros(shape, dtype=np.int64)
@@ -64,51 +73,89 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
         jumps = list(_jumps(instance.values))  # computed once for the labelling and its check
         rounds, keys = labels(instance, jumps)
     check_labels(instance, rounds, keys, claim, jumps)
-    ranking = [_lower_key(instance, rounds, keys, p) for p in range(instance.players)]
-    evidence: list[Evidence] = []
-    if result.status is Status.INFEASIBLE:
-        if solution is not None and any(solution[k] is not None for k in ("winner", "round", "key", "path")):
-            raise CheckFailed("an answer without a winner names one, or its round, key or path", "infeasible")
-        arrivals = [player_name(p) for p, key in enumerate(ranking) if key[0] != float("inf")]
-        if arrivals:
-            raise CheckFailed(f"player {arrivals[0]} can reach the goal", claim="infeasible")
-        evidence.append(Evidence("infeasible", Backing.CERTIFICATE, "round labels"))
-    elif solution is not None:
-        if solution["winner"] is None:
-            raise CheckFailed(f"status {result.status.value} but no winner is named")
-        winner = _index(solution["winner"], instance.players)
-        rounds_w, key_w = replay(instance, winner, solution["path"])
-        if rounds_w != solution["round"] or rounds_w != result.objective:
-            raise CheckFailed(f"the winner's path takes {rounds_w} rounds, not {solution['round']}")
-        if solution["key"] != key_w:
-            raise CheckFailed(f"the winner's previous jump is {key_w}, not {solution['key']}")
-        evidence.append(Evidence("answer", Backing.CERTIFICATE, "winner's path replayed"))
-        mine = (rounds_w, -1 if key_w is None else key_w, winner)
-        if ranking[winner] != mine:
-            raise CheckFailed(
-                f"player {solution['winner']} could do better: {ranking[winner]} < {mine}", claim
-            )
-        for p, key in enumerate(ranking):
-            if p != winner and key < mine:
-                raise CheckFailed(f"player {player_name(p)} beats the claimed winner ({key} < {mine})", claim)
-        if result.status is Status.OPTIMAL:
-            evidence.append(Evidence("optimal", Backing.CERTIFICATE, LABELS))
-    if solution is not None:
-        if solution["output"] is not None:
-            named = None if solution["winner"] is None else _index(solution["winner"], instance.players)
-            if solution["output"] != format_jump_answer(named, solution["round"]):
-                raise CheckFailed("the output text does not match the winner and round")
-        for p, row in enumerate(solution["players"] or []):
-            _check_row(instance, p, row, ranking[p])
-        if solution["players"] is not None and len(solution["players"]) != instance.players:
-            raise CheckFailed(f"the table has {len(solution['players'])} rows for {instance.players} players")
+    return rounds, keys
+
+
+#: Each player's (rounds, tie key, input order) read off the labels: the smallest wins.
+Ranking = list[tuple]
+
+
+def _nobody_arrives(
+    instance: JumpInstance, result: Result, solution: dict | None, ranking: Ranking
+) -> list[Evidence]:
+    """INFEASIBLE: the answer names no winner, and the labels show that no player arrives."""
+    if solution is not None and any(solution[k] is not None for k in ("winner", "round", "key", "path")):
+        raise CheckFailed("an answer without a winner names one, or its round, key or path", "infeasible")
+    arrivals = [player_name(p) for p, key in enumerate(ranking) if key[0] != float("inf")]
+    if arrivals:
+        raise CheckFailed(f"player {arrivals[0]} can reach the goal", claim="infeasible")
+    return [Evidence("infeasible", Backing.CERTIFICATE, "round labels")]
+
+
+def _winner_wins(
+    instance: JumpInstance, result: Result, solution: dict | None, ranking: Ranking
+) -> list[Evidence]:
+    """A winner: its path replayed, its round and key as claimed, and nobody ranked before it."""
+    if solution is None:
+        return []
+    claim = "optimal"
+    if solution["winner"] is None:
+        raise CheckFailed(f"status {result.status.value} but no winner is named")
+    winner = _index(solution["winner"], instance.players)
+    rounds_w, key_w = replay(instance, winner, solution["path"])
+    if rounds_w != solution["round"] or rounds_w != result.objective:
+        raise CheckFailed(f"the winner's path takes {rounds_w} rounds, not {solution['round']}")
+    if solution["key"] != key_w:
+        raise CheckFailed(f"the winner's previous jump is {key_w}, not {solution['key']}")
+    evidence = [Evidence("answer", Backing.CERTIFICATE, "winner's path replayed")]
+    mine = (rounds_w, -1 if key_w is None else key_w, winner)
+    if ranking[winner] != mine:
+        raise CheckFailed(f"player {solution['winner']} could do better: {ranking[winner]} < {mine}", claim)
+    for p, key in enumerate(ranking):
+        if p != winner and key < mine:
+            raise CheckFailed(f"player {player_name(p)} beats the claimed winner ({key} < {mine})", claim)
+    if result.status is Status.OPTIMAL:
+        evidence.append(Evidence("optimal", Backing.CERTIFICATE, LABELS))
+    return evidence
+
+
+def _output_and_table(
+    instance: JumpInstance, result: Result, solution: dict | None, ranking: Ranking
+) -> list[Evidence]:
+    """The output text names the winner and round; each player's row matches the labels."""
+    if solution is None:
+        return []
+    if solution["output"] is not None:
+        named = None if solution["winner"] is None else _index(solution["winner"], instance.players)
+        if solution["output"] != format_jump_answer(named, solution["round"]):
+            raise CheckFailed("the output text does not match the winner and round")
+    for p, row in enumerate(solution["players"] or []):
+        _check_row(instance, p, row, ranking[p])
+    if solution["players"] is not None and len(solution["players"]) != instance.players:
+        raise CheckFailed(f"the table has {len(solution['players'])} rows for {instance.players} players")
+    return []
+
+
+def _bound_holds(
+    instance: JumpInstance, result: Result, solution: dict | None, ranking: Ranking
+) -> list[Evidence]:
+    """A claimed lower bound on the winning round is at most the round the labels prove."""
     bound = bound_claim(result)
-    if bound is not None:
-        best = min(ranking)[0] if ranking else float("inf")
-        if bound > best:
-            raise CheckFailed(f"bound {bound} exceeds the winning round {best} the labels prove", "bound")
-        evidence.append(Evidence("bound", Backing.CERTIFICATE, "round labels"))
-    return evidence, {"rounds": rounds, "keys": keys}
+    if bound is None:
+        return []
+    best = min(ranking)[0] if ranking else float("inf")
+    if bound > best:
+        raise CheckFailed(f"bound {bound} exceeds the winning round {best} the labels prove", "bound")
+    return [Evidence("bound", Backing.CERTIFICATE, "round labels")]
+
+
+#: Which check backs which claim, in order: (when it applies, the check).
+POLICY = (
+    (lambda result, solution: result.status is Status.INFEASIBLE, _nobody_arrives),
+    (lambda result, solution: result.status is not Status.INFEASIBLE and solution is not None, _winner_wins),
+    (lambda result, solution: solution is not None, _output_and_table),
+    (lambda result, solution: bound_claim(result) is not None, _bound_holds),
+)
 
 
 def _solution_fields(solution: Any) -> dict[str, Any]:
