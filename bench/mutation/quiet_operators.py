@@ -20,6 +20,7 @@ check inverted, a validation that no longer raises. Each operator below makes on
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import ClassVar
 
 import parso
 from cosmic_ray.operators.operator import Example, Operator
@@ -114,7 +115,8 @@ class SkipFirstIteration(Operator):
 
     def mutate(self, node, index):
         iterable = node.children[3]
-        node.children[3] = _expression(f"list({iterable.get_code(include_prefix=False)})[1:]", _prefix(iterable))
+        code = iterable.get_code(include_prefix=False)
+        node.children[3] = _expression(f"list({code})[1:]", _prefix(iterable))
         return node
 
     @classmethod
@@ -164,7 +166,7 @@ class DropRaise(Operator):
 class QuietOperators:
     """The provider cosmic-ray loads from the entry point ``cosmic_ray.operator_providers``."""
 
-    OPERATORS = {
+    OPERATORS: ClassVar[dict[str, type[Operator]]] = {
         op.__name__: op for op in (DropCondition, DropTableEntry, SkipFirstIteration, NegateReturn, DropRaise)
     }
 

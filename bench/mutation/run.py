@@ -30,7 +30,10 @@ ROOT = Path(__file__).resolve().parents[2]
 #: The checker modules, the answer file and the move tables.
 TARGETS = sorted(
     str(path.relative_to(ROOT))
-    for path in [*(ROOT / "problems/checkers").glob("*.py"), ROOT / "problems/answers.py", ROOT / "problems/moves.py"]
+    for path in [
+        *(ROOT / "problems/checkers").glob("*.py"),
+        *(ROOT / "problems" / n for n in ("answers.py", "moves.py")),
+    ]
 )
 #: The checker tests, fastest first: with -x most mutants die in the first file.
 FAST_TESTS = [
@@ -45,7 +48,7 @@ PYTEST = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
 
 
 def clone(folder: Path) -> Path:
-    """A fresh clone of HEAD in ``folder``/knightcert, with ``../shared`` beside it when the checkout has one."""
+    """A fresh clone of HEAD in ``folder``/knightcert, ``../shared`` beside it when the checkout has one."""
     checkout = folder / "knightcert"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(checkout)], check=True)
     shared = ROOT.parent / "shared"
@@ -95,13 +98,26 @@ def run_job(number: int, targets: list[str], args: argparse.Namespace) -> dict:
     return {"targets": targets, "session": str(session), "mutants": count(session), "survivors": survivors}
 
 
-def count(session: Path) -> int:
-    """The mutants a session ran (skipped ones, such as other providers', excluded)."""
+def count(session: Path) -> dict[str, int]:
+    """The session's mutants by fate: killed, survived, and broken (the mutation itself failed or
+    its tests could not run: an error of the tool, never counted as killed); skipped ones, such
+    as other providers', are left out."""
     from cosmic_ray.work_db import WorkDB, use_db
-    from cosmic_ray.work_item import WorkerOutcome
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome
 
+    fates = {"killed": 0, "survived": 0, "broken": 0}
     with use_db(str(session), WorkDB.Mode.open) as db:
-        return sum(1 for _, result in db.completed_work_items if result.worker_outcome != WorkerOutcome.SKIPPED)
+        for _, result in db.completed_work_items:
+            if result.worker_outcome == WorkerOutcome.SKIPPED:
+                continue
+            normal = result.worker_outcome == WorkerOutcome.NORMAL
+            if normal and result.test_outcome == TestOutcome.KILLED:
+                fates["killed"] += 1
+            elif normal and result.test_outcome == TestOutcome.SURVIVED:
+                fates["survived"] += 1
+            else:
+                fates["broken"] += 1
+    return fates
 
 
 def surviving(session: Path) -> list[dict]:
@@ -143,13 +159,17 @@ def killed_by_whole_suite(survivor: dict, checkout: Path, env: dict, timeout: fl
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--targets", default=",".join(TARGETS), help="modules to mutate, comma-separated")
     parser.add_argument("--operators", default="quiet", help="operator providers: quiet, core or both")
     parser.add_argument("--jobs", type=int, default=1, help="copies run side by side")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds for the fast tests of a mutant")
     parser.add_argument("--no-whole", dest="whole", action="store_false", help="skip the whole-suite pass")
-    parser.add_argument("--out", type=Path, default=None, help="the results' folder (outside the source tree)")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="the results' folder (outside the source tree)"
+    )
     args = parser.parse_args(argv)
     args.operators = args.operators.split(",")
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
@@ -159,11 +179,17 @@ def main(argv: list[str] | None = None) -> int:
     dealt = [targets[k :: args.jobs] for k in range(args.jobs)]
     with ThreadPoolExecutor(args.jobs) as pool:
         jobs = list(pool.map(lambda k: run_job(k, dealt[k], args), range(args.jobs)))
-    mutants = sum(job["mutants"] for job in jobs)
+    fates = {fate: sum(job["mutants"][fate] for job in jobs) for fate in ("killed", "survived", "broken")}
     survivors = [s for job in jobs for s in job["survivors"]]
-    summary = {"commit": commit.stdout.strip(), "operators": args.operators, "mutants": mutants, "jobs": jobs}
+    summary = {"commit": commit.stdout.strip(), "operators": args.operators, **fates, "jobs": jobs}
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1))
-    print(f"{mutants} mutants, {mutants - len(survivors)} killed, {len(survivors)} surviving ({args.out})")
+    whole = f"; {fates['survived'] - len(survivors)} of those killed by the whole suite" if args.whole else ""
+    print(
+        f"{sum(fates.values())} mutants: {fates['killed']} killed by the checker tests, {fates['survived']} "
+        f"survived them{whole}; {len(survivors)} surviving; {fates['broken']} broken ({args.out})"
+    )
+    if fates["broken"]:
+        print("  broken mutants are the tool's errors: read them with cr-report", args.out / "job*.sqlite")
     for s in survivors:
         print(f"  {s['module']}:{s['line']} {s['operator']} #{s['occurrence']}")
     return 0

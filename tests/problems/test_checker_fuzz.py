@@ -15,7 +15,7 @@ must still be the oracle's, and with the certificate forged too (an array entry
 moved, an array cut short or made uniform, a part dropped or garbage) the
 checker may refuse the answer but must never accept a false claim. The corpus
 (``test_forged_answers.py``, ``test_certificates_corpus.py``) and the mutation
-run (``bench/mutation.py``) test certificates by hand.
+run (``bench/mutation/run.py``) test certificates by hand.
 
 ``FUZZ_EXAMPLES`` (environment) sets the examples per problem; the default
 command runs a few thousand in all (``python bench/fuzz_checkers.py`` runs more).

@@ -1,7 +1,8 @@
 """Tests that kill the survivors of issue 30's sampled quiet mutants (``bench/mutation.py
---operators quiet --select coverage``, docs/certificates.md): each checks a corpus of wrong
-answers, or the checker against an independent oracle, where a quietly broken checker (one
-condition dropped, one bound moved, one loop iteration skipped) let the whole suite pass."""
+--operators quiet --select coverage``, since replaced by ``bench/mutation/run.py``;
+docs/certificates.md): each checks a corpus of wrong answers, or the checker against an
+independent oracle, where a quietly broken checker (one condition dropped, one bound moved,
+one loop iteration skipped) let the whole suite pass."""
 
 from __future__ import annotations
 
