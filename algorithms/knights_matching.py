@@ -167,40 +167,57 @@ def _plain_matching(board) -> tuple[np.ndarray, np.ndarray]:
     left = [int(u) for u in np.flatnonzero(free & (colour == 0))]
     adjacent = {u: [int(v) for v in neighbours[u] if v >= 0] for u in left}
     mate: dict[int, int] = {}
-    v: int | None  # a right square; None when a square's choices run out
-    while True:
-        # breadth-first layers from the unmatched left squares
-        layer = {u: 0 for u in left if u not in mate}
-        queue, found = list(layer), False
-        for u in queue:
-            for v in adjacent[u]:
-                w = mate.get(v)
-                if w is None:
-                    found = True
-                elif w not in layer:
-                    layer[w] = layer[u] + 1
-                    queue.append(w)
-        if not found:
-            break
+    while (layer := _layers(left, adjacent, mate)) is not None:
         for root in [u for u in left if u not in mate]:
-            stack = [(root, iter(adjacent[root]))]
-            while stack:  # depth-first along the layers, iteratively
-                u, choices = stack[-1]
-                v = next(choices, None)
-                if v is None:
-                    layer.pop(u, None)  # a dead end in this phase
-                    stack.pop()
-                    continue
-                w = mate.get(v)
-                if w is None:
-                    for x, _ in reversed(stack):  # augment along the stack
-                        mate[v], mate[x], v = x, v, mate.get(x, -1)
-                    break
-                if layer.get(w) == layer.get(u, -2) + 1:
-                    stack.append((w, iter(adjacent[w])))
+            _augment_from(root, adjacent, mate, layer)
     pairs = np.array([[u, mate[u]] for u in left if u in mate], dtype=np.int64).reshape(-1, 2)
-    # Koenig: left squares reached by alternating paths from unmatched left squares, plus the
-    # right squares none of them attacks
+    return pairs, _koenig_set(left, adjacent, mate, free & (colour == 1))
+
+
+def _layers(left: list[int], adjacent: dict[int, list[int]], mate: dict[int, int]) -> dict[int, int] | None:
+    """Breadth-first layers of left squares from the unmatched ones along alternating paths;
+    None when no augmenting path is left (the matching is maximum)."""
+    layer = {u: 0 for u in left if u not in mate}
+    queue, found = list(layer), False
+    for u in queue:
+        for v in adjacent[u]:
+            w = mate.get(v)
+            if w is None:
+                found = True
+            elif w not in layer:
+                layer[w] = layer[u] + 1
+                queue.append(w)
+    return layer if found else None
+
+
+def _augment_from(
+    root: int, adjacent: dict[int, list[int]], mate: dict[int, int], layer: dict[int, int]
+) -> None:
+    """One augmenting path from ``root`` along the layers, depth first and iteratively, if any;
+    squares found to be dead ends leave ``layer`` for the rest of the phase."""
+    stack = [(root, iter(adjacent[root]))]
+    v: int | None  # a right square; None when a square's choices run out
+    while stack:
+        u, choices = stack[-1]
+        v = next(choices, None)
+        if v is None:
+            layer.pop(u, None)  # a dead end in this phase
+            stack.pop()
+            continue
+        w = mate.get(v)
+        if w is None:
+            for x, _ in reversed(stack):  # augment along the stack
+                mate[v], mate[x], v = x, v, mate.get(x, -1)
+            return
+        if layer.get(w) == layer.get(u, -2) + 1:
+            stack.append((w, iter(adjacent[w])))
+
+
+def _koenig_set(
+    left: list[int], adjacent: dict[int, list[int]], mate: dict[int, int], right: np.ndarray
+) -> np.ndarray:
+    """Koenig's independent set: the left squares reached by alternating paths from unmatched
+    left squares, plus the ``right`` squares none of them attacks."""
     reached = {u for u in left if u not in mate}
     queue = list(reached)
     for u in queue:
@@ -209,11 +226,11 @@ def _plain_matching(board) -> tuple[np.ndarray, np.ndarray]:
             if w is not None and w not in reached:
                 reached.add(w)
                 queue.append(w)
-    independent = free & (colour == 1)
+    independent = right.copy()
     for u in reached:
         independent[adjacent[u]] = False
     independent[list(reached)] = True
-    return pairs, independent
+    return independent
 
 
 def _square_pairs(board, pairs: np.ndarray) -> np.ndarray:
