@@ -101,11 +101,8 @@ def model(instance: Any, **options: Any) -> Any:
     module, name = MODEL_BUILDERS[problem].split(":")
     builder = getattr(importlib.import_module(f"knightcert.models.{module}"), name)
     valid = [p for p in inspect.signature(builder).parameters if p not in ("instance", "clock")]
-    for option in options:
-        if option not in valid:
-            raise InvalidArgument(
-                f"{option}: not an option of the {problem} model; options: {', '.join(valid)}"
-            )
+    for option in set(options) - set(valid):
+        raise InvalidArgument(f"{option}: not an option of the {problem} model; options: {', '.join(valid)}")
     try:
         return builder(instance, **options)
     except ValueError as exc:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from ortools.sat.python import cp_model
 
 from knightcert.models.cpsat_solve import FREE_SHARE, CpSatRun, solve_cpsat
@@ -212,9 +213,7 @@ class CpsatModel:
     def _extract(self, solved: CpSatRun) -> Result:  # pragma: no cover - every builder has its own
         raise NotImplementedError
 
-    def values(self, solved: CpSatRun, count: int | None = None) -> Any:
-        """The solution's values of the first ``count`` variables (all by default), as a numpy array."""
-        import numpy as np
-
-        size = len(self.cp.proto.variables) if count is None else count
-        return np.fromiter(solved.solver.response_proto.solution, dtype=np.int64, count=size)
+    def values(self, solved: CpSatRun) -> np.ndarray:
+        """The solution's values of every variable, as a numpy array."""
+        solution = solved.solver.response_proto.solution
+        return np.fromiter(solution, dtype=np.int64, count=len(solution))

@@ -15,10 +15,9 @@ Constraints, in one of two formulations (``formulation=``):
 Redundant constraints (``cuts=``): ``"auto"`` (default) adds, on odd tori, every knight
 "line" (the squares one fixed jump apart, an odd cycle of length L) as at most (L - 1) / 2
 knights, and a knight fixed on square (0, 0) (symmetry breaking: a translation of a full
-torus moves any knight there), and nothing on bipartite boards, whose LP is already exact;
-``"windows"`` adds as well, on bipartite boards, the sum over every 2 x 4 and 4 x 2 window
-as at most half its squares (a window's squares pair up by knight moves): a bound n/2
-without the LP, measured slower overall (``bench/bench_cpsat.py``); ``"none"`` adds nothing.
+torus moves any knight there), and nothing on bipartite boards, whose LP is already exact
+(the 2 x 4 window cuts, 5x the build and slower at 200 x 200, were dropped:
+docs/benchmarks.md); ``"none"`` adds nothing.
 Search (``search=``, default ``"colour"``): a decision strategy that tries a knight on
 every square of the larger colour class first (the optimum of a full plain board);
 CP-SAT's own search follows once that is exhausted.
@@ -50,9 +49,8 @@ __all__ = ["BUILD_CHUNK", "CUTS", "FORMULATIONS", "SEARCHES", "KnightsModel", "c
 
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
 FORMULATIONS = ("star", "pairwise")
-#: Redundant constraint families: "auto" (lines on odd tori), "windows" (and windows on bipartite
-#: boards), "none"; the default first.
-CUTS = ("auto", "windows", "none")
+#: Redundant constraint families: "auto" (lines on odd tori), "none"; the default first.
+CUTS = ("auto", "none")
 #: Searches: the colour-class decision strategy, or CP-SAT's own.
 SEARCHES = ("colour", "solver")
 
@@ -134,8 +132,6 @@ class KnightsModel(CpsatModel):
             linear.domain.extend((0, int(upper_bound)))
         if cuts != "none" and not self.bipartite:
             _add_line_cuts(proto, board, self.var_of)
-        elif cuts == "windows":
-            _add_window_cuts(proto, board, self.var_of)
         # (side constraints of the instance: add_knight_sides(self.cp, self.knight, instance))
         # objective: maximise the knights (CP-SAT minimises -sum, reported back scaled by -1)
         self._stop_building()
@@ -213,7 +209,7 @@ class KnightsModel(CpsatModel):
             proto.solution_hint.values.extend(values.tolist())
 
     def _extract(self, solved: CpSatRun) -> Result:
-        values = self.values(solved, self.n)
+        values = self.values(solved)[: self.n]
         placed = np.stack(np.divmod(self.usable[values > 0], self.board.cols), axis=1).tolist()
         bound = max(math.floor(solved.solver.best_objective_bound + 1e-9), len(placed))
         if self.stop_at is not None:
@@ -261,9 +257,8 @@ def cpsat(
         What the hint is, recorded as ``info["hint"]`` (None when no hint is given).
     formulation : {"star", "pairwise"}
         How the attacks are forbidden (module docstring).
-    cuts : {"auto", "windows", "none"}
-        Redundant constraints: lines and a fixed knight on odd tori; "windows" adds the
-        2 x 4 / 4 x 2 windows on bipartite boards.
+    cuts : {"auto", "none"}
+        Redundant constraints: lines and a fixed knight on odd tori.
     search : {"colour", "solver"}
         The colour-class decision strategy first, or CP-SAT's own search only.
     upper_bound : int, optional
@@ -321,39 +316,6 @@ def cpsat(
     )
     del model  # freeing a large model takes a while: Result.time counts it
     return result.with_(time=clock.elapsed())
-
-
-def _add_window_cuts(proto: cp_model_helper.CpModelProto, board, var_of: np.ndarray) -> None:
-    """At most half the usable squares of every 2 x 4 and 4 x 2 window (bipartite boards).
-
-    A full window's eight squares pair up by four knight moves, so it holds at most four
-    knights; a window with blocked squares holds at most its usable squares less the
-    pairs of that matching whose both ends are usable.
-    """
-    grid = var_of[:-1].reshape(board.rows, board.cols)
-    # the matching of a 2 x 4 window: (0,0)-(1,2), (0,1)-(1,3), (1,0)-(0,2), (1,1)-(0,3)
-    pairs = (((0, 0), (1, 2)), ((0, 1), (1, 3)), ((1, 0), (0, 2)), ((1, 1), (0, 3)))
-    for h, w in ((2, 4), (4, 2)):
-        if board.rows < h or board.cols < w:
-            continue
-        oriented = pairs if h == 2 else tuple(((a[1], a[0]), (b[1], b[0])) for a, b in pairs)
-        cells = [(r, c) for r in range(h) for c in range(w)]
-        view = np.stack(
-            [grid[r : board.rows - h + 1 + r, c : board.cols - w + 1 + c] for r, c in cells], axis=-1
-        ).reshape(-1, h * w)
-        matched = sum(
-            ((view[:, cells.index(a)] >= 0) & (view[:, cells.index(b)] >= 0)).astype(np.int64)
-            for a, b in oriented
-        )
-        usable = np.count_nonzero(view >= 0, axis=1)
-        limit = usable - matched
-        useful = (matched > 0) & (limit < usable)
-        for row, cap in zip(view[useful].tolist(), limit[useful].tolist(), strict=True):
-            variables = [v for v in row if v >= 0]
-            linear = proto.constraints.add().linear
-            linear.vars.extend(variables)
-            linear.coeffs.extend([1] * len(variables))
-            linear.domain.extend((0, cap))
 
 
 def _add_line_cuts(proto: cp_model_helper.CpModelProto, board, var_of: np.ndarray) -> None:

@@ -1,6 +1,7 @@
-"""Lost knight as a CP-SAT model (exact), in two formulations (``formulation=``).
+"""Lost knight as a CP-SAT model (exact): distance labels.
 
-``"distance"`` (default: ``bench/bench_cpsat.py``), the dual of the shortest path problem
+``"distance"`` (the one formulation; the unit flow, which found nothing in 60 s where this one
+proved caso550 in 21 s, was dropped: docs/benchmarks.md), the dual of the shortest path problem
     Data: the distinct knight arcs between free squares of the torus.
     Variables: one integer ``d[v]`` in [0, F] per free square (F = free squares).
     Constraints: ``d[C] = 0`` and ``d[v] <= d[u] + 1`` for every arc ``u -> v``.
@@ -13,14 +14,7 @@
     ``d[v] <= d[u] + 1`` from ``d[C] = 0`` is a Bellman-Ford pass, so the bound is found
     at the root; a decision strategy that sets each label to its largest value then
     finds the optimum without a backtrack.
-``"flow"``, a unit flow
-    Variables: one Boolean per arc (is the arc used?).
-    Constraints: flow conservation: one unit leaves C, one unit enters S,
-    every other square passes on what it receives.
-    Objective: minimise the number of arcs used (a minimum-cost unit flow decomposes
-    into one C-S path plus cycles, and cycles only cost).
-
-Neither model knows anything of breadth-first search; but by default (``bound="bfs"``) the
+The model knows nothing of breadth-first search; but by default (``bound="bfs"``) the
 ``distance`` model is handed breadth-first search's distances as a complete hint and stops at
 the first labelling whose ``d[S]`` reaches the distance found: no labelling goes past it, so
 that labelling is optimal, and the distances go with the answer as its certificate (the
@@ -47,18 +41,17 @@ from knightcert.problems.result import Result, Status
 __all__ = ["FORMULATIONS", "MAX_CPSAT_SQUARES", "PathModel", "cpsat"]
 
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
-FORMULATIONS = ("distance", "flow")
+FORMULATIONS = ("distance",)
 #: Free squares above which the model is refused (about 8 Booleans per square).
 MAX_CPSAT_SQUARES = 250_000
 
 
 class PathModel(CpsatModel):
-    """The exact model of a lost-knight instance (module docstring), in either formulation.
+    """The exact model of a lost-knight instance (module docstring).
 
-    ``distance``: ``dist[r, c]`` is the label of free square ``(r, c)`` (at most its distance
-    from C, the distance itself at the optimum); ``flow``: ``move[(r1, c1), (r2, c2)]`` the
-    Boolean of an arc of the unit flow. ``bound="bfs"`` (distance only) hints breadth-first
-    search's labelling and stops at the first labelling that reaches its length.
+    ``dist[r, c]`` is the label of free square ``(r, c)`` (at most its distance from C, the
+    distance itself at the optimum). ``bound="bfs"`` hints breadth-first search's labelling
+    and stops at the first labelling that reaches its length.
 
     Examples
     --------
@@ -93,9 +86,8 @@ class PathModel(CpsatModel):
                 f"cpsat handles up to {MAX_CPSAT_SQUARES} free squares; this board has {board.n_free}"
             )
         super().__init__(instance, clock)
-        self.formulation = formulation
         self.searched = None
-        if formulation == "distance" and bound == "bfs":
+        if bound == "bfs":
             from knightcert.algorithms.path_search import bfs
 
             self.searched = bfs(instance, check=False)
@@ -104,10 +96,7 @@ class PathModel(CpsatModel):
         self._stop_building()
         self.usable = np.flatnonzero(board.free.reshape(-1))
         self.n = len(self.usable)
-        if formulation == "distance":
-            self._distance()
-        else:
-            self._flow()
+        self._distance()
         # (side constraints of the instance: add_path_sides(self.cp, self.dist, ..., instance))
         self._built()
         self.info.update(formulation=formulation, constraints=len(self.cp.proto.constraints))
@@ -151,80 +140,36 @@ class PathModel(CpsatModel):
             hint="breadth-first distances", bound_source="breadth-first search", bfs_s=searched.time
         )
 
-    def _flow(self) -> None:
-        """One Boolean per arc; one unit leaves C, one enters S, every other square passes on
-        what it receives; minimise the arcs used."""
-        cp, board, tails, heads = self.cp, self.board, self.tails, self.heads
-        used = [cp.new_bool_var(f"arc{k}") for k in range(len(tails))]
-        order_out = np.argsort(tails, kind="stable")
-        order_in = np.argsort(heads, kind="stable")
-        out_start = np.searchsorted(tails[order_out], np.arange(board.size + 1))
-        in_start = np.searchsorted(heads[order_in], np.arange(board.size + 1))
-        for count, square in enumerate(self.usable.tolist()):
-            if not count & CLOCK_EVERY:  # building looks at the clock too
-                self._stop_building()
-            outgoing = [used[k] for k in order_out[out_start[square] : out_start[square + 1]]]
-            incoming = [used[k] for k in order_in[in_start[square] : in_start[square + 1]]]
-            supply = (
-                1 if square == self.instance.start_index else -1 if square == self.instance.exit_index else 0
-            )
-            cp.add(sum(outgoing) - sum(incoming) == supply)
-        cp.minimize(sum(used))
-
     @functools.cached_property
     def dist(self) -> VariableMap:
         """The label of every free square ``(r, c)`` (distance formulation)."""
-        if self.formulation != "distance":
-            raise AttributeError("dist: the flow formulation has no labels (see move)")
         rows, cols = np.divmod(self.usable, self.board.cols)
         return VariableMap(
             self.cp, dict(zip(zip(rows.tolist(), cols.tolist(), strict=True), range(self.n), strict=True))
         )
 
-    @functools.cached_property
-    def move(self) -> VariableMap:
-        """The Boolean of every arc ``((r1, c1), (r2, c2))`` of the unit flow (flow formulation)."""
-        if self.formulation != "flow":
-            raise AttributeError("move: the distance formulation has no arc variables (see dist)")
-        square = self.board.square
-        arcs = zip(self.tails.tolist(), self.heads.tolist(), strict=True)
-        return VariableMap(self.cp, {(square(t), square(h)): k for k, (t, h) in enumerate(arcs)})
-
     def _extract(self, solved: CpSatRun) -> Result:
-        if self.formulation == "flow":
-            active = self.values(solved, len(self.tails)) > 0
-            path = _path_from_flow(self.board.cols, self.tails[active], self.heads[active], *self._ends())
-            lower = int(np.ceil(solved.solver.best_objective_bound - 1e-9))
-            status = solved.status if len(path) - 1 > lower else Status.OPTIMAL
-            bound, certificate = min(lower, len(path) - 1), None
-        else:
-            label = self.values(solved, self.n)
-            goal, stop_at = self.goal, self.stop_at
-            optimal = solved.status is Status.OPTIMAL or (stop_at is not None and label[goal] == stop_at)
-            certificate = self.searched.certificate if self.searched is not None else None
-            if label[goal] >= self.n:  # S is unreachable (proven when the labelling is optimal)
-                status = Status.INFEASIBLE if optimal else Status.UNKNOWN
-                kept = None if status is Status.UNKNOWN else certificate
-                return Result.empty("path", "cpsat", status=status, certificate=kept)
-            path = _path_from_labels(
-                self.board.cols, self.usable, self.tails_var, self.heads_var, label, goal
-            )
-            status = Status.OPTIMAL if optimal and len(path) - 1 == label[goal] else Status.FEASIBLE
-            bound = len(path) - 1 if status is Status.OPTIMAL else None
-            certificate = certificate if status is Status.OPTIMAL else None
+        label = self.values(solved)[: self.n]
+        goal, stop_at = self.goal, self.stop_at
+        optimal = solved.status is Status.OPTIMAL or (stop_at is not None and label[goal] == stop_at)
+        certificate = self.searched.certificate if self.searched is not None else None
+        if label[goal] >= self.n:  # S is unreachable (proven when the labelling is optimal)
+            status = Status.INFEASIBLE if optimal else Status.UNKNOWN
+            kept = None if status is Status.UNKNOWN else certificate
+            return Result.empty("path", "cpsat", status=status, certificate=kept)
+        path = _path_from_labels(self.board.cols, self.usable, self.tails_var, self.heads_var, label, goal)
+        length = len(path) - 1
+        optimal = optimal and length == label[goal]
         return Result.answer(
             "path",
             "cpsat",
-            status=status,
-            objective=len(path) - 1,
-            bound=bound,
+            status=Status.OPTIMAL if optimal else Status.FEASIBLE,
+            objective=length,
+            bound=length if optimal else None,
             solution=path,
             time=0.0,
-            certificate=certificate,
+            certificate=certificate if optimal else None,
         )
-
-    def _ends(self) -> tuple[int, int]:
-        return self.instance.start_index, self.instance.exit_index
 
 
 @method("path", "cpsat")
@@ -237,7 +182,7 @@ def cpsat(
     formulation: str = "distance",
     bound: str = "bfs",
 ) -> Result:
-    """Shortest knight path by a CP-SAT model (:class:`PathModel`): distance labels (default) or a unit flow.
+    """Shortest knight path by a CP-SAT model of distance labels (:class:`PathModel`).
 
     Parameters
     ----------
@@ -248,10 +193,10 @@ def cpsat(
         CP-SAT ``random_seed``.
     workers : int, optional
         CP-SAT ``num_workers`` (default ``knightcert.models.cpsat_solve.default_workers()``).
-    formulation : {"distance", "flow"}
+    formulation : {"distance"}
         The model (module docstring); recorded as ``info["formulation"]``.
     bound : {"bfs", "none"}
-        ``"bfs"`` (default, ``distance`` model only): breadth-first search's distances from C
+        ``"bfs"`` (default): breadth-first search's distances from C
         (capped at the length found) are the hint, a complete labelling that is optimal, and
         the search stops at the first labelling whose ``d[S]`` reaches the distance found
         (no labelling goes past it: every label is at most its distance). Optimality then
@@ -274,9 +219,7 @@ def cpsat(
 
     Notes
     -----
-    ``distance``: one integer per free square, one two-variable inequality per arc.
-    ``flow``: about 8 Boolean variables and one linear equation per free square; the LP
-    relaxation of a unit flow is integral, so CP-SAT usually proves the optimum at the root.
+    One integer per free square, one two-variable inequality per arc.
     """
     clock = Deadline(time_limit)
     try:
@@ -285,10 +228,6 @@ def cpsat(
         info = {"stopped": f"time limit of {time_limit:g} s reached while building the model"}
         return Result.empty("path", "cpsat", clock.elapsed(), info=info)
     return model.run(began=clock.began, time_limit=time_limit, seed=seed, workers=workers)
-
-
-#: Model building looks at the clock once every ``CLOCK_EVERY + 1`` constraints.
-CLOCK_EVERY = 4095
 
 
 def _path_from_labels(
@@ -306,24 +245,3 @@ def _path_from_labels(
     while label[walk[-1]] > 0:
         walk.append(into[walk[-1]])
     return [list(divmod(int(usable[v]), cols)) for v in reversed(walk)]
-
-
-def _path_from_flow(
-    cols: int, tails: np.ndarray, heads: np.ndarray, start: int, goal: int
-) -> list[list[int]]:
-    """Follow used arcs from ``start`` to ``goal`` and cut out any loop."""
-    successors: dict[int, list[int]] = {}
-    for u, v in zip(tails.tolist(), heads.tolist(), strict=False):
-        successors.setdefault(u, []).append(v)
-    walk = [start]
-    position = {start: 0}
-    while walk[-1] != goal:
-        nxt = successors[walk[-1]].pop()
-        if nxt in position:  # a loop back: drop it
-            for square in walk[position[nxt] + 1 :]:
-                del position[square]
-            del walk[position[nxt] + 1 :]
-        else:
-            position[nxt] = len(walk)
-            walk.append(nxt)
-    return [list(divmod(square, cols)) for square in walk]

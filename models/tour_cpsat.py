@@ -6,14 +6,10 @@ Constraints: ``AddCircuit`` over the squares, written straight into the model pr
 three arrays; an open tour adds one extra node joined to every square (or only to the
 fixed start and end), so that the circuit enters the board at the start and leaves it
 at the end; a closed tour with a fixed start and end has the closing arc end -> start
-fixed. Two formulations (``formulation=``):
-
-``"circuit"`` (default: ``bench/bench_cpsat.py``)
-    the circuit alone (a square without any move gets an empty, unsatisfiable
-    degree constraint, since CP-SAT's circuit leaves out nodes without arcs);
-``"circuit+degree"``
-    plus the redundant one-in/one-out constraint of every square and, on a closed
-    tour, the direction fixed at the first corner (a reversed tour is a tour).
+fixed; a square without any move gets an empty, unsatisfiable degree constraint, since
+CP-SAT's circuit leaves out nodes without arcs. One formulation, ``"circuit"`` (the circuit
+with redundant one-in/one-out constraints and a fixed direction, 0.83x at 60 x 60 but 1.42x at
+100 x 100, inside the spread idle, was dropped: docs/benchmarks.md).
 
 No objective: any circuit is a tour. Parameters: ``TOUR_PARAMETERS`` (no LP relaxation of
 the circuit: measured 10-50x faster to the first tour on n x n boards).
@@ -44,7 +40,7 @@ from knightcert.problems.tours import TourInstance
 __all__ = ["FORMULATIONS", "HINTED_TOUR_PARAMETERS", "TOUR_PARAMETERS", "TourModel", "cpsat"]
 
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
-FORMULATIONS = ("circuit", "circuit+degree")
+FORMULATIONS = ("circuit",)
 #: Solver parameters of the tour models (see ``bench/bench_cpsat.py``).
 TOUR_PARAMETERS: dict[str, object] = {"linearization_level": 0}
 #: Parameters when the hint is a complete tour (every arc variable hinted, 1 on the tour's
@@ -110,10 +106,7 @@ class TourModel(CpsatModel):
         if not instance.closed:
             self._open_ends()
         # constraints: one circuit through every square (and the outside node of an open tour)
-        circuit = self._circuit()
-        if formulation == "circuit+degree":
-            symmetric = instance.closed and instance.end is None  # a fixed end orients the tour
-            _add_degree_constraints(proto, *map(np.asarray, circuit), n, symmetric=symmetric)
+        self._circuit()
         # (side constraints of the instance: add_tour_sides(self.cp, self.step, instance))
         if hint is not None and self._hinted(hint):
             self.parameters = HINTED_TOUR_PARAMETERS
@@ -132,15 +125,15 @@ class TourModel(CpsatModel):
                 proto.variables.add().domain.extend((0, 1))
             proto.constraints.add().exactly_one.literals.extend(ends.values())
 
-    def _circuit(self) -> tuple[list[int], list[int], list[int]]:
-        """The circuit constraint (its tails, heads and literals returned), and what it cannot say:
+    def _circuit(self) -> None:
+        """The circuit constraint, and what it cannot say:
         a board without a tour at all, a square without a move, a fixed closing move."""
         proto, instance, n = self.cp.proto, self.instance, self.n
         if n == 1 and not instance.closed:
-            return [], [], []  # the one square is the tour
+            return  # the one square is the tour
         if (instance.closed and n < 3) or len(self.tails) == 0:  # no tour: an empty constraint says so
             proto.constraints.add().exactly_one.literals.extend([])
-            return [], [], []
+            return
         if instance.closed and instance.end is not None and instance.start is not None:
             # the tour start ... end closes with the move end -> start: that arc is in the circuit
             end, start = (
@@ -161,7 +154,6 @@ class TourModel(CpsatModel):
         # degree constraint, which the solver answers INFEASIBLE
         for _ in np.setdiff1d(np.arange(n), self.arc_tail).tolist():
             proto.constraints.add().exactly_one.literals.extend([])
-        return tails, heads, literals
 
     def _hinted(self, hint: list[list[int]]) -> bool:
         """Write the hint; True when it is a complete tour of the instance (then solved as one)."""
@@ -258,7 +250,7 @@ def cpsat(
     ``hint`` is a partial tour ([row, col] squares in order, e.g. where
     Warnsdorff's rule dead-ended): its moves are given to CP-SAT as a hint,
     recorded as ``info["hint"] = hint_source``. ``formulation`` is "circuit"
-    or "circuit+degree" (module docstring). With ``separator`` (the default) an
+    (the one formulation, module docstring). With ``separator`` (the default) an
     ``INFEASIBLE`` answer carries a separator when one is found
     (:func:`knightcert.algorithms.tour_separator.with_separator`), so that the
     checker certifies it on any board; a caller that has searched for one already
@@ -283,39 +275,6 @@ def cpsat(
     model.info.update(hint=None if hint is None else hint_source + (" (a complete tour)" if complete else ""))
     result = model.run(began=clock.began, time_limit=time_limit, seed=seed, workers=workers)
     return with_separator(instance, result) if separator else result
-
-
-def _add_degree_constraints(
-    proto: cp_model_helper.CpModelProto,
-    tails: np.ndarray,
-    heads: np.ndarray,
-    literals: np.ndarray,
-    n: int,
-    *,
-    symmetric: bool,
-) -> None:
-    """Redundant constraints: one arc of the circuit into and one out of every square (the
-    circuit implies them), and on a closed tour a direction: of the two arcs used at the first
-    square of degree 2 (a corner) the one to its smaller neighbour leaves it (a tour reversed
-    is a tour)."""
-    order_out = np.argsort(tails, kind="stable")
-    order_in = np.argsort(heads, kind="stable")
-    out_start = np.searchsorted(tails[order_out], np.arange(n + 1))
-    in_start = np.searchsorted(heads[order_in], np.arange(n + 1))
-    for k in range(n):
-        leaving = literals[order_out[out_start[k] : out_start[k + 1]]].tolist()
-        entering = literals[order_in[in_start[k] : in_start[k + 1]]].tolist()
-        proto.constraints.add().exactly_one.literals.extend(leaving)
-        proto.constraints.add().exactly_one.literals.extend(entering)
-    if not symmetric:
-        return
-    degree = out_start[1:] - out_start[:-1]
-    corners = np.flatnonzero(degree == 2)
-    if len(corners):
-        k = int(corners[0])
-        arcs: Sequence[int] = order_out[out_start[k] : out_start[k + 1]].tolist()
-        smaller = min(arcs, key=lambda a: int(heads[a]))
-        proto.constraints.add().bool_or.literals.append(int(literals[smaller]))
 
 
 def _add_hint(
