@@ -63,7 +63,7 @@ def cases() -> list[tuple[str, str, Callable[[], object], Callable[..., object],
             "200x200",
             lambda: knights_instance(200),
             knights,
-            [{}, {"cuts": "windows"}, {"formulation": "pairwise"}, {"workers": 2}],
+            [{}, {"formulation": "pairwise"}, {"workers": 2}],
             60,
         ),
         (
@@ -95,7 +95,7 @@ def cases() -> list[tuple[str, str, Callable[[], object], Callable[..., object],
             "60x60 closed",
             lambda: tour_instance(60, closed=True),
             tour_cpsat.cpsat,
-            [{}, {"formulation": "circuit+degree"}],
+            [{}],
             60,
         ),
         (
@@ -103,7 +103,7 @@ def cases() -> list[tuple[str, str, Callable[[], object], Callable[..., object],
             "100x100 closed",
             lambda: tour_instance(100, closed=True),
             tour_cpsat.cpsat,
-            [{}, {"formulation": "circuit+degree"}],
+            [{}],
             60,
         ),
         (
@@ -111,7 +111,7 @@ def cases() -> list[tuple[str, str, Callable[[], object], Callable[..., object],
             "caso550",
             lambda: read_lost_knight(SHARED / "lost-knight" / "caso550.txt"),
             path_cpsat.cpsat,
-            [{}, {"bound": "none"}, {"formulation": "flow"}],
+            [{}, {"bound": "none"}],
             60,
         ),
         (
@@ -119,7 +119,7 @@ def cases() -> list[tuple[str, str, Callable[[], object], Callable[..., object],
             "random 12x12, 3 players",
             lambda: random_jump_board(12, 3),
             jump_cpsat.cpsat,
-            [{}, {"formulation": "monolithic"}],
+            [{}],
             60,
         ),
         (
@@ -160,7 +160,7 @@ def build_table(repeat: int) -> None:
     )
     print("|---|---:|---:|---:|---:|---:|")
     rows = [("before: API add_at_most_one per pair", None)]
-    rows += [(label(o), o) for o in ({"formulation": "pairwise"}, {}, {"cuts": "windows"})]
+    rows += [(label(o), o) for o in ({"formulation": "pairwise"}, {})]
     reference = None
     for name, options in rows:
         times, count = [], 0

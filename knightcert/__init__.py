@@ -1,6 +1,6 @@
 """knightcert: knight problems solved exactly and heuristically, with independent certificates.
 
-This package is the front door: :func:`solve`, :func:`check`, :func:`certify`,
+This package is the front door: :func:`solve`, :func:`model`, :func:`check`, :func:`certify`,
 :func:`register_method` and the method registry, with the :class:`Result`,
 :class:`Status` and error types re-exported. Its modules, one concept each:
 
@@ -51,6 +51,7 @@ import typing as _typing
 _LAZY = {
     # solving, checking, certifying
     "solve": "knightcert.solving:solve",
+    "model": "knightcert.solving:model",
     "check": "knightcert.problems.answers:check_answer",
     "certify": "knightcert.problems.checkers:certify",
     # the method registry
@@ -119,6 +120,7 @@ __all__ = [
     "get_method",
     "knights_instance",
     "method_names",
+    "model",
     "parse_jump",
     "parse_lost_knight",
     "problem_names",
@@ -166,7 +168,7 @@ if _typing.TYPE_CHECKING:  # pragma: no cover
         unregister_method,
     )
     from knightcert.registry import resolve as resolve_method
-    from knightcert.solving import solve
+    from knightcert.solving import model, solve
 
 
 def _package_version() -> str:

@@ -22,9 +22,14 @@ from knightcert.problems.result import Result, Status
 from knightcert.registry import MethodRef, default_method, resolve
 from knightcert.warming import ensure_warm
 
-__all__ = ["over_budget", "prepare", "problem_of", "run", "solve"]
+__all__ = ["model", "over_budget", "prepare", "problem_of", "run", "solve"]
 
-__all__ = ["problem_of", "solve"]
+#: problem -> the builder of its exact CP-SAT model (``knightcert.models``)
+MODEL_BUILDERS = {
+    "knights": "knights_cpsat:KnightsModel",
+    "tour": "tour_cpsat:TourModel",
+    "path": "path_cpsat:PathModel",
+}
 
 
 def problem_of(instance: Any) -> str:
@@ -52,6 +57,56 @@ def problem_of(instance: Any) -> str:
     raise InvalidArgument(
         f"instance: expected one of {', '.join(k.__name__ for k in kinds)}, got {type(instance).__name__}"
     )
+
+
+def model(instance: Any, **options: Any) -> Any:
+    """The exact CP-SAT model of ``instance`` as an object to extend with any OR-Tools constraint.
+
+    Parameters
+    ----------
+    instance : KnightsInstance, TourInstance or LostKnightInstance
+    **options
+        The model's options (those of the problem's ``cpsat`` method: ``formulation``, ...).
+
+    Returns
+    -------
+    KnightsModel, TourModel or PathModel
+        ``.cp`` the ``CpModel``; the variables by square (``.knight[r, c]``; ``.step[r, c]`` and
+        ``.move[(r1, c1), (r2, c2)]``; ``.dist[r, c]``); ``.solve(time_limit=None, check=None)``
+        a checked :class:`Result`; ``.export(path)`` the model as CP-SAT text proto (docs/models.md).
+
+    Raises
+    ------
+    InvalidArgument
+        Not an instance of those problems, or an option the model does not take.
+
+    Examples
+    --------
+    >>> import knightcert
+    >>> m = knightcert.model(knightcert.tour_instance(5, 5, start=(0, 0)))
+    >>> m.cp.add(m.step[0, 1] == 2)  # doctest: +ELLIPSIS
+    <...>
+    >>> result = m.solve()
+    >>> result.status.value, [(e.claim, e.backing.value) for e in result.evidence]
+    ('INFEASIBLE', [('infeasible', 'solver')])
+    """
+    import importlib
+    import inspect
+
+    problem = problem_of(instance)
+    if problem not in MODEL_BUILDERS:
+        raise InvalidArgument(
+            f"instance: no CP-SAT model object for {problem}; models: {', '.join(MODEL_BUILDERS)}"
+        )
+    module, name = MODEL_BUILDERS[problem].split(":")
+    builder = getattr(importlib.import_module(f"knightcert.models.{module}"), name)
+    valid = [p for p in inspect.signature(builder).parameters if p not in ("instance", "clock")]
+    for option in set(options) - set(valid):
+        raise InvalidArgument(f"{option}: not an option of the {problem} model; options: {', '.join(valid)}")
+    try:
+        return builder(instance, **options)
+    except ValueError as exc:
+        raise InvalidArgument(str(exc)) from None
 
 
 def solve(

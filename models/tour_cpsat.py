@@ -6,14 +6,10 @@ Constraints: ``AddCircuit`` over the squares, written straight into the model pr
 three arrays; an open tour adds one extra node joined to every square (or only to the
 fixed start and end), so that the circuit enters the board at the start and leaves it
 at the end; a closed tour with a fixed start and end has the closing arc end -> start
-fixed. Two formulations (``formulation=``):
-
-``"circuit"`` (default: ``bench/bench_cpsat.py``)
-    the circuit alone (a square without any move gets an empty, unsatisfiable
-    degree constraint, since CP-SAT's circuit leaves out nodes without arcs);
-``"circuit+degree"``
-    plus the redundant one-in/one-out constraint of every square and, on a closed
-    tour, the direction fixed at the first corner (a reversed tour is a tour).
+fixed; a square without any move gets an empty, unsatisfiable degree constraint, since
+CP-SAT's circuit leaves out nodes without arcs. One formulation, ``"circuit"`` (the circuit
+with redundant one-in/one-out constraints and a fixed direction, 0.83x at 60 x 60 but 1.42x at
+100 x 100, inside the spread idle, was dropped: docs/benchmarks.md).
 
 No objective: any circuit is a tour. Parameters: ``TOUR_PARAMETERS`` (no LP relaxation of
 the circuit: measured 10-50x faster to the first tour on n x n boards).
@@ -26,23 +22,25 @@ solution in a fraction of a second (the checker then certifies the tour as any o
 
 from __future__ import annotations
 
-import time
+import functools
 from collections.abc import Sequence
 
 import numpy as np
-from ortools.sat.python import cp_model, cp_model_helper
+from ortools.sat.python import cp_model_helper
 
 from knightcert.algorithms.tour_separator import with_separator
-from knightcert.models.cpsat_solve import solve_cpsat
+from knightcert.models.cpsat_model import CpsatModel, VariableMap
+from knightcert.models.cpsat_solve import CpSatRun
+from knightcert.problems.deadline import Deadline
 from knightcert.problems.method import method
 from knightcert.problems.moves import knight_arcs
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance
 
-__all__ = ["FORMULATIONS", "HINTED_TOUR_PARAMETERS", "TOUR_PARAMETERS", "cpsat"]
+__all__ = ["FORMULATIONS", "HINTED_TOUR_PARAMETERS", "TOUR_PARAMETERS", "TourModel", "cpsat"]
 
 #: The formulations, the default first (chosen by ``bench/bench_cpsat.py``).
-FORMULATIONS = ("circuit", "circuit+degree")
+FORMULATIONS = ("circuit",)
 #: Solver parameters of the tour models (see ``bench/bench_cpsat.py``).
 TOUR_PARAMETERS: dict[str, object] = {"linearization_level": 0}
 #: Parameters when the hint is a complete tour (every arc variable hinted, 1 on the tour's
@@ -57,6 +55,184 @@ HINTED_TOUR_PARAMETERS: dict[str, object] = {
 }
 
 
+class TourModel(CpsatModel):
+    """The exact model of a tour instance (module docstring), built straight into the proto.
+
+    ``move[(r1, c1), (r2, c2)]`` is the Boolean of a knight move of the tour (a closed tour is
+    a cycle, so its closing move is one of them); ``step[r, c]`` the square's place in the tour,
+    numbered from 1 (integer variables tied to the moves, made on first use: a model that
+    never asks for them is the circuit alone).
+
+    Examples
+    --------
+    >>> from knightcert.problems.tours import tour_instance
+    >>> model = TourModel(tour_instance(5, 5, start=(0, 0)))
+    >>> model.cp.add(model.step[2, 2] == 5)  # doctest: +ELLIPSIS
+    <...>
+    >>> result = model.solve(check=lambda tour: tour[4] == [2, 2])
+    >>> result.status.value, result.verified, result.solution[4]
+    ('FEASIBLE', True, [2, 2])
+    """
+
+    problem = "tour"
+    parameters = TOUR_PARAMETERS
+
+    def __init__(
+        self,
+        instance: TourInstance,
+        *,
+        formulation: str = "circuit",
+        hint: list[list[int]] | None = None,
+        clock: Deadline | None = None,
+    ) -> None:
+        if formulation not in FORMULATIONS:
+            raise ValueError(f"unknown formulation {formulation!r}; valid: {', '.join(FORMULATIONS)}")
+        super().__init__(instance, clock)
+        board = self.board = instance.board
+        # data: the knight arcs between usable squares (squares numbered 0 .. n - 1 as nodes)
+        self.usable = np.flatnonzero(board.free.reshape(-1)).tolist()
+        self.node = {square: k for k, square in enumerate(self.usable)}
+        n = self.n = len(self.usable)
+        self.tails, self.heads = knight_arcs(board)
+        node_of = np.full(board.size, -1, dtype=np.int64)
+        node_of[self.usable] = np.arange(n)
+        self.arc_tail, self.arc_head = node_of[self.tails], node_of[self.heads]
+        # variables: one Boolean per arc (variable k is arc k), then an open tour's entry/exit arcs
+        proto = self.cp.proto
+        for _ in range(len(self.tails)):
+            proto.variables.add().domain.extend((0, 1))
+        self.enter: dict[int, int] = {}
+        self.leave: dict[int, int] = {}
+        if not instance.closed:
+            self._open_ends()
+        # constraints: one circuit through every square (and the outside node of an open tour)
+        self._circuit()
+        # (side constraints of the instance: add_tour_sides(self.cp, self.step, instance))
+        if hint is not None and self._hinted(hint):
+            self.parameters = HINTED_TOUR_PARAMETERS
+        self._built()
+        self.info.update(formulation=formulation)
+
+    def _open_ends(self) -> None:
+        """An open tour's entry arcs (outside -> first square) and exit arcs (last square ->
+        outside), to every square or only to the fixed start and end; exactly one of each."""
+        proto, board, instance = self.cp.proto, self.board, self.instance
+        firsts = [self.node[board.index(*instance.start)]] if instance.start is not None else range(self.n)
+        lasts = [self.node[board.index(*instance.end)]] if instance.end is not None else range(self.n)
+        for ends, squares in ((self.enter, firsts), (self.leave, lasts)):
+            for k in squares:
+                ends[k] = len(proto.variables)
+                proto.variables.add().domain.extend((0, 1))
+            proto.constraints.add().exactly_one.literals.extend(ends.values())
+
+    def _circuit(self) -> None:
+        """The circuit constraint, and what it cannot say:
+        a board without a tour at all, a square without a move, a fixed closing move."""
+        proto, instance, n = self.cp.proto, self.instance, self.n
+        if n == 1 and not instance.closed:
+            return  # the one square is the tour
+        if (instance.closed and n < 3) or len(self.tails) == 0:  # no tour: an empty constraint says so
+            proto.constraints.add().exactly_one.literals.extend([])
+            return
+        if instance.closed and instance.end is not None and instance.start is not None:
+            # the tour start ... end closes with the move end -> start: that arc is in the circuit
+            end, start = (
+                self.node[self.board.index(*instance.end)],
+                self.node[self.board.index(*instance.start)],
+            )
+            closing = np.flatnonzero((self.arc_tail == end) & (self.arc_head == start))
+            proto.constraints.add().bool_or.literals.extend(closing[:1].tolist())  # empty: unsatisfiable
+        outside = n
+        tails = self.arc_tail.tolist() + [outside] * len(self.enter) + list(self.leave)
+        heads = self.arc_head.tolist() + list(self.enter) + [outside] * len(self.leave)
+        literals = list(range(len(self.tails))) + list(self.enter.values()) + list(self.leave.values())
+        circuit = proto.constraints.add().circuit
+        circuit.tails.extend(tails)
+        circuit.heads.extend(heads)
+        circuit.literals.extend(literals)
+        # CP-SAT's circuit leaves out a node without arcs: a square without a move empties a
+        # degree constraint, which the solver answers INFEASIBLE
+        for _ in np.setdiff1d(np.arange(n), self.arc_tail).tolist():
+            proto.constraints.add().exactly_one.literals.extend([])
+
+    def _hinted(self, hint: list[list[int]]) -> bool:
+        """Write the hint; True when it is a complete tour of the instance (then solved as one)."""
+        return _add_hint(
+            self.cp.proto, self.instance, self.tails, self.heads, self.node, self.enter, self.leave, hint
+        )
+
+    @functools.cached_property
+    def move(self) -> VariableMap:
+        """The Boolean of every knight move ``((r1, c1), (r2, c2))`` between usable squares."""
+        square = self.board.square
+        arcs = zip(self.tails.tolist(), self.heads.tolist(), strict=True)
+        return VariableMap(self.cp, {(square(t), square(h)): k for k, (t, h) in enumerate(arcs)})
+
+    @functools.cached_property
+    def step(self) -> VariableMap:
+        """The place of every usable square ``(r, c)`` in the tour, 1 to n: ``step[head] = step[tail] + 1``
+        on every move of the tour but the closing one of a closed tour, whose first square is
+        the start (else the square after the end, else the first usable square)."""
+        was_changed, proto, n, instance = self.changed, self.cp.proto, self.n, self.instance
+        base = len(proto.variables)  # step[node k] is variable base + k
+
+        def fixed(k: int, value: int, enforced: str = "") -> str:
+            return (
+                f"constraints{{{enforced}linear{{vars:{base + k} coeffs:1 domain:{value} domain:{value}}}}}"
+            )
+
+        text = [f"variables{{domain:1 domain:{n}}}"] * n
+        anchor = self.node[self.usable[0]] if instance.closed else -1  # the square numbered 1
+        skip_tail = -1  # a closed tour's closing move leaves the square numbered n
+        if instance.start is not None:
+            anchor = self.node[self.board.index(*instance.start)]
+        elif instance.closed and instance.end is not None:
+            anchor, skip_tail = -1, self.node[self.board.index(*instance.end)]
+            text.append(fixed(skip_tail, n))
+        if anchor >= 0:
+            text.append(fixed(anchor, 1))
+        text += [fixed(k, 1, f"enforcement_literal:{enter} ") for k, enter in self.enter.items()]
+        keep = (self.arc_head != anchor) & (self.arc_tail != skip_tail)
+        text += [
+            f"constraints{{enforcement_literal:{k} linear{{vars:{base + v} vars:{base + u} "
+            f"coeffs:1 coeffs:-1 domain:1 domain:1}}}}"
+            for k, u, v in zip(
+                np.flatnonzero(keep).tolist(),
+                self.arc_tail[keep].tolist(),
+                self.arc_head[keep].tolist(),
+                strict=True,
+            )
+        ]
+        proto.merge_text_format(
+            "".join(text)
+        )  # one parse: a Python call per constraint took 3-4 s on 100 x 100
+        if not was_changed:  # the builder's own variables: not the user's change
+            self._base = self._shape()
+        square = self.board.square
+        return VariableMap(self.cp, {square(s): base + k for k, s in enumerate(self.usable)})
+
+    def _extract(self, solved: CpSatRun) -> Result:
+        values = self.values(solved)
+        chosen = values[: len(self.tails)] > 0
+        successor = dict(zip(self.tails[chosen].tolist(), self.heads[chosen].tolist(), strict=True))
+        instance, board, usable = self.instance, self.board, self.usable
+        if not instance.closed:
+            first = usable[next((k for k, var in self.enter.items() if values[var]), 0)]
+        elif instance.start is not None:
+            first = board.index(*instance.start)
+        elif instance.end is not None:  # the cycle turned to finish at the end
+            first = successor[board.index(*instance.end)]
+        else:
+            first = usable[0]
+        tour = [first]
+        while len(tour) < self.n:
+            tour.append(successor[tour[-1]])
+        squares = [list(board.square(i)) for i in tour]
+        return Result.answer(
+            "tour", "cpsat", status=Status.FEASIBLE, objective=self.n, solution=squares, time=0.0
+        )
+
+
 @method("tour", "cpsat")
 def cpsat(
     instance: TourInstance,
@@ -69,12 +245,12 @@ def cpsat(
     formulation: str = "circuit",
     separator: bool = True,
 ) -> Result:
-    """Find a tour, or prove that none exists, with CP-SAT's circuit constraint.
+    """Find a tour, or prove that none exists, with CP-SAT's circuit constraint (:class:`TourModel`).
 
     ``hint`` is a partial tour ([row, col] squares in order, e.g. where
     Warnsdorff's rule dead-ended): its moves are given to CP-SAT as a hint,
     recorded as ``info["hint"] = hint_source``. ``formulation`` is "circuit"
-    or "circuit+degree" (module docstring). With ``separator`` (the default) an
+    (the one formulation, module docstring). With ``separator`` (the default) an
     ``INFEASIBLE`` answer carries a separator when one is found
     (:func:`knightcert.algorithms.tour_separator.with_separator`), so that the
     checker certifies it on any board; a caller that has searched for one already
@@ -93,166 +269,12 @@ def cpsat(
     boards in milliseconds; closed 100 x 100 tours in about 40 s on one worker
     (docs/benchmarks.md).
     """
-    if formulation not in FORMULATIONS:
-        raise ValueError(f"unknown formulation {formulation!r}; valid: {', '.join(FORMULATIONS)}")
-    result = _circuit(instance, time_limit, seed, workers, hint, hint_source, formulation)
+    clock = Deadline(time_limit)
+    model = TourModel(instance, formulation=formulation, hint=hint, clock=clock)
+    complete = model.parameters is HINTED_TOUR_PARAMETERS
+    model.info.update(hint=None if hint is None else hint_source + (" (a complete tour)" if complete else ""))
+    result = model.run(began=clock.began, time_limit=time_limit, seed=seed, workers=workers)
     return with_separator(instance, result) if separator else result
-
-
-def _circuit(
-    instance: TourInstance,
-    time_limit: float | None,
-    seed: int | None,
-    workers: int | None,
-    hint: list[list[int]] | None,
-    hint_source: str,
-    formulation: str,
-) -> Result:
-    """The model of :func:`cpsat`, solved."""
-    board = instance.board
-    began = time.perf_counter()
-    # data
-    usable = np.flatnonzero(board.free.reshape(-1)).tolist()
-    node = {square: k for k, square in enumerate(usable)}
-    n = len(usable)
-    if n == 1 or (instance.closed and n < 3):
-        status = Status.INFEASIBLE if instance.closed else Status.FEASIBLE
-        single = None if instance.closed else [list(board.square(usable[0]))]
-        objective = None if single is None else 1
-        elapsed = time.perf_counter() - began
-        return Result.answer(
-            "tour", "cpsat", status=status, objective=objective, solution=single, time=elapsed
-        )
-    tails, heads = knight_arcs(board)
-    if len(tails) == 0:  # two or more squares and not a single move between them
-        return Result.empty("tour", "cpsat", time.perf_counter() - began, status=Status.INFEASIBLE)
-    node_of = np.full(board.size, -1, dtype=np.int64)
-    node_of[usable] = np.arange(n)
-    arc_tail, arc_head = node_of[tails], node_of[heads]
-    # variables: one Boolean per arc (variable k is arc k), then the open tour's entry/exit arcs
-    model = cp_model.CpModel()
-    proto = model.proto
-    for _ in range(len(tails)):
-        proto.variables.add().domain.extend((0, 1))
-    circuit_tails, circuit_heads = arc_tail.tolist(), arc_head.tolist()
-    circuit_literals = list(range(len(tails)))
-    enter: dict[int, int] = {}
-    leave: dict[int, int] = {}
-    if instance.closed and instance.end is not None and instance.start is not None:
-        # the tour start ... end closes with the move end -> start: that arc is in the circuit
-        closing = np.flatnonzero(
-            (arc_tail == node[board.index(*instance.end)]) & (arc_head == node[board.index(*instance.start)])
-        )
-        if closing.size == 0:  # the end is not a knight move from the start
-            return Result.empty("tour", "cpsat", time.perf_counter() - began, status=Status.INFEASIBLE)
-        proto.constraints.add().bool_and.literals.append(int(closing[0]))
-    if not instance.closed:
-        outside = n
-        firsts = [node[board.index(*instance.start)]] if instance.start is not None else range(n)
-        lasts = [node[board.index(*instance.end)]] if instance.end is not None else range(n)
-        for k in firsts:
-            enter[k] = len(proto.variables)
-            proto.variables.add().domain.extend((0, 1))
-        for k in lasts:
-            leave[k] = len(proto.variables)
-            proto.variables.add().domain.extend((0, 1))
-        circuit_tails += [outside] * len(enter) + list(leave)
-        circuit_heads += list(enter) + [outside] * len(leave)
-        circuit_literals += list(enter.values()) + list(leave.values())
-        proto.constraints.add().exactly_one.literals.extend(enter.values())
-        proto.constraints.add().exactly_one.literals.extend(leave.values())
-    complete = False
-    if hint is not None:
-        complete = _add_hint(proto, instance, tails, heads, node, enter, leave, hint)
-    # constraints: one circuit through every square (and the outside node of an open tour)
-    circuit = proto.constraints.add().circuit
-    circuit.tails.extend(circuit_tails)
-    circuit.heads.extend(circuit_heads)
-    circuit.literals.extend(circuit_literals)
-    # CP-SAT's circuit leaves out a node without arcs: a square without a move empties a
-    # degree constraint, which the solver answers INFEASIBLE
-    isolated = np.setdiff1d(np.arange(n), arc_tail)
-    for _ in isolated.tolist():
-        proto.constraints.add().exactly_one.literals.extend([])
-    if formulation == "circuit+degree":
-        _add_degree_constraints(
-            proto,
-            np.asarray(circuit_tails),
-            np.asarray(circuit_heads),
-            np.asarray(circuit_literals),
-            n,
-            symmetric=instance.closed and instance.end is None,  # a fixed end orients the tour
-        )
-    # solve
-    run = solve_cpsat(
-        model,
-        began=began,
-        time_limit=time_limit,
-        seed=seed,
-        workers=workers,
-        parameters=HINTED_TOUR_PARAMETERS if complete else TOUR_PARAMETERS,
-    )
-    info = {
-        **run.info(),
-        "formulation": formulation,
-        "hint": None if hint is None else hint_source + (" (a complete tour)" if complete else ""),
-    }
-    # extract
-    if not run.has_solution:
-        return Result.empty("tour", "cpsat", time.perf_counter() - began, status=run.status, info=info)
-    values = np.fromiter(run.solver.response_proto.solution, dtype=np.int64, count=len(proto.variables))
-    chosen = values[: len(tails)] > 0
-    successor = dict(zip(tails[chosen].tolist(), heads[chosen].tolist(), strict=True))
-    if instance.closed:
-        if instance.start is not None:
-            first = board.index(*instance.start)
-        elif instance.end is not None:  # the cycle turned to finish at the end
-            first = successor[board.index(*instance.end)]
-        else:
-            first = usable[0]
-    else:
-        first = usable[next(k for k, var in enter.items() if values[var])]
-    tour = [first]
-    while len(tour) < n:
-        tour.append(successor[tour[-1]])
-    squares = [list(board.square(i)) for i in tour]
-    elapsed = time.perf_counter() - began
-    return Result.answer(
-        "tour", "cpsat", status=Status.FEASIBLE, objective=n, solution=squares, time=elapsed, info=info
-    )
-
-
-def _add_degree_constraints(
-    proto: cp_model_helper.CpModelProto,
-    tails: np.ndarray,
-    heads: np.ndarray,
-    literals: np.ndarray,
-    n: int,
-    *,
-    symmetric: bool,
-) -> None:
-    """Redundant constraints: one arc of the circuit into and one out of every square (the
-    circuit implies them), and on a closed tour a direction: of the two arcs used at the first
-    square of degree 2 (a corner) the one to its smaller neighbour leaves it (a tour reversed
-    is a tour)."""
-    order_out = np.argsort(tails, kind="stable")
-    order_in = np.argsort(heads, kind="stable")
-    out_start = np.searchsorted(tails[order_out], np.arange(n + 1))
-    in_start = np.searchsorted(heads[order_in], np.arange(n + 1))
-    for k in range(n):
-        leaving = literals[order_out[out_start[k] : out_start[k + 1]]].tolist()
-        entering = literals[order_in[in_start[k] : in_start[k + 1]]].tolist()
-        proto.constraints.add().exactly_one.literals.extend(leaving)
-        proto.constraints.add().exactly_one.literals.extend(entering)
-    if not symmetric:
-        return
-    degree = out_start[1:] - out_start[:-1]
-    corners = np.flatnonzero(degree == 2)
-    if len(corners):
-        k = int(corners[0])
-        arcs: Sequence[int] = order_out[out_start[k] : out_start[k + 1]].tolist()
-        smaller = min(arcs, key=lambda a: int(heads[a]))
-        proto.constraints.add().bool_or.literals.append(int(literals[smaller]))
 
 
 def _add_hint(

@@ -204,6 +204,29 @@ def add_solver_arguments(
     )
 
 
+def add_export_model(parser: argparse.ArgumentParser) -> None:
+    """``--export-model FILE``: write the instance's exact CP-SAT model (``knightcert.model``) and stop."""
+    parser.add_argument(
+        "--export-model",
+        type=output_file((".pbtxt", ".txt"), "--export-model"),
+        metavar="MODEL.pbtxt",
+        help="write the exact CP-SAT model as text proto (OR-Tools: text_format.Parse into "
+        "CpModelProto) and stop without solving (docs/models.md)",
+    )
+
+
+def export_model(path: str, instance: object) -> int:
+    """Write ``instance``'s CP-SAT model to ``path`` and say so on one line; the exit code (0)."""
+    from knightcert.solving import model
+
+    built = model(instance)
+    built.export(path)
+    proto = built.cp.proto
+    size = f"{len(proto.variables)} variables, {len(proto.constraints)} constraints"
+    print(f"{getattr(instance, 'name', '')}: CP-SAT model written to {path} ({size})")
+    return 0
+
+
 def add_memory_limit(parser: argparse.ArgumentParser) -> None:
     """``--memory-limit MB``: the memory of a foreign method's process tree (see
     :mod:`knightcert.contained`); past it the method is killed and its answer says "memory limit"."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from knightcert.cli.commands import HELP
-from knightcert.cli.options import add_solver_arguments
+from knightcert.cli.options import add_export_model, add_solver_arguments, export_model
 from knightcert.cli.output import (
     check_suffix,
     claim_text,
@@ -16,6 +16,7 @@ from knightcert.cli.output import (
 )
 from knightcert.cli.render import numbered_board
 from knightcert.cli.text import printable
+from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.lost_knight import read_lost_knight
 from knightcert.problems.result import Result, Status
 
@@ -31,10 +32,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="board files ('.', 'x', 'C', 'S')")
     add_solver_arguments(parser, "path", json_help="JSON output: one object, or a list for several files")
     parser.add_argument("--show", action="store_true", help="draw each board with the path numbered")
+    add_export_model(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.export_model:
+        if len(args.files) != 1:
+            raise InvalidArgument(f"--export-model: one FILE, not {len(args.files)}")
+        return export_model(args.export_model, read_lost_knight(args.files[0]))
     instances, results, interrupted = solve_files(args, "path", read_lost_knight)
     if args.json:
         if results:

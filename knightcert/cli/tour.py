@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 
 from knightcert.cli.commands import HELP
-from knightcert.cli.options import add_board_arguments, add_solver_arguments, node_budget, square
+from knightcert.cli.options import (
+    add_board_arguments,
+    add_export_model,
+    add_solver_arguments,
+    export_model,
+    node_budget,
+    square,
+)
 from knightcert.cli.output import (
     backing_text,
     check_suffix,
@@ -54,6 +61,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help=f"pure Warnsdorff: stop at the first dead end; {taking('backtracking')} only",
     )
     parser.add_argument("--show", action="store_true", help="print a summary line above the board")
+    add_export_model(parser)
     parser.add_argument(
         "--npy",
         metavar="FILE",
@@ -74,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
     instance = tour_instance(
         args.rows, args.cols, closed=args.closed, start=args.start, end=args.end, board_file=args.board
     )
+    if args.export_model:
+        return export_model(args.export_model, instance)
     args.method = args.method or default_method("tour", instance)
     options = {}  # given only when asked for: a method that does not take one refuses it (exit 2)
     if args.budget is not None:

@@ -114,8 +114,6 @@ def test_jump_formulations_agree_with_bfs(formulation):
         (11, 13, 3, 6),
     ):
         inst = random_jump(rng, rows, cols, players, high)
-        if formulation == "monolithic" and rows * cols > 40:  # about 2 (rows cols)^2 Booleans
-            continue
         exact = knightcert.solve(inst, method="bfs")
         result = jump_cpsat.cpsat(inst, seed=0, workers=1, formulation=formulation)
         assert result.verified, (rows, cols, result.info)
