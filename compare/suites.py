@@ -55,7 +55,6 @@ __all__ = [
     "parse_sizes",
     "resolve_suite",
     "size_range",
-    "start_success",
     "start_suite",
     "unique_items",
 ]
@@ -507,8 +506,8 @@ def start_suite(sizes: Sequence[int]) -> list[SuiteItem]:
     """Open tours of ``n x n`` from every start square, for each ``n``: the ``starts`` suite.
 
     The known optimum is ``n * n`` where the theorems (colour, outer rows) allow
-    a tour from that start, so a heuristic's success rate is its share of
-    gap-0 rows (see :func:`start_success`).
+    a tour from that start; the report's ``success where one exists`` counts the starts
+    where a run found a checked tour.
     """
     from knightcert.problems.tours import full_board_reason, tour_instance
 
@@ -522,17 +521,6 @@ def start_suite(sizes: Sequence[int]) -> list[SuiteItem]:
         for r in range(n)
         for c in range(n)
     ]
-
-
-def start_success(rows: Sequence[Any]) -> dict[tuple[str, int], tuple[int, int]]:
-    """Per (method, board side): (starts with a verified tour, starts run) from harness rows of the
-    ``starts`` suite."""
-    rates: dict[tuple[str, int], tuple[int, int]] = {}
-    for row in rows:
-        key = (row.method, int(row.instance.split("x")[0]))
-        tours, runs = rates.get(key, (0, 0))
-        rates[key] = (tours + (row.verified and row.status == "FEASIBLE"), runs + 1)
-    return rates
 
 
 def read_expected(path: Path) -> dict[str, int]:
