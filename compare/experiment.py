@@ -27,6 +27,11 @@ Example experiment file::
     seeds = 5               # 5 seeds 0..4, or a list [3, 7]
     holes = 0.2
 
+    [[suites]]              # any instance the solve commands build: RxC sizes, a torus,
+    suite = "starts"        # closed tours from every start square, ...
+    sizes = ["6x5", 6]
+    closed = true           # any other key is a keyword of the problem's instance constructor
+
 A method with options is a table: ``{ name = "cpsat", options = { workers = 1 } }``.
 A sweep lists one method several times, each under its own ``label`` (the name
 of its rows everywhere: reports, statistics, plots, ``report A B``)::
@@ -461,22 +466,19 @@ def _short(value: Any) -> str:
 
 
 def _suite(problem: str, data: Mapping[str, Any], where: str) -> SuiteSpec:
-    unknown = sorted(set(data) - set(SUITE_KEYS))
-    if unknown:
-        raise InvalidInstance(f"{where}: unknown key {unknown[0]!r} (valid keys: {', '.join(SUITE_KEYS)})")
     suite = data.get("suite", "seed")
     if suite == GIVEN:
         return SuiteSpec(GIVEN)
     sizes = data.get("sizes")
     if isinstance(sizes, str):
         sizes = parse_sizes(sizes)
-    elif sizes is not None and not (
-        isinstance(sizes, list) and all(isinstance(n, int) and not isinstance(n, bool) for n in sizes)
-    ):
-        raise InvalidInstance(f"{where}: sizes must be a list of whole numbers or 'A..B[:COUNT[:spacing]]'")
+    elif sizes is not None and not isinstance(sizes, list):
+        raise InvalidInstance(
+            f"{where}: sizes must be a list of sides N or 'RxC', or 'A..B[:COUNT[:spacing]]'"
+        )
     if isinstance(sizes, list):
         bounded(len(sizes), "size count", f"{where}: the number of sizes")
-        sizes = [bounded(n, "size", f"{where}: a size", error=InvalidInstance) for n in sizes]
+    fields = {key: value for key, value in data.items() if key not in SUITE_KEYS}
     try:
         seeds = parse_seeds(data["seeds"]) if "seeds" in data else None
     except KnightcertError as exc:
@@ -488,7 +490,9 @@ def _suite(problem: str, data: Mapping[str, Any], where: str) -> SuiteSpec:
     if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
         raise InvalidInstance(f"{where}: files must be a list of paths")
     try:
-        return resolve_suite(problem, suite, sizes=sizes, seeds=seeds, holes=holes, files=files)
+        return resolve_suite(
+            problem, suite, sizes=sizes, seeds=seeds, holes=holes, files=files, fields=fields
+        )
     except InvalidInstance as exc:
         raise InvalidInstance(f"{where}: {exc}") from None
 

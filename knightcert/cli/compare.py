@@ -23,6 +23,7 @@ from knightcert.cli.options import (
     repeat_count,
     seed_value,
     split_methods,
+    square,
     worker_count,
 )
 from knightcert.compare.suites import SUITES
@@ -49,6 +50,11 @@ DEFINING = (
     "seeds",
     "holes",
     "instances",
+    "torus",
+    "closed",
+    "start",
+    "end",
+    "all_starts",
     "methods",
     "time_limit",
     "repeat",
@@ -79,7 +85,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--sizes",
         metavar="SPEC",
         help="sizes of the scaling and random suites: A..B (6 geometric sizes from A to B, rounded; "
-        "the sizes chosen are printed), A..B:K (K geometric), A..B:K:linear, or a list N1,N2,...",
+        "the sizes chosen are printed), A..B:K (K geometric), A..B:K:linear, or a list of sides and "
+        "rectangles N1,RxC,...",
+    )
+    fields = parser.add_argument_group("instances (as the solve commands build them)")
+    fields.add_argument("--torus", action="store_true", default=None, help="boards wrap on both axes")
+    fields.add_argument("--closed", action="store_true", default=None, help="closed tours")
+    fields.add_argument("--start", type=square, metavar="R,C", help="first square of every tour")
+    fields.add_argument("--end", type=square, metavar="R,C", help="last square of every open tour")
+    fields.add_argument(
+        "--all-starts",
+        action="store_true",
+        default=None,
+        help="tours from every start square (--suite starts)",
     )
     parser.add_argument("--seeds", metavar="K|A..B|S1,S2", help="generator seeds of the random suites")
     parser.add_argument(
@@ -171,8 +189,13 @@ def experiment_from_args(args: argparse.Namespace):
         if args.instances and (args.suite or args.sizes or args.seeds or args.holes is not None):
             raise InvalidInstance("give --instances or --suite/--sizes/--seeds/--holes, not both")
         suite: dict[str, Any] = {"suite": "files", "files": args.instances} if args.instances else {}
+        suite.update((k, getattr(args, k)) for k in ("torus", "closed", "start", "end") if getattr(args, k))
+        if args.all_starts and args.suite not in (None, "starts"):
+            raise InvalidInstance(f"--all-starts is the starts suite: drop --suite {args.suite}")
         if not args.instances:
-            suite["suite"] = args.suite or "seed"
+            suite["suite"] = (
+                "starts" if args.all_starts else args.suite or ("scaling" if args.sizes else "seed")
+            )
             if args.sizes:
                 suite["sizes"] = parse_sizes(args.sizes)
             if args.seeds:

@@ -34,6 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--closed", action="store_true", help="the last square must be a move from the first")
     parser.add_argument("--start", type=square, metavar="R,C", help="first square (0-indexed)")
     parser.add_argument("--end", type=square, metavar="R,C", help="last square of an open tour (0-indexed)")
+    parser.add_argument("--torus", action="store_true", help="the board wraps on both axes")
     add_solver_arguments(
         parser,
         "tour",
@@ -72,7 +73,13 @@ def taking(option: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     instance = tour_instance(
-        args.rows, args.cols, closed=args.closed, start=args.start, end=args.end, board_file=args.board
+        args.rows,
+        args.cols,
+        closed=args.closed,
+        start=args.start,
+        end=args.end,
+        board_file=args.board,
+        torus=args.torus,
     )
     args.method = args.method or default_method("tour", instance)
     options = {}  # given only when asked for: a method that does not take one refuses it (exit 2)
