@@ -17,8 +17,10 @@ from typing import Any
 from knightcert.cli.commands import HELP
 from knightcert.cli.options import (
     add_memory_limit,
+    add_option_argument,
     answers_folder,
     dask_address,
+    method_options,
     positive_float,
     repeat_count,
     seed_value,
@@ -56,6 +58,7 @@ DEFINING = (
     "end",
     "all_starts",
     "methods",
+    "option",
     "time_limit",
     "repeat",
     "seed",
@@ -120,6 +123,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--time-limit", type=positive_float, metavar="S", help="seconds per run for the methods"
     )
+    add_option_argument(parser)
     add_memory_limit(parser)
     parser.add_argument(
         "--repeat", type=repeat_count, metavar="K", help="timed runs of each pair (default 1)"
@@ -205,7 +209,11 @@ def experiment_from_args(args: argparse.Namespace):
         record: dict[str, Any] = {
             "problem": args.problem,
             "suites": [suite],
-            "methods": split_methods(args.methods) or method_names(args.problem),
+            "methods": [
+                {"name": name, "options": options} if options else name
+                for options in [method_options(args.option)]
+                for name in split_methods(args.methods) or method_names(args.problem)
+            ],
             "repeat": args.repeat or 1,
         }
         if args.time_limit is not None:

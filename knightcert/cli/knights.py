@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from knightcert.cli.commands import HELP
-from knightcert.cli.options import add_board_arguments, add_solver_arguments
+from knightcert.cli.options import add_board_arguments, add_solver_arguments, method_options
 from knightcert.cli.output import (
     check_suffix,
     claim_text,
@@ -48,9 +48,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     instance = knights_instance(args.rows, args.cols, torus=args.torus, board_file=args.board)
     # the one run path; no --method: the instance's default (cpsat on a torus with an odd side)
-    result = run_watched("knights", args.method, instance, time_limit=args.time_limit, seed=args.seed)
+    options = method_options(args.option)
+    result = run_watched(
+        "knights", args.method, instance, time_limit=args.time_limit, seed=args.seed, options=options
+    )
     save_answer(
-        args.save, result, instance, instance_path=args.board, time_limit=args.time_limit, seed=args.seed
+        args.save,
+        result,
+        instance,
+        instance_path=args.board,
+        time_limit=args.time_limit,
+        seed=args.seed,
+        **options,
     )
     if args.json:
         print_json([result])

@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 
 from knightcert.cli.commands import HELP
-from knightcert.cli.options import add_board_arguments, add_solver_arguments, node_budget, square
+from knightcert.cli.options import (
+    add_board_arguments,
+    add_solver_arguments,
+    method_options,
+    node_budget,
+    square,
+)
 from knightcert.cli.output import (
     backing_text,
     check_suffix,
@@ -82,7 +88,9 @@ def run(args: argparse.Namespace) -> int:
         torus=args.torus,
     )
     args.method = args.method or default_method("tour", instance)
-    options = {}  # given only when asked for: a method that does not take one refuses it (exit 2)
+    options = method_options(
+        args.option
+    )  # given only when asked for: a method that does not take one refuses it
     if args.budget is not None:
         options["budget"] = args.budget
     if args.no_backtracking:
