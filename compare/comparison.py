@@ -28,10 +28,16 @@ from knightcert.compare.experiment import (
     same_experiment,
 )
 from knightcert.compare.harness import Row, fill_gaps
+from knightcert.compare.rechecked import (
+    answer_folder,
+    answer_link,
+    backed_rows,
+    certified_optimum,
+    reference_backed,
+)
 from knightcert.compare.report import read_header, read_rows, report_header, write_rows
 from knightcert.compare.report_file import holding_report_lock
-from knightcert.compare.runner import WARMED, Task, run_isolated, run_with_executor
-from knightcert.compare.seal import references_sealed, seal_header, sealed_rows
+from knightcert.compare.runner import WARMED, Task, answer_file_name, run_isolated, run_with_executor
 from knightcert.compare.suites import SuiteItem, SuiteSpec, instance_hash, unique_items
 from knightcert.problems.argument_checks import bounded, describe
 from knightcert.problems.errors import InvalidArgument
@@ -159,7 +165,10 @@ def run_comparison(
     command : sequence of str, optional
         The command line, recorded in the report.
     answers : path, optional
-        Folder where every run saves its answer file (``knightcert check`` re-checks them).
+        Folder where every run saves its answer file (``knightcert check`` re-checks them);
+        default with ``out``: ``REPORT.answers/`` beside the first report. Each row links to
+        its answer (``answer``); a resume keeps only the runs their answers back
+        (:mod:`knightcert.compare.rechecked`) and runs the others again.
     reference : bool, default True
         When a verified answer has no gap (no method proved the instance's optimum and none is
         published), run the problem's reference method (``REFERENCE_METHODS``: certified exact
@@ -211,7 +220,9 @@ def run_comparison(
     )
     header = report_header(experiment.to_dict(), instance_records(items), command=command, methods=refs)
     outputs = [] if out is None else [out] if isinstance(out, (str, os.PathLike)) else list(out)
-    done = resumable_rows(outputs, header)
+    if answers is None and outputs:
+        answers = answer_folder(outputs[0])
+    done = resumable_rows(outputs, header, items)
     finished = {row.key for row in done}
     tasks = [
         Task(
@@ -238,7 +249,14 @@ def run_comparison(
     rows = list(done)
 
     warmed_before = recorded_warmups(outputs) if done else {}
-    header["references"] = recorded_references(outputs) if done else {}
+    header["references"] = recorded_references(outputs, items) if done else {}
+    task_of = {task.key: task for task in todo}
+    report = outputs[0] if outputs else None
+
+    def link(row: Row) -> None:
+        task = task_of.get(row.key)
+        if answers is not None and task is not None:
+            row.answer = answer_link(answers, answer_file_name(task), report)
 
     def save() -> None:
         fill_gaps(rows, {**known, **reference_values(header["references"], items)})
@@ -251,7 +269,6 @@ def run_comparison(
                 if (problem, ref_of[s.row_name].name) in WARMED
             },
         }
-        seal_header(header, rows)  # what this user's knightcert wrote, told from later edits
         for path in outputs:
             write_rows(rows, path, header)
 
@@ -259,6 +276,7 @@ def run_comparison(
     bar = progress_display(problem, len(tasks), len(tasks) - len(todo)) if _wants_progress(progress) else None
     try:
         for row in source:
+            link(row)
             rows.append(row)
             save()
             if bar is not None:
@@ -269,7 +287,14 @@ def run_comparison(
             fill_gaps(rows, known)
             header["references"].update(
                 run_references(
-                    problem, items, rows, header["references"], time_limit, wall_limit, executor, workers
+                    problem,
+                    items,
+                    rows,
+                    header["references"],
+                    (time_limit, wall_limit),
+                    executor,
+                    workers,
+                    answers=None if answers is None else (Path(answers) / "references", report),
                 )
             )
     finally:
@@ -289,21 +314,25 @@ def run_references(
     items: Sequence[SuiteItem],
     rows: list[Row],
     done: Mapping[str, Any],
-    time_limit: float | None,
-    wall_limit: float | None,
+    limits: tuple[float | None, float | None],
     executor: Executor | None,
     workers: int,
+    answers: tuple[Path, Any] | None = None,
 ) -> dict[str, Any]:
     """The reference runs of the instances whose verified answers still have no gap (and no
-    reference run recorded in ``done``), each under the comparison's limits, by the same run
-    path as every run: instance hash -> its record."""
+    reference run recorded in ``done``), each under the comparison's (time, wall) ``limits``, by
+    the same run path as every run: instance hash -> its record. With ``answers`` (folder,
+    report) each saves its answer file there and its record links it."""
     wanted = [item for item in items if item.sha256 not in done and needs_reference(rows, item)]
-    tasks = [reference_task(problem, item, time_limit, wall_limit) for item in wanted]
+    folder = None if answers is None else os.fspath(answers[0])
+    tasks = [dataclasses.replace(reference_task(problem, item, *limits), answers=folder) for item in wanted]
     run = run_with_executor(tasks, executor) if executor is not None else run_isolated(tasks, workers)
-    return {
-        item.sha256: reference_record(found)
-        for item, found in zip(wanted, _in_order(run, tasks), strict=True)
-    }
+    records = {}
+    for item, task, found in zip(wanted, tasks, _in_order(run, tasks), strict=True):
+        records[item.sha256] = reference_record(found)
+        if answers is not None:
+            records[item.sha256]["answer"] = answer_link(answers[0], answer_file_name(task), answers[1])
+    return records
 
 
 def in_notebook() -> bool:
@@ -380,7 +409,7 @@ def _in_order(rows: Any, tasks: Sequence[Task]) -> list[Row]:
 
 def reference_record(row: Row) -> dict[str, Any]:
     """What the report keeps of a reference run."""
-    value = row.objective if row.status == "OPTIMAL" and row.verified and row.certified else None
+    value = certified_optimum(row)
     why = (
         ""
         if value is not None
@@ -424,14 +453,19 @@ def note_references(
             row.reference = f"no reference: {record.get('why_none')}"
 
 
-def recorded_references(outputs: Sequence[str | os.PathLike[str]]) -> dict[str, Any]:
-    """The reference runs an existing report among ``outputs`` recorded (``{}`` when none)."""
+def recorded_references(
+    outputs: Sequence[str | os.PathLike[str]], items: Sequence[SuiteItem]
+) -> dict[str, Any]:
+    """The reference runs an existing report among ``outputs`` recorded (``{}`` when none), each
+    kept only when its answer file re-checks to its value (others are run again, never trusted)."""
+    by_hash = {item.sha256: item.instance for item in items}
     for path in resume_order(outputs):
-        header = read_header(path)
-        recorded = header.get("references")
-        if not references_sealed(header):  # received or edited: re-run, never trusted
-            return {}
-        return dict(recorded) if isinstance(recorded, dict) else {}
+        recorded = read_header(path).get("references")
+        kept = {}
+        for digest, record in (recorded if isinstance(recorded, dict) else {}).items():
+            if digest in by_hash and reference_backed(record, path.parent, by_hash[digest]):
+                kept[digest] = record
+        return kept
     return {}
 
 
@@ -476,12 +510,14 @@ def instance_records(items: Sequence[SuiteItem]) -> list[dict[str, Any]]:
     ]
 
 
-def resumable_rows(outputs: Sequence[str | os.PathLike[str]], header: Mapping[str, Any]) -> list[Row]:
+def resumable_rows(
+    outputs: Sequence[str | os.PathLike[str]], header: Mapping[str, Any], items: Sequence[SuiteItem] = ()
+) -> list[Row]:
     """Finished runs of the same experiment in the existing reports among ``outputs``.
 
     Every existing report, whatever its format, must hold the same experiment;
-    the runs come from the first one in ``RESUME_PREFERENCE`` order, and only those sealed by
-    this user's knightcert count (:func:`resume_split`): a received or edited run is run again.
+    the runs come from the first one in ``RESUME_PREFERENCE`` order, and only those their
+    answers back count (:func:`resume_split`): a run without its answer, or edited, is run again.
 
     Raises
     ------
@@ -490,15 +526,15 @@ def resumable_rows(outputs: Sequence[str | os.PathLike[str]], header: Mapping[st
         CSV without its ``.meta.json`` sidecar, a file written by an older
         knightcert); the message names the file and the first difference.
     """
-    return resume_split(outputs, header)[0]
+    return resume_split(outputs, header, items)[0]
 
 
 def resume_split(
-    outputs: Sequence[str | os.PathLike[str]], header: Mapping[str, Any]
+    outputs: Sequence[str | os.PathLike[str]], header: Mapping[str, Any], items: Sequence[SuiteItem] = ()
 ) -> tuple[list[Row], list[Row]]:
-    """``(sealed, unsealed)`` runs of the report a run resumes: only sealed runs count as finished;
-    the others (received, edited, written without a key) are run again
-    (:mod:`knightcert.compare.seal`). Checks the experiment like :func:`resumable_rows`."""
+    """``(backed, others)`` runs of the report a run resumes: only runs whose answer files re-check
+    against the instances ``items`` count as finished (:mod:`knightcert.compare.rechecked`); the
+    others (no answer file, edited) are run again. Checks the experiment like :func:`resumable_rows`."""
     existing = resume_order(outputs)
     for path in existing:
         reason = same_experiment(read_header(path), header)
@@ -509,7 +545,8 @@ def resume_split(
             )
     if not existing:
         return [], []
-    return sealed_rows(read_rows(existing[0]), read_header(existing[0]))
+    instances = {item.name: item.instance for item in items}
+    return backed_rows(read_rows(existing[0]), existing[0].parent, instances)
 
 
 def free_path(path: str | os.PathLike[str]) -> Path:

@@ -454,7 +454,6 @@ HEADER_TYPES: dict[str, type | tuple[type, ...]] = {
     "schema": int,
     "problem": str,
     "references": dict,
-    "seals": dict,
     "method_files": dict,
 }
 

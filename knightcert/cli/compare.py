@@ -321,7 +321,7 @@ def run(args: argparse.Namespace) -> int:
     header = {"experiment": experiment.to_dict(), "instances": instance_records(items)}
     if args.rerun:
         _check_rerun(args.rerun, header)
-    outputs, finished = _outputs(args, header)
+    outputs, finished = _outputs(args, header, items)
     executor = None
     client = None
     if args.dask:
@@ -491,7 +491,7 @@ def _check_rerun(report: str, header: dict[str, Any]) -> None:
         raise ExperimentMismatch(f"{report}: cannot repeat the experiment exactly: {reason}")
 
 
-def _outputs(args: argparse.Namespace, header: dict[str, Any]) -> tuple[list[Path], int]:
+def _outputs(args: argparse.Namespace, header: dict[str, Any], items: Any) -> tuple[list[Path], int]:
     """The report paths and the number of runs they already hold (resumed).
 
     A JSON report of another experiment is refused before any work, or with
@@ -503,12 +503,12 @@ def _outputs(args: argparse.Namespace, header: dict[str, Any]) -> tuple[list[Pat
     chosen, finished = [], 0
     for path in (Path(p) for p in args.out or []):
         try:
-            sealed, unsealed = resume_split([path], header)
-            finished = max(finished, len(sealed))
-            if unsealed:
+            backed, others = resume_split([path], header, items)
+            finished = max(finished, len(backed))
+            if others:
                 print(
-                    f"knightcert: {path}: {len(unsealed)} run(s) not as this user's knightcert wrote them "
-                    "(received or edited): running them again",
+                    f"knightcert: {path}: {len(others)} run(s) without an answer file that re-checks "
+                    "(received without its answers, or edited): running them again",
                     file=sys.stderr,
                 )
         except ExperimentMismatch as exc:
