@@ -16,6 +16,7 @@ import dataclasses
 import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ from knightcert.compare.rechecked import (
     reference_backed,
 )
 from knightcert.compare.report import read_header, read_rows, report_header, write_rows
-from knightcert.compare.report_file import holding_report_lock
+from knightcert.compare.report_file import report_locks
 from knightcert.compare.runner import WARMED, Task, answer_file_name, run_isolated, run_with_executor
 from knightcert.compare.suites import SuiteItem, SuiteSpec, instance_hash, unique_items
 from knightcert.problems.argument_checks import bounded, describe
@@ -46,6 +47,7 @@ from knightcert.registry import MethodRef, resolve
 __all__ = [
     "REFERENCE_METHODS",
     "RESUME_PREFERENCE",
+    "ComparisonSettings",
     "ProgressBar",
     "check_comparison_arguments",
     "declared",
@@ -78,22 +80,21 @@ def run_experiment(
     answers: str | os.PathLike[str] | None = None,
 ) -> list[Row]:
     """Build the instances (unless given) and run the experiment; see :func:`run_comparison`."""
-    return run_comparison(
-        experiment.problem,
-        experiment.build(data) if items is None else items,
-        experiment.methods,
-        time_limit=experiment.time_limit,
-        repeat=experiment.repeat,
-        seed=experiment.seed,
-        workers=experiment.workers,
-        executor=executor,
-        out=out,
-        on_row=on_row,
-        wall_limit=experiment.wall_limit,
-        suites=experiment.suites,
-        command=command,
-        answers=answers,
+    settings = ComparisonSettings(
+        experiment.time_limit,
+        experiment.repeat,
+        experiment.seed,
+        experiment.workers,
+        executor,
+        out,
+        on_row,
+        experiment.wall_limit,
+        experiment.suites,
+        command,
+        answers,
     )
+    items = experiment.build(data) if items is None else items
+    return run_comparison(experiment.problem, items, experiment.methods, settings)
 
 
 def check_comparison_arguments(items: object, methods: object, repeat: object, workers: object) -> None:
@@ -113,30 +114,51 @@ def check_comparison_arguments(items: object, methods: object, repeat: object, w
     bounded(len(items) * len(methods) * repeats, "runs", "runs (instances x methods x repeats)")
 
 
-@holding_report_lock
+@dataclass(frozen=True)
+class ComparisonSettings:
+    """How a comparison runs: the keywords of :func:`run_comparison` (documented there)."""
+
+    time_limit: float | None = None
+    repeat: int = 1
+    seed: int | None = 0
+    workers: int = 2
+    executor: Executor | None = None
+    out: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None
+    on_row: Callable[[Row], None] | None = None
+    wall_limit: float | None = None
+    suites: Sequence[SuiteSpec] | None = None
+    command: Sequence[str] | None = None
+    answers: str | os.PathLike[str] | None = None
+    reference: bool = True
+    progress: bool | None = None
+
+    @property
+    def outputs(self) -> list[str | os.PathLike[str]]:
+        """The reports to write."""
+        out = self.out
+        return [] if out is None else [out] if isinstance(out, (str, os.PathLike)) else list(out)
+
+    @property
+    def answer_folder(self) -> Path | None:
+        """Where the answers go: ``answers``, else ``REPORT.answers/`` beside the first report."""
+        if self.answers is not None:
+            return Path(self.answers)
+        return answer_folder(self.outputs[0]) if self.outputs else None
+
+
 def run_comparison(
     problem: str,
     items: Sequence[SuiteItem],
     methods: Sequence[str | MethodSpec],
-    *,
-    time_limit: float | None = None,
-    repeat: int = 1,
-    seed: int | None = 0,
-    workers: int = 2,
-    executor: Executor | None = None,
-    out: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None,
-    on_row: Callable[[Row], None] | None = None,
-    wall_limit: float | None = None,
-    suites: Sequence[SuiteSpec] | None = None,
-    command: Sequence[str] | None = None,
-    answers: str | os.PathLike[str] | None = None,
-    reference: bool = True,
-    progress: bool | None = None,
+    settings: ComparisonSettings | None = None,
+    **given: Any,
 ) -> list[Row]:
     """Run every method on every instance ``repeat`` times; return rows with gaps.
 
     Parameters
     ----------
+    settings : ComparisonSettings, optional
+        The settings below as one record; keywords given beside it replace its fields.
     items : sequence of SuiteItem
         The instances; repeated ones are dropped and different instances that
         share a name are renamed (``name@hash``).
@@ -182,6 +204,8 @@ def run_comparison(
 
     Raises
     ------
+    TypeError
+        A keyword that is not a field of :class:`ComparisonSettings`.
     UnknownMethod
         A method name the problem does not have.
     ExperimentMismatch
@@ -191,122 +215,143 @@ def run_comparison(
     ReportInUse
         Another run is writing ``out`` (one writer per report, an exclusive lock).
     """
-    check_comparison_arguments(items, methods, repeat, workers)
-    refs = [resolve(problem, m.name if isinstance(m, MethodSpec) else m) for m in methods]  # before any work
-    specs = [
-        m if isinstance(m, MethodSpec) else MethodSpec(ref.name) for m, ref in zip(methods, refs, strict=True)
-    ]
-    twice = duplicate_row_name(specs)
-    if twice is not None:
-        raise InvalidArgument(f"methods: {twice}")
-    for spec, ref in zip(specs, refs, strict=True):  # an option a method does not take: before any work
-        ref.facts.check_options(dict(spec.options))
-    ref_of = {spec.row_name: declared(ref, spec.exact) for spec, ref in zip(specs, refs, strict=True)}
-    experiment = Experiment(
-        problem,
-        tuple(suites) if suites else (SuiteSpec(GIVEN),),
-        tuple(specs),
-        time_limit=None if time_limit is None else float(time_limit),
-        wall_limit=None if wall_limit is None else float(wall_limit),
-        repeat=repeat,
-        seed=seed,
-        workers=workers,
-    )
-    items = unique_items(
-        [
-            item if item.sha256 else dataclasses.replace(item, sha256=instance_hash(item.instance))
-            for item in items
+    settings = dataclasses.replace(settings or ComparisonSettings(), **given)
+    check_comparison_arguments(items, methods, settings.repeat, settings.workers)
+    with report_locks(settings.outputs):  # one writer per report
+        return _Comparison(problem, items, methods, settings).run()
+
+
+class _Comparison:
+    """One comparison in named steps: the methods checked, the instances and the report's header
+    (``__init__``), what a resumed report backs (``resume``), the runs, the reference runs,
+    every report saved after each finished run."""
+
+    def __init__(
+        self, problem: str, items: Sequence[SuiteItem], methods: Sequence[Any], settings: ComparisonSettings
+    ) -> None:
+        self.problem, self.settings = problem, settings
+        refs = [
+            resolve(problem, m.name if isinstance(m, MethodSpec) else m) for m in methods
+        ]  # before any work
+        self.specs = [
+            m if isinstance(m, MethodSpec) else MethodSpec(ref.name)
+            for m, ref in zip(methods, refs, strict=True)
         ]
-    )
-    header = report_header(experiment.to_dict(), instance_records(items), command=command, methods=refs)
-    outputs = [] if out is None else [out] if isinstance(out, (str, os.PathLike)) else list(out)
-    if answers is None and outputs:
-        answers = answer_folder(outputs[0])
-    done = resumable_rows(outputs, header, items)
-    finished = {row.key for row in done}
-    tasks = [
-        Task(
-            problem,
-            item.instance,
-            spec.row_name,  # a label names the rows of a sweep's variant
-            time_limit,
-            experiment.run_seed(item.sha256, spec.row_name, k),
-            k,
-            item.size,
-            item.known_optimum,
-            wall_limit,
-            None if answers is None else os.fspath(answers),
-            spec.options,
-            item.sha256,
-            ref_of[spec.row_name],
-        )
-        for item in items
-        for spec in specs
-        for k in range(repeat)
-    ]
-    known = {item.name: item.known_optimum for item in items if item.known_optimum is not None}
-    todo = [task for task in tasks if task.key not in finished]
-    rows = list(done)
-
-    warmed_before = recorded_warmups(outputs) if done else {}
-    header["references"] = recorded_references(outputs, items) if done else {}
-    task_of = {task.key: task for task in todo}
-    report = outputs[0] if outputs else None
-
-    def link(row: Row) -> None:
-        task = task_of.get(row.key)
-        if answers is not None and task is not None:
-            row.answer = answer_link(answers, answer_file_name(task), report)
-
-    def save() -> None:
-        fill_gaps(rows, {**known, **reference_values(header["references"], items)})
-        note_references(rows, header["references"], items)  # a partial report has its gaps too
-        header["warmup_s"] = {  # a resumed report keeps the warm-ups of its earlier runs
-            **warmed_before,
-            **{
-                s.row_name: round(WARMED[problem, ref_of[s.row_name].name], 4)
-                for s in specs
-                if (problem, ref_of[s.row_name].name) in WARMED
-            },
+        twice = duplicate_row_name(self.specs)
+        if twice is not None:
+            raise InvalidArgument(f"methods: {twice}")
+        for spec, ref in zip(
+            self.specs, refs, strict=True
+        ):  # an option a method does not take: before any work
+            ref.facts.check_options(dict(spec.options))
+        self.ref_of = {
+            spec.row_name: declared(ref, spec.exact) for spec, ref in zip(self.specs, refs, strict=True)
         }
-        for path in outputs:
-            write_rows(rows, path, header)
+        s = settings
+        self.experiment = Experiment(
+            problem,
+            tuple(s.suites) if s.suites else (SuiteSpec(GIVEN),),
+            tuple(self.specs),
+            time_limit=None if s.time_limit is None else float(s.time_limit),
+            wall_limit=None if s.wall_limit is None else float(s.wall_limit),
+            repeat=s.repeat,
+            seed=s.seed,
+            workers=s.workers,
+        )
+        self.items = unique_items(
+            [
+                item if item.sha256 else dataclasses.replace(item, sha256=instance_hash(item.instance))
+                for item in items
+            ]
+        )
+        records = instance_records(self.items)
+        self.header = report_header(self.experiment.to_dict(), records, command=s.command, methods=refs)
+        self.answers, self.outputs = s.answer_folder, s.outputs
+        self.tasks = [
+            self.task(item, spec, k) for item in self.items for spec in self.specs for k in range(s.repeat)
+        ]
+        self.known = {item.name: item.known_optimum for item in self.items if item.known_optimum is not None}
 
-    source = run_with_executor(todo, executor) if executor is not None else run_isolated(todo, workers)
-    bar = progress_display(problem, len(tasks), len(tasks) - len(todo)) if _wants_progress(progress) else None
-    try:
-        for row in source:
-            link(row)
-            rows.append(row)
-            save()
-            if bar is not None:
-                bar.advance(row)
-            if on_row is not None:
-                on_row(row)
-        if reference:  # gaps no listed method can give: one reference run per instance
-            fill_gaps(rows, known)
-            header["references"].update(
-                run_references(
-                    problem,
-                    items,
-                    rows,
-                    header["references"],
-                    (time_limit, wall_limit),
-                    executor,
-                    workers,
-                    answers=None if answers is None else (Path(answers) / "references", report),
+    def task(self, item: SuiteItem, spec: MethodSpec, repeat: int) -> Task:
+        """The run of ``spec`` on ``item`` (a label names the rows of a sweep's variant)."""
+        s = self.settings
+        seed = self.experiment.run_seed(item.sha256, spec.row_name, repeat)
+        answers = None if self.answers is None else os.fspath(self.answers)
+        return Task(
+            self.problem, item.instance, spec.row_name, s.time_limit, seed, repeat, item.size,
+            item.known_optimum, s.wall_limit, answers, spec.options, item.sha256, self.ref_of[spec.row_name],
+        )  # fmt: skip
+
+    def resume(self) -> list[Task]:
+        """The rows a resumed report's answers back, its references and warm-ups; the tasks left."""
+        self.rows = resumable_rows(self.outputs, self.header, self.items)
+        self.warmed_before = recorded_warmups(self.outputs) if self.rows else {}
+        self.header["references"] = recorded_references(self.outputs, self.items) if self.rows else {}
+        finished = {row.key for row in self.rows}
+        return [task for task in self.tasks if task.key not in finished]
+
+    def save(self) -> None:
+        """Every report written with the rows so far, their gaps and references noted."""
+        references = self.header["references"]
+        fill_gaps(self.rows, {**self.known, **reference_values(references, self.items)})
+        note_references(self.rows, references, self.items)  # a partial report has its gaps too
+        warmed = {
+            s.row_name: round(WARMED[self.problem, self.ref_of[s.row_name].name], 4)
+            for s in self.specs
+            if (self.problem, self.ref_of[s.row_name].name) in WARMED
+        }
+        self.header["warmup_s"] = {**self.warmed_before, **warmed}  # a resumed report keeps earlier ones
+        for path in self.outputs:
+            write_rows(self.rows, path, self.header)
+
+    def run(self) -> list[Row]:
+        """The runs left, then the reference runs; the rows in the order of the tasks."""
+        s = self.settings
+        todo = self.resume()
+        task_of = {task.key: task for task in todo}
+        report = self.outputs[0] if self.outputs else None
+        source = (
+            run_with_executor(todo, s.executor) if s.executor is not None else run_isolated(todo, s.workers)
+        )
+        total = len(self.tasks)
+        bar = (
+            progress_display(self.problem, total, total - len(todo)) if _wants_progress(s.progress) else None
+        )
+        try:
+            for row in source:
+                if self.answers is not None and row.key in task_of:
+                    row.answer = answer_link(self.answers, answer_file_name(task_of[row.key]), report)
+                self.rows.append(row)
+                self.save()
+                if bar is not None:
+                    bar.advance(row)
+                if s.on_row is not None:
+                    s.on_row(row)
+            if s.reference:  # gaps no listed method can give: one reference run per instance
+                fill_gaps(self.rows, self.known)
+                folder = None if self.answers is None else (self.answers / "references", report)
+                self.header["references"].update(
+                    run_references(
+                        self.problem,
+                        self.items,
+                        self.rows,
+                        self.header["references"],
+                        (s.time_limit, s.wall_limit),
+                        s.executor,
+                        s.workers,
+                        answers=folder,
+                    )
                 )
-            )
-    finally:
-        if bar is not None:
-            bar.stop()
-        close = getattr(source, "close", None)  # a generator's, stopping its runs
-        if close is not None:
-            close()
-        order = {task.key: i for i, task in enumerate(tasks)}
-        rows.sort(key=lambda row: order.get(row.key, len(order)))
-        save()
-    return rows
+        finally:
+            if bar is not None:
+                bar.stop()
+            close = getattr(source, "close", None)  # a generator's, stopping its runs
+            if close is not None:
+                close()
+            order = {task.key: i for i, task in enumerate(self.tasks)}
+            self.rows.sort(key=lambda row: order.get(row.key, len(order)))
+            self.save()
+        return self.rows
 
 
 def run_references(
