@@ -173,10 +173,8 @@ def experiment_from_args(args: argparse.Namespace):
     from knightcert.compare.experiment import (
         experiment_from_dict,
         experiment_from_report,
-        parse_seeds,
         read_experiment,
     )
-    from knightcert.compare.suites import parse_sizes
 
     if args.experiment or args.rerun:
         given = [name for name in DEFINING if getattr(args, name) is not None]
@@ -190,25 +188,9 @@ def experiment_from_args(args: argparse.Namespace):
     else:
         if args.problem is None:
             raise InvalidInstance("give a problem, --experiment FILE.toml or --rerun REPORT.json")
-        if args.instances and (args.suite or args.sizes or args.seeds or args.holes is not None):
-            raise InvalidInstance("give --instances or --suite/--sizes/--seeds/--holes, not both")
-        suite: dict[str, Any] = {"suite": "files", "files": args.instances} if args.instances else {}
-        suite.update((k, getattr(args, k)) for k in ("torus", "closed", "start", "end") if getattr(args, k))
-        if args.all_starts and args.suite not in (None, "starts"):
-            raise InvalidInstance(f"--all-starts is the starts suite: drop --suite {args.suite}")
-        if not args.instances:
-            suite["suite"] = (
-                "starts" if args.all_starts else args.suite or ("scaling" if args.sizes else "seed")
-            )
-            if args.sizes:
-                suite["sizes"] = parse_sizes(args.sizes)
-            if args.seeds:
-                suite["seeds"] = parse_seeds(args.seeds)
-            if args.holes is not None:
-                suite["holes"] = args.holes
         record: dict[str, Any] = {
             "problem": args.problem,
-            "suites": [suite],
+            "suites": [_suite(args)],
             "methods": [
                 {"name": name, "options": options} if options else name
                 for options in [method_options(args.option)]
@@ -228,6 +210,29 @@ def experiment_from_args(args: argparse.Namespace):
 
         experiment = replace(experiment, workers=args.workers)
     return experiment
+
+
+def _suite(args: argparse.Namespace) -> dict[str, Any]:
+    """The suite the flags describe: files, or a generated suite with its sizes, seeds, holes and
+    the instance fields of the solve commands (``--torus``, ``--closed``, ``--start``, ``--end``)."""
+    from knightcert.compare.experiment import parse_seeds
+    from knightcert.compare.suites import parse_sizes
+
+    if args.instances and (args.suite or args.sizes or args.seeds or args.holes is not None):
+        raise InvalidInstance("give --instances or --suite/--sizes/--seeds/--holes, not both")
+    if args.all_starts and args.suite not in (None, "starts"):
+        raise InvalidInstance(f"--all-starts is the starts suite: drop --suite {args.suite}")
+    suite: dict[str, Any] = {"suite": "files", "files": args.instances} if args.instances else {}
+    suite.update((k, getattr(args, k)) for k in ("torus", "closed", "start", "end") if getattr(args, k))
+    if args.instances:
+        return suite
+    suite["suite"] = "starts" if args.all_starts else args.suite or ("scaling" if args.sizes else "seed")
+    given = {
+        "sizes": parse_sizes(args.sizes) if args.sizes else None,
+        "seeds": parse_seeds(args.seeds) if args.seeds else None,
+        "holes": args.holes,
+    }
+    return suite | {key: value for key, value in given.items() if value is not None}
 
 
 def _quiet_client_logs() -> None:
@@ -303,12 +308,7 @@ def check_paths(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-
-    from knightcert.cli.output import table_console
     from knightcert.compare.comparison import instance_records, run_experiment
-    from knightcert.compare.harness import median_of_repeats
-    from knightcert.compare.summary import rows_table
 
     check_paths(args)  # before any work: a bad --out or --plot must not cost the runs
     _check_optional_packages(args)
@@ -322,24 +322,8 @@ def run(args: argparse.Namespace) -> int:
     if args.rerun:
         _check_rerun(args.rerun, header)
     outputs, finished = _outputs(args, header, items)
-    executor = None
-    client = None
-    if args.dask:
-        try:
-            from distributed import Client
-        except ImportError:
-            raise InvalidInstance("--dask needs the dask extra: pip install 'knightcert[dask]'") from None
-        local = args.dask.startswith("local:")
-        client = local_cluster(args.dask) if local else connect_dask(Client, args.dask)
-        try:
-            for path in uploads:
-                client.upload_file(path)
-            check_methods_on_workers(client, experiment.problem, [m.name for m in experiment.methods])
-        except BaseException:
-            client.close()
-            raise
-        executor = client.get_executor()
-        _quiet_client_logs()
+    client = _dask_client(args, experiment, uploads) if args.dask else None
+    executor = None if client is None else client.get_executor()
     total = len(items) * len(experiment.methods) * experiment.repeat
     command = ["knightcert", *getattr(args, "argv", sys.argv[1:])]
     interrupted = False
@@ -368,6 +352,38 @@ def run(args: argparse.Namespace) -> int:
         print(f"knightcert: {word}{saved}", file=sys.stderr)
         return code
     _say_sizes(args, experiment)
+    _show(args, experiment, rows, header)
+    return 1 if any(not r.verified and r.status != "UNKNOWN" for r in rows) else 0
+
+
+def _dask_client(args: argparse.Namespace, experiment: Any, uploads: list[str]) -> Any:
+    """The Dask client of ``--dask``, the ``--upload`` files shipped and every method found on
+    every worker (closed again on any failure)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InvalidInstance("--dask needs the dask extra: pip install 'knightcert[dask]'") from None
+    local = args.dask.startswith("local:")
+    client = local_cluster(args.dask) if local else connect_dask(Client, args.dask)
+    try:
+        for path in uploads:
+            client.upload_file(path)
+        check_methods_on_workers(client, experiment.problem, [m.name for m in experiment.methods])
+    except BaseException:
+        client.close()
+        raise
+    _quiet_client_logs()
+    return client
+
+
+def _show(args: argparse.Namespace, experiment: Any, rows: list[Any], header: dict[str, Any]) -> None:
+    """The plot, and the rows as JSON or as a table with one line of counts."""
+    import json
+
+    from knightcert.cli.output import table_console
+    from knightcert.compare.harness import median_of_repeats
+    from knightcert.compare.summary import rows_table
+
     if args.plot:
         from knightcert.compare.plots import plot_rows
         from knightcert.compare.statistics import instance_dimensions
@@ -391,7 +407,6 @@ def run(args: argparse.Namespace) -> int:
             + (f"; {failed} runs without an answer" if failed else "")
             + (" (see the status column)" if rejected or failed else "")
         )
-    return 1 if any(not r.verified and r.status != "UNKNOWN" for r in rows) else 0
 
 
 def _say_sizes(args: argparse.Namespace, experiment: Any) -> None:
