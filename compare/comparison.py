@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import shutil
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -217,8 +218,15 @@ def run_comparison(
     """
     settings = dataclasses.replace(settings or ComparisonSettings(), **given)
     check_comparison_arguments(items, methods, settings.repeat, settings.workers)
+    folder = settings.answer_folder
+    fresh = folder is not None and not folder.exists()
     with report_locks(settings.outputs):  # one writer per report
-        return _Comparison(problem, items, methods, settings).run()
+        try:
+            return _Comparison(problem, items, methods, settings).run()
+        except InvalidArgument:  # a report that cannot be written (full disk): none of its answers stay
+            if fresh and folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+            raise
 
 
 class _Comparison:
