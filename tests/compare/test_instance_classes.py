@@ -100,3 +100,10 @@ def test_the_command_line_builds_the_same_classes(capsys):
     assert main(["compare", "knights", "--sizes", "5", "--closed"]) == 2
     assert "a knights instance has no field 'closed'" in capsys.readouterr().err
     assert main(["compare", "tour", "--suite", "random", "--all-starts"]) == 2
+
+
+def test_the_tour_command_takes_a_torus_as_the_suites_do(capsys):
+    assert main(["tour", "5", "--torus", "--closed", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    answer = answer[0] if isinstance(answer, list) else answer
+    assert answer["verified"] and answer["instance"] == "5x5 torus closed"
