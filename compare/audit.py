@@ -4,9 +4,10 @@
 the derived figures as written: from each run's own data (status, objective, bound, the checker's
 ``verified``) and the report's references it recomputes the certified flags and the gaps, so that
 the counts and gaps of the statistics follow from the runs. What cannot be recomputed — whether
-the answers behind ``verified`` were checked, the objectives themselves — rests on the file as
-written; runs sealed by this user's knightcert (:mod:`knightcert.compare.seal`) are known to be
-unedited, the others are counted and said to be taken as written (:func:`audit_notes`).
+the answers behind ``verified`` were checked, the objectives themselves — is re-checked from each
+run's answer file (:mod:`knightcert.compare.rechecked`); the runs their answers do not back (no
+answer file beside the report, or an edited run) are counted and said to be taken as written
+(:func:`audit_notes`).
 
 A gap with no reference value in the report to recompute it from (no certified optimum, no
 reference run, no published optimum) is kept as written, and said so.
@@ -22,10 +23,11 @@ import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from knightcert.compare.harness import Row, fill_gaps
-from knightcert.compare.seal import references_sealed, sealed_rows
+from knightcert.compare.rechecked import backed_rows, reference_backed
 from knightcert.problems.result import Status
 
 __all__ = ["Audit", "audit_notes", "audit_rows"]
@@ -40,8 +42,8 @@ class Audit:
 
     rows: list[Row]
     total: int
-    unsealed: int
-    references_sealed: bool
+    unbacked: int
+    references_backed: bool
     inconsistent: list[str] = field(default_factory=list)
     gaps_changed: list[str] = field(default_factory=list)
     gaps_as_written: list[str] = field(default_factory=list)
@@ -88,18 +90,30 @@ def _differs(a: float | None, b: float | None) -> bool:
     return abs(a - b) > 1e-3 * max(abs(a), abs(b)) + 1e-9  # a Markdown report keeps 4 digits
 
 
-def audit_rows(rows: Sequence[Row], header: Mapping[str, Any]) -> Audit:
-    """Recompute the certified flags and gaps of ``rows`` (copies) from their own data.
+def audit_rows(rows: Sequence[Row], header: Mapping[str, Any], base: Path | None = None) -> Audit:
+    """Recompute the certified flags and gaps of ``rows`` (copies) from their own data, and
+    re-check their answer files (under ``base``, the report's folder) against the instances
+    the header records.
 
     Returns
     -------
     Audit
-        The corrected copies, how many runs are not sealed, whether the references are, the
-        inconsistent runs and the runs whose gap as written differs from the recomputed one.
+        The corrected copies, how many runs their answers do not back, whether the references'
+        answers back them, the inconsistent runs and the runs whose gap as written differs from
+        the recomputed one.
     """
-    _, unsealed = sealed_rows(rows, header)
+    base = base or Path.cwd()
+    records = [r for r in header.get("instances") or () if isinstance(r, Mapping)]
+    hashes = {str(r.get("name")): r.get("sha256") for r in records}
+    listed = [row for row in rows if hashes.get(row.instance, row.instance_hash) == row.instance_hash]
+    references = header.get("references")
+    backed = all(
+        reference_backed(record, base, None, digest)
+        for digest, record in (references.items() if isinstance(references, Mapping) else ())
+        if isinstance(record, Mapping)
+    )
     copies = [dataclasses.replace(row) for row in rows]
-    audit = Audit(copies, len(rows), len(unsealed), references_sealed(header))
+    audit = Audit(copies, len(rows), len(rows) - len(backed_rows(listed, base)[0]), backed)
     for row in copies:
         why = _answer_problem(row)
         if why is not None:
@@ -128,17 +142,18 @@ def _listed(items: list[str]) -> str:
 
 
 def audit_notes(audit: Audit, source: str) -> list[str]:
-    """One line per finding, for standard error (none for a sealed, consistent report)."""
+    """One line per finding, for standard error (none for a consistent report whose answers back it)."""
     notes = []
-    if audit.unsealed:
+    if audit.unbacked:
         notes.append(
-            f"knightcert: note: {source}: {audit.unsealed} of {audit.total} runs are not sealed by this "
-            "user's knightcert (a received or edited report): their status, objective and checks are "
-            "taken as written; certified flags, gaps and counts are recomputed from them"
+            f"knightcert: note: {source}: {audit.unbacked} of {audit.total} runs have no answer file that "
+            "re-checks to them (received without its answers, or edited): their status, objective and "
+            "checks are taken as written; certified flags, gaps and counts are recomputed from them"
         )
-    if not audit.references_sealed and audit.unsealed == 0 and audit.total:
+    if not audit.references_backed and audit.unbacked == 0 and audit.total:
         notes.append(
-            f"knightcert: note: {source}: the reference values are not sealed: gaps rest on them as written"
+            f"knightcert: note: {source}: the reference values are not backed by answer files that "
+            "re-check: gaps rest on them as written"
         )
     if audit.inconsistent:
         notes.append(

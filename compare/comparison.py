@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import shutil
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +30,16 @@ from knightcert.compare.experiment import (
     same_experiment,
 )
 from knightcert.compare.harness import Row, fill_gaps
+from knightcert.compare.rechecked import (
+    answer_folder,
+    answer_link,
+    backed_rows,
+    certified_optimum,
+    reference_backed,
+)
 from knightcert.compare.report import read_header, read_rows, report_header, write_rows
-from knightcert.compare.report_file import holding_report_lock
-from knightcert.compare.runner import WARMED, Task, run_isolated, run_with_executor
-from knightcert.compare.seal import references_sealed, seal_header, sealed_rows
+from knightcert.compare.report_file import report_locks
+from knightcert.compare.runner import WARMED, Task, answer_file_name, run_isolated, run_with_executor
 from knightcert.compare.suites import SuiteItem, SuiteSpec, instance_hash, unique_items
 from knightcert.problems.argument_checks import bounded, describe
 from knightcert.problems.errors import InvalidArgument
@@ -40,6 +48,7 @@ from knightcert.registry import MethodRef, resolve
 __all__ = [
     "REFERENCE_METHODS",
     "RESUME_PREFERENCE",
+    "ComparisonSettings",
     "ProgressBar",
     "check_comparison_arguments",
     "declared",
@@ -72,22 +81,21 @@ def run_experiment(
     answers: str | os.PathLike[str] | None = None,
 ) -> list[Row]:
     """Build the instances (unless given) and run the experiment; see :func:`run_comparison`."""
-    return run_comparison(
-        experiment.problem,
-        experiment.build(data) if items is None else items,
-        experiment.methods,
-        time_limit=experiment.time_limit,
-        repeat=experiment.repeat,
-        seed=experiment.seed,
-        workers=experiment.workers,
-        executor=executor,
-        out=out,
-        on_row=on_row,
-        wall_limit=experiment.wall_limit,
-        suites=experiment.suites,
-        command=command,
-        answers=answers,
+    settings = ComparisonSettings(
+        experiment.time_limit,
+        experiment.repeat,
+        experiment.seed,
+        experiment.workers,
+        executor,
+        out,
+        on_row,
+        experiment.wall_limit,
+        experiment.suites,
+        command,
+        answers,
     )
+    items = experiment.build(data) if items is None else items
+    return run_comparison(experiment.problem, items, experiment.methods, settings)
 
 
 def check_comparison_arguments(items: object, methods: object, repeat: object, workers: object) -> None:
@@ -107,30 +115,51 @@ def check_comparison_arguments(items: object, methods: object, repeat: object, w
     bounded(len(items) * len(methods) * repeats, "runs", "runs (instances x methods x repeats)")
 
 
-@holding_report_lock
+@dataclass(frozen=True)
+class ComparisonSettings:
+    """How a comparison runs: the keywords of :func:`run_comparison` (documented there)."""
+
+    time_limit: float | None = None
+    repeat: int = 1
+    seed: int | None = 0
+    workers: int = 2
+    executor: Executor | None = None
+    out: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None
+    on_row: Callable[[Row], None] | None = None
+    wall_limit: float | None = None
+    suites: Sequence[SuiteSpec] | None = None
+    command: Sequence[str] | None = None
+    answers: str | os.PathLike[str] | None = None
+    reference: bool = True
+    progress: bool | None = None
+
+    @property
+    def outputs(self) -> list[str | os.PathLike[str]]:
+        """The reports to write."""
+        out = self.out
+        return [] if out is None else [out] if isinstance(out, (str, os.PathLike)) else list(out)
+
+    @property
+    def answer_folder(self) -> Path | None:
+        """Where the answers go: ``answers``, else ``REPORT.answers/`` beside the first report."""
+        if self.answers is not None:
+            return Path(self.answers)
+        return answer_folder(self.outputs[0]) if self.outputs else None
+
+
 def run_comparison(
     problem: str,
     items: Sequence[SuiteItem],
     methods: Sequence[str | MethodSpec],
-    *,
-    time_limit: float | None = None,
-    repeat: int = 1,
-    seed: int | None = 0,
-    workers: int = 2,
-    executor: Executor | None = None,
-    out: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None,
-    on_row: Callable[[Row], None] | None = None,
-    wall_limit: float | None = None,
-    suites: Sequence[SuiteSpec] | None = None,
-    command: Sequence[str] | None = None,
-    answers: str | os.PathLike[str] | None = None,
-    reference: bool = True,
-    progress: bool | None = None,
+    settings: ComparisonSettings | None = None,
+    **given: Any,
 ) -> list[Row]:
     """Run every method on every instance ``repeat`` times; return rows with gaps.
 
     Parameters
     ----------
+    settings : ComparisonSettings, optional
+        The settings below as one record; keywords given beside it replace its fields.
     items : sequence of SuiteItem
         The instances; repeated ones are dropped and different instances that
         share a name are renamed (``name@hash``).
@@ -159,7 +188,10 @@ def run_comparison(
     command : sequence of str, optional
         The command line, recorded in the report.
     answers : path, optional
-        Folder where every run saves its answer file (``knightcert check`` re-checks them).
+        Folder where every run saves its answer file (``knightcert check`` re-checks them);
+        default with ``out``: ``REPORT.answers/`` beside the first report. Each row links to
+        its answer (``answer``); a resume keeps only the runs their answers back
+        (:mod:`knightcert.compare.rechecked`) and runs the others again.
     reference : bool, default True
         When a verified answer has no gap (no method proved the instance's optimum and none is
         published), run the problem's reference method (``REFERENCE_METHODS``: certified exact
@@ -173,6 +205,8 @@ def run_comparison(
 
     Raises
     ------
+    TypeError
+        A keyword that is not a field of :class:`ComparisonSettings`.
     UnknownMethod
         A method name the problem does not have.
     ExperimentMismatch
@@ -182,106 +216,150 @@ def run_comparison(
     ReportInUse
         Another run is writing ``out`` (one writer per report, an exclusive lock).
     """
-    check_comparison_arguments(items, methods, repeat, workers)
-    refs = [resolve(problem, m.name if isinstance(m, MethodSpec) else m) for m in methods]  # before any work
-    specs = [
-        m if isinstance(m, MethodSpec) else MethodSpec(ref.name) for m, ref in zip(methods, refs, strict=True)
-    ]
-    twice = duplicate_row_name(specs)
-    if twice is not None:
-        raise InvalidArgument(f"methods: {twice}")
-    for spec, ref in zip(specs, refs, strict=True):  # an option a method does not take: before any work
-        ref.facts.check_options(dict(spec.options))
-    ref_of = {spec.row_name: declared(ref, spec.exact) for spec, ref in zip(specs, refs, strict=True)}
-    experiment = Experiment(
-        problem,
-        tuple(suites) if suites else (SuiteSpec(GIVEN),),
-        tuple(specs),
-        time_limit=None if time_limit is None else float(time_limit),
-        wall_limit=None if wall_limit is None else float(wall_limit),
-        repeat=repeat,
-        seed=seed,
-        workers=workers,
-    )
-    items = unique_items(
-        [
-            item if item.sha256 else dataclasses.replace(item, sha256=instance_hash(item.instance))
-            for item in items
+    settings = dataclasses.replace(settings or ComparisonSettings(), **given)
+    check_comparison_arguments(items, methods, settings.repeat, settings.workers)
+    folder = settings.answer_folder
+    fresh = folder is not None and not folder.exists()
+    with report_locks(settings.outputs):  # one writer per report
+        try:
+            return _Comparison(problem, items, methods, settings).run()
+        except InvalidArgument:  # a report that cannot be written (full disk): none of its answers stay
+            if fresh and folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+            raise
+
+
+class _Comparison:
+    """One comparison in named steps: the methods checked, the instances and the report's header
+    (``__init__``), what a resumed report backs (``resume``), the runs, the reference runs,
+    every report saved after each finished run."""
+
+    def __init__(
+        self, problem: str, items: Sequence[SuiteItem], methods: Sequence[Any], settings: ComparisonSettings
+    ) -> None:
+        self.problem, self.settings = problem, settings
+        refs = [
+            resolve(problem, m.name if isinstance(m, MethodSpec) else m) for m in methods
+        ]  # before any work
+        self.specs = [
+            m if isinstance(m, MethodSpec) else MethodSpec(ref.name)
+            for m, ref in zip(methods, refs, strict=True)
         ]
-    )
-    header = report_header(experiment.to_dict(), instance_records(items), command=command, methods=refs)
-    outputs = [] if out is None else [out] if isinstance(out, (str, os.PathLike)) else list(out)
-    done = resumable_rows(outputs, header)
-    finished = {row.key for row in done}
-    tasks = [
-        Task(
-            problem,
-            item.instance,
-            spec.row_name,  # a label names the rows of a sweep's variant
-            time_limit,
-            experiment.run_seed(item.sha256, spec.row_name, k),
-            k,
-            item.size,
-            item.known_optimum,
-            wall_limit,
-            None if answers is None else os.fspath(answers),
-            spec.options,
-            item.sha256,
-            ref_of[spec.row_name],
-        )
-        for item in items
-        for spec in specs
-        for k in range(repeat)
-    ]
-    known = {item.name: item.known_optimum for item in items if item.known_optimum is not None}
-    todo = [task for task in tasks if task.key not in finished]
-    rows = list(done)
-
-    warmed_before = recorded_warmups(outputs) if done else {}
-    header["references"] = recorded_references(outputs) if done else {}
-
-    def save() -> None:
-        fill_gaps(rows, {**known, **reference_values(header["references"], items)})
-        note_references(rows, header["references"], items)  # a partial report has its gaps too
-        header["warmup_s"] = {  # a resumed report keeps the warm-ups of its earlier runs
-            **warmed_before,
-            **{
-                s.row_name: round(WARMED[problem, ref_of[s.row_name].name], 4)
-                for s in specs
-                if (problem, ref_of[s.row_name].name) in WARMED
-            },
+        twice = duplicate_row_name(self.specs)
+        if twice is not None:
+            raise InvalidArgument(f"methods: {twice}")
+        for spec, ref in zip(
+            self.specs, refs, strict=True
+        ):  # an option a method does not take: before any work
+            ref.facts.check_options(dict(spec.options))
+        self.ref_of = {
+            spec.row_name: declared(ref, spec.exact) for spec, ref in zip(self.specs, refs, strict=True)
         }
-        seal_header(header, rows)  # what this user's knightcert wrote, told from later edits
-        for path in outputs:
-            write_rows(rows, path, header)
+        s = settings
+        self.experiment = Experiment(
+            problem,
+            tuple(s.suites) if s.suites else (SuiteSpec(GIVEN),),
+            tuple(self.specs),
+            time_limit=None if s.time_limit is None else float(s.time_limit),
+            wall_limit=None if s.wall_limit is None else float(s.wall_limit),
+            repeat=s.repeat,
+            seed=s.seed,
+            workers=s.workers,
+        )
+        self.items = unique_items(
+            [
+                item if item.sha256 else dataclasses.replace(item, sha256=instance_hash(item.instance))
+                for item in items
+            ]
+        )
+        records = instance_records(self.items)
+        self.header = report_header(self.experiment.to_dict(), records, command=s.command, methods=refs)
+        self.answers, self.outputs = s.answer_folder, s.outputs
+        self.tasks = [
+            self.task(item, spec, k) for item in self.items for spec in self.specs for k in range(s.repeat)
+        ]
+        self.known = {item.name: item.known_optimum for item in self.items if item.known_optimum is not None}
 
-    source = run_with_executor(todo, executor) if executor is not None else run_isolated(todo, workers)
-    bar = progress_display(problem, len(tasks), len(tasks) - len(todo)) if _wants_progress(progress) else None
-    try:
-        for row in source:
-            rows.append(row)
-            save()
-            if bar is not None:
-                bar.advance(row)
-            if on_row is not None:
-                on_row(row)
-        if reference:  # gaps no listed method can give: one reference run per instance
-            fill_gaps(rows, known)
-            header["references"].update(
-                run_references(
-                    problem, items, rows, header["references"], time_limit, wall_limit, executor, workers
+    def task(self, item: SuiteItem, spec: MethodSpec, repeat: int) -> Task:
+        """The run of ``spec`` on ``item`` (a label names the rows of a sweep's variant)."""
+        s = self.settings
+        seed = self.experiment.run_seed(item.sha256, spec.row_name, repeat)
+        answers = None if self.answers is None else os.fspath(self.answers)
+        return Task(
+            self.problem, item.instance, spec.row_name, s.time_limit, seed, repeat, item.size,
+            item.known_optimum, s.wall_limit, answers, spec.options, item.sha256, self.ref_of[spec.row_name],
+        )  # fmt: skip
+
+    def resume(self) -> list[Task]:
+        """The rows a resumed report's answers back, its references and warm-ups; the tasks left."""
+        self.rows = resumable_rows(self.outputs, self.header, self.items)
+        self.warmed_before = recorded_warmups(self.outputs) if self.rows else {}
+        self.header["references"] = recorded_references(self.outputs, self.items) if self.rows else {}
+        finished = {row.key for row in self.rows}
+        return [task for task in self.tasks if task.key not in finished]
+
+    def save(self) -> None:
+        """Every report written with the rows so far, their gaps and references noted."""
+        references = self.header["references"]
+        fill_gaps(self.rows, {**self.known, **reference_values(references, self.items)})
+        note_references(self.rows, references, self.items)  # a partial report has its gaps too
+        warmed = {
+            s.row_name: round(WARMED[self.problem, self.ref_of[s.row_name].name], 4)
+            for s in self.specs
+            if (self.problem, self.ref_of[s.row_name].name) in WARMED
+        }
+        self.header["warmup_s"] = {**self.warmed_before, **warmed}  # a resumed report keeps earlier ones
+        for path in self.outputs:
+            write_rows(self.rows, path, self.header)
+
+    def run(self) -> list[Row]:
+        """The runs left, then the reference runs; the rows in the order of the tasks."""
+        s = self.settings
+        todo = self.resume()
+        task_of = {task.key: task for task in todo}
+        report = self.outputs[0] if self.outputs else None
+        source = (
+            run_with_executor(todo, s.executor) if s.executor is not None else run_isolated(todo, s.workers)
+        )
+        total = len(self.tasks)
+        bar = (
+            progress_display(self.problem, total, total - len(todo)) if _wants_progress(s.progress) else None
+        )
+        try:
+            for row in source:
+                if self.answers is not None and row.key in task_of:
+                    row.answer = answer_link(self.answers, answer_file_name(task_of[row.key]), report)
+                self.rows.append(row)
+                self.save()
+                if bar is not None:
+                    bar.advance(row)
+                if s.on_row is not None:
+                    s.on_row(row)
+            if s.reference:  # gaps no listed method can give: one reference run per instance
+                fill_gaps(self.rows, self.known)
+                folder = None if self.answers is None else (self.answers / "references", report)
+                self.header["references"].update(
+                    run_references(
+                        self.problem,
+                        self.items,
+                        self.rows,
+                        self.header["references"],
+                        (s.time_limit, s.wall_limit),
+                        s.executor,
+                        s.workers,
+                        answers=folder,
+                    )
                 )
-            )
-    finally:
-        if bar is not None:
-            bar.stop()
-        close = getattr(source, "close", None)  # a generator's, stopping its runs
-        if close is not None:
-            close()
-        order = {task.key: i for i, task in enumerate(tasks)}
-        rows.sort(key=lambda row: order.get(row.key, len(order)))
-        save()
-    return rows
+        finally:
+            if bar is not None:
+                bar.stop()
+            close = getattr(source, "close", None)  # a generator's, stopping its runs
+            if close is not None:
+                close()
+            order = {task.key: i for i, task in enumerate(self.tasks)}
+            self.rows.sort(key=lambda row: order.get(row.key, len(order)))
+            self.save()
+        return self.rows
 
 
 def run_references(
@@ -289,21 +367,25 @@ def run_references(
     items: Sequence[SuiteItem],
     rows: list[Row],
     done: Mapping[str, Any],
-    time_limit: float | None,
-    wall_limit: float | None,
+    limits: tuple[float | None, float | None],
     executor: Executor | None,
     workers: int,
+    answers: tuple[Path, Any] | None = None,
 ) -> dict[str, Any]:
     """The reference runs of the instances whose verified answers still have no gap (and no
-    reference run recorded in ``done``), each under the comparison's limits, by the same run
-    path as every run: instance hash -> its record."""
+    reference run recorded in ``done``), each under the comparison's (time, wall) ``limits``, by
+    the same run path as every run: instance hash -> its record. With ``answers`` (folder,
+    report) each saves its answer file there and its record links it."""
     wanted = [item for item in items if item.sha256 not in done and needs_reference(rows, item)]
-    tasks = [reference_task(problem, item, time_limit, wall_limit) for item in wanted]
+    folder = None if answers is None else os.fspath(answers[0])
+    tasks = [dataclasses.replace(reference_task(problem, item, *limits), answers=folder) for item in wanted]
     run = run_with_executor(tasks, executor) if executor is not None else run_isolated(tasks, workers)
-    return {
-        item.sha256: reference_record(found)
-        for item, found in zip(wanted, _in_order(run, tasks), strict=True)
-    }
+    records = {}
+    for item, task, found in zip(wanted, tasks, _in_order(run, tasks), strict=True):
+        records[item.sha256] = reference_record(found)
+        if answers is not None:
+            records[item.sha256]["answer"] = answer_link(answers[0], answer_file_name(task), answers[1])
+    return records
 
 
 def in_notebook() -> bool:
@@ -380,7 +462,7 @@ def _in_order(rows: Any, tasks: Sequence[Task]) -> list[Row]:
 
 def reference_record(row: Row) -> dict[str, Any]:
     """What the report keeps of a reference run."""
-    value = row.objective if row.status == "OPTIMAL" and row.verified and row.certified else None
+    value = certified_optimum(row)
     why = (
         ""
         if value is not None
@@ -424,14 +506,19 @@ def note_references(
             row.reference = f"no reference: {record.get('why_none')}"
 
 
-def recorded_references(outputs: Sequence[str | os.PathLike[str]]) -> dict[str, Any]:
-    """The reference runs an existing report among ``outputs`` recorded (``{}`` when none)."""
+def recorded_references(
+    outputs: Sequence[str | os.PathLike[str]], items: Sequence[SuiteItem]
+) -> dict[str, Any]:
+    """The reference runs an existing report among ``outputs`` recorded (``{}`` when none), each
+    kept only when its answer file re-checks to its value (others are run again, never trusted)."""
+    by_hash = {item.sha256: item.instance for item in items}
     for path in resume_order(outputs):
-        header = read_header(path)
-        recorded = header.get("references")
-        if not references_sealed(header):  # received or edited: re-run, never trusted
-            return {}
-        return dict(recorded) if isinstance(recorded, dict) else {}
+        recorded = read_header(path).get("references")
+        kept = {}
+        for digest, record in (recorded if isinstance(recorded, dict) else {}).items():
+            if digest in by_hash and reference_backed(record, path.parent, by_hash[digest]):
+                kept[digest] = record
+        return kept
     return {}
 
 
@@ -476,12 +563,14 @@ def instance_records(items: Sequence[SuiteItem]) -> list[dict[str, Any]]:
     ]
 
 
-def resumable_rows(outputs: Sequence[str | os.PathLike[str]], header: Mapping[str, Any]) -> list[Row]:
+def resumable_rows(
+    outputs: Sequence[str | os.PathLike[str]], header: Mapping[str, Any], items: Sequence[SuiteItem] = ()
+) -> list[Row]:
     """Finished runs of the same experiment in the existing reports among ``outputs``.
 
     Every existing report, whatever its format, must hold the same experiment;
-    the runs come from the first one in ``RESUME_PREFERENCE`` order, and only those sealed by
-    this user's knightcert count (:func:`resume_split`): a received or edited run is run again.
+    the runs come from the first one in ``RESUME_PREFERENCE`` order, and only those their
+    answers back count (:func:`resume_split`): a run without its answer, or edited, is run again.
 
     Raises
     ------
@@ -490,15 +579,15 @@ def resumable_rows(outputs: Sequence[str | os.PathLike[str]], header: Mapping[st
         CSV without its ``.meta.json`` sidecar, a file written by an older
         knightcert); the message names the file and the first difference.
     """
-    return resume_split(outputs, header)[0]
+    return resume_split(outputs, header, items)[0]
 
 
 def resume_split(
-    outputs: Sequence[str | os.PathLike[str]], header: Mapping[str, Any]
+    outputs: Sequence[str | os.PathLike[str]], header: Mapping[str, Any], items: Sequence[SuiteItem] = ()
 ) -> tuple[list[Row], list[Row]]:
-    """``(sealed, unsealed)`` runs of the report a run resumes: only sealed runs count as finished;
-    the others (received, edited, written without a key) are run again
-    (:mod:`knightcert.compare.seal`). Checks the experiment like :func:`resumable_rows`."""
+    """``(backed, others)`` runs of the report a run resumes: only runs whose answer files re-check
+    against the instances ``items`` count as finished (:mod:`knightcert.compare.rechecked`); the
+    others (no answer file, edited) are run again. Checks the experiment like :func:`resumable_rows`."""
     existing = resume_order(outputs)
     for path in existing:
         reason = same_experiment(read_header(path), header)
@@ -509,7 +598,8 @@ def resume_split(
             )
     if not existing:
         return [], []
-    return sealed_rows(read_rows(existing[0]), read_header(existing[0]))
+    instances = {item.name: item.instance for item in items}
+    return backed_rows(read_rows(existing[0]), existing[0].parent, instances)
 
 
 def free_path(path: str | os.PathLike[str]) -> Path:

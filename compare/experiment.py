@@ -27,13 +27,22 @@ Example experiment file::
     seeds = 5               # 5 seeds 0..4, or a list [3, 7]
     holes = 0.2
 
-A method with options is a table: ``{ name = "cpsat", options = { workers = 1 } }``.
-A sweep lists one method several times, each under its own ``label`` (the name
-of its rows everywhere: reports, statistics, plots, ``report A B``)::
+    [[suites]]              # any instance the solve commands build: RxC sizes, a torus,
+    suite = "starts"        # closed tours from every start square, ...
+    sizes = ["6x5", 6]
+    closed = true           # any other key is a keyword of the problem's instance constructor
+
+A method with options is a table: ``{ name = "cpsat", options = { workers = 1 } }``,
+checked against the method's specification (:mod:`knightcert.specs`). A list of
+values for an option is a sweep: one variant per combination, each labelled
+after its values (``greedy+ iterations=5``); an option whose one value is a list
+(``hint``) takes a list of lists. Variants may also be listed by hand, each under its
+own ``label`` (the name of its rows everywhere: reports, statistics, plots,
+``report A B``)::
 
     methods = [
-        { name = "greedy+", label = "greedy+ x5", options = { iterations = 5 } },
-        { name = "greedy+", label = "greedy+ x50", options = { iterations = 50 } },
+        { name = "greedy+", options = { iterations = [5, 50] } },      # two variants
+        { name = "cpsat", label = "cpsat 1 worker", options = { workers = 1 } },
     ]
 
 A method may be any form :func:`knightcert.registry.resolve` takes
@@ -275,7 +284,7 @@ def experiment_from_dict(data: Mapping[str, Any], source: str = "experiment") ->
         A missing or unknown key, a value of the wrong kind, an unknown suite
         or method; the message names ``source`` and the key.
     """
-    from knightcert.registry import problem_names, resolve
+    from knightcert.registry import problem_names
 
     unknown = sorted(set(data) - set(KEYS))
     if unknown:
@@ -295,12 +304,14 @@ def experiment_from_dict(data: Mapping[str, Any], source: str = "experiment") ->
         methods_data = method_names(problem)
     if not isinstance(methods_data, list) or not methods_data:
         raise InvalidInstance(f"{source}: methods must be a non-empty list")
-    methods = tuple(_method(m, f"{source}: methods[{i}]") for i, m in enumerate(methods_data))
+    methods = tuple(
+        variant
+        for i, m in enumerate(methods_data)
+        for variant in sweep(problem, _method(m, f"{source}: methods[{i}]"), f"{source}: methods[{i}]")
+    )
     instances = sum(max(1, len(spec.sizes)) * max(1, len(spec.seeds)) for spec in suites)
     repeat = _count(data, "repeat", 1, source)
     bounded(instances * len(methods) * repeat, "runs", f"{source}: runs (instances x methods x repeats)")
-    for method in methods:
-        resolve(problem, method.name)  # UnknownMethod lists the valid names and forms
     twice = duplicate_row_name(methods)
     if twice is not None:
         raise InvalidInstance(f"{source}: {twice}")
@@ -314,6 +325,56 @@ def experiment_from_dict(data: Mapping[str, Any], source: str = "experiment") ->
         seed=_seed(data, source),
         workers=_count(data, "workers", 2, source),
     )
+
+
+def sweep(problem: str, method: MethodSpec, where: str) -> list[MethodSpec]:
+    """The variants of ``method``: one per combination of its options' listed values (an option
+    whose kind takes a list, ``hint``, sweeps over a list of them), each checked against the
+    method's specification and labelled ``name option=value ...``.
+
+    Raises
+    ------
+    UnknownMethod, InvalidArgument
+        An unknown method, an option it does not take, a value out of its bounds.
+
+    Examples
+    --------
+    >>> [m.row_name for m in sweep("knights", MethodSpec("greedy+", (("iterations", [5, 50]),)), "here")]
+    ['greedy+ iterations=5', 'greedy+ iterations=50']
+    """
+    import itertools
+
+    from knightcert.problems.errors import InvalidArgument
+    from knightcert.registry import resolve
+
+    facts = resolve(problem, method.name).facts  # UnknownMethod lists the valid names and forms
+    kinds = {option.name: option.kind for option in facts.options or ()}
+    swept = {
+        name
+        for name, value in method.options
+        if isinstance(value, list) and (kinds.get(name) != "squares" or _nested(value))
+    }
+    choices = [value if name in swept else [value] for name, value in method.options]
+    variants = []
+    for values in itertools.product(*choices):
+        options = tuple(zip((name for name, _ in method.options), values, strict=True))
+        try:
+            facts.check_options(dict(options))
+        except InvalidArgument as exc:
+            raise InvalidArgument(f"{where}: {exc}") from None
+        shown = [f"{name}={_shown(value)}" for name, value in options if name in swept]
+        label = " ".join([method.row_name, *shown]) if swept else method.label
+        variants.append(MethodSpec(method.name, options, method.exact, label))
+    return variants
+
+
+def _shown(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+
+
+def _nested(value: list[Any]) -> bool:
+    """A list of squares lists (``hint`` swept): its first element is a list of lists."""
+    return bool(value) and isinstance(value[0], list) and bool(value[0]) and isinstance(value[0][0], list)
 
 
 def duplicate_row_name(methods: Sequence[MethodSpec]) -> str | None:
@@ -393,7 +454,6 @@ HEADER_TYPES: dict[str, type | tuple[type, ...]] = {
     "schema": int,
     "problem": str,
     "references": dict,
-    "seals": dict,
     "method_files": dict,
 }
 
@@ -461,22 +521,19 @@ def _short(value: Any) -> str:
 
 
 def _suite(problem: str, data: Mapping[str, Any], where: str) -> SuiteSpec:
-    unknown = sorted(set(data) - set(SUITE_KEYS))
-    if unknown:
-        raise InvalidInstance(f"{where}: unknown key {unknown[0]!r} (valid keys: {', '.join(SUITE_KEYS)})")
     suite = data.get("suite", "seed")
     if suite == GIVEN:
         return SuiteSpec(GIVEN)
     sizes = data.get("sizes")
     if isinstance(sizes, str):
         sizes = parse_sizes(sizes)
-    elif sizes is not None and not (
-        isinstance(sizes, list) and all(isinstance(n, int) and not isinstance(n, bool) for n in sizes)
-    ):
-        raise InvalidInstance(f"{where}: sizes must be a list of whole numbers or 'A..B[:COUNT[:spacing]]'")
+    elif sizes is not None and not isinstance(sizes, list):
+        raise InvalidInstance(
+            f"{where}: sizes must be a list of sides N or 'RxC', or 'A..B[:COUNT[:spacing]]'"
+        )
     if isinstance(sizes, list):
         bounded(len(sizes), "size count", f"{where}: the number of sizes")
-        sizes = [bounded(n, "size", f"{where}: a size", error=InvalidInstance) for n in sizes]
+    fields = {key: value for key, value in data.items() if key not in SUITE_KEYS}
     try:
         seeds = parse_seeds(data["seeds"]) if "seeds" in data else None
     except KnightcertError as exc:
@@ -488,7 +545,9 @@ def _suite(problem: str, data: Mapping[str, Any], where: str) -> SuiteSpec:
     if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
         raise InvalidInstance(f"{where}: files must be a list of paths")
     try:
-        return resolve_suite(problem, suite, sizes=sizes, seeds=seeds, holes=holes, files=files)
+        return resolve_suite(
+            problem, suite, sizes=sizes, seeds=seeds, holes=holes, files=files, fields=fields
+        )
     except InvalidInstance as exc:
         raise InvalidInstance(f"{where}: {exc}") from None
 

@@ -77,6 +77,7 @@ FIELDS = (
     "load",
     "warm_s",
     "containment_s",
+    "answer",
 )
 FORMATS = (".csv", ".json", ".md", ".parquet")
 #: Packages whose versions every report records.
@@ -582,6 +583,7 @@ def _row(record: dict[str, Any]) -> Row:
         load=value("load", float),
         warm_s=value("warm_s", float),  # absent from reports written before they were recorded
         containment_s=value("containment_s", float),
+        answer=str(record.get("answer") or ""),
     )
 
 

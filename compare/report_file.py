@@ -23,10 +23,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import functools
 import importlib.util
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -40,9 +39,9 @@ __all__ = [
     "T",
     "check_output_path",
     "check_plot_path",
-    "holding_report_lock",
     "read_report_text",
     "report_lock",
+    "report_locks",
     "resume_mismatch",
     "write_text_atomic",
 ]
@@ -199,17 +198,10 @@ def check_plot_path(path: str | os.PathLike[str]) -> Path:
     return target
 
 
-def holding_report_lock(function: Callable[..., T]) -> Callable[..., T]:
-    """Decorate a function with an ``out=`` report parameter so that it runs under :func:`report_lock`."""
-
-    @functools.wraps(function)
-    def locked(*args: Any, out: Any = None, **kwargs: Any) -> T:
-        if out is None:
-            return function(*args, out=out, **kwargs)
-        paths = [out] if isinstance(out, (str, os.PathLike)) else list(out)
-        with contextlib.ExitStack() as held:  # every report of the run, one lock each
-            for path in paths:
-                held.enter_context(report_lock(path))
-            return function(*args, out=out, **kwargs)
-
-    return locked
+@contextlib.contextmanager
+def report_locks(paths: Sequence[str | os.PathLike[str]]) -> Iterator[None]:
+    """Hold :func:`report_lock` on every report of a run (one writer per report)."""
+    with contextlib.ExitStack() as held:
+        for path in paths:
+            held.enter_context(report_lock(path))
+        yield

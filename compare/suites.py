@@ -21,13 +21,22 @@ Suites
     one per size and generator seed.
 ``files``
     Instance files given by the user.
+
+Sizes are board sides ``n`` or rectangles ``"RxC"``. A generated suite of
+knights or tours takes the instance fields of the solve commands (``torus``,
+``closed``, ``start``, ``end``, and any other keyword the problem's instance
+constructor takes): every member is built by that constructor
+(:func:`~knightcert.problems.independent_knights.knights_instance`,
+:func:`~knightcert.problems.tours.tour_instance`), so a new field of an
+instance needs no code here. ``starts`` runs every usable start square of
+each board, open or closed, on rectangles and tori alike.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,13 +58,13 @@ __all__ = [
     "SUITES",
     "SuiteItem",
     "SuiteSpec",
+    "board_sides",
     "build_suite",
     "instance_hash",
     "instances_from_files",
     "parse_sizes",
     "resolve_suite",
     "size_range",
-    "start_success",
     "start_suite",
     "unique_items",
 ]
@@ -119,13 +128,16 @@ class SuiteSpec:
         Fraction of blocked squares (path, knights and tour random suites; path scaling).
     files : tuple of str
         Instance files (the ``files`` suite).
+    fields : tuple of (str, value)
+        Keywords of the problem's instance constructor (``torus``, ``closed``, ``start``, ...).
     """
 
     suite: str
-    sizes: tuple[int, ...] = ()
+    sizes: tuple[int | str, ...] = ()
     seeds: tuple[int, ...] = ()
     holes: float | None = None
     files: tuple[str, ...] = field(default=())
+    fields: tuple[tuple[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The fields that apply to this suite, as plain JSON/TOML values."""
@@ -139,6 +151,7 @@ class SuiteSpec:
             data["seeds"] = list(self.seeds)
         if self.holes is not None:
             data["holes"] = self.holes
+        data.update((key, _nested(value, list)) for key, value in self.fields)
         return data
 
 
@@ -146,10 +159,11 @@ def resolve_suite(
     problem: str,
     suite: str,
     *,
-    sizes: Sequence[int] | None = None,
+    sizes: Sequence[int | str] | None = None,
     seeds: Sequence[int] | None = None,
     holes: float | None = None,
     files: Sequence[str] = (),
+    fields: Mapping[str, Any] | None = None,
 ) -> SuiteSpec:
     """Check a suite's parameters and fill in its defaults.
 
@@ -158,8 +172,9 @@ def resolve_suite(
     InvalidInstance
         Unknown suite, or a parameter the suite does not take (``--holes`` on
         the jump game, ``--seeds`` on a full-board scaling suite, sizes on the
-        seed suite), or a value out of range.
+        seed suite), or a value out of range, or a field the problem's instances do not have.
     """
+    chosen = _fields(problem, suite, fields or {})
     if suite == "files":
         if not files or sizes or seeds or holes is not None:
             raise InvalidInstance("a files suite takes instance files and nothing else")
@@ -183,24 +198,84 @@ def resolve_suite(
         raise InvalidInstance(f"holes must be a fraction in [0, 1), got {holes}")
     if sizes is None:
         sizes = size_range(*(STARTS_SIZES if suite == "starts" else DEFAULT_SIZES[problem]))
-    if len(sizes) == 0 or any(int(n) != n or n < 1 for n in sizes):
-        raise InvalidInstance(f"sizes must be whole numbers >= 1, got {list(sizes)}")
-    if max(sizes) ** 2 > MAX_SQUARES:  # checked before a suite board is generated
+    if len(sizes) == 0:
+        raise InvalidInstance("sizes: give at least one size")
+    boards = sorted({board_sides(n) for n in sizes}, key=lambda b: (b[0] * b[1], b))
+    rows, cols = boards[-1]
+    if rows * cols > MAX_SQUARES:  # checked before a suite board is generated
         raise InstanceTooLarge(
-            f"--sizes: a {max(sizes)} x {max(sizes)} board is above the limit of {MAX_SQUARES} "
+            f"--sizes: a {rows} x {cols} board is above the limit of {MAX_SQUARES} "
             "squares; give a smaller upper size"
         )
     if seeds is not None and any(int(s) != s or s < 0 for s in seeds):
         raise InvalidInstance(f"generator seeds must be whole numbers >= 0, got {list(seeds)}")
     return SuiteSpec(
         suite,
-        sizes=tuple(sorted({int(n) for n in sizes})),
+        sizes=tuple(r if r == c else f"{r}x{c}" for r, c in boards),
         seeds=tuple(int(s) for s in (seeds or default_seeds)),
         holes=None if default_holes is None else float(default_holes if holes is None else holes),
+        fields=chosen,
     )
 
 
-def parse_sizes(text: str) -> list[int]:
+def board_sides(size: Any) -> tuple[int, int]:
+    """``n`` -> ``(n, n)``; ``"RxC"`` -> ``(R, C)``.
+
+    Raises
+    ------
+    InvalidInstance
+        Anything else, or a side below 1.
+
+    Examples
+    --------
+    >>> board_sides(5), board_sides("6x5")
+    ((5, 5), (6, 5))
+    """
+    try:
+        if isinstance(size, str):
+            rows, cols = (int(part) for part in size.lower().split("x"))
+        elif isinstance(size, int) and not isinstance(size, bool):
+            rows = cols = size
+        else:
+            raise ValueError
+    except ValueError:
+        raise InvalidInstance(f"a size is a side N or a rectangle RxC, got {size!r}") from None
+    for side in (rows, cols):
+        bounded(side, "size", "sizes: a side", error=InvalidInstance)
+    return rows, cols
+
+
+def _constructor(problem: str) -> Any:
+    """The solve commands' instance constructor of ``problem`` (None: its suites take no fields)."""
+    from knightcert.problems.independent_knights import knights_instance
+    from knightcert.problems.tours import tour_instance
+
+    return {"knights": knights_instance, "tour": tour_instance}.get(problem)
+
+
+def _fields(problem: str, suite: str, fields: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """The instance fields of a suite, checked against the constructor's keywords (lists become tuples)."""
+    if not fields:
+        return ()
+    import inspect
+
+    make = _constructor(problem)
+    if make is None or suite in ("seed", "files"):
+        where = f"the {problem} suites" if make is None else f"the {suite} suite"
+        raise InvalidInstance(f"{where} take no instance fields, got {', '.join(fields)}")
+    known = [p for p in inspect.signature(make).parameters if p not in ("rows", "cols", "board_file")]
+    for key in fields:
+        if key not in known:
+            raise InvalidInstance(f"a {problem} instance has no field {key!r} (fields: {', '.join(known)})")
+    return tuple(sorted((key, _nested(value, tuple)) for key, value in fields.items()))
+
+
+def _nested(value: Any, kind: type) -> Any:
+    """``value`` with every list or tuple in it made a ``kind`` (tuples inside, lists in records)."""
+    return kind(_nested(v, kind) for v in value) if isinstance(value, (list, tuple)) else value
+
+
+def parse_sizes(text: str) -> list[int | str]:
     """Sizes from the command line.
 
     ``A..B`` (six sizes spaced geometrically), ``A..B:K`` (K sizes),
@@ -215,19 +290,18 @@ def parse_sizes(text: str) -> list[int]:
     --------
     >>> parse_sizes("10..200:5:linear")
     [10, 58, 105, 152, 200]
-    >>> parse_sizes("8,16,32")
-    [8, 16, 32]
+    >>> parse_sizes("8,16,32"), parse_sizes("5x7,7x9,6x6")
+    ([8, 16, 32], ['5x7', 6, '7x9'])
     """
-    expected = "--sizes expects A..B[:COUNT[:linear|geometric]] or a list N1,N2,..."
+    expected = "--sizes expects A..B[:COUNT[:linear|geometric]] or a list N1,RxC,..."
     if ".." not in text:
+        parts = [part.strip() for part in text.split(",")]
+        bounded(len(parts), "size count", "--sizes: the number of sizes", error=InvalidInstance)
         try:
-            sizes = [int(part) for part in text.split(",")]
-        except ValueError:
+            boards = {board_sides(int(p) if p.isdigit() else p) for p in parts}
+        except InvalidInstance:
             raise InvalidInstance(f"{expected}, got {text!r}") from None
-        bounded(len(sizes), "size count", "--sizes: the number of sizes", error=InvalidInstance)
-        for size in sizes:
-            bounded(size, "size", "--sizes: a size", error=InvalidInstance)
-        return sorted(set(sizes))
+        return [r if r == c else f"{r}x{c}" for r, c in sorted(boards, key=lambda b: (b[0] * b[1], b))]
     span, _, rest = text.partition(":")
     count_text, _, spacing = rest.partition(":")
     try:
@@ -241,7 +315,7 @@ def parse_sizes(text: str) -> list[int]:
         raise InvalidInstance(f"{expected}, got {text!r}")
     bounded(high, "size", "--sizes: the largest size", error=InvalidInstance)
     bounded(count, "size count", "--sizes: the number of sizes", error=InvalidInstance)
-    return size_range(low, high, count, spacing or "geometric")
+    return list(size_range(low, high, count, spacing or "geometric"))
 
 
 def size_range(low: int, high: int, count: int = DEFAULT_COUNT, spacing: str = "geometric") -> list[int]:
@@ -259,12 +333,13 @@ def size_range(low: int, high: int, count: int = DEFAULT_COUNT, spacing: str = "
 def build_suite(
     problem: str,
     suite: str | SuiteSpec,
-    sizes: Sequence[int] | None = None,
+    sizes: Sequence[int | str] | None = None,
     data: Path | None = None,
     *,
     seeds: Sequence[int] | int | None = None,
     holes: float | None = None,
     files: Sequence[str] = (),
+    fields: Mapping[str, Any] | None = None,
 ) -> list[SuiteItem]:
     """The instances of a suite, each with its content hash.
 
@@ -284,6 +359,8 @@ def build_suite(
         With a suite name: the fraction of squares removed (``--holes``).
     files : sequence of str, optional
         With the suite ``"files"``: the instance files.
+    fields : mapping, optional
+        With a suite name: instance fields (``{"torus": True}``, ``{"closed": True}``, ...).
 
     Raises
     ------
@@ -297,14 +374,16 @@ def build_suite(
     ['knights-8x8-h0.1-s0', 'knights-8x8-h0.1-s1']
     """
     if isinstance(suite, SuiteSpec):
-        if sizes is not None or seeds is not None or holes is not None or files:
+        if sizes is not None or seeds is not None or holes is not None or files or fields:
             raise InvalidInstance("a resolved SuiteSpec already holds its sizes, seeds, holes and files")
         spec = suite
     else:
         listed: Sequence[int] | None = None if isinstance(seeds, bool) else seeds  # type: ignore[assignment]
         if isinstance(seeds, int) and not isinstance(seeds, bool):
             listed = list(range(bounded(seeds, "seed count", "seeds: the count", error=InvalidInstance)))
-        spec = resolve_suite(problem, suite, sizes=sizes, seeds=listed, holes=holes, files=files)
+        spec = resolve_suite(
+            problem, suite, sizes=sizes, seeds=listed, holes=holes, files=files, fields=fields
+        )
     if spec.suite == "files":
         items = instances_from_files(problem, spec.files)
     else:
@@ -405,6 +484,31 @@ def instances_from_files(problem: str, files: Sequence[str]) -> list[SuiteItem]:
     return items
 
 
+def _boards(spec: SuiteSpec) -> list[tuple[int, int, int]]:
+    """(rows, cols, generator seed) of a generated suite, sizes first (seed -1: not random)."""
+    return [(*board_sides(size), s) for size in spec.sizes for s in (spec.seeds or (-1,))]
+
+
+def _random_name(problem: str, spec: SuiteSpec, base: Any, rows: int, cols: int, seed: int) -> str:
+    """``knights-8x8-h0.1-s3``; with fields, what the constructor names them too
+    (``knights-8x8-torus-h0.1-s3``)."""
+    tag = base.name.removeprefix(f"{rows}x{cols}").strip().replace(" ", "-") if spec.fields else ""
+    return f"{problem}-{rows}x{cols}{'-' + tag if tag else ''}-h{spec.holes:g}-s{seed}"
+
+
+def _holed(problem: str, spec: SuiteSpec, base: Any, seed: int, keep: Sequence[Any] = ()) -> Any:
+    """``base`` (built by the constructor) with the random holes of generator ``seed``
+    (the squares in ``keep``, a tour's ends, stay usable)."""
+    board = base.board
+    assert spec.holes is not None
+    blocked = np.random.default_rng(seed).random((board.rows, board.cols)) < spec.holes
+    for square in keep:
+        if square is not None:
+            blocked[square] = False
+    name = _random_name(problem, spec, base, board.rows, board.cols, seed)
+    return dataclasses.replace(base, board=dataclasses.replace(board, blocked=blocked), name=name)
+
+
 def _path(spec: SuiteSpec, data: Path | None) -> list[SuiteItem]:
     from knightcert.problems.generators import random_lost_knight
     from knightcert.problems.lost_knight import read_lost_knight
@@ -421,13 +525,12 @@ def _path(spec: SuiteSpec, data: Path | None) -> list[SuiteItem]:
     return [
         SuiteItem(
             random_lost_knight(
-                np.random.default_rng(s), n, n, spec.holes, f"path-{n}x{n}-h{spec.holes:g}-s{s}"
+                np.random.default_rng(s), r, c, spec.holes, f"path-{r}x{c}-h{spec.holes:g}-s{s}"
             ),
-            n,
+            r,
             generator_seed=s,
         )
-        for n in spec.sizes
-        for s in spec.seeds
+        for r, c, s in _boards(spec)
     ]
 
 
@@ -441,98 +544,88 @@ def _jump(spec: SuiteSpec, data: Path | None) -> list[SuiteItem]:
     players = JUMP_PLAYERS[spec.suite]
     return [
         SuiteItem(
-            random_jump(np.random.default_rng(s), n, n, players, n // 2, f"jump-{n}x{n}-j{players}-s{s}"),
-            n * n,
+            random_jump(
+                np.random.default_rng(s), r, c, players, min(r, c) // 2, f"jump-{r}x{c}-j{players}-s{s}"
+            ),
+            r * c,
             generator_seed=s,
         )
-        for n in spec.sizes
-        for s in spec.seeds
+        for r, c, s in _boards(spec)
     ]
 
 
 def _knights(spec: SuiteSpec, data: Path | None) -> list[SuiteItem]:
-    from knightcert.problems.board import Board
-    from knightcert.problems.independent_knights import KnightsInstance, closed_form, knights_instance
+    from knightcert.problems.independent_knights import closed_form, knights_instance
 
     if spec.suite == "seed":  # seed 002's boards
         return [SuiteItem(knights_instance(n), n, closed_form(n, n)) for n in (3, 4, 6)]
-    if spec.suite == "scaling":
-        return [SuiteItem(knights_instance(n), n, closed_form(n, n)) for n in spec.sizes]
-    assert spec.holes is not None
-    items = []
-    for n in spec.sizes:
-        for s in spec.seeds:
-            blocked = np.random.default_rng(s).random((n, n)) < spec.holes
-            name = f"knights-{n}x{n}-h{spec.holes:g}-s{s}"
-            items.append(SuiteItem(KnightsInstance(Board(n, n, blocked), name), n, generator_seed=s))
-    return items
+    fields = dict(spec.fields)
+    if spec.suite == "scaling":  # the published values hold for plain full boards only
+        return [
+            SuiteItem(knights_instance(r, c, **fields), r, None if fields else closed_form(r, c))
+            for r, c, _ in _boards(spec)
+        ]
+    return [
+        SuiteItem(_holed("knights", spec, knights_instance(r, c, **fields), s), r, generator_seed=s)
+        for r, c, s in _boards(spec)
+    ]
 
 
 def _tour(spec: SuiteSpec, data: Path | None) -> list[SuiteItem]:
-    from knightcert.problems.board import Board
-    from knightcert.problems.tours import TourInstance, open_tour_exists, tour_instance
+    from knightcert.problems.tours import tour_instance
 
     if spec.suite == "seed":  # seed 003's boards and seed 001's failures
         boards = [tour_instance(n) for n in (2, 5, 8)] + [
             tour_instance(31, start=(0, 0)),
             tour_instance(100, start=(2, 3)),
         ]
-        return [
-            SuiteItem(
-                b, b.board.rows, b.board.n_free if open_tour_exists(b.board.rows, b.board.cols) else None
-            )
-            for b in boards
-        ]
+        return [SuiteItem(b, b.board.rows, _tour_known(b)) for b in boards]
+    fields = dict(spec.fields)
     if spec.suite == "starts":
-        return start_suite(spec.sizes)
+        return start_suite(spec.sizes, fields)
     if spec.suite == "scaling":
-        return [
-            SuiteItem(tour_instance(n, start=(0, 0)), n, n * n if open_tour_exists(n, n) else None)
-            for n in spec.sizes
-        ]
-    assert spec.holes is not None
+        made = [tour_instance(r, c, **{"start": (0, 0), **fields}) for r, c, _ in _boards(spec)]
+        return [SuiteItem(b, b.board.rows, _tour_known(b)) for b in made]
     items = []
-    for n in spec.sizes:
-        for s in spec.seeds:
-            blocked = np.random.default_rng(s).random((n, n)) < spec.holes
-            blocked[0, 0] = False
-            name = f"tour-{n}x{n}-h{spec.holes:g}-s{s}"
-            items.append(
-                SuiteItem(TourInstance(Board(n, n, blocked), False, (0, 0), None, name), n, generator_seed=s)
-            )
+    for r, c, s in _boards(spec):
+        base = tour_instance(r, c, **{"start": (0, 0), **fields})
+        holed = _holed("tour", spec, base, s, keep=(base.start, base.end))
+        items.append(SuiteItem(holed, r, generator_seed=s))
     return items
 
 
-def start_suite(sizes: Sequence[int]) -> list[SuiteItem]:
-    """Open tours of ``n x n`` from every start square, for each ``n``: the ``starts`` suite.
+def _tour_known(instance: Any) -> int | None:
+    """The number of squares where the theorems allow a tour of a full plain board (None: not
+    known, or none)."""
+    from knightcert.problems.tours import full_board_reason
 
-    The known optimum is ``n * n`` where the theorems (colour, outer rows) allow
-    a tour from that start, so a heuristic's success rate is its share of
-    gap-0 rows (see :func:`start_success`).
+    board = instance.board
+    if board.torus or board.n_free != board.rows * board.cols:
+        return None
+    reason = full_board_reason(
+        board.rows, board.cols, closed=instance.closed, start=instance.start, end=instance.end
+    )
+    return board.n_free if reason is None else None
+
+
+def start_suite(sizes: Sequence[int | str], fields: Mapping[str, Any] | None = None) -> list[SuiteItem]:
+    """Tours of each board from every start square: the ``starts`` suite (``fields``: the
+    constructor's other keywords, e.g. ``closed``, ``torus``).
+
+    The known optimum is the number of squares where the theorems (colour, outer rows) allow
+    a tour from that start; the report's ``success where one exists`` counts the starts
+    where a run found a checked tour.
     """
-    from knightcert.problems.tours import full_board_reason, tour_instance
+    from knightcert.problems.tours import tour_instance
 
-    return [
-        SuiteItem(
-            tour_instance(n, start=(r, c)),
-            n,
-            n * n if full_board_reason(n, n, closed=False, start=(r, c)) is None else None,
-        )
-        for n in sizes
-        for r in range(n)
-        for c in range(n)
-    ]
-
-
-def start_success(rows: Sequence[Any]) -> dict[tuple[str, int], tuple[int, int]]:
-    """Per (method, board side): (starts with a verified tour, starts run) from harness rows of the
-    ``starts`` suite."""
-    rates: dict[tuple[str, int], tuple[int, int]] = {}
-    for row in rows:
-        key = (row.method, int(row.instance.split("x")[0]))
-        tours, runs = rates.get(key, (0, 0))
-        rates[key] = (tours + (row.verified and row.status == "FEASIBLE"), runs + 1)
-    return rates
+    items = []
+    for size in sizes:
+        rows, cols = board_sides(size)
+        for r in range(rows):
+            for c in range(cols):
+                instance = tour_instance(rows, cols, start=(r, c), **(fields or {}))
+                items.append(SuiteItem(instance, rows, _tour_known(instance)))
+    return items
 
 
 def read_expected(path: Path) -> dict[str, int]:

@@ -116,7 +116,8 @@ def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table
     verified, failed (no checked answer: never hidden), gap, time.
 
     The gaps are those of checked solutions; where a gap means nothing (tours), the gap cells
-    say how many runs found a solution and how many proved there is none."""
+    say how many runs found a solution, of how many runs on instances where one exists
+    (certified: a run of any method found a checked one), and how many proved there is none."""
     from rich.table import Table
 
     from knightcert.compare.statistics import GAPLESS, solved
@@ -138,6 +139,7 @@ def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table
         ("total time", "right"),
     ):
         table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    exists = {r.instance_hash or r.instance for r in rows if solved(r)}
     groups: dict[tuple[str, str], list[Row]] = {}
     for row in rows:
         groups.setdefault((row.problem, row.method), []).append(row)
@@ -148,7 +150,9 @@ def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table
         failed = sum(not (r.verified and r.status != "UNKNOWN") for r in mine)
         found = sum(solved(r) for r in mine)
         none = sum(r.verified and r.status == "INFEASIBLE" for r in mine)
-        no_gap = f"found {found}" + (f", none {none}" if none else "") if problem in GAPLESS else "-"
+        where = sum((r.instance_hash or r.instance) in exists for r in mine)
+        no_gap = f"found {found} of {where}" + (f", none {none}" if none else "")
+        no_gap = no_gap if problem in GAPLESS else "-"
         table.add_row(
             shown(problem),
             shown(method),

@@ -5,6 +5,7 @@ an interrupt inside its import into an ``ImportError``) and honoured right
 after, with the same one line and exit code as later on.
 """
 
+import os
 import signal
 import sys
 import time
@@ -27,7 +28,14 @@ if _held:
 
 
 def run() -> int:
-    """The console script's entry point (this module's import holds the signals, as above)."""
+    """The console script's entry point (this module's import holds the signals, as above).
+
+    Python puts the script's folder first on ``sys.path``: the environment's ``bin/``, whose
+    ``models.py``, ``fm.py``, ... (python-sat's scripts) would shadow a user's module. The
+    working folder takes its place, as under ``python -m knightcert``."""
+    script = os.path.dirname(os.path.abspath(sys.argv[0]))
+    if sys.path and os.path.abspath(sys.path[0] or os.curdir) == script != os.getcwd():
+        sys.path[0] = os.getcwd()
     return main(started=_STARTED)
 
 

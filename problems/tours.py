@@ -75,6 +75,7 @@ def tour_instance(
     start: tuple[int, int] | None = None,
     end: tuple[int, int] | None = None,
     board_file: str | os.PathLike[str] | None = None,
+    torus: bool = False,
 ) -> TourInstance:
     """Build a tour instance from a size or a board file (``.`` usable, ``x`` removed).
 
@@ -95,7 +96,7 @@ def tour_instance(
             raise InvalidInstance("give ROWS [COLS] or --board FILE, not both")
         data, source = read_bytes(board_file)
         blocked = parse_board_mask(data, source)
-        board = Board(blocked.shape[0], blocked.shape[1], blocked)
+        board = Board(blocked.shape[0], blocked.shape[1], blocked, torus=torus)
         name = os.path.basename(source)
     else:
         if rows is None:
@@ -103,7 +104,7 @@ def tour_instance(
         cols = rows if cols is None else cols
         if rows < 1 or cols < 1:
             raise InvalidInstance(f"board size must be at least 1 x 1, got {rows} x {cols}")
-        board = Board(rows, cols)
+        board = Board(rows, cols, torus=torus)
         name = f"{rows}x{cols}"
     for label, square in (("start", start), ("end", end)):  # the words of the command line
         if square is not None and board.contains(*square) and board.blocked[square]:
@@ -111,7 +112,7 @@ def tour_instance(
     if closed and end is not None:  # the API has it (TourInstance); the command line does not
         raise InvalidInstance("a closed tour has no separate end square (drop --end)")
     # the other checks are the instance's own (TourInstance.__post_init__), whoever builds it
-    kind = "closed" if closed else "open"
+    kind = ("torus " if torus else "") + ("closed" if closed else "open")
     ends = "".join(
         f" {label} {sq[0]},{sq[1]}" for label, sq in (("from", start), ("to", end)) if sq is not None
     )

@@ -17,12 +17,15 @@ from typing import Any
 from knightcert.cli.commands import HELP
 from knightcert.cli.options import (
     add_memory_limit,
+    add_option_argument,
     answers_folder,
     dask_address,
+    method_options,
     positive_float,
     repeat_count,
     seed_value,
     split_methods,
+    square,
     worker_count,
 )
 from knightcert.compare.suites import SUITES
@@ -49,7 +52,13 @@ DEFINING = (
     "seeds",
     "holes",
     "instances",
+    "torus",
+    "closed",
+    "start",
+    "end",
+    "all_starts",
     "methods",
+    "option",
     "time_limit",
     "repeat",
     "seed",
@@ -79,7 +88,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--sizes",
         metavar="SPEC",
         help="sizes of the scaling and random suites: A..B (6 geometric sizes from A to B, rounded; "
-        "the sizes chosen are printed), A..B:K (K geometric), A..B:K:linear, or a list N1,N2,...",
+        "the sizes chosen are printed), A..B:K (K geometric), A..B:K:linear, or a list of sides and "
+        "rectangles N1,RxC,...",
+    )
+    fields = parser.add_argument_group("instances (as the solve commands build them)")
+    fields.add_argument("--torus", action="store_true", default=None, help="boards wrap on both axes")
+    fields.add_argument("--closed", action="store_true", default=None, help="closed tours")
+    fields.add_argument("--start", type=square, metavar="R,C", help="first square of every tour")
+    fields.add_argument("--end", type=square, metavar="R,C", help="last square of every open tour")
+    fields.add_argument(
+        "--all-starts",
+        action="store_true",
+        default=None,
+        help="tours from every start square (--suite starts)",
     )
     parser.add_argument("--seeds", metavar="K|A..B|S1,S2", help="generator seeds of the random suites")
     parser.add_argument(
@@ -102,6 +123,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--time-limit", type=positive_float, metavar="S", help="seconds per run for the methods"
     )
+    add_option_argument(parser)
     add_memory_limit(parser)
     parser.add_argument(
         "--repeat", type=repeat_count, metavar="K", help="timed runs of each pair (default 1)"
@@ -151,10 +173,8 @@ def experiment_from_args(args: argparse.Namespace):
     from knightcert.compare.experiment import (
         experiment_from_dict,
         experiment_from_report,
-        parse_seeds,
         read_experiment,
     )
-    from knightcert.compare.suites import parse_sizes
 
     if args.experiment or args.rerun:
         given = [name for name in DEFINING if getattr(args, name) is not None]
@@ -168,21 +188,14 @@ def experiment_from_args(args: argparse.Namespace):
     else:
         if args.problem is None:
             raise InvalidInstance("give a problem, --experiment FILE.toml or --rerun REPORT.json")
-        if args.instances and (args.suite or args.sizes or args.seeds or args.holes is not None):
-            raise InvalidInstance("give --instances or --suite/--sizes/--seeds/--holes, not both")
-        suite: dict[str, Any] = {"suite": "files", "files": args.instances} if args.instances else {}
-        if not args.instances:
-            suite["suite"] = args.suite or "seed"
-            if args.sizes:
-                suite["sizes"] = parse_sizes(args.sizes)
-            if args.seeds:
-                suite["seeds"] = parse_seeds(args.seeds)
-            if args.holes is not None:
-                suite["holes"] = args.holes
         record: dict[str, Any] = {
             "problem": args.problem,
-            "suites": [suite],
-            "methods": split_methods(args.methods) or method_names(args.problem),
+            "suites": [_suite(args)],
+            "methods": [
+                {"name": name, "options": options} if options else name
+                for options in [method_options(args.option)]
+                for name in split_methods(args.methods) or method_names(args.problem)
+            ],
             "repeat": args.repeat or 1,
         }
         if args.time_limit is not None:
@@ -197,6 +210,29 @@ def experiment_from_args(args: argparse.Namespace):
 
         experiment = replace(experiment, workers=args.workers)
     return experiment
+
+
+def _suite(args: argparse.Namespace) -> dict[str, Any]:
+    """The suite the flags describe: files, or a generated suite with its sizes, seeds, holes and
+    the instance fields of the solve commands (``--torus``, ``--closed``, ``--start``, ``--end``)."""
+    from knightcert.compare.experiment import parse_seeds
+    from knightcert.compare.suites import parse_sizes
+
+    if args.instances and (args.suite or args.sizes or args.seeds or args.holes is not None):
+        raise InvalidInstance("give --instances or --suite/--sizes/--seeds/--holes, not both")
+    if args.all_starts and args.suite not in (None, "starts"):
+        raise InvalidInstance(f"--all-starts is the starts suite: drop --suite {args.suite}")
+    suite: dict[str, Any] = {"suite": "files", "files": args.instances} if args.instances else {}
+    suite.update((k, getattr(args, k)) for k in ("torus", "closed", "start", "end") if getattr(args, k))
+    if args.instances:
+        return suite
+    suite["suite"] = "starts" if args.all_starts else args.suite or ("scaling" if args.sizes else "seed")
+    given = {
+        "sizes": parse_sizes(args.sizes) if args.sizes else None,
+        "seeds": parse_seeds(args.seeds) if args.seeds else None,
+        "holes": args.holes,
+    }
+    return suite | {key: value for key, value in given.items() if value is not None}
 
 
 def _quiet_client_logs() -> None:
@@ -272,12 +308,7 @@ def check_paths(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-
-    from knightcert.cli.output import table_console
     from knightcert.compare.comparison import instance_records, run_experiment
-    from knightcert.compare.harness import median_of_repeats
-    from knightcert.compare.summary import rows_table
 
     check_paths(args)  # before any work: a bad --out or --plot must not cost the runs
     _check_optional_packages(args)
@@ -290,25 +321,9 @@ def run(args: argparse.Namespace) -> int:
     header = {"experiment": experiment.to_dict(), "instances": instance_records(items)}
     if args.rerun:
         _check_rerun(args.rerun, header)
-    outputs, finished = _outputs(args, header)
-    executor = None
-    client = None
-    if args.dask:
-        try:
-            from distributed import Client
-        except ImportError:
-            raise InvalidInstance("--dask needs the dask extra: pip install 'knightcert[dask]'") from None
-        local = args.dask.startswith("local:")
-        client = local_cluster(args.dask) if local else connect_dask(Client, args.dask)
-        try:
-            for path in uploads:
-                client.upload_file(path)
-            check_methods_on_workers(client, experiment.problem, [m.name for m in experiment.methods])
-        except BaseException:
-            client.close()
-            raise
-        executor = client.get_executor()
-        _quiet_client_logs()
+    outputs, finished = _outputs(args, header, items)
+    client = _dask_client(args, experiment, uploads) if args.dask else None
+    executor = None if client is None else client.get_executor()
     total = len(items) * len(experiment.methods) * experiment.repeat
     command = ["knightcert", *getattr(args, "argv", sys.argv[1:])]
     interrupted = False
@@ -337,6 +352,38 @@ def run(args: argparse.Namespace) -> int:
         print(f"knightcert: {word}{saved}", file=sys.stderr)
         return code
     _say_sizes(args, experiment)
+    _show(args, experiment, rows, header)
+    return 1 if any(not r.verified and r.status != "UNKNOWN" for r in rows) else 0
+
+
+def _dask_client(args: argparse.Namespace, experiment: Any, uploads: list[str]) -> Any:
+    """The Dask client of ``--dask``, the ``--upload`` files shipped and every method found on
+    every worker (closed again on any failure)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InvalidInstance("--dask needs the dask extra: pip install 'knightcert[dask]'") from None
+    local = args.dask.startswith("local:")
+    client = local_cluster(args.dask) if local else connect_dask(Client, args.dask)
+    try:
+        for path in uploads:
+            client.upload_file(path)
+        check_methods_on_workers(client, experiment.problem, [m.name for m in experiment.methods])
+    except BaseException:
+        client.close()
+        raise
+    _quiet_client_logs()
+    return client
+
+
+def _show(args: argparse.Namespace, experiment: Any, rows: list[Any], header: dict[str, Any]) -> None:
+    """The plot, and the rows as JSON or as a table with one line of counts."""
+    import json
+
+    from knightcert.cli.output import table_console
+    from knightcert.compare.harness import median_of_repeats
+    from knightcert.compare.summary import rows_table
+
     if args.plot:
         from knightcert.compare.plots import plot_rows
         from knightcert.compare.statistics import instance_dimensions
@@ -360,7 +407,6 @@ def run(args: argparse.Namespace) -> int:
             + (f"; {failed} runs without an answer" if failed else "")
             + (" (see the status column)" if rejected or failed else "")
         )
-    return 1 if any(not r.verified and r.status != "UNKNOWN" for r in rows) else 0
 
 
 def _say_sizes(args: argparse.Namespace, experiment: Any) -> None:
@@ -460,7 +506,7 @@ def _check_rerun(report: str, header: dict[str, Any]) -> None:
         raise ExperimentMismatch(f"{report}: cannot repeat the experiment exactly: {reason}")
 
 
-def _outputs(args: argparse.Namespace, header: dict[str, Any]) -> tuple[list[Path], int]:
+def _outputs(args: argparse.Namespace, header: dict[str, Any], items: Any) -> tuple[list[Path], int]:
     """The report paths and the number of runs they already hold (resumed).
 
     A JSON report of another experiment is refused before any work, or with
@@ -472,12 +518,12 @@ def _outputs(args: argparse.Namespace, header: dict[str, Any]) -> tuple[list[Pat
     chosen, finished = [], 0
     for path in (Path(p) for p in args.out or []):
         try:
-            sealed, unsealed = resume_split([path], header)
-            finished = max(finished, len(sealed))
-            if unsealed:
+            backed, others = resume_split([path], header, items)
+            finished = max(finished, len(backed))
+            if others:
                 print(
-                    f"knightcert: {path}: {len(unsealed)} run(s) not as this user's knightcert wrote them "
-                    "(received or edited): running them again",
+                    f"knightcert: {path}: {len(others)} run(s) without an answer file that re-checks "
+                    "(received without its answers, or edited): running them again",
                     file=sys.stderr,
                 )
         except ExperimentMismatch as exc:

@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 
 from knightcert.cli.commands import HELP
-from knightcert.cli.options import add_board_arguments, add_export_model, add_solver_arguments, export_model
+from knightcert.cli.options import (
+    add_board_arguments,
+    add_export_model,
+    add_solver_arguments,
+    export_model,
+    method_options,
+)
 from knightcert.cli.output import (
     check_suffix,
     claim_text,
@@ -51,9 +57,18 @@ def run(args: argparse.Namespace) -> int:
     if args.export_model:
         return export_model(args.export_model, instance)
     # the one run path; no --method: the instance's default (cpsat on a torus with an odd side)
-    result = run_watched("knights", args.method, instance, time_limit=args.time_limit, seed=args.seed)
+    options = method_options(args.option)
+    result = run_watched(
+        "knights", args.method, instance, time_limit=args.time_limit, seed=args.seed, options=options
+    )
     save_answer(
-        args.save, result, instance, instance_path=args.board, time_limit=args.time_limit, seed=args.seed
+        args.save,
+        result,
+        instance,
+        instance_path=args.board,
+        time_limit=args.time_limit,
+        seed=args.seed,
+        **options,
     )
     if args.json:
         print_json([result])

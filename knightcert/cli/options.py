@@ -21,6 +21,7 @@ __all__ = [
     "MAX_WORKERS",
     "add_board_arguments",
     "add_memory_limit",
+    "add_option_argument",
     "add_solver_arguments",
     "answers_folder",
     "apply_memory_limit",
@@ -28,6 +29,8 @@ __all__ = [
     "bounded_int",
     "dask_address",
     "memory_megabytes",
+    "method_option",
+    "method_options",
     "node_budget",
     "output_file",
     "player_count",
@@ -195,6 +198,7 @@ def add_solver_arguments(
         "--seed", type=seed_value, help=f"random seed for solvers that use one (0..{MAX_SEED})"
     )
     parser.add_argument("--json", action="store_true", help=json_help)
+    add_option_argument(parser)
     add_memory_limit(parser)
     parser.add_argument(
         "--save",
@@ -284,6 +288,51 @@ def answers_folder(text: str) -> str:
     if not os.access(folder, os.W_OK | os.X_OK):
         raise argparse.ArgumentTypeError(f"{_cut(text)}: cannot write into folder {_cut(folder)!r}")
     return text
+
+
+def add_option_argument(parser: argparse.ArgumentParser) -> None:
+    """``--option NAME=VALUE``, repeatable: an option of the method, checked against its
+    specification (:mod:`knightcert.specs`) before any work."""
+    parser.add_argument(
+        "--option",
+        action="append",
+        type=method_option,
+        metavar="NAME=VALUE",
+        help="an option of the method, repeatable (e.g. workers=1, formulation=circuit, "
+        "backtracking=false; VALUE is read as JSON, else as text), checked against its specification",
+    )
+
+
+def method_option(text: str) -> tuple[str, object]:
+    """``NAME=VALUE`` -> ``(NAME, VALUE)``: VALUE read as JSON (``5``, ``true``, ``[[0, 1]]``),
+    ``True``/``False`` as booleans, anything else as text.
+
+    Examples
+    --------
+    >>> method_option("workers=1"), method_option("hint=[[0, 1]]"), method_option("formulation=circuit")
+    (('workers', 1), ('hint', [[0, 1]]), ('formulation', 'circuit'))
+    """
+    import json
+
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip().isidentifier():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    if value in ("True", "False"):
+        return name.strip(), value == "True"
+    try:
+        return name.strip(), json.loads(value)
+    except ValueError:
+        return name.strip(), value
+
+
+def method_options(pairs: list[tuple[str, object]] | None) -> dict[str, object]:
+    """``--option`` values as a dictionary; a name given twice is an InvalidArgument."""
+    options: dict[str, object] = {}
+    for name, value in pairs or ():
+        if name in options:
+            raise InvalidArgument(f"--option {name} is given twice")
+        options[name] = value
+    return options
 
 
 def split_methods(values: list[str] | None) -> list[str] | None:

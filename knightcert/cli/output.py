@@ -184,6 +184,7 @@ def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Res
     InstanceTooLarge
         A board whose memory estimate for the method exceeds the memory available.
     """
+    from knightcert.cli.options import method_options
     from knightcert.cli.session import solve_each
     from knightcert.cli.watched import run_watched
     from knightcert.problems.errors import InvalidArgument
@@ -192,12 +193,14 @@ def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Res
     if args.save and len(args.files) > 1:
         raise InvalidArgument("--save writes one answer: give one FILE")
     instances = [read(path) for path in args.files]
-    refs = {id(i): prepare(problem, args.method, i)[0] for i in instances}  # all before any work
+    given = method_options(args.option)
+    refs = {id(i): prepare(problem, args.method, i, given)[0] for i in instances}  # all before any work
 
     def solve(instance: Any, **options: Any) -> Result:
         # --time-limit bounds the whole command: each instance gets what is left of it, a built-in
         # overrunning it is stopped (knightcert.cli.watched); the answer reported is checked
-        return run_watched(problem, refs[id(instance)], instance, time_limit=args.time_limit, **options)
+        ref = refs[id(instance)]
+        return run_watched(problem, ref, instance, time_limit=args.time_limit, options=given, **options)
 
     results, interrupted = solve_each(solve, instances, seed=args.seed)
     if results and not interrupted:
@@ -208,6 +211,7 @@ def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Res
             instance_path=args.files[0],
             time_limit=args.time_limit,
             seed=args.seed,
+            **given,
         )
     return instances, results, interrupted
 

@@ -75,7 +75,7 @@ def _load(name: str):
     if not rows:
         raise InvalidInstance("the report holds no runs", str(path))
     header = read_header(path)
-    audit = audit_rows(rows, header)
+    audit = audit_rows(rows, header, path.parent)
     for note in audit_notes(audit, str(path)):
         print(printable(note), file=sys.stderr)
     return audit.rows, header

@@ -10,6 +10,7 @@ from knightcert.cli.options import (
     add_export_model,
     add_solver_arguments,
     export_model,
+    method_options,
     node_budget,
     square,
 )
@@ -41,6 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--closed", action="store_true", help="the last square must be a move from the first")
     parser.add_argument("--start", type=square, metavar="R,C", help="first square (0-indexed)")
     parser.add_argument("--end", type=square, metavar="R,C", help="last square of an open tour (0-indexed)")
+    parser.add_argument("--torus", action="store_true", help="the board wraps on both axes")
     add_solver_arguments(
         parser,
         "tour",
@@ -80,12 +82,19 @@ def taking(option: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     instance = tour_instance(
-        args.rows, args.cols, closed=args.closed, start=args.start, end=args.end, board_file=args.board
+        args.rows,
+        args.cols,
+        closed=args.closed,
+        start=args.start,
+        end=args.end,
+        board_file=args.board,
+        torus=args.torus,
     )
     if args.export_model:
         return export_model(args.export_model, instance)
     args.method = args.method or default_method("tour", instance)
-    options = {}  # given only when asked for: a method that does not take one refuses it (exit 2)
+    # given only when asked for: a method that does not take one refuses it
+    options = method_options(args.option)
     if args.budget is not None:
         options["budget"] = args.budget
     if args.no_backtracking:

@@ -300,7 +300,7 @@ def test_a_dead_end_coverage_is_replayed_never_read_from_info():
 
 
 def test_starts_suite_runs_a_heuristic_from_every_start():
-    from knightcert.compare.suites import start_success
+    from knightcert.compare.statistics import group_stats
 
     items = build_suite("tour", "starts", (5, 6))
     assert len(items) == 25 + 36 and items[0].instance.start == (0, 0)
@@ -310,8 +310,12 @@ def test_starts_suite_runs_a_heuristic_from_every_start():
     from knightcert.tour_auto import auto
 
     rows = [row_from_result(m(item.instance)) for item in items for m in (auto, warnsdorff)]
-    rates = start_success(rows)
-    assert rates["auto", 5] == (13, 25) and rates["auto", 6] == (36, 36)
-    assert rates["warnsdorff", 6][1] == 36
+    for row, item in zip(rows, [item for item in items for _ in range(2)], strict=True):
+        row.instance, row.size = item.name, item.size
+    stats = {(g.key[1], g.key[0]): g for g in group_stats(rows, ("size", "method"))}
+    # a complete method: 13 of 25 starts of 5 x 5 over all starts, every start where a tour exists
+    assert stats["auto", 5].success == pytest.approx(13 / 25) and stats["auto", 5].success_exists == 1.0
+    assert stats["auto", 6].success == stats["auto", 6].success_exists == 1.0
+    assert stats["warnsdorff", 6].runs == 36 and stats["warnsdorff", 5].success_exists <= 1.0
     with pytest.raises(InvalidInstance, match="starts suite is for tours"):
         build_suite("knights", "starts")

@@ -105,9 +105,11 @@ def test_tours_have_no_gap_and_success_counts_only_tours():
     [stats] = group_stats(rows, ("method",))
     assert stats.gapless and stats.gap_mean is None and stats.gaps == 0
     assert stats.success == pytest.approx(1 / 3)  # the board without a tour is no success
+    assert stats.success_exists == 1.0  # but every board where a tour exists has one
     assert (stats.answered - stats.none_proven, stats.none_proven, stats.failed) == (1, 1, 1)
     table = stats_table(rows, ("method",))
     assert "found | none proven | unknown" in table and "0.00 %" not in table and "No gap" in table
+    assert "| success | success where one exists |" in table and "| 33 % | 100 % |" in table
     import rich.console
 
     from knightcert.compare.summary import rows_table

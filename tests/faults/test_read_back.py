@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
@@ -119,7 +120,7 @@ def test_a_forged_resumed_row_is_run_again_not_trusted(tmp_path):
     (tmp_path / "r.json").write_text(json.dumps(data))
     done = run_cli(tmp_path, *QUICK, "--out", "r.json")
     assert done.returncode == 0, done.stderr
-    assert "1 run(s) not as this user's knightcert wrote them" in done.stderr
+    assert "1 run(s) without an answer file that re-checks" in done.stderr
     again = next(r for r in _runs(tmp_path / "r.json") if r["method"] == "greedy")
     assert again["objective"] == truth and again["status"] != "OPTIMAL"
 
@@ -143,8 +144,8 @@ def test_a_forged_cached_reference_is_run_again_not_trusted(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def sealed_report(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("sealed")
+def checked_report(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("checked")
     args = (
         "compare",
         "path",
@@ -159,17 +160,38 @@ def sealed_report(tmp_path_factory):
     )
     done = run_cli(folder, *args)
     assert done.returncode == 0, done.stderr
-    return json.loads((folder / "r.json").read_text())
+    return json.loads((folder / "r.json").read_text()), folder / "r.answers"
 
 
-def test_report_of_an_untouched_report_says_nothing_more(tmp_path, sealed_report):
-    (tmp_path / "r.json").write_text(json.dumps(sealed_report))
+def _placed(folder, report, name="r.json"):
+    """The report written into ``folder`` with its answer files beside it, as received whole."""
+    data, answers = report
+    (folder / name).write_text(json.dumps(data))
+    if not (folder / "r.answers").exists():
+        shutil.copytree(answers, folder / "r.answers")
+
+
+def test_report_of_an_untouched_report_says_nothing_more(tmp_path, checked_report):
+    _placed(tmp_path, checked_report)
     done = run_cli(tmp_path, "report", "r.json")
     assert done.returncode == 0 and done.stderr == "", done.stderr
 
 
+def test_every_row_links_an_answer_anyone_can_check(tmp_path, checked_report):
+    data, _ = checked_report
+    _placed(tmp_path, checked_report)
+    claimed = [r for r in data["runs"] if r["status"] != "UNKNOWN"]
+    assert claimed and all(r["answer"].startswith("r.answers/") for r in claimed)
+    done = run_cli(tmp_path, "check", "-", claimed[0]["answer"])
+    assert done.returncode == 0, done.stderr
+    (tmp_path / "alone").mkdir()  # the report received without its answers: said, not trusted
+    (tmp_path / "alone" / "r.json").write_text(json.dumps(data))
+    done = run_cli(tmp_path / "alone", "report", "r.json")
+    assert f"{len(claimed)} of {len(data['runs'])} runs have no answer file that re-checks" in done.stderr
+
+
 def _edited(report, **changes):
-    data = json.loads(json.dumps(report))
+    data = json.loads(json.dumps(report[0]))
     greedy = [r for r in data["runs"] if r["method"] == "greedy"]
     for key, value in changes.items():
         greedy[0][key] = value
@@ -185,21 +207,21 @@ def _edited(report, **changes):
         ({"status": "PROVEN"}, ("unknown status",)),
     ],
 )
-def test_report_recomputes_and_names_edited_runs(tmp_path, sealed_report, changes, words):
-    data, instance = _edited(sealed_report, **changes)
-    (tmp_path / "r.json").write_text(json.dumps(data))
+def test_report_recomputes_and_names_edited_runs(tmp_path, checked_report, changes, words):
+    data, instance = _edited(checked_report, **changes)
+    _placed(tmp_path, (data, checked_report[1]))
     done = run_cli(tmp_path, "report", "r.json", "--by", "method", "--format", "csv")
     assert done.returncode == 0, done.stderr
     assert instance in done.stderr
-    assert ("not sealed" in done.stderr) == (set(changes) != {"gap"})  # a gap is recomputed, not sealed
+    assert ("re-checks to them" in done.stderr) == (set(changes) != {"gap"})  # a gap is recomputed
     for word in words:
         assert word in done.stderr
     assert "Traceback" not in done.stderr
 
 
-def test_report_counts_follow_the_runs_not_the_flags(tmp_path, sealed_report):
-    data, _ = _edited(sealed_report, status="UNKNOWN", objective=None, verified=False, certified=True)
-    (tmp_path / "r.json").write_text(json.dumps(data))
+def test_report_counts_follow_the_runs_not_the_flags(tmp_path, checked_report):
+    data, _ = _edited(checked_report, status="UNKNOWN", objective=None, verified=False, certified=True)
+    _placed(tmp_path, (data, checked_report[1]))
     done = run_cli(tmp_path, "report", "r.json", "--by", "method", "--format", "csv")
     assert done.returncode == 0, done.stderr
     import csv
@@ -209,10 +231,10 @@ def test_report_counts_follow_the_runs_not_the_flags(tmp_path, sealed_report):
     assert int(rows["greedy"]["certified"]) <= int(rows["greedy"]["answered"])
 
 
-def test_paired_report_names_edited_runs_in_either_file(tmp_path, sealed_report):
-    (tmp_path / "a.json").write_text(json.dumps(sealed_report))
-    data, _ = _edited(sealed_report, gap=-0.5)
-    (tmp_path / "b.json").write_text(json.dumps(data))
+def test_paired_report_names_edited_runs_in_either_file(tmp_path, checked_report):
+    _placed(tmp_path, checked_report, "a.json")
+    data, _ = _edited(checked_report, gap=-0.5)
+    _placed(tmp_path, (data, checked_report[1]), "b.json")
     done = run_cli(tmp_path, "report", "a.json", "b.json")
     assert "b.json" in done.stderr and "gaps as written differ" in done.stderr
     assert "a.json" not in done.stderr and "Traceback" not in done.stderr

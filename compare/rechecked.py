@@ -1,0 +1,108 @@
+"""Rows anyone can verify: each run of a report links to its saved answer file, and reading the
+report back re-checks that answer with the checker (what ``knightcert check`` does).
+
+A report is a plain file: anyone who can write it can change a row to ``verified: true`` with
+another objective, or a reference value. So a row read back counts only as far as its answer
+backs it: the answer file (``answer``, relative to the report's folder; by default in
+``REPORT.answers/``) is re-checked against the instance — the comparison's own copy on resume,
+else the answer's embedded instance, whose fingerprint must be the report's — and the row's
+status, objective, bound and check flags must be what that re-check gives. A row that claims
+nothing (no answer, no objective, no bound) needs no file. Nothing rests on a key: whoever
+holds the report and its answers can verify every row.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from knightcert.compare.harness import Row, row_from_result
+from knightcert.problems.errors import KnightcertError
+
+__all__ = [
+    "CHECKED_FIELDS",
+    "answer_folder",
+    "answer_link",
+    "backed",
+    "backed_rows",
+    "certified_optimum",
+    "rechecked_row",
+    "reference_backed",
+]
+
+#: The fields of a row that its re-checked answer must give again.
+CHECKED_FIELDS = ("status", "objective", "bound", "verified", "certified")
+
+
+def answer_folder(report: str | os.PathLike[str]) -> Path:
+    """Where a report's answer files go by default: ``study.json`` -> ``study.answers/``."""
+    path = Path(report)
+    return path.with_name(path.stem + ".answers")
+
+
+def answer_link(folder: str | os.PathLike[str], name: str, report: str | os.PathLike[str] | None) -> str:
+    """The answer file ``folder/name`` as a row links it: relative to the report's folder
+    (absolute without a report); ``""`` when no such file was written."""
+    path = Path(folder) / name
+    if not path.is_file():
+        return ""
+    return os.path.relpath(path, Path(report).parent) if report is not None else str(path.resolve())
+
+
+def rechecked_row(link: str, base: Path, instance: Any = None, sha256: str = "") -> Row | None:
+    """The row of the answer file ``link`` (under ``base``) as the checker re-derives it, against
+    ``instance`` (else the embedded one, whose fingerprint must be ``sha256``); None when the
+    file is missing, unreadable, for another instance, or its answer is rejected."""
+    from knightcert.problems.answers import check_answer, instance_for_answer, instance_sha256, read_answer
+
+    if not link:
+        return None
+    try:
+        data = read_answer(base / link)
+        if instance is None and instance_sha256(instance_for_answer(data)) != sha256:
+            return None
+        return row_from_result(check_answer(instance, data))
+    except (KnightcertError, OSError, ValueError):
+        return None
+
+
+def certified_optimum(row: Row) -> float | int | None:
+    """The value a reference run gives: its objective when proven optimal and certified."""
+    return row.objective if row.status == "OPTIMAL" and row.verified and row.certified else None
+
+
+def reference_backed(record: Mapping[str, Any], base: Path, instance: Any = None, sha256: str = "") -> bool:
+    """Whether a report's reference record claims no value, or its answer file re-checks to it."""
+    if record.get("value") is None:
+        return True
+    again = rechecked_row(str(record.get("answer") or ""), base, instance, sha256)
+    return again is not None and certified_optimum(again) == record["value"]
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-9)
+    return a == b
+
+
+def backed(row: Row, base: Path, instance: Any = None) -> bool:
+    """Whether ``row`` claims nothing, or its answer file re-checks to the same claims."""
+    if row.status == "UNKNOWN" and row.objective is None and row.bound is None and not row.verified:
+        return True
+    again = rechecked_row(row.answer, base, instance, row.instance_hash)
+    return again is not None and all(_same(getattr(row, f), getattr(again, f)) for f in CHECKED_FIELDS)
+
+
+def backed_rows(
+    rows: Sequence[Row], base: Path, instances: Mapping[str, Any] | None = None
+) -> tuple[list[Row], list[Row]]:
+    """``(backed, others)``: the rows their answers back (:func:`backed`; ``instances`` by name, the
+    comparison's own copies), and the others (no answer file, edited, or another instance)."""
+    good: list[Row] = []
+    bad: list[Row] = []
+    for row in rows:
+        (good if backed(row, base, (instances or {}).get(row.instance)) else bad).append(row)
+    return good, bad
