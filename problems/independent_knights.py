@@ -15,6 +15,7 @@ from knightcert.problems.argument_checks import expect_whole
 from knightcert.problems.board import Board
 from knightcert.problems.board_text import parse_board_mask, read_bytes
 from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.side_constraints import side_squares
 
 __all__ = ["KnightsInstance", "closed_form", "knights_instance"]
 
@@ -25,10 +26,13 @@ class KnightsInstance:
 
     board: Board
     name: str = ""
+    #: squares that must hold a knight (a side constraint)
+    fixed: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.board, Board):
             raise InvalidInstance(f"board must be a Board, got {type(self.board).__name__}")
+        object.__setattr__(self, "fixed", side_squares(self.board, self.fixed, "fixed"))
 
 
 def knights_instance(
@@ -37,6 +41,7 @@ def knights_instance(
     *,
     torus: bool = False,
     board_file: str | os.PathLike[str] | None = None,
+    fixed: tuple[tuple[int, int], ...] = (),
 ) -> KnightsInstance:
     """Build an instance from a size, or from a board file (``.`` usable, ``x`` removed).
 
@@ -54,13 +59,14 @@ def knights_instance(
         data, source = read_bytes(board_file)
         blocked = parse_board_mask(data, source)
         board = Board(blocked.shape[0], blocked.shape[1], blocked, torus=torus)
-        return KnightsInstance(board, os.path.basename(source) + (" (torus)" if torus else ""))
+        return KnightsInstance(board, os.path.basename(source) + (" (torus)" if torus else ""), fixed)
     if rows is None:
         raise InvalidInstance("give the board size ROWS [COLS] or --board FILE")
     cols = rows if cols is None else cols
     if rows < 1 or cols < 1:
         raise InvalidInstance(f"board size must be at least 1 x 1, got {rows} x {cols}")
-    return KnightsInstance(Board(rows, cols, torus=torus), f"{rows}x{cols}" + (" torus" if torus else ""))
+    name = f"{rows}x{cols}" + (" torus" if torus else "")
+    return KnightsInstance(Board(rows, cols, torus=torus), name, fixed)
 
 
 def closed_form(rows: int, cols: int) -> int:
