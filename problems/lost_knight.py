@@ -7,6 +7,7 @@ knight moves from ``C`` to ``S``.
 
 from __future__ import annotations
 
+import itertools
 import os
 from dataclasses import dataclass
 
@@ -48,7 +49,7 @@ class LostKnightInstance:
         A shortest path through the via squares in order is a shortest path of each leg, joined.
         """
         stops = [self.start, *self.via, self.exit]
-        return list(zip(stops[:-1], stops[1:], strict=True))
+        return list(itertools.pairwise(stops))
 
     @property
     def start_index(self) -> int:

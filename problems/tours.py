@@ -59,8 +59,9 @@ class TourInstance:
         ------
         InvalidInstance
             No usable square, a start or end off the board or on a removed square, a start
-            equal to the end; a malformed side constraint (the field is named). (A closed tour with an end, E a knight move from its start S, is
-            an instance of the API; the command line refuses it in :func:`tour_instance`.)
+            equal to the end; a malformed side constraint (the field is named). (A closed
+            tour with an end, E a knight move from its start S, is an instance of the API;
+            the command line refuses it in :func:`tour_instance`.)
         """
         if not isinstance(self.board, Board):
             raise InvalidInstance(f"board must be a Board, got {type(self.board).__name__}")

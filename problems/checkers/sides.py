@@ -8,6 +8,8 @@ proved in its docstring and never assumes more than the constraints say.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from knightcert.problems.board import Board
@@ -16,12 +18,12 @@ from knightcert.problems.tours import TourInstance
 
 __all__ = [
     "fixed_fault",
-    "required_moves_fault",
     "forbidden_moves_fault",
+    "required_moves_fault",
+    "tour_moves",
     "via_fault",
     "visits_argument",
     "visits_fault",
-    "tour_moves",
 ]
 
 
@@ -111,15 +113,20 @@ def visits_argument(instance: TourInstance) -> str | None:
         if move in instance.forbidden_moves:
             return f"moves: {move[0]} - {move[1]} is both required and forbidden"
         a, b = (where.get(sq) for sq in move)
-        if a is not None and b is not None and abs(a - b) != 1 and not (instance.closed and {a, b} == {1, n}):
-            return f"visits: {move[0]} and {move[1]} are at places {a} and {b}, but the move between them is required"
+        apart = a is not None and b is not None and abs(a - b) != 1
+        if apart and not (instance.closed and {a, b} == {1, n}):
+            return f"visits: {move[0]} and {move[1]} are at places {a} and {b}, yet joined by a required move"
     forbidden = set(instance.forbidden_moves)
     pairs = [(k, k + 1) for k in range(1, n)] + ([(n, 1)] if instance.closed and n > 2 else [])
     for k, j in pairs:
         if k in place and j in place:
             a, b = place[k], place[j]
             if not is_knight_move(board, a, b) or (min(a, b), max(a, b)) in forbidden:
-                what = "not a knight move apart" if (min(a, b), max(a, b)) not in forbidden else "a forbidden move"
+                what = (
+                    "not a knight move apart"
+                    if (min(a, b), max(a, b)) not in forbidden
+                    else "a forbidden move"
+                )
                 return f"visits: places {k} and {j} are {a} and {b}, {what}"
     return _parity_argument(board, place)
 
@@ -128,7 +135,7 @@ def _parity_argument(board: Board, place: dict[int, tuple[int, int]]) -> str | N
     if board.torus and (board.rows % 2 or board.cols % 2):
         return None  # a wrapping move across an odd side keeps the colour
     items = sorted(place.items())
-    for (k, a), (j, b) in zip(items[:-1], items[1:], strict=True):
+    for (k, a), (j, b) in itertools.pairwise(items):
         if (sum(a) + sum(b) + k + j) % 2:
             return (
                 f"colours: places {k} and {j} are {j - k} moves apart, so their squares' colours "

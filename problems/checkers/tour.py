@@ -55,17 +55,17 @@ from knightcert.problems.checkers.common import (
     on_usable,
     solver_evidence,
 )
-from knightcert.problems.checkers.tour_separator import (
-    own_separator,
-    read_separator,
-    separator_squares,
-    separator_verdict,
-)
 from knightcert.problems.checkers.sides import (
     forbidden_moves_fault,
     required_moves_fault,
     visits_argument,
     visits_fault,
+)
+from knightcert.problems.checkers.tour_separator import (
+    own_separator,
+    read_separator,
+    separator_squares,
+    separator_verdict,
 )
 from knightcert.problems.moves import is_knight_move, knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
@@ -234,9 +234,14 @@ def _count_argument(instance: TourInstance) -> str | None:
 
 
 def _closing_argument(instance: TourInstance) -> str | None:
-    if instance.closed and instance.start is not None and instance.end is not None:
-        if not is_knight_move(instance.board, instance.start, instance.end):
-            return "closing move: the fixed start and end are not a knight move apart"
+    start, end = instance.start, instance.end
+    if (
+        instance.closed
+        and start is not None
+        and end is not None
+        and not is_knight_move(instance.board, start, end)
+    ):
+        return "closing move: the fixed start and end are not a knight move apart"
     return None
 
 
@@ -501,7 +506,9 @@ def _search_variant(
         if instance.closed:
             starts = starts[:1]  # a cycle passes through every square: one start is enough
     end = -1 if backwards or instance.closed else int(at_depth[n - 1])
-    outcome, nodes, path = find_tour(neighbours, starts, end, instance.closed, budget, (at_depth, depth_of, req))
+    outcome, nodes, path = find_tour(
+        neighbours, starts, end, instance.closed, budget, (at_depth, depth_of, req)
+    )
     if outcome != FOUND:
         return outcome, nodes, []
     tour = [int(usable[i]) for i in path]

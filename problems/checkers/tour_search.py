@@ -129,9 +129,8 @@ def search(nb, starts, end, closed, budget, path, at_depth, depth_of, req):  # p
             depth += 1
             path[depth] = x
             if depth == n - 1:
-                if (end < 0 or x == end) and (not closed or adjacent[x, s]):
-                    if not closed or _joins(req, s, path[1], x):
-                        return FOUND, nodes
+                if (end < 0 or x == end) and (not closed or (adjacent[x, s] and _joins(req, s, path[1], x))):
+                    return FOUND, nodes
                 ok = False
             else:
                 ok = _feasible(nb, adjacent, visited, du, x, s, end, closed, queue, seen)
@@ -140,8 +139,22 @@ def search(nb, starts, end, closed, budget, path, at_depth, depth_of, req):  # p
             if ok:
                 prev = path[depth - 1]
                 _fill(
-                    nb, visited, du, x, end, depth + 1, n, cand, ncand, depth, prev, s, closed, at_depth,
-                    depth_of, req,
+                    nb,
+                    visited,
+                    du,
+                    x,
+                    end,
+                    depth + 1,
+                    n,
+                    cand,
+                    ncand,
+                    depth,
+                    prev,
+                    s,
+                    closed,
+                    at_depth,
+                    depth_of,
+                    req,
                 )
         if closed:
             break  # a closed tour passes through the first square
@@ -162,10 +175,7 @@ def _visit(nb, visited, du, x, entering):  # pragma: no cover - numba
 @njit(cache=True, nogil=True)
 def _joins(req, v, a, b):  # pragma: no cover - numba
     """Every square the tour must join to ``v`` is ``a`` or ``b``."""
-    for i in range(req.shape[1]):
-        if req[v, i] >= 0 and req[v, i] != a and req[v, i] != b:
-            return False
-    return True
+    return all(not (req[v, i] >= 0 and req[v, i] != a and req[v, i] != b) for i in range(req.shape[1]))
 
 
 @njit(cache=True, nogil=True)
