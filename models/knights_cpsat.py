@@ -38,6 +38,7 @@ import numpy as np
 from ortools.sat.python import cp_model, cp_model_helper
 
 from knightcert.models.cpsat_solve import solve_cpsat
+from knightcert.models.side_constraints import knight_sides_in_proto
 from knightcert.problems.deadline import Deadline
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.method import method
@@ -166,6 +167,7 @@ def cpsat(
     for _ in range(n):
         proto.variables.add().domain.extend((0, 1))
     # constraints
+    knight_sides_in_proto(model, board, var_of, instance)  # models/side_constraints.py
     constraints = proto.constraints
     if formulation == "star":
         if bipartite:

@@ -34,6 +34,7 @@ from ortools.sat.python import cp_model, cp_model_helper
 
 from knightcert.algorithms.tour_separator import with_separator
 from knightcert.models.cpsat_solve import solve_cpsat
+from knightcert.models.side_constraints import rotated_to_visits, tour_sides_in_proto
 from knightcert.problems.method import method
 from knightcert.problems.moves import knight_arcs
 from knightcert.problems.result import Result, Status
@@ -169,6 +170,7 @@ def _circuit(
     circuit.tails.extend(circuit_tails)
     circuit.heads.extend(circuit_heads)
     circuit.literals.extend(circuit_literals)
+    tour_sides_in_proto(model, instance, tails, heads, usable, enter)  # models/side_constraints.py
     # CP-SAT's circuit leaves out a node without arcs: a square without a move empties a
     # degree constraint, which the solver answers INFEASIBLE
     isolated = np.setdiff1d(np.arange(n), arc_tail)
@@ -215,7 +217,7 @@ def _circuit(
     tour = [first]
     while len(tour) < n:
         tour.append(successor[tour[-1]])
-    squares = [list(board.square(i)) for i in tour]
+    squares = rotated_to_visits([list(board.square(i)) for i in tour], instance)
     elapsed = time.perf_counter() - began
     return Result.answer(
         "tour", "cpsat", status=Status.FEASIBLE, objective=n, solution=squares, time=elapsed, info=info

@@ -175,7 +175,10 @@ def _visit(nb, visited, du, x, entering):  # pragma: no cover - numba
 @njit(cache=True, nogil=True)
 def _joins(req, v, a, b):  # pragma: no cover - numba
     """Every square the tour must join to ``v`` is ``a`` or ``b``."""
-    return all(not (req[v, i] >= 0 and req[v, i] != a and req[v, i] != b) for i in range(req.shape[1]))
+    for i in range(req.shape[1]):  # noqa: SIM110 - numba compiles no generator
+        if req[v, i] >= 0 and req[v, i] != a and req[v, i] != b:
+            return False
+    return True
 
 
 @njit(cache=True, nogil=True)
