@@ -63,7 +63,8 @@ from knightcert.problems.checkers.knights_band import (
     full_torus,
     strip_placement,
 )
-from knightcert.problems.independent_knights import KnightsInstance
+from knightcert.problems.checkers.sides import fixed_fault
+from knightcert.problems.independent_knights import KnightsInstance, fixed_conflict, rest_of
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
@@ -96,6 +97,8 @@ def certify_knights(instance: KnightsInstance, result: Result) -> tuple[list[Evi
     CheckFailed
         Naming the claim rejected and why.
     """
+    if instance.fixed:
+        return _certify_with_fixed(instance, result)
     if result.status is Status.INFEASIBLE:
         raise CheckFailed("placing no knight is always feasible", claim="infeasible")
     evidence: list[Evidence] = []
@@ -159,6 +162,35 @@ def certify_knights(instance: KnightsInstance, result: Result) -> tuple[list[Evi
         _refute(claim, upper, f"the checker's maximum matching proves {optimum} knights fit (Kőnig)")
     evidence.append(Evidence(claim, Backing.CERTIFICATE, MATCHING))
     return evidence, {"matching": pairs}
+
+
+def _certify_with_fixed(instance: KnightsInstance, result: Result) -> tuple[list[Evidence], dict | None]:
+    """Fixed knights: a placement holds them; no placement exists when two attack each other;
+    else every claim is the rest's (:func:`~knightcert.problems.independent_knights.rest_of`),
+    shifted by the fixed knights, certified on the rest as any answer (Kőnig's matching there)."""
+    conflict = fixed_conflict(instance)
+    if result.status is Status.INFEASIBLE:
+        if conflict is None:
+            raise CheckFailed("the fixed knights alone are a placement", claim="infeasible")
+        return [Evidence("infeasible", Backing.CERTIFICATE, conflict)], None
+    fixed = len(instance.fixed)
+    rest = result
+    if result.solution is not None:
+        squares = as_squares(result.solution)
+        check_placement(instance, squares)
+        fault = fixed_fault(instance, squares)
+        if fault is not None:
+            raise CheckFailed(fault)
+        kept = [sq for sq in squares.tolist() if tuple(sq) not in set(instance.fixed)]
+        rest = result.with_(solution=kept)
+    elif conflict is not None:  # no placement exists: any bound holds
+        return [Evidence("bound", Backing.CERTIFICATE, conflict)] if result.bound is not None else [], None
+    shifted = {
+        k: getattr(result, k) - fixed for k in ("objective", "bound") if getattr(result, k) is not None
+    }
+    evidence, checked = certify_knights(rest_of(instance), rest.with_(**shifted))
+    aside = f" (the board without the {fixed} fixed knights and the squares they attack)"
+    return [Evidence(e.claim, e.backing, e.how + aside * (e.claim != "answer")) for e in evidence], checked
 
 
 def _refute(claim: str, upper: int, why: str) -> NoReturn:

@@ -25,6 +25,7 @@ from knightcert.problems.checkers.common import (
     on_usable,
 )
 from knightcert.problems.checkers.fields import bool_array, grid
+from knightcert.problems.checkers.sides import via_fault
 from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets, moved
 from knightcert.problems.result import Backing, Evidence, Result, Status
@@ -60,6 +61,8 @@ def certify_path(instance: LostKnightInstance, result: Result) -> tuple[list[Evi
     CheckFailed
         Naming the claim rejected and why.
     """
+    if instance.via:
+        return _certify_legs(instance, result)
     board = instance.board
     shape = (board.rows, board.cols)
     if result.status is Status.INFEASIBLE:
@@ -94,6 +97,56 @@ def certify_path(instance: LostKnightInstance, result: Result) -> tuple[list[Evi
         check_distance_labels(instance, _own_labels(instance, bound, "bound"), bound, claim="bound")
         evidence.append(Evidence("bound", Backing.CERTIFICATE, LABELLING))
     return evidence, certificate
+
+
+def _leg(instance: LostKnightInstance, a: tuple[int, int], b: tuple[int, int]) -> LostKnightInstance:
+    return LostKnightInstance(instance.board, a, b, instance.name)
+
+
+def _certify_legs(instance: LostKnightInstance, result: Result) -> tuple[list[Evidence], dict | None]:
+    """Via squares: the path passes through them in order; the fewest moves are the sum over
+    the legs (:meth:`~knightcert.problems.lost_knight.LostKnightInstance.legs`), each proven by
+    the checker's own distance labelling; no path when a closed set cuts one leg (the answer's
+    closed set, checked against each leg, else the checker's own)."""
+    legs = [leg for leg in instance.legs() if leg[0] != leg[1]]
+    shape = (instance.board.rows, instance.board.cols)
+    if result.status is Status.INFEASIBLE:
+        attached = certificate_of(result, "infeasible").get("closed")
+        for a, b in legs:
+            leg = _leg(instance, a, b)
+            closed = reachable_set(leg).reshape(shape) if attached is None else attached
+            closed = bool_array(closed, "certificate 'closed'", shape, claim="infeasible")
+            try:
+                check_closed_set(leg, closed)
+            except CheckFailed:
+                continue
+            how = f"{CLOSED_SET} (the leg {a} -> {b})"
+            return [Evidence("infeasible", Backing.CERTIFICATE, how)], {"closed": closed}
+        raise CheckFailed("no closed set cuts a leg: S is reachable through the via squares", "infeasible")
+    evidence: list[Evidence] = []
+    if result.solution is not None:
+        length = check_path_moves(instance, result.solution)
+        fault = via_fault(instance, as_squares(result.solution))
+        if fault is not None:
+            raise CheckFailed(fault)
+        if result.objective != length:
+            raise CheckFailed(f"objective {result.objective} but the path has {length} moves")
+        evidence.append(Evidence("answer", Backing.CERTIFICATE, "path replayed"))
+    claim = "optimal" if result.status is Status.OPTIMAL else "bound"
+    upper = result.objective if claim == "optimal" else bound_claim(result)
+    if upper is not None:
+        total = 0
+        for a, b in legs:
+            leg = _leg(instance, a, b)
+            reached = int(_flood(leg, None)[leg.exit_index])
+            if reached < 0:
+                raise CheckFailed(f"the leg {a} -> {b} has no path", claim)
+            check_distance_labels(leg, distance_labels(leg, cap=reached), reached, claim)
+            total += reached
+        if total != upper and (claim == "optimal" or total < upper):
+            raise CheckFailed(f"the shortest path through the via squares has {total} moves", claim)
+        evidence.append(Evidence(claim, Backing.CERTIFICATE, f"{LABELLING} of each of {len(legs)} legs"))
+    return evidence, None
 
 
 def _own_labels(instance: LostKnightInstance, length: int, claim: str) -> np.ndarray:
