@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from knightcert.cli.commands import HELP
-from knightcert.cli.options import add_board_arguments, add_solver_arguments
+from knightcert.cli.options import add_board_arguments, add_side_arguments, add_solver_arguments
 from knightcert.cli.output import (
     check_suffix,
     claim_text,
@@ -33,6 +33,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     add_board_arguments(parser)
     parser.add_argument("--torus", action="store_true", help="the board wraps on both axes")
+    add_side_arguments(parser, "knights")
     add_solver_arguments(
         parser,
         "knights",
@@ -46,7 +47,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    instance = knights_instance(args.rows, args.cols, torus=args.torus, board_file=args.board)
+    instance = knights_instance(
+        args.rows, args.cols, torus=args.torus, board_file=args.board, fixed=args.fixed
+    )
     # the one run path; no --method: the instance's default (cpsat on a torus with an odd side)
     result = run_watched("knights", args.method, instance, time_limit=args.time_limit, seed=args.seed)
     save_answer(
@@ -66,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
 def describe(result: Result) -> str:
     """``18 knights (optimal, certified: matching (Kőnig))``, ``14 knights (optimal by CP-SAT;
     not independently certified)``, ``15 knights (greedy: FEASIBLE, not proven optimal)``."""
+    if result.status is Status.INFEASIBLE:  # fixed knights that attack each other
+        return f"no placement ({claim_text(result)})"
     if result.solution is None:
         return f"no answer ({result.method}: {result.status.value}{stopped_text(result)})"
     text = f"{result.objective} knights"

@@ -160,6 +160,47 @@ def square(text: str) -> tuple[int, int]:
     return (r, c)
 
 
+def visit(text: str) -> tuple[int, int, int]:
+    """``R,C@K``: square R,C is the K-th of the tour (from 1)."""
+    where, _, k = text.partition("@")
+    try:
+        place = int(k)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected ROW,COL@STEP, got {_cut(text)!r}") from None
+    return (*square(where), place)
+
+
+def move(text: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """``R,C:R,C``: the move between two squares."""
+    a, colon, b = text.partition(":")
+    if not colon:
+        raise argparse.ArgumentTypeError(f"expected ROW,COL:ROW,COL, got {_cut(text)!r}")
+    return (square(a), square(b))
+
+
+def add_side_arguments(parser: argparse.ArgumentParser, problem: str) -> None:
+    """The problem's side constraints (:mod:`knightcert.problems.side_constraints`), each repeatable."""
+    rows = {
+        "knights": [("--fixed", "fixed", square, "R,C", "a knight must stand on R,C")],
+        "tour": [
+            ("--visit", "visits", visit, "R,C@K", "square R,C is the K-th of the tour (from 1)"),
+            ("--forbid-move", "forbidden_moves", move, "R,C:R,C", "the tour must not take this move"),
+            ("--require-move", "required_moves", move, "R,C:R,C", "the tour must take this move"),
+        ],
+        "path": [("--via", "via", square, "R,C", "the path passes through R,C (in the order given)")],
+    }[problem]
+    for flag, dest, kind, metavar, text in rows:
+        parser.add_argument(
+            flag,
+            dest=dest,
+            type=kind,
+            action="append",
+            default=[],
+            metavar=metavar,
+            help=text + "; repeatable",
+        )
+
+
 def add_board_arguments(parser: argparse.ArgumentParser) -> None:
     """``ROWS [COLS]`` and ``--board FILE`` (knights and tours)."""
     parser.add_argument("rows", nargs="?", type=positive_int, metavar="ROWS", help="board rows")

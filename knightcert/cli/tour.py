@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 
 from knightcert.cli.commands import HELP
-from knightcert.cli.options import add_board_arguments, add_solver_arguments, node_budget, square
+from knightcert.cli.options import (
+    add_board_arguments,
+    add_side_arguments,
+    add_solver_arguments,
+    node_budget,
+    square,
+)
 from knightcert.cli.output import (
     backing_text,
     check_suffix,
@@ -34,6 +40,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--closed", action="store_true", help="the last square must be a move from the first")
     parser.add_argument("--start", type=square, metavar="R,C", help="first square (0-indexed)")
     parser.add_argument("--end", type=square, metavar="R,C", help="last square of an open tour (0-indexed)")
+    add_side_arguments(parser, "tour")
     add_solver_arguments(
         parser,
         "tour",
@@ -72,7 +79,15 @@ def taking(option: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     instance = tour_instance(
-        args.rows, args.cols, closed=args.closed, start=args.start, end=args.end, board_file=args.board
+        args.rows,
+        args.cols,
+        closed=args.closed,
+        start=args.start,
+        end=args.end,
+        board_file=args.board,
+        visits=args.visits,
+        forbidden_moves=args.forbidden_moves,
+        required_moves=args.required_moves,
     )
     args.method = args.method or default_method("tour", instance)
     options = {}  # given only when asked for: a method that does not take one refuses it (exit 2)
@@ -115,7 +130,10 @@ def render(instance: TourInstance, result: Result, time_limit: float | None = No
         if check_suffix(result):
             return f"No{check_suffix(result)}\n"
         evidence = evidence_for(result, "infeasible")
-        note = "" if evidence is None or evidence.certified else f"# {backing_text(evidence)}\n"
+        named = instance.visits or instance.forbidden_moves or instance.required_moves  # a variant: say why
+        note = (
+            "" if evidence is None or (evidence.certified and not named) else f"# {backing_text(evidence)}\n"
+        )
         return f"No\n{note}"
     if result.solution is None:
         ran_out = time_limit is not None and result.time >= 0.9 * time_limit  # said only when true
