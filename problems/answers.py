@@ -285,7 +285,7 @@ def instance_from_data(data: Any, name: str = "") -> Any:
         rows, cols = _int(data.get("rows"), "rows"), _int(data.get("cols"), "cols")
         blocked = decode_array(data.get("blocked"), "instance 'blocked'", max_elements=max(rows * cols, 0))
         board = Board(rows, cols, blocked, _bool(data.get("torus"), "torus"))
-        sides = {k: _list(data.get(k, []), k) for k in SIDE_FIELDS[problem]}  # checked by the instance
+        sides: dict[str, Any] = {k: tuple(_list(data.get(k, []), k)) for k in SIDE_FIELDS[problem]}
         if problem == "path":
             start, exit_ = _pair(data["start"], "start"), _pair(data["exit"], "exit")
             return LostKnightInstance(board, start, exit_, name, **sides)
