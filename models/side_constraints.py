@@ -80,9 +80,9 @@ def tour_steps(
             cp.add(step[b] == step[a] + 1).only_enforce_if(literal)
     for square, literal in firsts.items():
         cp.add(step[square] == 1).only_enforce_if(literal)
-    for square, place in ((instance.start, 1), (instance.end, n)):
-        if square is not None:
-            cp.add(step[square] == place)
+    for end, place in ((instance.start, 1), (instance.end, n)):
+        if end is not None:
+            cp.add(step[end] == place)
     return step
 
 

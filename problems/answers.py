@@ -287,8 +287,8 @@ def instance_from_data(data: Any, name: str = "") -> Any:
         board = Board(rows, cols, blocked, _bool(data.get("torus"), "torus"))
         sides: dict[str, Any] = {k: tuple(_list(data.get(k, []), k)) for k in SIDE_FIELDS[problem]}
         if problem == "path":
-            start, exit_ = _pair(data["start"], "start"), _pair(data["exit"], "exit")
-            return LostKnightInstance(board, start, exit_, name, **sides)
+            knight, exit_ = _pair(data["start"], "start"), _pair(data["exit"], "exit")
+            return LostKnightInstance(board, knight, exit_, name, **sides)
         if problem == "knights":
             return KnightsInstance(board, name, **sides)
         start = None if data.get("start") is None else _pair(data["start"], "start")

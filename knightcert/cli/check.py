@@ -78,7 +78,7 @@ def load_instance(spec: str, data: dict[str, Any], args: argparse.Namespace | No
         "start": getattr(args, "start", None),
         "end": getattr(args, "end", None),
     }
-    sides = {k: getattr(args, k, None) or () for k in SIDE_FIELDS.get(str(problem), ())}
+    sides: dict[str, Any] = {k: getattr(args, k, None) or () for k in SIDE_FIELDS.get(str(problem), ())}
     if problem == "path":
         from knightcert.problems.lost_knight import read_lost_knight
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
+from typing import Any
 
 from knightcert.problems.argument_checks import BOUNDS, bounded
 from knightcert.problems.errors import InvalidArgument, KnightcertError
@@ -180,7 +181,7 @@ def move(text: str) -> tuple[tuple[int, int], tuple[int, int]]:
 
 def add_side_arguments(parser: argparse.ArgumentParser, problem: str) -> None:
     """The problem's side constraints (:mod:`knightcert.problems.side_constraints`), each repeatable."""
-    rows = {
+    table: dict[str, list[tuple[str, str, Callable[[str], Any], str, str]]] = {
         "knights": [("--fixed", "fixed", square, "R,C", "a knight must stand on R,C")],
         "tour": [
             ("--visit", "visits", visit, "R,C@K", "square R,C is the K-th of the tour (from 1)"),
@@ -188,8 +189,8 @@ def add_side_arguments(parser: argparse.ArgumentParser, problem: str) -> None:
             ("--require-move", "required_moves", move, "R,C:R,C", "the tour must take this move"),
         ],
         "path": [("--via", "via", square, "R,C", "the path passes through R,C (in the order given)")],
-    }[problem]
-    for flag, dest, kind, metavar, text in rows:
+    }
+    for flag, dest, kind, metavar, text in table[problem]:
         parser.add_argument(
             flag,
             dest=dest,

@@ -120,14 +120,11 @@ def visits_argument(instance: TourInstance) -> str | None:
     pairs = [(k, k + 1) for k in range(1, n)] + ([(n, 1)] if instance.closed and n > 2 else [])
     for k, j in pairs:
         if k in place and j in place:
-            a, b = place[k], place[j]
-            if not is_knight_move(board, a, b) or (min(a, b), max(a, b)) in forbidden:
-                what = (
-                    "not a knight move apart"
-                    if (min(a, b), max(a, b)) not in forbidden
-                    else "a forbidden move"
-                )
-                return f"visits: places {k} and {j} are {a} and {b}, {what}"
+            one, other = place[k], place[j]
+            pair = (min(one, other), max(one, other))
+            if not is_knight_move(board, one, other) or pair in forbidden:
+                what = "not a knight move apart" if pair not in forbidden else "a forbidden move"
+                return f"visits: places {k} and {j} are {one} and {other}, {what}"
     return _parity_argument(board, place)
 
 

@@ -476,9 +476,9 @@ def _search_variant(
 
     board, n = instance.board, len(usable)
     places = {board.index(r, c): k for r, c, k in instance.visits}
-    for square, k in ((instance.start, 1), (instance.end, n)):
-        if square is not None:
-            places[board.index(*square)] = k
+    for fixed_end, k in ((instance.start, 1), (instance.end, n)):
+        if fixed_end is not None:
+            places[board.index(*fixed_end)] = k
     backwards = False
     if instance.closed:
         anchor = min(places.values(), default=1)
