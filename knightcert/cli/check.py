@@ -96,28 +96,14 @@ def load_instance(spec: str, data: dict[str, Any], args: argparse.Namespace | No
         return knights_instance(rows, cols, torus=flags["torus"], board_file=board_file, **sides)
     if problem == "tour":
         from knightcert.problems.board import Board
-        from knightcert.problems.tours import TourInstance, tour_instance
+        from knightcert.problems.tours import tour_instance
 
         made = tour_instance(
-            rows,
-            cols,
-            closed=flags["closed"],
-            start=flags["start"],
-            end=flags["end"],
-            board_file=board_file,
-            **sides,
+            rows, cols, closed=flags["closed"], start=flags["start"], end=flags["end"], board_file=board_file
         )
-        if flags["torus"]:
-            board = made.board
-            made = TourInstance(
-                Board(board.rows, board.cols, board.blocked, torus=True),
-                made.closed,
-                made.start,
-                made.end,
-                made.name,
-                **sides,
-            )
-        return made
+        board = made.board
+        torus = Board(board.rows, board.cols, board.blocked, torus=True) if flags["torus"] else board
+        return replace(made, board=torus, **sides)  # the side constraints read on the board given
     raise AnswerFileError(f"problem: {problem!r} is not a knightcert problem")
 
 

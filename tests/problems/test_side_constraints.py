@@ -332,3 +332,25 @@ def test_check_compares_the_side_constraints(tmp_path, capsys):
     assert main(["check", "6", str(answer), "--fixed", "0,1"]) == 0
     assert main(["check", "6", str(answer)]) == 2
     assert "instance 'fixed'" in capsys.readouterr().err
+
+
+def test_check_compares_a_tours_side_constraints(tmp_path, capsys):
+    answer = tmp_path / "t.json"
+    assert main(["tour", "5", "--start", "0,0", "--visit", "2,2@13", "--save", str(answer)]) == 0
+    capsys.readouterr()
+    assert main(["check", "5", str(answer), "--start", "0,0", "--visit", "2,2@13"]) == 0
+    assert main(["check", "5", str(answer), "--start", "0,0", "--visit", "2,2@11"]) == 2
+    assert "instance 'visits'" in capsys.readouterr().err
+
+
+def test_a_foreign_method_declares_the_side_constraints_it_honours():
+    from knightcert.specs import foreign_facts
+
+    def mine(instance, **options):  # pragma: no cover - never called
+        raise AssertionError
+
+    mine.honours = ("visits",)  # type: ignore[attr-defined]
+    facts = foreign_facts("tour", "mine", "test", mine)
+    assert facts.why_not(tour_instance(5, visits=[(0, 0, 1)])) is None
+    why = facts.why_not(tour_instance(5, forbidden_moves=[((0, 0), (1, 2))]))
+    assert why == "tour mine does not honour the side constraint 'forbidden_moves' (methods that do: cpsat)"
