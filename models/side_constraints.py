@@ -83,6 +83,13 @@ def tour_steps(
     for end, place in ((instance.start, 1), (instance.end, n)):
         if end is not None:
             cp.add(step[end] == place)
+    if not board.torus or (board.rows % 2 == 0 and board.cols % 2 == 0):
+        # a move changes colour: a square's colour fixes the parity of its place (redundant, but
+        # it lets CP-SAT see at once what the checker's colour argument sees)
+        odd = cp.new_bool_var("")  # squares of the colour of (0, 0) are at odd places
+        for (r, c), place in step.items():
+            parity = odd if (r + c) % 2 == 0 else 1 - odd
+            cp.add(place == 2 * cp.new_int_var(0, n // 2, "") + parity)
     return step
 
 
