@@ -46,7 +46,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "tour",
         fixed_default=False,
         time_help="seconds for the whole command",
-        method_help=f"solving method (default: {default_method('tour')}: theorem, construction, then search)",
+        method_help=f"solving method (default: {default_method('tour')}: theorem, construction, then search; "
+        "cpsat with a side constraint)",
     )
     parser.add_argument(
         "--budget",

@@ -253,7 +253,7 @@ def _certify_with_fixed(instance: KnightsInstance, result: Result) -> tuple[list
         k: getattr(result, k) - fixed for k in ("objective", "bound") if getattr(result, k) is not None
     }
     evidence, checked = certify_knights(rest_of(instance), rest.with_(**shifted))
-    aside = f" (the board without the {fixed} fixed knights and the squares they attack)"
+    aside = f" (the board without the {fixed} fixed knight{'s' * (fixed != 1)} and the squares they attack)"
     return [Evidence(e.claim, e.backing, e.how + aside * (e.claim != "answer")) for e in evidence], checked
 
 
