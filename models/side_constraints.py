@@ -87,9 +87,9 @@ def tour_steps(
         # a move changes colour: a square's colour fixes the parity of its place (redundant, but
         # it lets CP-SAT see at once what the checker's colour argument sees)
         odd = cp.new_bool_var("")  # squares of the colour of (0, 0) are at odd places
-        for (r, c), place in step.items():
+        for (r, c), var in step.items():
             parity = odd if (r + c) % 2 == 0 else 1 - odd
-            cp.add(place == 2 * cp.new_int_var(0, n // 2, "") + parity)
+            cp.add(var == 2 * cp.new_int_var(0, n // 2, "") + parity)
     return step
 
 
