@@ -6,3 +6,4 @@ Exact combinatorial algorithms (BFS, A*, matching, branch and bound) are in
 
 if __name__ != "knightcert.models":  # pragma: no cover - the folder imported under another name
     raise ImportError(f"{__name__} is part of knightcert: import knightcert.models")
+
