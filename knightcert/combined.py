@@ -343,9 +343,10 @@ def tour_cpsat(instance: TourInstance, **options: Any) -> Result:
     import time
 
     from knightcert.models.tour_cpsat import cpsat
+    from knightcert.problems.side_constraints import sides_of
 
     check_arguments("tour", instance, options.get("time_limit"), options.get("seed"))
-    if options.get("hint") is not None:
+    if options.get("hint") is not None or sides_of("tour", instance):  # a variant: no base tour hints it
         return cpsat(instance, **options)
     began = time.perf_counter()
     hint, source = _tour_hint(instance)

@@ -20,6 +20,7 @@ from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.method import check_arguments
 from knightcert.problems.result import Result, Status
 from knightcert.registry import MethodRef, default_method, resolve
+from knightcert.variants import call
 from knightcert.warming import ensure_warm
 
 __all__ = ["model", "over_budget", "prepare", "problem_of", "run", "solve"]
@@ -205,7 +206,7 @@ def run(
         ensure_warm(problem, ref)
     warm_s = time.perf_counter() - warm_began
     cpu_began = cpu_seconds()
-    result = ref(instance, time_limit=time_limit, seed=seed, check=False, **given)
+    result = call(ref, instance, time_limit=time_limit, seed=seed, **given)  # via squares, fixed knights
     result = over_budget(result, time_limit).with_(cpu_time=cpu_seconds() - cpu_began)
     if warm and not ref.foreign:  # what loading its code cost this run, beside its time, never in it
         result = result.with_(info={**result.info, "warm_s": round(warm_s, 6)})

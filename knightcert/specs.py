@@ -135,6 +135,10 @@ class MethodFacts:
         One line for the help and the docs.
     origin : str
         ``"built-in"`` or where a foreign method comes from.
+    honours : tuple of str
+        The side constraints (:data:`~knightcert.problems.side_constraints.SIDE_FIELDS`) it
+        honours itself; those of :data:`~knightcert.variants.BY_REDUCTION` every method honours.
+        Any other side constraint of an instance makes it refuse the instance.
     """
 
     problem: str
@@ -149,6 +153,7 @@ class MethodFacts:
     applies: Callable[[Any], str | None] | None = field(default=None, compare=False)
     summary: str = ""
     origin: str = "built-in"
+    honours: tuple[str, ...] = ()
 
     def warm_squares(self) -> int:
         """Squares of the board this method is warmed on: past its plain-Python sizes when it has
@@ -185,7 +190,18 @@ class MethodFacts:
         return checked
 
     def why_not(self, instance: Any) -> str | None:
-        """Why the method does not apply to ``instance`` (None: it does)."""
+        """Why the method does not apply to ``instance`` (None: it does): a side constraint it
+        does not honour, or its own condition (``applies``)."""
+        from knightcert.problems.side_constraints import sides_of
+        from knightcert.variants import BY_REDUCTION
+
+        for name in sides_of(self.problem, instance):
+            if name not in self.honours + BY_REDUCTION.get(self.problem, ()):
+                able = [f.name for f in FACTS.get(self.problem, {}).values() if name in f.honours]
+                return (
+                    f"{self.problem} {self.name} does not honour the side constraint {name!r} "
+                    f"(methods that do: {', '.join(able) or 'none'})"
+                )
         return None if self.applies is None else self.applies(instance)
 
     def check_applies(self, instance: Any) -> None:
@@ -444,6 +460,7 @@ _add(
         4000,
         ("knightcert.heuristics.tour_kernels",),
         summary="CP-SAT from the construction's tour or Warnsdorff's path",
+        honours=("visits", "forbidden_moves", "required_moves"),
     ),
     MethodFacts("tour", "csp", "knightcert.models.tour_csp:csp", True, _EXACT, (), summary=_CSP),
 )
@@ -453,7 +470,7 @@ DEFAULTS: dict[str, tuple[str, ...]] = {
     "path": ("bfs",),
     "jump": ("bfs",),
     "knights": ("matching", "cpsat"),
-    "tour": ("auto",),
+    "tour": ("auto", "cpsat"),  # cpsat: where a side constraint rules the others out
 }
 
 assert set(BOUNDS) >= {o.bound for p in FACTS.values() for f in p.values() for o in f.options or ()} - {""}
@@ -484,11 +501,16 @@ def facts_of(problem: str, name: str) -> MethodFacts | None:
 
 
 def foreign_facts(problem: str, name: str, origin: str, function: Any = None) -> MethodFacts:
-    """Safe defaults for a foreign method, with what it declares: ``exact`` (a bool) and
-    ``options`` (a sequence of names, each then taken as it is given)."""
+    """Safe defaults for a foreign method, with what it declares: ``exact`` (a bool),
+    ``options`` (a sequence of names, each then taken as it is given) and ``honours`` (the
+    side constraints it honours, a sequence of names)."""
     exact = bool(getattr(function, "exact", False))
+    honours = getattr(function, "honours", ())
+    honours = (
+        tuple(map(str, honours)) if isinstance(honours, Sequence) and not isinstance(honours, str) else ()
+    )
     declared = getattr(function, "options", None)
     options: tuple[Option, ...] | None = None
     if isinstance(declared, Sequence) and not isinstance(declared, str):
         options = tuple(Option(str(o), "any") for o in declared)
-    return MethodFacts(problem, name, exact=exact, options=options, origin=origin)
+    return MethodFacts(problem, name, exact=exact, options=options, origin=origin, honours=honours)

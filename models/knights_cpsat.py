@@ -39,6 +39,7 @@ from ortools.sat.python import cp_model_helper
 
 from knightcert.models.cpsat_model import BuildStopped, CpsatModel, VariableMap, square_index
 from knightcert.models.cpsat_solve import CpSatRun
+from knightcert.models.side_constraints import knight_sides_in_proto
 from knightcert.problems.deadline import Deadline
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.method import method
@@ -132,7 +133,7 @@ class KnightsModel(CpsatModel):
             linear.domain.extend((0, int(upper_bound)))
         if cuts != "none" and not self.bipartite:
             _add_line_cuts(proto, board, self.var_of)
-        # (side constraints of the instance: add_knight_sides(self.cp, self.knight, instance))
+        knight_sides_in_proto(self.cp, board, self.var_of, instance)  # the instance's side constraints
         # objective: maximise the knights (CP-SAT minimises -sum, reported back scaled by -1)
         self._stop_building()
         proto.objective.vars.extend(range(n))

@@ -31,6 +31,7 @@ from ortools.sat.python import cp_model_helper
 from knightcert.algorithms.tour_separator import with_separator
 from knightcert.models.cpsat_model import CpsatModel, VariableMap
 from knightcert.models.cpsat_solve import CpSatRun
+from knightcert.models.side_constraints import rotated_to_visits, tour_sides_in_proto
 from knightcert.problems.deadline import Deadline
 from knightcert.problems.method import method
 from knightcert.problems.moves import knight_arcs
@@ -107,7 +108,8 @@ class TourModel(CpsatModel):
             self._open_ends()
         # constraints: one circuit through every square (and the outside node of an open tour)
         self._circuit()
-        # (side constraints of the instance: add_tour_sides(self.cp, self.step, instance))
+        # the instance's side constraints
+        tour_sides_in_proto(self.cp, instance, self.tails, self.heads, self.usable, self.enter)
         if hint is not None and self._hinted(hint):
             self.parameters = HINTED_TOUR_PARAMETERS
         self._built()
@@ -227,7 +229,7 @@ class TourModel(CpsatModel):
         tour = [first]
         while len(tour) < self.n:
             tour.append(successor[tour[-1]])
-        squares = [list(board.square(i)) for i in tour]
+        squares = rotated_to_visits([list(board.square(i)) for i in tour], self.instance)
         return Result.answer(
             "tour", "cpsat", status=Status.FEASIBLE, objective=self.n, solution=squares, time=0.0
         )

@@ -55,6 +55,7 @@ from knightcert.problems.checkers.knights_band import band_entry
 from knightcert.problems.errors import InvalidInstance, KnightcertError
 from knightcert.problems.output_file import atomic_output
 from knightcert.problems.result import Backing, Evidence, Result, Status
+from knightcert.problems.side_constraints import SIDE_FIELDS, sides_of
 
 __all__ = [
     "COMPACT_SQUARES",
@@ -235,6 +236,8 @@ def canonical_instance(instance: Any) -> tuple[str, dict[str, Any], dict[str, np
         )
     else:
         raise InvalidAnswer(f"instance: {type(instance).__name__} is not a knightcert instance")
+    for name, value in sides_of(problem, instance).items():  # only those set: a plain instance's hash stays
+        fields[name] = _lists(value)
     return problem, fields, {"blocked": board.blocked}
 
 
@@ -282,15 +285,22 @@ def instance_from_data(data: Any, name: str = "") -> Any:
         rows, cols = _int(data.get("rows"), "rows"), _int(data.get("cols"), "cols")
         blocked = decode_array(data.get("blocked"), "instance 'blocked'", max_elements=max(rows * cols, 0))
         board = Board(rows, cols, blocked, _bool(data.get("torus"), "torus"))
+        sides: dict[str, Any] = {k: tuple(_list(data.get(k, []), k)) for k in SIDE_FIELDS[problem]}
         if problem == "path":
-            return LostKnightInstance(board, _pair(data["start"], "start"), _pair(data["exit"], "exit"), name)
+            knight, exit_ = _pair(data["start"], "start"), _pair(data["exit"], "exit")
+            return LostKnightInstance(board, knight, exit_, name, **sides)
         if problem == "knights":
-            return KnightsInstance(board, name)
+            return KnightsInstance(board, name, **sides)
         start = None if data.get("start") is None else _pair(data["start"], "start")
         end = None if data.get("end") is None else _pair(data["end"], "end")
-        return TourInstance(board, _bool(data.get("closed", False), "closed"), start, end, name)
+        return TourInstance(board, _bool(data.get("closed", False), "closed"), start, end, name, **sides)
     except (CheckFailed, InvalidInstance, KeyError, TypeError, ValueError, OverflowError) as exc:
         raise AnswerFileError(f"instance 'data': {exc}") from None
+
+
+def _lists(value: Any) -> Any:
+    """Tuples of ints as JSON lists (side constraints)."""
+    return [_lists(v) for v in value] if isinstance(value, tuple | list) else int(value)
 
 
 def _bool(value: Any, field: str) -> bool:
@@ -669,7 +679,8 @@ def describe_instance(instance: Any) -> str:
             text += f" from {tuple(fields['start'])}"
         if fields["end"] is not None:
             text += f" to {tuple(fields['end'])}"
-    return text
+    sides = [f"{len(fields[k])} {k.replace('_', ' ')}" for k in SIDE_FIELDS[problem] if k in fields]
+    return text + "".join(f", {side}" for side in sides)
 
 
 def _same_instance(described: dict[str, Any], instance: Any, embedded: Any) -> None:
@@ -679,13 +690,15 @@ def _same_instance(described: dict[str, Any], instance: Any, embedded: Any) -> N
     if stated_fields is not None:
         if not isinstance(stated_fields, dict):
             raise AnswerFileError("instance 'fields': expected an object")
-        for key in sorted(map(str, stated_fields)):
-            if key not in fields:
+        sides = SIDE_FIELDS.get(problem, ())  # a side constraint not set is an empty list
+        for key in sorted(set(map(str, stated_fields)) | set(sides)):
+            if key not in fields and key not in sides:
                 raise AnswerFileError(f"instance 'fields' {key!r}: not a field of a {problem} instance")
-            if not _equal_json(stated_fields[key], fields[key]):
+            stated, given = stated_fields.get(key, []), fields.get(key, [])
+            if not _equal_json(stated, given):
                 raise AnswerFileError(
                     f"instance '{key}': the answer is for another instance (it says "
-                    f"{_short(stated_fields[key])}, the instance given has {_short(fields[key])})"
+                    f"{_short(stated)}, the instance given has {_short(given)})"
                 )
     if embedded is not None and instance_sha256(embedded) != instance_sha256(instance):
         raise AnswerFileError("instance 'data': the answer is for another instance (its data differ)")

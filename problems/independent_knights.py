@@ -15,8 +15,10 @@ from knightcert.problems.argument_checks import expect_whole
 from knightcert.problems.board import Board
 from knightcert.problems.board_text import parse_board_mask, read_bytes
 from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.moves import KNIGHT_OFFSETS, is_knight_move
+from knightcert.problems.side_constraints import side_squares
 
-__all__ = ["KnightsInstance", "closed_form", "knights_instance"]
+__all__ = ["KnightsInstance", "closed_form", "fixed_conflict", "knights_instance", "rest_of"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -25,10 +27,13 @@ class KnightsInstance:
 
     board: Board
     name: str = ""
+    #: squares that must hold a knight (a side constraint)
+    fixed: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.board, Board):
             raise InvalidInstance(f"board must be a Board, got {type(self.board).__name__}")
+        object.__setattr__(self, "fixed", side_squares(self.board, self.fixed, "fixed"))
 
 
 def knights_instance(
@@ -37,6 +42,7 @@ def knights_instance(
     *,
     torus: bool = False,
     board_file: str | os.PathLike[str] | None = None,
+    fixed: tuple[tuple[int, int], ...] = (),
 ) -> KnightsInstance:
     """Build an instance from a size, or from a board file (``.`` usable, ``x`` removed).
 
@@ -54,13 +60,40 @@ def knights_instance(
         data, source = read_bytes(board_file)
         blocked = parse_board_mask(data, source)
         board = Board(blocked.shape[0], blocked.shape[1], blocked, torus=torus)
-        return KnightsInstance(board, os.path.basename(source) + (" (torus)" if torus else ""))
+        return KnightsInstance(board, os.path.basename(source) + (" (torus)" if torus else ""), fixed)
     if rows is None:
         raise InvalidInstance("give the board size ROWS [COLS] or --board FILE")
     cols = rows if cols is None else cols
     if rows < 1 or cols < 1:
         raise InvalidInstance(f"board size must be at least 1 x 1, got {rows} x {cols}")
-    return KnightsInstance(Board(rows, cols, torus=torus), f"{rows}x{cols}" + (" torus" if torus else ""))
+    name = f"{rows}x{cols}" + (" torus" if torus else "")
+    return KnightsInstance(Board(rows, cols, torus=torus), name, fixed)
+
+
+def fixed_conflict(instance: KnightsInstance) -> str | None:
+    """Why the fixed knights admit no placement (two attack each other), or None."""
+    for i, a in enumerate(instance.fixed):
+        for b in instance.fixed[i + 1 :]:
+            if a == b or is_knight_move(instance.board, a, b):
+                return f"fixed: the knights on {a} and {b} attack each other"
+    return None
+
+
+def rest_of(instance: KnightsInstance) -> KnightsInstance:
+    """The board left for the other knights: without the fixed squares and every square they
+    attack. A placement with the fixed knights is the fixed knights plus a placement of the
+    rest, so its optimum is ``len(fixed)`` plus the rest's (when :func:`fixed_conflict` is None).
+    """
+    board = instance.board
+    blocked = board.blocked.copy()
+    for r, c in instance.fixed:
+        blocked[r, c] = True
+        for dr, dc in KNIGHT_OFFSETS:
+            tr, tc = r + dr, c + dc
+            if board.torus or board.contains(tr, tc):
+                blocked[tr % board.rows, tc % board.cols] = True
+    rest = Board(board.rows, board.cols, blocked, torus=board.torus)
+    return KnightsInstance(rest, f"{instance.name} without {len(instance.fixed)} fixed")
 
 
 def closed_form(rows: int, cols: int) -> int:

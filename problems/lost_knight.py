@@ -7,6 +7,7 @@ knight moves from ``C`` to ``S``.
 
 from __future__ import annotations
 
+import itertools
 import os
 from dataclasses import dataclass
 
@@ -15,6 +16,7 @@ import numpy as np
 from knightcert.problems.board import Board
 from knightcert.problems.board_text import parse_grid, read_bytes
 from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.side_constraints import side_squares
 
 __all__ = ["LostKnightInstance", "format_lost_knight", "parse_lost_knight", "read_lost_knight"]
 
@@ -27,6 +29,8 @@ class LostKnightInstance:
     start: tuple[int, int]
     exit: tuple[int, int]
     name: str = ""
+    #: squares the path passes through, in this order (a side constraint)
+    via: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.board, Board):
@@ -37,6 +41,15 @@ class LostKnightInstance:
         object.__setattr__(self, "exit", self.board.check_square(self.exit, "exit S"))
         if self.start == self.exit:
             raise InvalidInstance(f"start C and exit S are the same square {self.start}")
+        object.__setattr__(self, "via", side_squares(self.board, self.via, "via"))
+
+    def legs(self) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+        """The path's legs: C to the first via square, ..., the last to S (one leg without via).
+
+        A shortest path through the via squares in order is a shortest path of each leg, joined.
+        """
+        stops = [self.start, *self.via, self.exit]
+        return list(itertools.pairwise(stops))
 
     @property
     def start_index(self) -> int:

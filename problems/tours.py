@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -16,6 +17,7 @@ from knightcert.problems.board import Board
 from knightcert.problems.board_text import parse_board_mask, read_bytes
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.moves import knight_neighbours
+from knightcert.problems.side_constraints import Move, side_moves, side_visits
 
 __all__ = [
     "CONRAD",
@@ -44,6 +46,11 @@ class TourInstance:
     start: tuple[int, int] | None = None
     end: tuple[int, int] | None = None
     name: str = ""
+    #: side constraints (:mod:`knightcert.problems.side_constraints`): ``(r, c, k)`` square r, c is the
+    #: k-th of the tour (from 1); unordered pairs of squares a knight move apart it must not / must take
+    visits: tuple[tuple[int, int, int], ...] = ()
+    forbidden_moves: tuple[Move, ...] = ()
+    required_moves: tuple[Move, ...] = ()
 
     def __post_init__(self) -> None:
         """The instance's checks, whoever builds it (:func:`tour_instance` or a caller).
@@ -52,8 +59,9 @@ class TourInstance:
         ------
         InvalidInstance
             No usable square, a start or end off the board or on a removed square, a start
-            equal to the end. (A closed tour with an end, E a knight move from its start S, is
-            an instance of the API; the command line refuses it in :func:`tour_instance`.)
+            equal to the end; a malformed side constraint (the field is named). (A closed
+            tour with an end, E a knight move from its start S, is an instance of the API;
+            the command line refuses it in :func:`tour_instance`.)
         """
         if not isinstance(self.board, Board):
             raise InvalidInstance(f"board must be a Board, got {type(self.board).__name__}")
@@ -65,6 +73,9 @@ class TourInstance:
                 object.__setattr__(self, label, self.board.check_square(square, label))
         if self.start is not None and self.start == self.end and self.board.n_free > 1:
             raise InvalidInstance(f"start and end are the same square {self.start}")
+        object.__setattr__(self, "visits", side_visits(self.board, self.visits, "visits"))
+        for label in ("forbidden_moves", "required_moves"):
+            object.__setattr__(self, label, side_moves(self.board, getattr(self, label), label))
 
 
 def tour_instance(
@@ -76,8 +87,11 @@ def tour_instance(
     end: tuple[int, int] | None = None,
     board_file: str | os.PathLike[str] | None = None,
     torus: bool = False,
+    **sides: Any,
 ) -> TourInstance:
     """Build a tour instance from a size or a board file (``.`` usable, ``x`` removed).
+
+    ``sides``: its side constraints (``visits``, ``forbidden_moves``, ``required_moves``).
 
     Raises
     ------
@@ -116,7 +130,7 @@ def tour_instance(
     ends = "".join(
         f" {label} {sq[0]},{sq[1]}" for label, sq in (("from", start), ("to", end)) if sq is not None
     )
-    return TourInstance(board, closed, start, end, f"{name} {kind}{ends}")
+    return TourInstance(board, closed, start, end, f"{name} {kind}{ends}", **sides)
 
 
 #: Where the existence theorems come from (cited in every "No").

@@ -6,10 +6,11 @@ import argparse
 import json
 import re
 import sys
+from dataclasses import replace
 from typing import Any
 
 from knightcert.cli.commands import HELP
-from knightcert.cli.options import square
+from knightcert.cli.options import add_side_arguments, square
 from knightcert.cli.output import backing_text
 from knightcert.cli.text import printable, theirs
 from knightcert.problems.checkers.common import CheckFailed
@@ -40,6 +41,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--closed", action="store_true", help="tour: a closed tour")
     parser.add_argument("--start", type=square, metavar="R,C", help="tour: the fixed first square")
     parser.add_argument("--end", type=square, metavar="R,C", help="tour: the fixed last square")
+    for problem in ("knights", "tour", "path"):  # the side constraints, as when it was solved
+        add_side_arguments(parser, problem)
     parser.add_argument("--json", action="store_true", help="JSON report")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a claim rests only on a solver")
     parser.set_defaults(run=run)
@@ -64,6 +67,7 @@ def load_instance(spec: str, data: dict[str, Any], args: argparse.Namespace | No
     ``--end``) are the user's, never read from the answer, which is then compared with it.
     """
     from knightcert.problems.answers import AnswerFileError
+    from knightcert.problems.side_constraints import SIDE_FIELDS
 
     if spec == "-":
         return None
@@ -74,10 +78,11 @@ def load_instance(spec: str, data: dict[str, Any], args: argparse.Namespace | No
         "start": getattr(args, "start", None),
         "end": getattr(args, "end", None),
     }
+    sides: dict[str, Any] = {k: getattr(args, k, None) or () for k in SIDE_FIELDS.get(str(problem), ())}
     if problem == "path":
         from knightcert.problems.lost_knight import read_lost_knight
 
-        return read_lost_knight(spec)
+        return replace(read_lost_knight(spec), **sides)
     if problem == "jump":
         from knightcert.problems.jump_game import read_jump
 
@@ -88,7 +93,7 @@ def load_instance(spec: str, data: dict[str, Any], args: argparse.Namespace | No
     if problem == "knights":
         from knightcert.problems.independent_knights import knights_instance
 
-        return knights_instance(rows, cols, torus=flags["torus"], board_file=board_file)
+        return knights_instance(rows, cols, torus=flags["torus"], board_file=board_file, **sides)
     if problem == "tour":
         from knightcert.problems.tours import tour_instance
 
@@ -100,6 +105,7 @@ def load_instance(spec: str, data: dict[str, Any], args: argparse.Namespace | No
             end=flags["end"],
             board_file=board_file,
             torus=flags["torus"],
+            **sides,
         )
     raise AnswerFileError(f"problem: {problem!r} is not a knightcert problem")
 

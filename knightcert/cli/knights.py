@@ -8,6 +8,7 @@ from knightcert.cli.commands import HELP
 from knightcert.cli.options import (
     add_board_arguments,
     add_export_model,
+    add_side_arguments,
     add_solver_arguments,
     export_model,
     method_options,
@@ -39,6 +40,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     add_board_arguments(parser)
     parser.add_argument("--torus", action="store_true", help="the board wraps on both axes")
+    add_side_arguments(parser, "knights")
     add_solver_arguments(
         parser,
         "knights",
@@ -53,7 +55,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    instance = knights_instance(args.rows, args.cols, torus=args.torus, board_file=args.board)
+    instance = knights_instance(
+        args.rows, args.cols, torus=args.torus, board_file=args.board, fixed=args.fixed
+    )
     if args.export_model:
         return export_model(args.export_model, instance)
     # the one run path; no --method: the instance's default (cpsat on a torus with an odd side)
@@ -84,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
 def describe(result: Result) -> str:
     """``18 knights (optimal, certified: matching (Kőnig))``, ``14 knights (optimal by CP-SAT;
     not independently certified)``, ``15 knights (greedy: FEASIBLE, not proven optimal)``."""
+    if result.status is Status.INFEASIBLE:  # fixed knights that attack each other
+        return f"no placement ({claim_text(result)})"
     if result.solution is None:
         return f"no answer ({result.method}: {result.status.value}{stopped_text(result)})"
     text = f"{result.objective} knights"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
+from typing import Any
 
 from knightcert.problems.argument_checks import BOUNDS, bounded
 from knightcert.problems.errors import InvalidArgument, KnightcertError
@@ -161,6 +162,47 @@ def square(text: str) -> tuple[int, int]:
             f"expected ROW,COL (two whole numbers), got {_cut(text)!r}"
         ) from None
     return (r, c)
+
+
+def visit(text: str) -> tuple[int, int, int]:
+    """``R,C@K``: square R,C is the K-th of the tour (from 1)."""
+    where, _, k = text.partition("@")
+    try:
+        place = int(k)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected ROW,COL@STEP, got {_cut(text)!r}") from None
+    return (*square(where), place)
+
+
+def move(text: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """``R,C:R,C``: the move between two squares."""
+    a, colon, b = text.partition(":")
+    if not colon:
+        raise argparse.ArgumentTypeError(f"expected ROW,COL:ROW,COL, got {_cut(text)!r}")
+    return (square(a), square(b))
+
+
+def add_side_arguments(parser: argparse.ArgumentParser, problem: str) -> None:
+    """The problem's side constraints (:mod:`knightcert.problems.side_constraints`), each repeatable."""
+    table: dict[str, list[tuple[str, str, Callable[[str], Any], str, str]]] = {
+        "knights": [("--fixed", "fixed", square, "R,C", "a knight must stand on R,C")],
+        "tour": [
+            ("--visit", "visits", visit, "R,C@K", "square R,C is the K-th of the tour (from 1)"),
+            ("--forbid-move", "forbidden_moves", move, "R,C:R,C", "the tour must not take this move"),
+            ("--require-move", "required_moves", move, "R,C:R,C", "the tour must take this move"),
+        ],
+        "path": [("--via", "via", square, "R,C", "the path passes through R,C (in the order given)")],
+    }
+    for flag, dest, kind, metavar, text in table[problem]:
+        parser.add_argument(
+            flag,
+            dest=dest,
+            type=kind,
+            action="append",
+            default=[],
+            metavar=metavar,
+            help=text + "; repeatable",
+        )
 
 
 def add_board_arguments(parser: argparse.ArgumentParser) -> None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
 from knightcert.cli.commands import HELP
-from knightcert.cli.options import add_export_model, add_solver_arguments, export_model
+from knightcert.cli.options import add_export_model, add_side_arguments, add_solver_arguments, export_model
 from knightcert.cli.output import (
     check_suffix,
     claim_text,
@@ -17,7 +18,7 @@ from knightcert.cli.output import (
 from knightcert.cli.render import numbered_board
 from knightcert.cli.text import printable
 from knightcert.problems.errors import InvalidArgument
-from knightcert.problems.lost_knight import read_lost_knight
+from knightcert.problems.lost_knight import LostKnightInstance, read_lost_knight
 from knightcert.problems.result import Result, Status
 
 __all__ = ["add_parser", "describe", "run"]
@@ -31,17 +32,22 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="board files ('.', 'x', 'C', 'S')")
     add_solver_arguments(parser, "path", json_help="JSON output: one object, or a list for several files")
+    add_side_arguments(parser, "path")
     parser.add_argument("--show", action="store_true", help="draw each board with the path numbered")
     add_export_model(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    def read(path: str) -> LostKnightInstance:
+        instance = read_lost_knight(path)
+        return replace(instance, via=tuple(args.via)) if args.via else instance
+
     if args.export_model:
         if len(args.files) != 1:
             raise InvalidArgument(f"--export-model: one FILE, not {len(args.files)}")
-        return export_model(args.export_model, read_lost_knight(args.files[0]))
-    instances, results, interrupted = solve_files(args, "path", read_lost_knight)
+        return export_model(args.export_model, read(args.files[0]))
+    instances, results, interrupted = solve_files(args, "path", read)
     if args.json:
         if results:
             print_json(results)

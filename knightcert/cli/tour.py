@@ -8,6 +8,7 @@ from knightcert.cli.commands import HELP
 from knightcert.cli.options import (
     add_board_arguments,
     add_export_model,
+    add_side_arguments,
     add_solver_arguments,
     export_model,
     method_options,
@@ -43,12 +44,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--start", type=square, metavar="R,C", help="first square (0-indexed)")
     parser.add_argument("--end", type=square, metavar="R,C", help="last square of an open tour (0-indexed)")
     parser.add_argument("--torus", action="store_true", help="the board wraps on both axes")
+    add_side_arguments(parser, "tour")
     add_solver_arguments(
         parser,
         "tour",
         fixed_default=False,
         time_help="seconds for the whole command",
-        method_help=f"solving method (default: {default_method('tour')}: theorem, construction, then search)",
+        method_help=f"solving method (default: {default_method('tour')}: theorem, construction, then search; "
+        "cpsat with a side constraint)",
     )
     parser.add_argument(
         "--budget",
@@ -89,6 +92,9 @@ def run(args: argparse.Namespace) -> int:
         end=args.end,
         board_file=args.board,
         torus=args.torus,
+        visits=args.visits,
+        forbidden_moves=args.forbidden_moves,
+        required_moves=args.required_moves,
     )
     if args.export_model:
         return export_model(args.export_model, instance)
@@ -134,7 +140,10 @@ def render(instance: TourInstance, result: Result, time_limit: float | None = No
         if check_suffix(result):
             return f"No{check_suffix(result)}\n"
         evidence = evidence_for(result, "infeasible")
-        note = "" if evidence is None or evidence.certified else f"# {backing_text(evidence)}\n"
+        named = instance.visits or instance.forbidden_moves or instance.required_moves  # a variant: say why
+        note = (
+            "" if evidence is None or (evidence.certified and not named) else f"# {backing_text(evidence)}\n"
+        )
         return f"No\n{note}"
     if result.solution is None:
         ran_out = time_limit is not None and result.time >= 0.9 * time_limit  # said only when true

@@ -40,6 +40,8 @@ Without one the claim rests on the solver: reported, never certified.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
 import numpy as np
@@ -63,7 +65,8 @@ from knightcert.problems.checkers.knights_band import (
     full_torus,
     strip_placement,
 )
-from knightcert.problems.independent_knights import KnightsInstance
+from knightcert.problems.checkers.sides import fixed_fault
+from knightcert.problems.independent_knights import KnightsInstance, fixed_conflict, rest_of
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
@@ -96,6 +99,8 @@ def certify_knights(instance: KnightsInstance, result: Result) -> tuple[list[Evi
     CheckFailed
         Naming the claim rejected and why.
     """
+    if instance.fixed:
+        return _certify_with_fixed(instance, result)
     if result.status is Status.INFEASIBLE:
         raise CheckFailed("placing no knight is always feasible", claim="infeasible")
     evidence: list[Evidence] = []
@@ -104,61 +109,152 @@ def certify_knights(instance: KnightsInstance, result: Result) -> tuple[list[Evi
         if result.objective != count:
             raise CheckFailed(f"objective {result.objective} but {count} knights are placed")
         evidence.append(Evidence("answer", Backing.CERTIFICATE, "placement checked"))
-    if result.status is Status.OPTIMAL:
-        claim, upper = "optimal", result.objective
-    else:
-        claim, upper = "bound", bound_claim(result)
-    board = instance.board
+    claim = "optimal" if result.status is Status.OPTIMAL else "bound"
     matching = certificate_of(result, claim).get("matching")
-    size = None if matching is None else check_matching(instance, matching, claim)  # checked even if unused
     named = certificate_of(result, claim).get("band")
+    bound = _Bound(instance, result, claim, -1, matching, named)
+    if matching is not None:
+        bound.size = check_matching(instance, matching, claim)  # checked even if unused
     if named is not None:
-        check_band(board, named, claim)  # checked even if unused; counted only when needed
+        check_band(instance.board, named, claim)  # checked even if unused; counted only when needed
+    upper = result.objective if claim == "optimal" else bound_claim(result)
     if upper is None:
         return evidence, None
-    upper = int(upper)  # a whole number: check_status_fields ran first
-    if size is not None and board.n_free - size <= upper:
-        evidence.append(Evidence(claim, Backing.CERTIFICATE, MATCHING))
-        return evidence, {"matching": int_array(matching, "certificate 'matching'")}
-    own_first = not bipartite(board) and board.n_free > SEARCH_SQUARES  # the band before a proof
-    for entry in ([named] if named is not None else []) + ([None] if own_first else []):
-        band = _band(board, entry, claim, upper)  # the answer's band, then the checker's own
-        if band is not None and band.bound <= upper:
-            evidence.append(Evidence(claim, Backing.CERTIFICATE, band.how()))
-            return evidence, {"band": band.entry()}
-    proof = certificate_of(result, claim).get("drat")
-    entry = None if proof is None else proof_entry(proof, claim)
-    if entry is not None and entry["knights"] <= upper + 1:  # a proof of a weaker bound proves nothing
-        evidence.append(Evidence(claim, Backing.PROOF, check_bound_proof(board, entry, claim)))
-        return evidence, {"drat": entry}
-    if not bipartite(board):
-        spent = ""
-        if board.n_free <= SEARCH_SQUARES:
-            optimum, nodes = search_optimum(board)
-            if optimum is not None:
-                if optimum > upper:
-                    _refute(claim, upper, f"the checker's exhaustive search places {optimum} knights")
-                how = f"the checker's exhaustive search ({nodes} nodes)"
-                evidence.append(Evidence(claim, Backing.SEARCH, how))
-                return evidence, None
-            spent = f"the checker's search spent {nodes} nodes"
-            band = _band(board, None, claim, upper)  # the search ran out: the checker's own band
-            if band is not None and band.bound <= upper:
-                evidence.append(Evidence(claim, Backing.CERTIFICATE, band.how()))
-                return evidence, {"band": band.entry()}
-        _refute_by_strip(board, upper, claim)
-        evidence.append(solver_evidence(claim, result.method, spent))  # no certificate for the claim
-        return evidence, None
-    pairs = maximum_matching(board)
-    if not matching_is_maximum(instance, pairs):  # never trusted: the matching code is shared
-        why = "the checker's own matching failed its validation"
-        evidence.append(solver_evidence(claim, result.method, why))
-        return evidence, None
-    optimum = board.n_free - len(pairs)
-    if optimum > upper:
-        _refute(claim, upper, f"the checker's maximum matching proves {optimum} knights fit (Kőnig)")
-    evidence.append(Evidence(claim, Backing.CERTIFICATE, MATCHING))
-    return evidence, {"matching": pairs}
+    bound.upper = int(upper)  # a whole number: check_status_fields ran first
+    for backer in UPPER_BOUND:
+        backed = backer(bound)
+        if backed is not None:
+            evidence.append(backed[0])
+            return evidence, backed[1]
+    raise AssertionError("the method's word backs every claim left")  # pragma: no cover
+
+
+@dataclass
+class _Bound:
+    """An upper bound on the knights to back: the claim, its value and the answer's certificates."""
+
+    instance: KnightsInstance
+    result: Result
+    claim: str
+    upper: int
+    matching: Any
+    named: Any
+    size: int | None = None  # the answer's matching's size, once checked
+    spent: str = ""  # what stopped the checker's search
+
+    @property
+    def board(self):
+        return self.instance.board
+
+    def by_band(self, entry: Any) -> Backed | None:
+        band = _band(self.board, entry, self.claim, self.upper)
+        if band is not None and band.bound <= self.upper:
+            return Evidence(self.claim, Backing.CERTIFICATE, band.how()), {"band": band.entry()}
+        return None
+
+
+Backed = tuple[Evidence, dict | None]
+
+
+def _answer_matching(b: _Bound) -> Backed | None:
+    if b.size is not None and b.board.n_free - b.size <= b.upper:
+        return Evidence(b.claim, Backing.CERTIFICATE, MATCHING), {
+            "matching": int_array(b.matching, "certificate 'matching'")
+        }
+    return None
+
+
+def _bands(b: _Bound) -> Backed | None:
+    """The answer's band, then the checker's own on a non-bipartite board past its search."""
+    own_first = not bipartite(b.board) and b.board.n_free > SEARCH_SQUARES  # the band before a proof
+    for entry in ([b.named] if b.named is not None else []) + ([None] if own_first else []):
+        backed = b.by_band(entry)
+        if backed is not None:
+            return backed
+    return None
+
+
+def _proof(b: _Bound) -> Backed | None:
+    proof = certificate_of(b.result, b.claim).get("drat")
+    entry = None if proof is None else proof_entry(proof, b.claim)
+    if entry is not None and entry["knights"] <= b.upper + 1:  # a proof of a weaker bound proves nothing
+        return Evidence(b.claim, Backing.PROOF, check_bound_proof(b.board, entry, b.claim)), {"drat": entry}
+    return None
+
+
+def _own_search(b: _Bound) -> Backed | None:
+    """A non-bipartite board within its size: the checker's search; its band when it runs out."""
+    if bipartite(b.board) or b.board.n_free > SEARCH_SQUARES:
+        return None
+    optimum, nodes = search_optimum(b.board)
+    if optimum is None:
+        b.spent = f"the checker's search spent {nodes} nodes"
+        return b.by_band(None)
+    if optimum > b.upper:
+        _refute(b.claim, b.upper, f"the checker's exhaustive search places {optimum} knights")
+    return Evidence(b.claim, Backing.SEARCH, f"the checker's exhaustive search ({nodes} nodes)"), None
+
+
+def _own_matching(b: _Bound) -> Backed | None:
+    """A bipartite board: the checker's maximum matching (Kőnig), validated first."""
+    if not bipartite(b.board):
+        return None
+    pairs = maximum_matching(b.board)
+    if not matching_is_maximum(b.instance, pairs):  # never trusted: the matching code is shared
+        return solver_evidence(
+            b.claim, b.result.method, "the checker's own matching failed its validation"
+        ), None
+    optimum = b.board.n_free - len(pairs)
+    if optimum > b.upper:
+        _refute(b.claim, b.upper, f"the checker's maximum matching proves {optimum} knights fit (Kőnig)")
+    return Evidence(b.claim, Backing.CERTIFICATE, MATCHING), {"matching": pairs}
+
+
+def _solver_word(b: _Bound) -> Backed:
+    """No certificate: the checker's strip refutes a low claim on a full odd torus; else the word."""
+    _refute_by_strip(b.board, b.upper, b.claim)
+    return solver_evidence(b.claim, b.result.method, b.spent), None
+
+
+#: Who backs an upper bound on the knights (the optimality claim or a bound), in the order
+#: tried: the first that answers backs it, and any may refute the claim (CheckFailed).
+UPPER_BOUND: tuple[Callable[[_Bound], Backed | None], ...] = (
+    _answer_matching,
+    _bands,
+    _proof,
+    _own_search,
+    _own_matching,
+    _solver_word,
+)
+
+
+def _certify_with_fixed(instance: KnightsInstance, result: Result) -> tuple[list[Evidence], dict | None]:
+    """Fixed knights: a placement holds them; no placement exists when two attack each other;
+    else every claim is the rest's (:func:`~knightcert.problems.independent_knights.rest_of`),
+    shifted by the fixed knights, certified on the rest as any answer (Kőnig's matching there)."""
+    conflict = fixed_conflict(instance)
+    if result.status is Status.INFEASIBLE:
+        if conflict is None:
+            raise CheckFailed("the fixed knights alone are a placement", claim="infeasible")
+        return [Evidence("infeasible", Backing.CERTIFICATE, conflict)], None
+    fixed = len(instance.fixed)
+    rest = result
+    if result.solution is not None:
+        squares = as_squares(result.solution)
+        check_placement(instance, squares)
+        fault = fixed_fault(instance, squares)
+        if fault is not None:
+            raise CheckFailed(fault)
+        kept = [sq for sq in squares.tolist() if tuple(sq) not in set(instance.fixed)]
+        rest = result.with_(solution=kept)
+    elif conflict is not None:  # no placement exists: any bound holds
+        return [Evidence("bound", Backing.CERTIFICATE, conflict)] if result.bound is not None else [], None
+    shifted = {
+        k: getattr(result, k) - fixed for k in ("objective", "bound") if getattr(result, k) is not None
+    }
+    evidence, checked = certify_knights(rest_of(instance), rest.with_(**shifted))
+    aside = f" (the board without the {fixed} fixed knight{'s' * (fixed != 1)} and the squares they attack)"
+    return [Evidence(e.claim, e.backing, e.how + aside * (e.claim != "answer")) for e in evidence], checked
 
 
 def _refute(claim: str, upper: int, why: str) -> NoReturn:

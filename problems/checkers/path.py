@@ -25,6 +25,7 @@ from knightcert.problems.checkers.common import (
     on_usable,
 )
 from knightcert.problems.checkers.fields import bool_array, grid
+from knightcert.problems.checkers.sides import via_fault
 from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets, moved
 from knightcert.problems.result import Backing, Evidence, Result, Status
@@ -55,55 +56,83 @@ def certify_path(instance: LostKnightInstance, result: Result) -> tuple[list[Evi
     the checker derives its own with a flood fill from C and checks that.
     A lower ``bound`` of a non-optimal answer is certified the same way.
 
+    With via squares the claims are about the whole path through them, in order, and each is
+    backed leg by leg (:meth:`~knightcert.problems.lost_knight.LostKnightInstance.legs`): an
+    attached closed set must cut one leg; the fewest moves are the sum over the legs, each
+    proven by the checker's own labelling (an attached one is read only without via squares).
+
     Raises
     ------
     CheckFailed
         Naming the claim rejected and why.
     """
-    board = instance.board
-    shape = (board.rows, board.cols)
+    legs = [_leg(instance, a, b) for a, b in instance.legs() if a != b]
     if result.status is Status.INFEASIBLE:
-        closed = certificate_of(result, "infeasible").get("closed")
-        if closed is None:
-            closed = reachable_set(instance).reshape(shape)
-            if closed.reshape(-1)[instance.exit_index]:
-                length = int(_flood(instance, None)[instance.exit_index])
-                raise CheckFailed(f"S is reachable from C in {length} moves", claim="infeasible")
-        closed = bool_array(closed, "certificate 'closed'", shape, claim="infeasible")
-        check_closed_set(instance, closed)
-        return [Evidence("infeasible", Backing.CERTIFICATE, CLOSED_SET)], {"closed": closed}
+        return _no_path(instance, legs, certificate_of(result, "infeasible").get("closed"))
     evidence: list[Evidence] = []
-    certificate = None
     if result.solution is not None:
         length = check_path_moves(instance, result.solution)
+        fault = via_fault(instance, as_squares(result.solution)) if instance.via else None
+        if fault is not None:
+            raise CheckFailed(fault)
         if result.objective != length:
             raise CheckFailed(f"objective {result.objective} but the path has {length} moves")
         evidence.append(Evidence("answer", Backing.CERTIFICATE, "path replayed"))
-    if result.status is Status.OPTIMAL:
-        assert result.objective is not None  # check_status_fields: OPTIMAL carries a whole objective
-        optimum = int(result.objective)
-        labels = certificate_of(result, "optimal").get("labels")
-        if labels is None:
-            labels = _own_labels(instance, optimum, "optimal")
-        labels = grid(labels, "certificate 'labels'", shape, claim="optimal")
-        check_distance_labels(instance, labels, optimum)
-        evidence.append(Evidence("optimal", Backing.CERTIFICATE, LABELLING))
-        certificate = {"labels": labels}
-    bound = bound_claim(result)
-    if bound is not None:
-        check_distance_labels(instance, _own_labels(instance, bound, "bound"), bound, claim="bound")
-        evidence.append(Evidence("bound", Backing.CERTIFICATE, LABELLING))
-    return evidence, certificate
+    claim = "optimal" if result.status is Status.OPTIMAL else "bound"
+    upper = result.objective if claim == "optimal" else bound_claim(result)
+    if upper is None:
+        return evidence, None
+    labels = certificate_of(result, claim).get("labels") if claim == "optimal" and not instance.via else None
+    if labels is not None:
+        labels = grid(labels, "certificate 'labels'", (instance.board.rows, instance.board.cols), claim=claim)
+        check_distance_labels(instance, labels, int(upper), claim)
+    else:
+        labels = _own_labels(instance, legs, int(upper), claim)
+    how = LABELLING if len(legs) == 1 else f"{LABELLING} of each of {len(legs)} legs"
+    evidence.append(Evidence(claim, Backing.CERTIFICATE, how))
+    return evidence, ({"labels": labels} if claim == "optimal" and len(legs) == 1 else None)
 
 
-def _own_labels(instance: LostKnightInstance, length: int, claim: str) -> np.ndarray:
-    """The checker's labelling ``min(distance from C, length)``; CheckFailed if S is closer."""
-    labels = distance_labels(instance, cap=length)
-    reached = int(labels.reshape(-1)[instance.exit_index])
-    if reached < length:
+def _leg(instance: LostKnightInstance, a: tuple[int, int], b: tuple[int, int]) -> LostKnightInstance:
+    return instance if not instance.via else LostKnightInstance(instance.board, a, b, instance.name)
+
+
+def _no_path(instance: LostKnightInstance, legs: list, attached: Any) -> tuple[list[Evidence], dict | None]:
+    """A closed set that cuts a leg: the answer's (checked against each leg), else the checker's own."""
+    shape = (instance.board.rows, instance.board.cols)
+    failure = None
+    for leg in legs:
+        closed = reachable_set(leg).reshape(shape) if attached is None else attached
+        closed = bool_array(closed, "certificate 'closed'", shape, claim="infeasible")
+        try:
+            check_closed_set(leg, closed)
+        except CheckFailed as exc:
+            failure = exc
+            continue
+        how = CLOSED_SET + (f" (the leg {leg.start} -> {leg.exit})" if instance.via else "")
+        return [Evidence("infeasible", Backing.CERTIFICATE, how)], {"closed": closed}
+    if attached is not None and failure is not None:
+        raise failure
+    length = sum(int(_flood(leg, None)[leg.exit_index]) for leg in legs)
+    via = " through the via squares" if instance.via else ""
+    raise CheckFailed(f"S is reachable from C{via} in {length} moves", claim="infeasible")
+
+
+def _own_labels(instance: LostKnightInstance, legs: list, length: int, claim: str) -> np.ndarray:
+    """The checker's labelling of each leg, ``min(distance, length)``, checked; their values at
+    the legs' ends add up to at least ``length`` (CheckFailed if the legs are shorter).
+    Returns the last leg's labels (the only one without via squares)."""
+    shape = (instance.board.rows, instance.board.cols)
+    flooded = [distance_labels(leg, cap=length).reshape(shape) for leg in legs]
+    reached = [int(labels.reshape(-1)[leg.exit_index]) for leg, labels in zip(legs, flooded, strict=True)]
+    if sum(reached) < length:
         what = "a path" if claim == "optimal" else "the shortest path"
-        raise CheckFailed(f"the checker's flood fill finds {what} of {reached} moves", claim=claim)
-    return labels.reshape(instance.board.rows, instance.board.cols)
+        raise CheckFailed(f"the checker's flood fill finds {what} of {sum(reached)} moves", claim=claim)
+    for leg, labels, moves in zip(legs, flooded, reached, strict=True):
+        np.minimum(labels, moves, out=labels)  # min(distance, length) capped at the leg's own
+        check_distance_labels(leg, labels, moves, claim)
+    labels = flooded[-1]
+    return labels
 
 
 def check_path_moves(instance: LostKnightInstance, path: Any) -> int:

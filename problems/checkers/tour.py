@@ -42,6 +42,7 @@ the search refutes (it found a tour) is rejected.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -54,15 +55,28 @@ from knightcert.problems.checkers.common import (
     on_usable,
     solver_evidence,
 )
+from knightcert.problems.checkers.sides import (
+    forbidden_moves_fault,
+    required_moves_fault,
+    visits_argument,
+    visits_fault,
+)
 from knightcert.problems.checkers.tour_separator import (
     own_separator,
     read_separator,
     separator_squares,
     separator_verdict,
 )
-from knightcert.problems.moves import knight_neighbours
+from knightcert.problems.moves import is_knight_move, knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
-from knightcert.problems.tours import TourInstance, closed_tour_exists, full_board_reason, open_tour_exists
+from knightcert.problems.tours import (
+    TourInstance,
+    closed_tour_exists,
+    colour_reason,
+    open_tour_exists,
+    open_tour_reason,
+    outer_rows_reason,
+)
 
 __all__ = [
     "EXHAUSTIVE_NODES",
@@ -104,10 +118,21 @@ def certify_tour(instance: TourInstance, result: Result) -> tuple[list[Evidence]
     check_tour_moves(instance, result.solution)
     if result.objective != len(result.solution):
         raise CheckFailed(f"objective {result.objective} but the tour has {len(result.solution)} squares")
+    check_sides(instance, result.solution)
     evidence = [Evidence("answer", Backing.CERTIFICATE, "tour replayed")]
     if result.status is Status.OPTIMAL:
         evidence.append(Evidence("optimal", Backing.CERTIFICATE, "every usable square visited"))
     return evidence, None
+
+
+def check_sides(instance: TourInstance, tour: Any) -> None:
+    """CheckFailed naming the first side constraint (:data:`SIDE_CHECKS`) a replayed tour breaks."""
+    if instance.visits or instance.forbidden_moves or instance.required_moves:
+        squares = as_squares(tour)
+        for fault in SIDE_CHECKS:
+            why = fault(instance, squares)
+            if why is not None:
+                raise CheckFailed(why)
 
 
 def nonexistence_evidence(
@@ -167,7 +192,9 @@ def _searched(instance: TourInstance, method: str, aside: str) -> Evidence:
     outcome, nodes, tour = search_tour(instance)
     if outcome == FOUND:
         try:  # the search's own tour is replayed like any answer before it refutes a claim
-            check_tour_moves(instance, [list(board.square(i)) for i in tour])
+            found = [list(board.square(i)) for i in tour]
+            check_tour_moves(instance, found)
+            check_sides(instance, found)
         except CheckFailed:
             why = "the checker's own search gave a tour that did not replay"
             return solver_evidence("infeasible", method, why + aside)
@@ -192,43 +219,70 @@ def nonexistence_reason(instance: TourInstance) -> str | None:
 
 
 def argument_against(instance: TourInstance) -> tuple[Backing, str] | None:
-    """A counting, colour, degree, theorem or forced-moves argument that no tour exists, or None."""
+    """The first argument of :data:`NO_TOUR` that holds: (what backs it, the argument), or None."""
+    for backing, argument in NO_TOUR:
+        reason = argument(instance)
+        if reason is not None:
+            return backing, reason
+    return None
+
+
+def _count_argument(instance: TourInstance) -> str | None:
+    if instance.closed and instance.board.n_free < 3:
+        return "count: a closed tour needs at least 3 squares"
+    return None
+
+
+def _closing_argument(instance: TourInstance) -> str | None:
+    start, end = instance.start, instance.end
+    if (
+        instance.closed
+        and start is not None
+        and end is not None
+        and not is_knight_move(instance.board, start, end)
+    ):
+        return "closing move: the fixed start and end are not a knight move apart"
+    return None
+
+
+def _full(instance: TourInstance) -> bool:
+    return not instance.board.blocked.any() and not instance.board.torus
+
+
+def _theorem_argument(instance: TourInstance) -> str | None:
+    """Schwenk (closed), Conrad (open) and the outer lines of 4 x n, on full plain boards."""
     board = instance.board
-    n = board.n_free
-    if instance.closed and n < 3:
-        return Backing.CERTIFICATE, "count: a closed tour needs at least 3 squares"
-    if instance.closed and instance.start is not None and instance.end is not None:
-        start, end = board.index(*instance.start), board.index(*instance.end)
-        if end not in knight_neighbours(board)[start]:
-            return Backing.CERTIFICATE, "closing move: the fixed start and end are not a knight move apart"
-    if not board.torus or (board.rows % 2 == 0 and board.cols % 2 == 0):
-        reason = _colour_argument(instance)
-        if reason is not None:
-            return Backing.CERTIFICATE, reason
-    reason = _degree_argument(instance)
-    if reason is not None:
-        return Backing.CERTIFICATE, reason
-    full = not board.blocked.any() and not board.torus
-    if full and instance.closed and not closed_tour_exists(board.rows, board.cols):
-        return Backing.THEOREM, f"Schwenk (1991): no closed tour on a full {board.rows} x {board.cols} board"
-    free_ends = instance.start is None and instance.end is None
-    if full and not instance.closed and free_ends and not open_tour_exists(board.rows, board.cols):
-        return (
-            Backing.THEOREM,
-            f"Conrad et al. (1994): no open tour on a full {board.rows} x {board.cols} board",
-        )
-    if full:  # fixed ends on a full board: colour parity and the outer rows of 4 x n boards
-        reason = full_board_reason(
-            board.rows, board.cols, closed=instance.closed, start=instance.start, end=instance.end
-        )
-        if reason is not None:
-            return (Backing.CERTIFICATE if reason.startswith("colour") else Backing.THEOREM), reason
-    reason = _forced_argument(instance)
-    return None if reason is None else (Backing.CERTIFICATE, reason)
+    if not _full(instance):
+        return None
+    if instance.closed:
+        if not closed_tour_exists(board.rows, board.cols):
+            return f"Schwenk (1991): no closed tour on a full {board.rows} x {board.cols} board"
+        return None
+    if instance.start is None and instance.end is None:
+        if not open_tour_exists(board.rows, board.cols):
+            return f"Conrad et al. (1994): no open tour on a full {board.rows} x {board.cols} board"
+        return None
+    return open_tour_reason(board.rows, board.cols)
+
+
+def _full_colour_argument(instance: TourInstance) -> str | None:
+    if not _full(instance) or instance.closed:
+        return None
+    board = instance.board
+    return colour_reason(board.rows, board.cols, instance.start, instance.end)
+
+
+def _outer_rows_argument(instance: TourInstance) -> str | None:
+    if not _full(instance) or instance.closed:
+        return None
+    board = instance.board
+    return outer_rows_reason(board.rows, board.cols, instance.start, instance.end)
 
 
 def _colour_argument(instance: TourInstance) -> str | None:
     board = instance.board
+    if board.torus and (board.rows % 2 or board.cols % 2):
+        return None  # a wrapping move across an odd side keeps the colour
     n = board.n_free
     colour = (np.add.outer(np.arange(board.rows), np.arange(board.cols)) % 2)[board.free]
     white, black = int((colour == 0).sum()), int((colour == 1).sum())
@@ -251,13 +305,28 @@ def _colour_argument(instance: TourInstance) -> str | None:
     return None
 
 
+def tour_graph(instance: TourInstance) -> np.ndarray:
+    """The moves a tour of ``instance`` may take: :func:`~knightcert.problems.moves.knight_neighbours`
+    without the forbidden moves (distinct moves first in each row, -1 padding last)."""
+    board = instance.board
+    nb = knight_neighbours(board)
+    if not instance.forbidden_moves:
+        return nb
+    nb = nb.copy()
+    for a, b in instance.forbidden_moves:
+        i, j = board.index(*a), board.index(*b)
+        nb[i][nb[i] == j] = -1
+        nb[j][nb[j] == i] = -1
+    return -np.sort(-nb, axis=1)
+
+
 def _degree_argument(instance: TourInstance) -> str | None:
     board = instance.board
     n = board.n_free
     if n == 1:
         return None
     free = board.free.reshape(-1)
-    degree = (knight_neighbours(board) >= 0).sum(axis=1)
+    degree = (tour_graph(instance) >= 0).sum(axis=1)
     if (degree[free] == 0).any():
         return (
             f"degrees: square {board.square(int(np.flatnonzero(free & (degree == 0))[0]))} has no knight move"
@@ -276,6 +345,24 @@ def _degree_argument(instance: TourInstance) -> str | None:
     return None
 
 
+def _forced_moves(instance: TourInstance, nb: np.ndarray, ends: set[int]) -> set[tuple[int, int]]:
+    """The moves every tour takes: the required ones; on a closed tour or one with both ends
+    fixed, both moves of a square (not an end) that has exactly two, and a closed tour's
+    closing move between fixed ends."""
+    board = instance.board
+    forced = {tuple(sorted((board.index(*a), board.index(*b)))) for a, b in instance.required_moves}
+    both = instance.start is not None and instance.end is not None
+    if instance.closed or both:
+        degree = (nb >= 0).sum(axis=1)
+        twos = [v for v in np.flatnonzero(board.free.reshape(-1) & (degree == 2)).tolist() if v not in ends]
+        # the distinct moves of a square come first in its row of the table
+        forced |= {(min(v, int(w)), max(v, int(w))) for v in twos for w in nb[v, :2]}
+    if instance.closed and instance.start is not None and instance.end is not None:
+        s, e = board.index(*instance.start), board.index(*instance.end)
+        forced.add((min(s, e), max(s, e)))
+    return forced  # type: ignore[return-value]
+
+
 def _forced_argument(instance: TourInstance) -> str | None:
     """Forced moves (module docstring); O(n).
 
@@ -285,24 +372,18 @@ def _forced_argument(instance: TourInstance) -> str | None:
     the tour itself (a cycle contains no shorter cycle), all ``n`` squares. An open tour
     between fixed ends ``s`` and ``e`` is a path: a square other than ``s`` and ``e`` has two
     steps, so again both of its two moves are steps; ``s`` and ``e`` have one step each, and
-    a path contains no cycle.
+    a path contains no cycle. A required move is a step of every tour, open or closed.
     """
     board = instance.board
     n = board.n_free
-    both = instance.start is not None and instance.end is not None
-    if n < 3 or not (instance.closed or both):
+    if n < 3:
         return None
-    nb = knight_neighbours(board)
-    degree = (nb >= 0).sum(axis=1)
     ends: set[int] = set()
-    if not instance.closed and instance.start is not None and instance.end is not None:
-        ends = {board.index(*instance.start), board.index(*instance.end)}
-    twos = [v for v in np.flatnonzero(board.free.reshape(-1) & (degree == 2)).tolist() if v not in ends]
-    # the distinct moves of a square come first in its row of the table
-    forced = {(min(v, int(w)), max(v, int(w))) for v in twos for w in nb[v, :2]}
-    if instance.closed and instance.start is not None and instance.end is not None:
-        s, e = board.index(*instance.start), board.index(*instance.end)
-        forced.add((min(s, e), max(s, e)))
+    if not instance.closed:
+        ends = {board.index(*sq) for sq in (instance.start, instance.end) if sq is not None}
+    forced = _forced_moves(instance, tour_graph(instance), ends)
+    if not forced:
+        return None
     steps = np.bincount(np.array(sorted(forced), dtype=np.int64).reshape(-1), minlength=board.size)
     limit = np.full(board.size, 2)
     limit[list(ends)] = 1
@@ -323,12 +404,31 @@ def _forced_argument(instance: TourInstance) -> str | None:
     for a, b in sorted(forced):
         ra, rb = find(a), find(b)
         if ra == rb:
-            if size[ra] == n:  # the forced moves are a whole closed tour (on an open one the
-                continue  # ends, two of the n squares, have one forced move at most: checked above)
+            if size[ra] == n and instance.closed:  # the forced moves are a whole closed tour
+                continue
             return f"forced moves: forced moves close a cycle of {size[ra]} of the {n} squares"
         root[rb] = ra
         size[ra] += size[rb]
     return None
+
+
+#: Why no tour exists, in the order the checker tries the arguments: (what backs it, argument).
+#: Each holds for every variant too: side constraints only take tours away, and the arguments
+#: that read them (visits, degrees and forced moves on the moves left) say so in their proofs.
+NO_TOUR: tuple[tuple[Backing, Callable[[TourInstance], str | None]], ...] = (
+    (Backing.CERTIFICATE, _count_argument),
+    (Backing.CERTIFICATE, _closing_argument),
+    (Backing.CERTIFICATE, _colour_argument),
+    (Backing.CERTIFICATE, visits_argument),
+    (Backing.CERTIFICATE, _degree_argument),
+    (Backing.THEOREM, _theorem_argument),
+    (Backing.CERTIFICATE, _full_colour_argument),
+    (Backing.THEOREM, _outer_rows_argument),
+    (Backing.CERTIFICATE, _forced_argument),
+)
+
+#: The side constraints an answer's tour must meet, after it replays as a tour.
+SIDE_CHECKS = (visits_fault, forbidden_moves_fault, required_moves_fault)
 
 
 def search_tour(instance: TourInstance, budget: int | None = None) -> tuple[int, int, list[int]]:
@@ -343,8 +443,10 @@ def search_tour(instance: TourInstance, budget: int | None = None) -> tuple[int,
     usable = np.flatnonzero(board.free.reshape(-1))
     compact = np.full(board.size, -1, dtype=np.int64)
     compact[usable] = np.arange(usable.size)
-    neighbours = knight_neighbours(board)[usable]
+    neighbours = tour_graph(instance)[usable]
     neighbours = np.where(neighbours >= 0, compact[np.maximum(neighbours, 0)], -1)
+    if instance.visits or instance.required_moves:
+        return _search_variant(instance, usable, compact, neighbours, budget)
     start = None if instance.start is None else int(compact[board.index(*instance.start)])
     end = -1 if instance.end is None else int(compact[board.index(*instance.end)])
     if instance.closed:
@@ -360,6 +462,59 @@ def search_tour(instance: TourInstance, budget: int | None = None) -> tuple[int,
     if outcome == FOUND and instance.start is None and instance.end is not None:
         tour.reverse()
     return outcome, nodes, tour
+
+
+def _search_variant(
+    instance: TourInstance, usable: np.ndarray, compact: np.ndarray, neighbours: np.ndarray, budget: int
+) -> tuple[int, int, list[int]]:
+    """:func:`search_tour` with visits and required moves applied as the search goes
+    (:mod:`~knightcert.problems.checkers.tour_search`). The search runs from an anchor, a
+    square of known place ``a`` (the start, the end, or a visit), its places renumbered
+    from it: place ``p`` is depth ``p - a`` (mod ``n``) of a closed tour, ``n - p`` of an open
+    one searched backwards from its end; the tour found is put back in place order."""
+    from knightcert.problems.checkers.tour_search import FOUND, NONE, find_tour
+
+    board, n = instance.board, len(usable)
+    places = {board.index(r, c): k for r, c, k in instance.visits}
+    for fixed_end, k in ((instance.start, 1), (instance.end, n)):
+        if fixed_end is not None:
+            places[board.index(*fixed_end)] = k
+    backwards = False
+    if instance.closed:
+        anchor = min(places.values(), default=1)
+        shift = anchor - 1
+    else:
+        backwards = 1 not in places.values() and n in places.values()
+        shift = 0
+    depth_of = np.full(n, -1, dtype=np.int64)
+    at_depth = np.full(n, -1, dtype=np.int64)
+    for square, k in places.items():
+        depth = (n - k) if backwards else (k - 1 - shift) % n
+        depth_of[compact[square]] = depth
+        at_depth[depth] = compact[square]
+    req = np.full((n, 2), -1, dtype=np.int64)
+    for a, b in instance.required_moves:
+        for u, v in ((a, b), (b, a)):
+            row = req[compact[board.index(*u)]]
+            if (row >= 0).all():
+                return NONE, 0, []  # three required moves at a square (the forced-moves argument)
+            row[np.argmax(row < 0)] = compact[board.index(*v)]
+    if at_depth[0] >= 0:
+        starts = at_depth[:1]
+    else:
+        starts = np.flatnonzero(depth_of < 0)  # any square of unknown place
+        if instance.closed:
+            starts = starts[:1]  # a cycle passes through every square: one start is enough
+    end = -1 if backwards or instance.closed else int(at_depth[n - 1])
+    outcome, nodes, path = find_tour(
+        neighbours, starts, end, instance.closed, budget, (at_depth, depth_of, req)
+    )
+    if outcome != FOUND:
+        return outcome, nodes, []
+    tour = [int(usable[i]) for i in path]
+    if backwards:
+        tour.reverse()
+    return outcome, nodes, tour[n - shift :] + tour[: n - shift] if shift else tour
 
 
 def _search_cycle(

@@ -9,6 +9,11 @@ squares, with two pruning rules that only cut branches holding no tour:
 * *connectivity*: the unvisited squares and the current one form one
   connected piece.
 
+Side constraints (:mod:`knightcert.problems.side_constraints`) are applied as the search
+goes: ``at_depth[d]`` the only square allowed at depth ``d`` (-1: any), ``depth_of[v]`` the
+only depth of square ``v`` (-1: any), ``req[v]`` the (at most two) squares the tour must
+join to ``v`` (-1 padded); forbidden moves are left out of the neighbour table.
+
 Moves are tried fewest-onward-moves first (Warnsdorff's order), which finds
 tours fast where they exist. The search stops after a node budget; then it
 has decided nothing.
@@ -73,7 +78,7 @@ def _feasible(nb, adjacent, visited, du, cur, start, end, closed, queue, seen): 
 
 
 @njit(cache=True, nogil=True)
-def search(nb, starts, end, closed, budget, path):  # pragma: no cover - numba
+def search(nb, starts, end, closed, budget, path, at_depth, depth_of, req):  # pragma: no cover - numba
     """Look for a tour; return (FOUND / NONE / UNDECIDED, nodes). ``path`` receives a found tour.
 
     ``nb`` (n, 8): distinct neighbours of each square (compact indices, -1 padded);
@@ -109,7 +114,7 @@ def search(nb, starts, end, closed, budget, path):  # pragma: no cover - numba
         ncand[0] = 0
         pos[0] = 0
         if ok:
-            _fill(nb, visited, du, s, end, 1, n, cand, ncand, 0)
+            _fill(nb, visited, du, s, end, 1, n, cand, ncand, 0, -1, s, closed, at_depth, depth_of, req)
         while depth >= 0:
             if pos[depth] == ncand[depth]:
                 _visit(nb, visited, du, path[depth], False)
@@ -124,7 +129,7 @@ def search(nb, starts, end, closed, budget, path):  # pragma: no cover - numba
             depth += 1
             path[depth] = x
             if depth == n - 1:
-                if (end < 0 or x == end) and (not closed or adjacent[x, s]):
+                if (end < 0 or x == end) and (not closed or (adjacent[x, s] and _joins(req, s, path[1], x))):
                     return FOUND, nodes
                 ok = False
             else:
@@ -132,7 +137,25 @@ def search(nb, starts, end, closed, budget, path):  # pragma: no cover - numba
             ncand[depth] = 0
             pos[depth] = 0
             if ok:
-                _fill(nb, visited, du, x, end, depth + 1, n, cand, ncand, depth)
+                prev = path[depth - 1]
+                _fill(
+                    nb,
+                    visited,
+                    du,
+                    x,
+                    end,
+                    depth + 1,
+                    n,
+                    cand,
+                    ncand,
+                    depth,
+                    prev,
+                    s,
+                    closed,
+                    at_depth,
+                    depth_of,
+                    req,
+                )
         if closed:
             break  # a closed tour passes through the first square
     return NONE, nodes
@@ -150,13 +173,39 @@ def _visit(nb, visited, du, x, entering):  # pragma: no cover - numba
 
 
 @njit(cache=True, nogil=True)
-def _fill(nb, visited, du, cur, end, next_depth, n, cand, ncand, depth):  # pragma: no cover - numba
+def _joins(req, v, a, b):  # pragma: no cover - numba
+    """Every square the tour must join to ``v`` is ``a`` or ``b``."""
+    for i in range(req.shape[1]):  # noqa: SIM110 - numba compiles no generator
+        if req[v, i] >= 0 and req[v, i] != a and req[v, i] != b:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _fill(
+    nb, visited, du, cur, end, next_depth, n, cand, ncand, depth, prev, s, closed, at_depth, depth_of, req
+):  # pragma: no cover - numba
     count = 0
+    # a closed tour's first square is joined to its last as well: checked when the tour is whole
+    free_first = closed and depth == 0
     for k in range(nb.shape[1]):
         w = nb[cur, k]
         if w < 0 or visited[w]:
             continue
         if w == end and next_depth != n - 1:
+            continue
+        if (at_depth[next_depth] >= 0 and w != at_depth[next_depth]) or (
+            depth_of[w] >= 0 and depth_of[w] != next_depth
+        ):
+            continue
+        if not free_first and not _joins(req, cur, prev, w):
+            continue
+        late = False  # a required partner of ``w`` already left behind
+        for i in range(req.shape[1]):
+            p = req[w, i]
+            if p >= 0 and visited[p] and p != cur and not (closed and p == s and next_depth == n - 1):
+                late = True
+        if late:
             continue
         # insertion by onward moves (Warnsdorff's order)
         i = count
@@ -169,11 +218,29 @@ def _fill(nb, visited, du, cur, end, next_depth, n, cand, ncand, depth):  # prag
 
 
 def find_tour(
-    neighbours: np.ndarray, starts: np.ndarray, end: int, closed: bool, budget: int
+    neighbours: np.ndarray,
+    starts: np.ndarray,
+    end: int,
+    closed: bool,
+    budget: int,
+    sides: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> tuple[int, int, np.ndarray]:
-    """Run :func:`search`: (FOUND / NONE / UNDECIDED, nodes used, the tour found as compact indices)."""
-    path = np.full(neighbours.shape[0], -1, dtype=np.int64)
+    """Run :func:`search`: (FOUND / NONE / UNDECIDED, nodes used, the tour found as compact indices).
+
+    ``sides``: ``(at_depth, depth_of, req)`` (module docstring); None: no side constraint.
+    """
+    n = neighbours.shape[0]
+    path = np.full(n, -1, dtype=np.int64)
+    if sides is None:
+        free = np.full(n, -1, dtype=np.int64)
+        sides = (free, free, free.reshape(n, 1))
     outcome, nodes = search(
-        neighbours.astype(np.int64), starts.astype(np.int64), int(end), bool(closed), int(budget), path
+        neighbours.astype(np.int64),
+        starts.astype(np.int64),
+        int(end),
+        bool(closed),
+        int(budget),
+        path,
+        *(np.ascontiguousarray(a, dtype=np.int64) for a in sides),
     )
     return int(outcome), int(nodes), path
