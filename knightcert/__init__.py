@@ -53,6 +53,7 @@ _LAZY = {
     "solve": "knightcert.solving:solve",
     "check": "knightcert.problems.answers:check_answer",
     "certify": "knightcert.problems.checkers:certify",
+    "count": "knightcert.counting:count",
     # the method registry
     "get_method": "knightcert.registry:get_method",
     "register_method": "knightcert.registry:register_method",
@@ -115,6 +116,7 @@ __all__ = [
     "__version__",
     "certify",
     "check",
+    "count",
     "default_method",
     "get_method",
     "knights_instance",
@@ -138,6 +140,7 @@ __version__: str
 if _typing.TYPE_CHECKING:  # pragma: no cover
     from knightcert.problems.answers import AnswerFileError
     from knightcert.problems.answers import check_answer as check
+    from knightcert.counting import count
     from knightcert.problems.checkers import certify
     from knightcert.problems.checkers.failure import CheckFailed
     from knightcert.problems.errors import (

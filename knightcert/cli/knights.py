@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from knightcert.cli.commands import HELP
+from knightcert.cli.count import add_count_arguments, run_count
 from knightcert.cli.options import add_board_arguments, add_solver_arguments
 from knightcert.cli.output import (
     check_suffix,
@@ -42,11 +43,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         f"{default_method('knights')} on a bipartite board, cpsat on a torus with an odd side)",
     )
     parser.add_argument("--show", action="store_true", help="draw the board: K knight, . empty, x removed")
+    add_count_arguments(parser, "the placements of the maximum number of knights")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     instance = knights_instance(args.rows, args.cols, torus=args.torus, board_file=args.board)
+    if args.count or args.all:
+        return run_count(args, [instance])
     # the one run path; no --method: the instance's default (cpsat on a torus with an odd side)
     result = run_watched("knights", args.method, instance, time_limit=args.time_limit, seed=args.seed)
     save_answer(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from knightcert.cli.commands import HELP
+from knightcert.cli.count import add_count_arguments, run_count
 from knightcert.cli.options import add_solver_arguments
 from knightcert.cli.output import (
     check_suffix,
@@ -31,10 +32,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="board files ('.', 'x', 'C', 'S')")
     add_solver_arguments(parser, "path", json_help="JSON output: one object, or a list for several files")
     parser.add_argument("--show", action="store_true", help="draw each board with the path numbered")
+    add_count_arguments(parser, "the shortest paths")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.count or args.all:
+        return run_count(args, [read_lost_knight(path) for path in args.files])
     instances, results, interrupted = solve_files(args, "path", read_lost_knight)
     if args.json:
         if results:

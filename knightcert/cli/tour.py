@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from knightcert.cli.commands import HELP
+from knightcert.cli.count import add_count_arguments, run_count
 from knightcert.cli.options import add_board_arguments, add_solver_arguments, node_budget, square
 from knightcert.cli.output import (
     backing_text,
@@ -60,6 +61,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="write the tour as an (n, 2) int32 NumPy array of [row, col] squares (the fastest output) "
         "and print only the summary line",
     )
+    add_count_arguments(parser, "the tours under the flags given (directed and undirected)")
     parser.set_defaults(run=run)
 
 
@@ -74,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
     instance = tour_instance(
         args.rows, args.cols, closed=args.closed, start=args.start, end=args.end, board_file=args.board
     )
+    if args.count or args.all:
+        return run_count(args, [instance])
     args.method = args.method or default_method("tour", instance)
     options = {}  # given only when asked for: a method that does not take one refuses it (exit 2)
     if args.budget is not None:
