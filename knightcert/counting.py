@@ -17,11 +17,12 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass
 from typing import Any
 
-from knightcert.algorithms import counting as exact
+from knightcert.algorithms import counting
 from knightcert.models import count_cpsat
 from knightcert.problems.checkers import check
 from knightcert.problems.errors import InvalidInstance
@@ -30,11 +31,18 @@ from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance
 
-__all__ = ["COUNTERS", "PATH_MODEL_CELLS", "Count", "Counter", "count"]
+__all__ = ["CONVENTIONS", "COUNTERS", "PATH_MODEL_CELLS", "Count", "Counter", "count"]
 
 #: Largest path model enumerated (a Boolean per square and step).
 PATH_MODEL_CELLS = 200_000
 
+#: What is counted, tours aside (:func:`_tour_convention`).
+CONVENTIONS = {
+    "path": "shortest paths: sequences of squares from C to S",
+    "knights": "placements of the maximum number of knights",
+}
+#: The name of each problem's counters (``count_tours``, ``enumerate_tours``, ...).
+PLURAL = {"tour": "tours", "path": "paths", "knights": "knights"}
 #: What each counter is, as the output names it.
 COUNTERS = {
     "search": "exact search (tours: bitmask depth-first search pruned by links; paths: "
@@ -80,8 +88,13 @@ class Count:
 
     @property
     def disagree(self) -> bool:
-        """True when two counters gave different counts."""
-        return len({c.count for c in self.counters if c.count is not None}) > 1
+        """True when two counters gave different counts (or optima)."""
+        return _disagree(self.counters)
+
+
+def _disagree(counters: tuple[Counter, ...] | list[Counter]) -> bool:
+    counts = {c.count for c in counters if c.count is not None}
+    return len(counts) > 1 or any(c.note.startswith("disagrees") for c in counters)
 
 
 def count(instance: Any, *, keep: int = 0, time_limit: float | None = 10.0, second: bool = True) -> Count:
@@ -102,53 +115,57 @@ def count(instance: Any, *, keep: int = 0, time_limit: float | None = 10.0, seco
     InvalidInstance
         Not an instance of a problem with a count (the jump game has one winner).
     """
-    if isinstance(instance, TourInstance):
-        return _tours(instance, keep, time_limit, second)
-    if isinstance(instance, LostKnightInstance):
-        return _paths(instance, keep, time_limit, second)
-    if isinstance(instance, KnightsInstance):
-        return _knights(instance, keep, time_limit, second)
-    raise InvalidInstance(f"nothing to count on a {type(instance).__name__}: tours, paths and knights only")
-
-
-def _timed(run, *args) -> tuple[Any, Counter | None]:
+    problem = {TourInstance: "tour", LostKnightInstance: "path", KnightsInstance: "knights"}.get(
+        type(instance)
+    )
+    if problem is None:
+        raise InvalidInstance(
+            f"nothing to count on a {type(instance).__name__}: tours, paths and knights only"
+        )
     began = time.perf_counter()
-    try:
-        return run(*args), None
+    try:  # tours: (directed, undirected); paths: (moves, paths); knights: (knights, placements)
+        exact_pair = getattr(counting, f"count_{PLURAL[problem]}")(instance)
+        counters = [Counter("search", exact_pair[problem != "tour"], time.perf_counter() - began)]
     except InvalidInstance as error:
-        return None, Counter("search", None, time.perf_counter() - began, str(error))
-
-
-def _second(found: count_cpsat.Enumeration) -> Counter:
-    note = "" if found.complete else f"stopped after {found.count} solutions (time limit)"
-    return Counter("cpsat", found.count if found.complete else None, found.seconds, note)
-
-
-def _checked(problem: str, instance: Any, solutions: list, objective) -> tuple:
-    for solution in solutions:
-        check(instance, Result(problem, "count", Status.FEASIBLE, objective(solution), None, solution, 0.0))
-    return tuple(solutions)
-
-
-def _tours(instance: TourInstance, keep: int, time_limit: float | None, second: bool) -> Count:
-    began = time.perf_counter()
-    pair, refused = _timed(exact.count_tours, instance)
-    counters = [refused or Counter("search", pair[0], time.perf_counter() - began)]
-    found = count_cpsat.enumerate_tours(instance, keep, time_limit, not second) if second or keep else None
+        exact_pair, counters = None, [Counter("search", None, time.perf_counter() - began, str(error))]
+    optimum = None if exact_pair is None or problem == "tour" else exact_pair[0]
+    found = None
+    if problem == "path" and second and optimum is not None:
+        cells = (optimum + 1) * instance.board.n_free
+        if cells > PATH_MODEL_CELLS:
+            counters.append(Counter("cpsat", None, 0.0, f"{cells} step variables, over {PATH_MODEL_CELLS}"))
+        else:
+            found = count_cpsat.enumerate_paths(instance, optimum, 0, time_limit)
+    elif problem != "path" and (second or keep):
+        found = getattr(count_cpsat, f"enumerate_{PLURAL[problem]}")(instance, keep, time_limit, not second)
     if second and found is not None:
-        counters.append(_second(found))
-    directed = pair[0] if pair else (found.count if found and found.complete else None)
-    tally = Count("tour", directed, _tour_convention(instance), tuple(counters), directed)
-    undirected = pair[1] if pair else _undirected(instance, directed)
-    solutions = _checked("tour", instance, found.solutions, len) if found else ()
+        note = "" if found.complete else f"stopped after {found.count} solutions (time limit)"
+        if found.shorter:
+            note = f"disagrees: a walk reaches S in fewer than {optimum} moves"
+        elif found.optimum is not None and optimum is not None and found.optimum != optimum:
+            note = f"disagrees: its maximum is {found.optimum}, not {optimum}"
+        counters.append(
+            Counter("cpsat", found.count if found.complete and not note else None, found.seconds, note)
+        )
+    finished = {c.count for c in counters if c.count is not None}
+    number = None if _disagree(counters) or not finished else finished.pop()
+    if problem == "path":
+        solutions = list(itertools.islice(counting.shortest_paths(instance), keep))
+    else:
+        solutions = [] if found is None else found.solutions
+        optimum = optimum if optimum is not None or found is None else found.optimum
+    for solution in solutions:  # each checked as any answer
+        size = len(solution) - (problem == "path")
+        check(instance, Result(problem, "count", Status.FEASIBLE, size, None, solution, 0.0))
     return Count(
-        "tour",
-        None if tally.disagree else directed,
-        tally.convention,
-        tally.counters,
-        directed,
-        undirected,
-        solutions=solutions,
+        problem,
+        number,
+        _tour_convention(instance) if problem == "tour" else CONVENTIONS[problem],
+        tuple(counters),
+        number if problem == "tour" else None,
+        _undirected(instance, number) if problem == "tour" else None,
+        optimum,
+        tuple(solutions),
     )
 
 
@@ -171,56 +188,3 @@ def _tour_convention(instance: TourInstance) -> str:
     if instance.start is None and instance.end is None:
         return f"{kind}: directed = sequences from every start (a path from both ends), undirected = paths"
     return f"{kind}: sequences of squares (directed = undirected)"
-
-
-def _paths(instance: LostKnightInstance, keep: int, time_limit: float | None, second: bool) -> Count:
-    began = time.perf_counter()
-    length, number = exact.count_paths(instance)
-    counters = [Counter("search", number, time.perf_counter() - began)]
-    squares = (0 if length is None else length + 1) * instance.board.n_free
-    if second and squares > PATH_MODEL_CELLS:
-        counters.append(Counter("cpsat", None, 0.0, f"{squares} step variables, over {PATH_MODEL_CELLS}"))
-    elif second and length is not None:
-        found = count_cpsat.enumerate_paths(instance, length, 0, time_limit)
-        counters.append(_second(found))
-        if found.shorter:
-            counters[-1] = Counter("cpsat", None, found.seconds, f"a walk reaches S before {length} moves")
-    solutions: list = []
-    for path in exact.shortest_paths(instance):
-        if len(solutions) >= keep:
-            break
-        solutions.append(path)
-    tally = Count("path", number, "shortest paths: sequences of squares from C to S", tuple(counters))
-    bad = tally.disagree or any(c.note.startswith("a walk") for c in counters)
-    return Count(
-        "path",
-        None if bad else number,
-        tally.convention,
-        tally.counters,
-        optimum=length,
-        solutions=_checked("path", instance, solutions, lambda s: len(s) - 1),
-    )
-
-
-def _knights(instance: KnightsInstance, keep: int, time_limit: float | None, second: bool) -> Count:
-    began = time.perf_counter()
-    pair, refused = _timed(exact.count_knights, instance)
-    counters = [refused or Counter("search", pair[1], time.perf_counter() - began)]
-    found = count_cpsat.enumerate_knights(instance, keep, time_limit, not second) if second or keep else None
-    if second and found is not None:
-        counters.append(_second(found))
-    optimum = pair[0] if pair else (found.optimum if found else None)
-    number = pair[1] if pair else (found.count if found and found.complete else None)
-    if pair and found and found.optimum is not None and found.optimum != pair[0]:
-        counters[-1] = Counter("cpsat", None, found.seconds, f"its maximum is {found.optimum}, not {pair[0]}")
-        number = None
-    tally = Count("knights", number, "placements of the maximum number of knights", tuple(counters))
-    solutions = _checked("knights", instance, found.solutions, len) if found else ()
-    return Count(
-        "knights",
-        None if tally.disagree else number,
-        tally.convention,
-        tally.counters,
-        optimum=optimum,
-        solutions=solutions,
-    )

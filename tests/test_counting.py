@@ -59,3 +59,18 @@ def test_paths_and_knights():
 def test_the_jump_game_has_nothing_to_count():
     with pytest.raises(InvalidInstance, match="nothing to count"):
         knightcert.count(parse_jump("1 3\n1\n1 1 0\n0 0\n"))
+
+
+def test_a_second_counter_with_another_optimum_disagrees(monkeypatch):
+    """A path enumeration that sees a shorter walk, a knights enumeration with another maximum:
+    no count, whatever the numbers."""
+    path = LostKnightInstance(Board(5, 7, torus=True), (0, 0), (3, 4))
+    number = knightcert.count(path, second=False).count
+    shorter = Enumeration(count=number, complete=True, shorter=True)
+    monkeypatch.setattr(counting.count_cpsat, "enumerate_paths", lambda *a: shorter)
+    tally = knightcert.count(path)
+    assert tally.disagree and tally.count is None and "fewer than" in tally.counters[1].note
+    other = Enumeration(count=6, complete=True, optimum=7)
+    monkeypatch.setattr(counting.count_cpsat, "enumerate_knights", lambda *a: other)
+    tally = knightcert.count(knightcert.knights_instance(4))
+    assert tally.disagree and tally.count is None and "maximum is 7, not 8" in tally.counters[1].note
