@@ -171,17 +171,18 @@ def count(instance: Any, *, keep: int = 0, time_limit: float | None = 10.0, seco
 
 def _undirected(instance: TourInstance, directed: int | None) -> int | None:
     """Undirected tours (sets of moves) from directed ones: each counted twice, once per
-    direction, unless an end of the sequence is fixed (an open tour's, or a closed one's end)."""
+    direction, unless the direction is fixed (an open tour's start or end, a closed one's both)."""
     if directed is None or instance.board.n_free == 1:
         return directed
-    halved = instance.end is None if instance.closed else instance.start is None and instance.end is None
+    fixed = (instance.start is not None, instance.end is not None)
+    halved = not all(fixed) if instance.closed else not any(fixed)
     return directed // 2 if halved else directed
 
 
 def _tour_convention(instance: TourInstance) -> str:
     ends = " ".join(f"{k} {v}" for k, v in (("from", instance.start), ("ending at", instance.end)) if v)
     kind = f"{'closed' if instance.closed else 'open'} tours{' ' + ends if ends else ''}"
-    if instance.closed and instance.end is None:
+    if instance.closed and (instance.start is None or instance.end is None):
         return (
             f"{kind}: directed = cycles with a direction, undirected = cycles (where they start not counted)"
         )

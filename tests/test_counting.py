@@ -27,8 +27,11 @@ def test_both_counters_agree_on_a_corner_start():
 
 
 def test_conventions_of_closed_tours():
-    tally = knightcert.count(TourInstance(Board(1, 3, torus=True), True))
-    assert (tally.directed, tally.undirected) == (2, 1) and "cycles" in tally.convention
+    for start, end in ((None, None), ((0, 0), None), (None, (0, 0))):
+        tally = knightcert.count(TourInstance(Board(1, 3, torus=True), True, start, end))
+        assert (tally.directed, tally.undirected) == (2, 1) and "cycles" in tally.convention
+    tally = knightcert.count(TourInstance(Board(1, 3, torus=True), True, (0, 0), (0, 1)))
+    assert (tally.directed, tally.undirected) == (1, 1) and "directed = undirected" in tally.convention
 
 
 def test_a_disagreement_gives_no_count(monkeypatch):
