@@ -54,13 +54,25 @@ class _Collector(cp_model.CpSolverSolutionCallback):
             self.stop_search()
 
 
-def _enumerate(model, decode, keep: int, time_limit: float | None, found: Enumeration, stop: bool = False):
-    began = time.perf_counter()
+def _solver(time_limit: float | None, linearization: int) -> cp_model.CpSolver:
+    """One worker (enumeration needs it) and a ``linearization_level``: 0 for tours and paths
+    (5x5 open tours: 1.1 s against 6.4 at the default 1 and over 30 at 2), 2 for knights (the
+    LP of the knight moves is integral on bipartite boards: 12x12 knights enumerated in 0.26 s,
+    over 30 s at 0 and 1)."""
     solver = cp_model.CpSolver()
-    solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
+    solver.parameters.linearization_level = linearization
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = max(float(time_limit), 1e-3)
+    return solver
+
+
+def _enumerate(
+    model, decode, keep, time_limit, found: Enumeration, stop: bool = False, linearization: int = 0
+):
+    began = time.perf_counter()
+    solver = _solver(time_limit, linearization)
+    solver.parameters.enumerate_all_solutions = True
     status = solver.solve(model, _Collector(decode, keep, found, stop))
     found.complete = not stop and status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
     found.seconds += time.perf_counter() - began
@@ -155,9 +167,7 @@ def enumerate_knights(
         model.add_at_most_one(knight[int(a)], knight[int(b)])
     model.maximize(sum(knight.values()))
     began = time.perf_counter()
-    solver = cp_model.CpSolver()
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = max(float(time_limit), 1e-3)
+    solver = _solver(time_limit, 2)
     if solver.solve(model) != cp_model.OPTIMAL:
         return Enumeration(seconds=time.perf_counter() - began)
     found = Enumeration(optimum=round(solver.objective_value), seconds=time.perf_counter() - began)
@@ -168,4 +178,4 @@ def enumerate_knights(
         return [list(board.square(v)) for v in free if solver.value(knight[v])]
 
     left = None if time_limit is None else time_limit - found.seconds
-    return _enumerate(model, decode, keep, left, found, stop)
+    return _enumerate(model, decode, keep, left, found, stop, 2)
