@@ -28,7 +28,15 @@ def run_count(args: argparse.Namespace, instances: list[Any]) -> int:
     """Print each instance's count (with ``--count``) and solutions (with ``--all``); exit 0 when
     every count was given by every counter that finished."""
     from knightcert.counting import count
+    from knightcert.problems.errors import InvalidArgument
 
+    given = [
+        name
+        for name in ("json", "save", "npy", "show", "budget", "no_backtracking")
+        if getattr(args, name, None)
+    ]
+    if given:
+        raise InvalidArgument(f"--{given[0].replace('_', '-')} does not go with --count or --all")
     status = 0
     limit = 10.0 if args.time_limit is None else args.time_limit
     for instance in instances:

@@ -34,3 +34,9 @@ def test_knights_and_path_counts(capsys, tmp_path):
 def test_no_count_exits_1(capsys):
     assert main(["tour", "9", "--count", "--time-limit", "0.2"]) == 1
     assert "no count" in capsys.readouterr().out
+
+
+def test_options_of_a_solve_are_refused(capsys):
+    assert main(["tour", "5", "--count", "--json"]) == 2
+    assert "--json does not go with --count or --all" in capsys.readouterr().err
+    assert main(["tour", "5", "--all", "2", "--no-backtracking"]) == 2
