@@ -17,6 +17,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import time
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance
 
-__all__ = ["CONVENTIONS", "COUNTERS", "PATH_MODEL_CELLS", "Count", "Counter", "count"]
+__all__ = ["BASE_FIELDS", "CONVENTIONS", "COUNTERS", "PATH_MODEL_CELLS", "Count", "Counter", "count"]
 
 #: Largest path model enumerated (a Boolean per square and step).
 PATH_MODEL_CELLS = 200_000
@@ -41,6 +42,8 @@ CONVENTIONS = {
     "path": "shortest paths: sequences of squares from C to S",
     "knights": "placements of the maximum number of knights",
 }
+#: The fields of the instances the counters know (any other set field is refused).
+BASE_FIELDS = frozenset({"board", "closed", "start", "end", "exit", "name"})
 #: The name of each problem's counters (``count_tours``, ``enumerate_tours``, ...).
 PLURAL = {"tour": "tours", "path": "paths", "knights": "knights"}
 #: What each counter is, as the output names it.
@@ -115,13 +118,19 @@ def count(instance: Any, *, keep: int = 0, time_limit: float | None = 10.0, seco
     InvalidInstance
         Not an instance of a problem with a count (the jump game has one winner).
     """
-    problem = {TourInstance: "tour", LostKnightInstance: "path", KnightsInstance: "knights"}.get(
-        type(instance)
-    )
+    kinds = {TourInstance: "tour", LostKnightInstance: "path", KnightsInstance: "knights"}
+    problem = next((name for kind, name in kinds.items() if isinstance(instance, kind)), None)
     if problem is None:
         raise InvalidInstance(
             f"nothing to count on a {type(instance).__name__}: tours, paths and knights only"
         )
+    extra = [
+        f.name
+        for f in dataclasses.fields(instance)
+        if f.name not in BASE_FIELDS and getattr(instance, f.name)
+    ]
+    if extra:  # a side constraint the counters would ignore: refused, never counted as the base problem
+        raise InvalidInstance(f"counting takes no side constraint yet: the instance has {extra[0]!r}")
     began = time.perf_counter()
     try:  # tours: (directed, undirected); paths: (moves, paths); knights: (knights, placements)
         exact_pair = getattr(counting, f"count_{PLURAL[problem]}")(instance)

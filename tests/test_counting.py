@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import knightcert
@@ -69,6 +71,7 @@ def test_a_second_counter_with_another_optimum_disagrees(monkeypatch):
     no count, whatever the numbers."""
     path = LostKnightInstance(Board(5, 7, torus=True), (0, 0), (3, 4))
     number = knightcert.count(path, second=False).count
+    assert number is not None
     shorter = Enumeration(count=number, complete=True, shorter=True)
     monkeypatch.setattr(counting.count_cpsat, "enumerate_paths", lambda *a: shorter)
     tally = knightcert.count(path)
@@ -77,3 +80,13 @@ def test_a_second_counter_with_another_optimum_disagrees(monkeypatch):
     monkeypatch.setattr(counting.count_cpsat, "enumerate_knights", lambda *a: other)
     tally = knightcert.count(knightcert.knights_instance(4))
     assert tally.disagree and tally.count is None and "maximum is 7, not 8" in tally.counters[1].note
+
+
+def test_a_side_constraint_the_counters_do_not_know_is_refused():
+    @dataclasses.dataclass(frozen=True, eq=False)
+    class Visiting(TourInstance):
+        visit: tuple = ()
+
+    assert knightcert.count(Visiting(Board(3, 4))).count == 16
+    with pytest.raises(InvalidInstance, match="no side constraint yet: the instance has 'visit'"):
+        knightcert.count(Visiting(Board(3, 4), visit=((0, 1, 2),)))
