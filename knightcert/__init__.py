@@ -138,9 +138,9 @@ __all__ = [
 __version__: str
 
 if _typing.TYPE_CHECKING:  # pragma: no cover
+    from knightcert.counting import count
     from knightcert.problems.answers import AnswerFileError
     from knightcert.problems.answers import check_answer as check
-    from knightcert.counting import count
     from knightcert.problems.checkers import certify
     from knightcert.problems.checkers.failure import CheckFailed
     from knightcert.problems.errors import (
