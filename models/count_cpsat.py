@@ -111,11 +111,13 @@ def enumerate_tours(
 
     def decode(solver: cp_model.CpSolverSolutionCallback) -> list[list[int]]:
         after = {t: h for t, h, x in circuit if solver.value(x)}
-        first = (
-            after[board.size]
-            if not instance.closed
-            else (squares[0] if instance.start is None else board.index(*instance.start))
-        )
+        fixed = instance.start or instance.end
+        if not instance.closed:
+            first = after[board.size]  # the square after the extra node
+        else:
+            first = squares[0] if fixed is None else board.index(*fixed)
+            if instance.start is None and instance.end is not None:
+                first = after[first]  # the square after the end, so that the tour ends on it
         tour = [first]
         while len(tour) < len(squares):
             tour.append(after[tour[-1]])

@@ -30,8 +30,9 @@ def test_both_counters_agree_on_a_corner_start():
 
 def test_conventions_of_closed_tours():
     for start, end in ((None, None), ((0, 0), None), (None, (0, 0))):
-        tally = knightcert.count(TourInstance(Board(1, 3, torus=True), True, start, end))
+        tally = knightcert.count(TourInstance(Board(1, 3, torus=True), True, start, end), keep=2)
         assert (tally.directed, tally.undirected) == (2, 1) and "cycles" in tally.convention
+        assert len(tally.solutions) == 2 and all(s[-1] == [0, 0] for s in tally.solutions if end)
     tally = knightcert.count(TourInstance(Board(1, 3, torus=True), True, (0, 0), (0, 1)))
     assert (tally.directed, tally.undirected) == (1, 1) and "directed = undirected" in tally.convention
 
