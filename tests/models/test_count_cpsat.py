@@ -26,10 +26,15 @@ def test_tours_agree_with_the_exact_counter():
             TourInstance(board, False, free[0]),
             TourInstance(board, False, None, free[0]),
             TourInstance(board, True, free[0], free[-1]),
+            TourInstance(board, True, None, free[-1]),
         ):
             found = enumerate_tours(instance, keep=2)
             assert found.complete and found.count == count_tours(instance)[0]
             assert len(found.solutions) == min(2, found.count)
+            for tour in found.solutions:  # from the start, to the end
+                assert tour[0] == list(instance.start or tour[0]) and tour[-1] == list(
+                    instance.end or tour[-1]
+                )
 
 
 def test_paths_agree_and_a_wrong_length_shows():
