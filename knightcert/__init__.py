@@ -54,6 +54,7 @@ _LAZY = {
     "model": "knightcert.solving:model",
     "check": "knightcert.problems.answers:check_answer",
     "certify": "knightcert.problems.checkers:certify",
+    "count": "knightcert.counting:count",
     # the method registry
     "get_method": "knightcert.registry:get_method",
     "register_method": "knightcert.registry:register_method",
@@ -116,6 +117,7 @@ __all__ = [
     "__version__",
     "certify",
     "check",
+    "count",
     "default_method",
     "get_method",
     "knights_instance",
@@ -138,6 +140,7 @@ __all__ = [
 __version__: str
 
 if _typing.TYPE_CHECKING:  # pragma: no cover
+    from knightcert.counting import count
     from knightcert.problems.answers import AnswerFileError
     from knightcert.problems.answers import check_answer as check
     from knightcert.problems.checkers import certify

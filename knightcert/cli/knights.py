@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from knightcert.cli.commands import HELP
+from knightcert.cli.count import add_count_arguments, run_count
 from knightcert.cli.options import (
     add_board_arguments,
     add_export_model,
@@ -51,6 +52,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--show", action="store_true", help="draw the board: K knight, . empty, x removed")
     add_export_model(parser)
+    add_count_arguments(parser, "the placements of the maximum number of knights")
     parser.set_defaults(run=run)
 
 
@@ -58,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
     instance = knights_instance(
         args.rows, args.cols, torus=args.torus, board_file=args.board, fixed=args.fixed
     )
+    if args.count or args.all:
+        return run_count(args, [instance])
     if args.export_model:
         return export_model(args.export_model, instance)
     # the one run path; no --method: the instance's default (cpsat on a torus with an odd side)

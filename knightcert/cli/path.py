@@ -6,6 +6,7 @@ import argparse
 from dataclasses import replace
 
 from knightcert.cli.commands import HELP
+from knightcert.cli.count import add_count_arguments, run_count
 from knightcert.cli.options import add_export_model, add_side_arguments, add_solver_arguments, export_model
 from knightcert.cli.output import (
     check_suffix,
@@ -35,6 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_side_arguments(parser, "path")
     parser.add_argument("--show", action="store_true", help="draw each board with the path numbered")
     add_export_model(parser)
+    add_count_arguments(parser, "the shortest paths")
     parser.set_defaults(run=run)
 
 
@@ -43,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
         instance = read_lost_knight(path)
         return replace(instance, via=tuple(args.via)) if args.via else instance
 
+    if args.count or args.all:
+        return run_count(args, [read(path) for path in args.files])
     if args.export_model:
         if len(args.files) != 1:
             raise InvalidArgument(f"--export-model: one FILE, not {len(args.files)}")

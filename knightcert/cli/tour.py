@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from knightcert.cli.commands import HELP
+from knightcert.cli.count import add_count_arguments, run_count
 from knightcert.cli.options import (
     add_board_arguments,
     add_export_model,
@@ -73,6 +74,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="write the tour as an (n, 2) int32 NumPy array of [row, col] squares (the fastest output) "
         "and print only the summary line",
     )
+    add_count_arguments(parser, "the tours under the flags given (directed and undirected)")
     parser.set_defaults(run=run)
 
 
@@ -96,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
         forbidden_moves=args.forbidden_moves,
         required_moves=args.required_moves,
     )
+    if args.count or args.all:
+        return run_count(args, [instance])
     if args.export_model:
         return export_model(args.export_model, instance)
     args.method = args.method or default_method("tour", instance)

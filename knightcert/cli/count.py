@@ -1,0 +1,69 @@
+"""``--count`` and ``--all N`` of ``knightcert knights``, ``tour`` and ``path``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from knightcert.cli.options import positive_int
+
+__all__ = ["add_count_arguments", "run_count"]
+
+
+def add_count_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    """Add ``--count`` and ``--all N`` to a subcommand; ``what`` says what is counted."""
+    parser.add_argument(
+        "--count",
+        action="store_true",
+        help=f"count {what} with two independent counters (exact search, CP-SAT's enumeration "
+        "within --time-limit, default 10 s) and say which agreed",
+    )
+    parser.add_argument(
+        "--all", type=positive_int, metavar="N", help="write up to N solutions, each checked, as JSON lines"
+    )
+
+
+def run_count(args: argparse.Namespace, instances: list[Any]) -> int:
+    """Print each instance's count (with ``--count``) and solutions (with ``--all``); exit 0 when
+    every count was given by every counter that finished."""
+    from knightcert.counting import count
+    from knightcert.problems.errors import InvalidArgument
+
+    given = [
+        name
+        for name in ("json", "save", "npy", "show", "budget", "no_backtracking")
+        if getattr(args, name, None)
+    ]
+    if given:
+        raise InvalidArgument(f"--{given[0].replace('_', '-')} does not go with --count or --all")
+    status = 0
+    limit = 10.0 if args.time_limit is None else args.time_limit
+    for instance in instances:
+        tally = count(instance, keep=args.all or 0, time_limit=limit, second=args.count)
+        if args.count:
+            print(f"{instance.name}: {_headline(tally)}")
+            print(_counters(tally))
+            status = status or int(tally.count is None)
+        for solution in tally.solutions:
+            print(json.dumps({"solution": solution}))
+    return status
+
+
+def _headline(tally: Any) -> str:
+    if tally.count is None:
+        return f"no count ({tally.convention})"
+    if tally.problem == "tour":
+        return f"{tally.directed} directed, {tally.undirected} undirected; {tally.convention}"
+    if tally.problem == "knights":
+        return f"{tally.count} {tally.convention} ({tally.optimum})"
+    return f"{tally.count} {tally.convention} ({tally.optimum} moves)"
+
+
+def _counters(tally: Any) -> str:
+    runs = ", ".join(
+        f"{c.name} {'none' if c.count is None else c.count} ({c.seconds:.2f} s{'; ' * bool(c.note)}{c.note})"
+        for c in tally.counters
+    )
+    verdict = "counters disagree" if tally.disagree else f"agreed: {', '.join(tally.agreed) or 'none'}"
+    return f"  counted by: {runs}; {verdict}"

@@ -1,0 +1,42 @@
+"""--count and --all on the command line."""
+
+from __future__ import annotations
+
+import json
+
+from knightcert.cli.main import main
+
+
+def test_tour_count_prints_both_conventions_and_the_counters(capsys):
+    assert main(["tour", "5", "--start", "0,0", "--count"]) == 0
+    head, counters = capsys.readouterr().out.splitlines()
+    assert head.startswith("5x5 open from 0,0: 304 directed, 304 undirected; open tours from (0, 0)")
+    assert counters.endswith("agreed: search, cpsat")
+
+
+def test_all_writes_checked_solutions_as_json_lines(capsys):
+    assert main(["tour", "3", "4", "--all", "5"]) == 0
+    lines = [json.loads(line)["solution"] for line in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 5 and all(len(tour) == 12 for tour in lines)
+
+
+def test_knights_and_path_counts(capsys, tmp_path):
+    assert main(["knights", "4", "--count"]) == 0
+    assert capsys.readouterr().out.startswith("4x4: 6 placements of the maximum number of knights (8)")
+    board = tmp_path / "b.txt"
+    board.write_text("C....\n.....\n.....\n....S\n")
+    assert main(["path", str(board), "--count", "--all", "9"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    number = int(out[0].split(": ")[1].split()[0])
+    assert number == len(out) - 2 and "agreed: search, cpsat" in out[1]
+
+
+def test_no_count_exits_1(capsys):
+    assert main(["tour", "9", "--count", "--time-limit", "0.2"]) == 1
+    assert "no count" in capsys.readouterr().out
+
+
+def test_options_of_a_solve_are_refused(capsys):
+    assert main(["tour", "5", "--count", "--json"]) == 2
+    assert "--json does not go with --count or --all" in capsys.readouterr().err
+    assert main(["tour", "5", "--all", "2", "--no-backtracking"]) == 2

@@ -1,0 +1,93 @@
+"""knightcert.count: two counters, which agreed, the conventions, checked solutions."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+import knightcert
+from knightcert import counting
+from knightcert.models.count_cpsat import Enumeration
+from knightcert.problems.board import Board
+from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.jump_game import parse_jump
+from knightcert.problems.lost_knight import LostKnightInstance
+from knightcert.problems.tours import TourInstance
+
+
+def test_both_counters_agree_on_a_corner_start():
+    tally = knightcert.count(knightcert.tour_instance(5, start=(0, 0)), keep=3)
+    assert (tally.count, tally.directed, tally.undirected, tally.agreed) == (
+        304,
+        304,
+        304,
+        ("search", "cpsat"),
+    )
+    assert "from (0, 0)" in tally.convention and len(tally.solutions) == 3
+    assert len({tuple(map(tuple, s)) for s in tally.solutions}) == 3
+
+
+def test_conventions_of_closed_tours():
+    for start, end in ((None, None), ((0, 0), None), (None, (0, 0))):
+        tally = knightcert.count(TourInstance(Board(1, 3, torus=True), True, start, end), keep=2)
+        assert (tally.directed, tally.undirected) == (2, 1) and "cycles" in tally.convention
+        assert len(tally.solutions) == 2 and all(s[-1] == [0, 0] for s in tally.solutions if end)
+    tally = knightcert.count(TourInstance(Board(1, 3, torus=True), True, (0, 0), (0, 1)))
+    assert (tally.directed, tally.undirected) == (1, 1) and "directed = undirected" in tally.convention
+
+
+def test_a_disagreement_gives_no_count(monkeypatch):
+    monkeypatch.setattr(
+        counting.count_cpsat, "enumerate_tours", lambda *a: Enumeration(count=15, complete=True)
+    )
+    tally = knightcert.count(knightcert.tour_instance(3, 4))
+    assert tally.disagree and tally.count is None and tally.agreed == ()
+
+
+def test_a_counter_that_stops_is_not_counted():
+    tally = knightcert.count(knightcert.tour_instance(9, 9), time_limit=0.2)
+    assert tally.count is None and [c.count for c in tally.counters] == [None, None]
+    assert "at most 64" in tally.counters[0].note and "time limit" in tally.counters[1].note
+
+
+def test_paths_and_knights():
+    path = knightcert.count(LostKnightInstance(Board(5, 7, torus=True), (0, 0), (3, 4)), keep=1)
+    assert (
+        path.count is not None
+        and path.agreed == ("search", "cpsat")
+        and path.optimum == len(path.solutions[0]) - 1
+    )
+    knights = knightcert.count(knightcert.knights_instance(4, torus=True))
+    assert knights.count == 2 and knights.optimum == 8 and knights.agreed == ("cpsat",)
+
+
+def test_the_jump_game_has_nothing_to_count():
+    with pytest.raises(InvalidInstance, match="nothing to count"):
+        knightcert.count(parse_jump("1 3\n1\n1 1 0\n0 0\n"))
+
+
+def test_a_second_counter_with_another_optimum_disagrees(monkeypatch):
+    """A path enumeration that sees a shorter walk, a knights enumeration with another maximum:
+    no count, whatever the numbers."""
+    path = LostKnightInstance(Board(5, 7, torus=True), (0, 0), (3, 4))
+    number = knightcert.count(path, second=False).count
+    assert number is not None
+    shorter = Enumeration(count=number, complete=True, shorter=True)
+    monkeypatch.setattr(counting.count_cpsat, "enumerate_paths", lambda *a: shorter)
+    tally = knightcert.count(path)
+    assert tally.disagree and tally.count is None and "fewer than" in tally.counters[1].note
+    other = Enumeration(count=6, complete=True, optimum=7)
+    monkeypatch.setattr(counting.count_cpsat, "enumerate_knights", lambda *a: other)
+    tally = knightcert.count(knightcert.knights_instance(4))
+    assert tally.disagree and tally.count is None and "maximum is 7, not 8" in tally.counters[1].note
+
+
+def test_a_side_constraint_the_counters_do_not_know_is_refused():
+    @dataclasses.dataclass(frozen=True, eq=False)
+    class Visiting(TourInstance):
+        visit: tuple = ()
+
+    assert knightcert.count(Visiting(Board(3, 4))).count == 16
+    with pytest.raises(InvalidInstance, match="no side constraint yet: the instance has 'visit'"):
+        knightcert.count(Visiting(Board(3, 4), visit=((0, 1, 2),)))
