@@ -14,6 +14,7 @@ from knightcert.cli.output import (
     save_answer,
     stopped_text,
 )
+from knightcert.cli.picture import add_picture_arguments, write_pictures
 from knightcert.cli.session import stop_requested
 from knightcert.cli.text import printable
 from knightcert.cli.watched import run_watched
@@ -42,6 +43,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         f"{default_method('knights')} on a bipartite board, cpsat on a torus with an odd side)",
     )
     parser.add_argument("--show", action="store_true", help="draw the board: K knight, . empty, x removed")
+    add_picture_arguments(parser, certificate=True)
     parser.set_defaults(run=run)
 
 
@@ -49,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     instance = knights_instance(args.rows, args.cols, torus=args.torus, board_file=args.board)
     # the one run path; no --method: the instance's default (cpsat on a torus with an odd side)
     result = run_watched("knights", args.method, instance, time_limit=args.time_limit, seed=args.seed)
+    write_pictures(args, "knights", instance, result)
     save_answer(
         args.save, result, instance, instance_path=args.board, time_limit=args.time_limit, seed=args.seed
     )

@@ -14,6 +14,7 @@ from knightcert.cli.output import (
     solve_files,
     stopped_text,
 )
+from knightcert.cli.picture import add_picture_arguments
 from knightcert.cli.render import numbered_board
 from knightcert.cli.text import printable
 from knightcert.problems.lost_knight import read_lost_knight
@@ -31,6 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="board files ('.', 'x', 'C', 'S')")
     add_solver_arguments(parser, "path", json_help="JSON output: one object, or a list for several files")
     parser.add_argument("--show", action="store_true", help="draw each board with the path numbered")
+    add_picture_arguments(parser)
     parser.set_defaults(run=run)
 
 
