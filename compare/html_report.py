@@ -26,7 +26,7 @@ _STYLE = (
     "body{font:14px system-ui,sans-serif;margin:2em;max-width:75em}table{border-collapse:collapse;"
     "margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}th{background:#eee}"
     "details{margin:.3em 0}summary{cursor:pointer}figure{display:inline-block;margin:.5em}"
-    "img.plot{max-width:100%}pre{background:#f6f6f6;padding:.5em;overflow:auto}"
+    "img.plot{max-width:100%}pre{background:#f6f6f6;padding:.5em;white-space:pre-wrap}"
 )
 
 
@@ -132,7 +132,7 @@ def _instances(rows: Sequence[Row], answers: str | None) -> list[str]:
                     r.objective,
                     gap_cell(r),
                     f"{r.time_s:.3g}",
-                    r.certified,
+                    "yes" if r.certified else "no",
                     r.evidence,
                 ]
                 for r in runs
@@ -174,6 +174,11 @@ def _pictures(runs: Sequence[Row], answers: str) -> str:
 
 def _provenance(header: Mapping[str, Any]) -> str:
     import json
+    import shlex
 
-    keep = {k: header[k] for k in ("command", "experiment", "environment", "schema") if k in header}
-    return json.dumps(keep, indent=1, default=str)
+    command = header.get("command")
+    lines = [f"command: {shlex.join(map(str, command))}"] if isinstance(command, list) else []
+    lines += [
+        f"{k}: {json.dumps(header[k], default=str)}" for k in ("experiment", "environment") if k in header
+    ]
+    return "\n".join(lines)

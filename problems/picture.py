@@ -78,10 +78,10 @@ def answer_svg(
         body.append(_moves(squares, rows, cols, cell, torus and problem == "path"))
     for kind, (r, c) in marks:
         colour = "#2a2" if kind == "start" else "#d22"
-        radius = max(1.5, cell * 0.42)
+        radius, stroke = max(6.0 if big else 1.5, cell * 0.42), max(2.5 if big else 1.0, cell / 10)
         body.append(
             f'<circle class="{kind}" {_at(r, c, cell)} r="{radius:.1f}" '
-            f'fill="none" stroke="{colour}" stroke-width="{max(1.0, cell / 10):.1f}"/>'
+            f'fill="{"#fff" if big else "none"}" stroke="{colour}" stroke-width="{stroke:.1f}"/>'
         )
     edge = ' stroke-dasharray="6 4"' if torus else ""
     return (
