@@ -157,7 +157,7 @@ def _pictures(runs: Sequence[Row], answers: str) -> str:
     if not answered:
         return ""
     sign = -1 if runs[0].problem == "knights" else 1
-    ranked = sorted(answered, key=lambda r: (r.gap if r.gap is not None else 0.0, sign * r.objective))
+    ranked = sorted(answered, key=lambda r: (r.gap if r.gap is not None else 0.0, sign * (r.objective or 0)))
     figures = []
     for label, row in (("best", ranked[0]), ("worst", ranked[-1]))[: 1 if len(ranked) == 1 else 2]:
         try:

@@ -60,7 +60,7 @@ def answer_svg(
     body = [
         _raster(problem, rows, cols, blocked, squares, torus) if big else _squares(rows, cols, blocked, cell)
     ]
-    marks = _marks(problem, solution, instance, squares)
+    marks = _marks(problem, instance, squares)
     if problem == "knights":
         body += _knights(rows, cols, blocked, squares, torus, cell, big, certificate)
     elif problem == "tour" and not big and squares:
@@ -126,7 +126,7 @@ def _board(problem: str, solution: Any, instance: Any) -> tuple[int, int, Any, b
     return rows, cols, blocked, torus, [(int(r), int(c)) for r, c in array]
 
 
-def _marks(problem: str, solution: Any, instance: Any, squares: list) -> list[tuple[str, tuple[int, int]]]:
+def _marks(problem: str, instance: Any, squares: list) -> list[tuple[str, Any]]:
     """The squares to ring: the first (green) and last (red) of a tour or path, a jump game's starts
     and goal."""
     if problem == "jump":
@@ -212,8 +212,8 @@ def _knights(
         out.append(
             f'<g stroke="#36c" stroke-width="{max(0.6, cell / 12):.1f}">'
             + "".join(
-                f'<line class="cert" {_at(*a, cell, "x1", "y1")} {_at(*b, cell, "x2", "y2")}/>'
-                for a, b in np.asarray(edges).tolist()
+                f'<line class="cert" {_at(r0, c0, cell, "x1", "y1")} {_at(r1, c1, cell, "x2", "y2")}/>'
+                for (r0, c0), (r1, c1) in np.asarray(edges).tolist()
             )
             + "</g>"
         )

@@ -9,7 +9,7 @@ from typing import Any
 from knightcert.cli.options import output_file
 from knightcert.problems.result import Result
 
-__all__ = ["add_picture_arguments", "svg_to_png", "write_pictures"]
+__all__ = ["add_picture_arguments", "write_pictures"]
 
 
 def png_file(text: str) -> str:
@@ -34,13 +34,6 @@ def add_picture_arguments(parser: argparse.ArgumentParser, certificate: bool = F
         )
 
 
-def svg_to_png(svg: str) -> bytes:
-    """``svg`` rendered as PNG by cairosvg (the ``picture`` extra)."""
-    import cairosvg
-
-    return cairosvg.svg2png(bytestring=svg.encode())
-
-
 def write_pictures(args: argparse.Namespace, problem: str, instance: Any, result: Result) -> None:
     """Write ``--svg`` and ``--png`` (nothing without them): the answer on ``instance``'s board, or
     the board alone when there is no answer."""
@@ -51,7 +44,12 @@ def write_pictures(args: argparse.Namespace, problem: str, instance: Any, result
 
     certificate = result.certificate if getattr(args, "draw_certificate", False) else None
     svg = answer_svg(problem, result.solution, instance, certificate=certificate)
-    for path, data in ((args.svg, svg.encode()), (args.png, args.png and svg_to_png(svg))):
+    outputs = [(args.svg, svg.encode())]
+    if args.png:
+        import cairosvg  # the picture extra: Cairo renders the same SVG
+
+        outputs.append((args.png, bytes(cairosvg.svg2png(bytestring=svg.encode()) or b"")))
+    for path, data in outputs:
         if path:
             with atomic_output(path, binary=True) as stream:
                 stream.write(data)
