@@ -117,7 +117,7 @@ def _board(problem: str, solution: Any, instance: Any) -> tuple[int, int, Any, b
     elif hasattr(instance, "values"):  # the jump game
         rows, cols, blocked, torus = instance.rows, instance.cols, None, False
     else:
-        named = re.match(r"(\d+)x(\d+)", instance) if isinstance(instance, str) else None
+        named = re.search(r"(\d+)x(\d+)", instance) if isinstance(instance, str) else None
         low = array.max(axis=0) + 1 if array.size else (1, 1)
         rows, cols = (int(named[1]), int(named[2])) if named else (int(low[0]), int(low[1]))
         blocked, torus = None, isinstance(instance, str) and "torus" in instance
@@ -177,7 +177,7 @@ def _moves(squares: list, rows: int, cols: int, cell: float, torus: bool) -> str
             dc = dc - cols if dc > cols // 2 else dc + cols if dc < -(cols // 2) else dc
             parts.append(f" L{at(r0 + dr, c0 + dc)} M{at(r1 - dr, c1 - dc)}")
         parts.append(f" L{at(r1, c1)}")
-    width = max(0.6, min(3.0, cell / 8))
+    width = max(0.6 if cell >= 8 else 2.0, min(3.0, cell / 8))
     return (
         f'<path class="moves" d="{"".join(parts)}" fill="none" stroke="#c33" stroke-width="{width:.1f}" '
         'stroke-linejoin="round" stroke-opacity="0.85"/>'

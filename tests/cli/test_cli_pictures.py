@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +92,16 @@ def test_bad_picture_path_is_one_line_exit_2_before_solving(argv, words, tmp_pat
     assert main(argv) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and words in captured.err and captured.err.count("\n") == 1
+
+
+def test_report_html_is_one_page_with_a_collapsed_group_per_instance(tmp_path, capsys):
+    study = str(Path(__file__).resolve().parents[2] / "docs" / "data" / "study-2s.json")
+    page = tmp_path / "r.html"
+    assert main(["report", study, "--html", str(page)]) == 0
+    text = page.read_text()
+    instances = {run["instance"] for run in json.loads(Path(study).read_text())["runs"]}
+    assert text.count("<details") == len(instances) and "<h2>Provenance</h2>" in text
+    assert "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")  # nothing fetched
+    assert main(["report", study, "--html", str(tmp_path / "r.htm")]) == 2
+    assert main(["report", study, "--html", str(page), "--answers", str(tmp_path / "none")]) == 2
+    assert "--answers: no such folder" in capsys.readouterr().err
