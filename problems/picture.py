@@ -53,12 +53,14 @@ def answer_svg(
     board = _board(problem, solution, instance)
     if board is None:
         return ""
-    rows, cols, blocked, torus, squares = board
+    rows, cols, blocked, torus, array = board
     big = max(rows, cols) > VECTOR_SIDE
+    few = not big or len(array) <= MAX_LINES  # else only the first and last squares are marked
+    squares = [(r, c) for r, c in (array if few else array[[0, -1]]).tolist()]
     cell = max(1.0, min(40.0, size / max(rows, cols))) if not big else min(size, MAX_PIXELS) / max(rows, cols)
     width, height = cols * cell, rows * cell
     body = [
-        _raster(problem, rows, cols, blocked, squares, torus) if big else _squares(rows, cols, blocked, cell)
+        _raster(problem, rows, cols, blocked, array, torus) if big else _squares(rows, cols, blocked, cell)
     ]
     marks = _marks(problem, instance, squares)
     if problem == "knights":
@@ -74,7 +76,7 @@ def answer_svg(
             + "".join(f"<text {_at(r, c, cell, 'x', 'y')}>{i + 1}</text>" for i, (r, c) in enumerate(squares))
             + "</g>"
         )
-    elif problem in ("path", "jump") and len(squares) <= MAX_LINES:
+    elif problem in ("path", "jump") and few:
         body.append(_moves(squares, rows, cols, cell, torus and problem == "path"))
     for kind, (r, c) in marks:
         colour = "#2a2" if kind == "start" else "#d22"
@@ -94,7 +96,7 @@ def answer_svg(
     )
 
 
-def _board(problem: str, solution: Any, instance: Any) -> tuple[int, int, Any, bool, list] | None:
+def _board(problem: str, solution: Any, instance: Any) -> tuple[int, int, Any, bool, np.ndarray] | None:
     """Rows, columns, removed squares (a boolean array or None), torus, and the squares drawn."""
     if solution is None and (instance is None or isinstance(instance, str)):
         return None
@@ -104,12 +106,7 @@ def _board(problem: str, solution: Any, instance: Any) -> tuple[int, int, Any, b
         array = np.zeros((0, 2), int) if len(points) == 0 else np.asarray(points)
     except (TypeError, ValueError):
         return None
-    if (
-        array.dtype.kind not in "iu"
-        or array.ndim != 2
-        or array.shape[1] != 2
-        or (array.size and array.min() < 0)
-    ):
+    if array.dtype.kind not in "iu" or array.shape[1:] != (2,) or (array.size and array.min() < 0):
         return None
     board = getattr(instance, "board", None)
     if board is not None:
@@ -123,7 +120,7 @@ def _board(problem: str, solution: Any, instance: Any) -> tuple[int, int, Any, b
         blocked, torus = None, isinstance(instance, str) and "torus" in instance
     if array.size and (array[:, 0].max() >= rows or array[:, 1].max() >= cols):
         return None
-    return rows, cols, blocked, torus, [(int(r), int(c)) for r, c in array]
+    return rows, cols, blocked, torus, array
 
 
 def _marks(problem: str, instance: Any, squares: list) -> list[tuple[str, Any]]:
@@ -221,18 +218,18 @@ def _knights(
     return out
 
 
-def _raster(problem: str, rows: int, cols: int, blocked: Any, squares: list, torus: bool) -> str:
+def _raster(problem: str, rows: int, cols: int, blocked: Any, squares: np.ndarray, torus: bool) -> str:
     """A larger board as one PNG image: a pixel a square, averaged down past ``MAX_PIXELS``."""
     rgb = np.empty((rows, cols, 3), np.float32)
     rgb[:] = _COLOURS["light"]
-    at = tuple(np.array(squares, np.int64).reshape(-1, 2).T)
-    if problem == "tour" and squares:
+    at = tuple(squares.astype(np.int64).T)
+    if problem == "tour" and len(squares):
         order = np.linspace(0.0, 1.0, len(squares), dtype=np.float32)[:, None]
         rgb[at] = (1 - order) * np.array([40, 90, 220]) + order * np.array([220, 50, 40])
-    elif problem == "knights" and squares:
-        rgb[_attacked(rows, cols, np.array(squares), torus)] = _COLOURS["attacked"]
+    elif problem == "knights" and len(squares):
+        rgb[_attacked(rows, cols, squares, torus)] = _COLOURS["attacked"]
         rgb[at] = _COLOURS["knight"]
-    elif squares:
+    else:
         rgb[at] = _COLOURS["visited"]
     if blocked is not None:
         rgb[blocked] = _COLOURS["hole"]

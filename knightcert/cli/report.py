@@ -67,11 +67,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--answers",
+        type=folder,
         metavar="DIR",
         help="--html: the answer files of 'compare --answers DIR' to draw "
         "(default: those of the report's own command)",
     )
     parser.set_defaults(run=run)
+
+
+def folder(text: str) -> str:
+    """``--answers``: a folder that exists, checked before any work."""
+    if not Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: no such folder")
+    return text
 
 
 def _load(name: str):
@@ -128,8 +136,6 @@ def _write_html(args: argparse.Namespace, rows, header) -> None:
     if answers is None and "--answers" in command[:-1]:
         answers = command[command.index("--answers") + 1]
     if answers is not None and not Path(answers).is_dir():
-        if args.answers is not None:
-            raise InvalidInstance("--answers: no such folder", answers)
         answers = None
     write_text_atomic(args.html, html_report(rows, header, args.report[0], answers))
 

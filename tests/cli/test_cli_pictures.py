@@ -104,4 +104,4 @@ def test_report_html_is_one_page_with_a_collapsed_group_per_instance(tmp_path, c
     assert "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")  # nothing fetched
     assert main(["report", study, "--html", str(tmp_path / "r.htm")]) == 2
     assert main(["report", study, "--html", str(page), "--answers", str(tmp_path / "none")]) == 2
-    assert "--answers: no such folder" in capsys.readouterr().err
+    assert "none: no such folder" in capsys.readouterr().err
