@@ -267,11 +267,11 @@ def _stamp(row: Row, task: Task) -> Row:
     return row
 
 
-def answer_file_name(task: Task) -> str:
+def answer_file_name(name: str, method: str, repeat: int) -> str:
     """``<instance>--<method>--<repeat>.json`` with characters unsafe in file names replaced."""
     import re
 
-    stem = f"{task.name}--{task.method}--{task.repeat}"
+    stem = f"{name}--{method}--{repeat}"
     return re.sub(r"[^A-Za-z0-9._+-]+", "_", stem) + ".json"
 
 
@@ -283,7 +283,10 @@ def save_run_answer(task: Task, result) -> None:
     os.makedirs(task.answers, exist_ok=True)
     parameters = {"time_limit": task.time_limit, "seed": task.seed, "repeat": task.repeat}
     write_answer(
-        os.path.join(task.answers, answer_file_name(task)), result, task.instance, parameters=parameters
+        os.path.join(task.answers, answer_file_name(task.name, task.method, task.repeat)),
+        result,
+        task.instance,
+        parameters=parameters,
     )
 
 

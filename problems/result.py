@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import enum
-import itertools
 import numbers
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-__all__ = ["MAX_DRAWN", "Backing", "Evidence", "Result", "Status", "solution_svg"]
+__all__ = ["Backing", "Evidence", "Result", "Status"]
 
 
 class Status(enum.Enum):
@@ -270,11 +269,21 @@ class Result:
         (``to_dict()`` and ``.solution`` have the whole answer)."""
         return f"<Result {self.summary()}>"
 
+    def _repr_svg_(self) -> str | None:
+        """For notebooks: the picture of the answer (:func:`~knightcert.problems.picture.answer_svg`),
+        on the board named by ``instance``; None without one."""
+        from knightcert.problems.picture import answer_svg
+
+        return (
+            answer_svg(self.problem, self.solution, self.instance, certificate=self.certificate, size=480)
+            or None
+        )
+
     def _repr_html_(self) -> str:
-        """For notebooks: the summary line and, for a solution made of squares, a picture of them."""
+        """For notebooks: the summary line above the picture of the answer."""
         import html
 
-        return f"<div><code>{html.escape(self.summary())}</code>{solution_svg(self.solution)}</div>"
+        return f"<div><code>{html.escape(self.summary())}</code><br>{self._repr_svg_() or ''}</div>"
 
     def to_dict(self, arrays: bool = False) -> dict[str, Any]:
         """Plain JSON (lists, dicts, str, int, float, bool, None) with the fields the CLI and
@@ -321,51 +330,3 @@ def plain(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         return value.value
     return value
-
-
-#: Largest number of squares drawn in a notebook picture of a solution.
-MAX_DRAWN = 20_000
-
-
-def solution_svg(solution: Any, cell: int = 12) -> str:
-    """An SVG picture of a solution made of ``[row, col]`` squares: the squares as dots, joined
-    in order for a path or tour (``path`` and ``tour`` answers are sequences); ``""`` otherwise.
-
-    Examples
-    --------
-    >>> solution_svg([[0, 0], [1, 2]]).startswith("<svg")
-    True
-    >>> solution_svg("not squares")
-    ''
-    """
-    if not isinstance(solution, (list, tuple)) or not solution or len(solution) > MAX_DRAWN:
-        return ""
-    squares = []
-    for square in solution:
-        if not (
-            isinstance(square, (list, tuple)) and len(square) == 2 and all(isinstance(v, int) for v in square)
-        ):
-            return ""
-        squares.append((int(square[0]), int(square[1])))
-    rows = max(r for r, _ in squares) + 1
-    cols = max(c for _, c in squares) + 1
-    scale = max(1.0, min(cell, 480 / max(rows, cols)))
-    width, height = cols * scale, rows * scale
-    centres = [((c + 0.5) * scale, (r + 0.5) * scale) for r, c in squares]
-    radius = max(0.5, scale * 0.35)
-    dots = "".join(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}"/>' for x, y in centres)
-    moves = len(set(squares)) == len(squares) and all(
-        sorted((abs(a[0] - b[0]), abs(a[1] - b[1]))) == [1, 2] for a, b in itertools.pairwise(squares)
-    )
-    line = (
-        '<polyline fill="none" stroke="#c33" stroke-width="1" points="'
-        + " ".join(f"{x:.1f},{y:.1f}" for x, y in centres)
-        + '"/>'
-        if moves and len(squares) > 1
-        else ""
-    )
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {width:.1f} {height:.1f}"><rect width="100%" height="100%" fill="#f4f1ea"/>'
-        f'<g fill="#222">{dots}</g>{line}</svg>'
-    )

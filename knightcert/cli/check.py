@@ -12,6 +12,7 @@ from typing import Any
 from knightcert.cli.commands import HELP
 from knightcert.cli.options import add_side_arguments, square
 from knightcert.cli.output import backing_text
+from knightcert.cli.picture import add_picture_arguments, write_pictures
 from knightcert.cli.text import printable, theirs
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.result import Result
@@ -45,6 +46,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         add_side_arguments(parser, problem)
     parser.add_argument("--json", action="store_true", help="JSON report")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a claim rests only on a solver")
+    add_picture_arguments(parser, certificate=True)
     parser.set_defaults(run=run)
 
 
@@ -57,6 +59,9 @@ def run(args: argparse.Namespace) -> int:
         result = check_answer(instance, data)
     except CheckFailed as exc:
         return _report(args, data, None, exc)
+    from knightcert.problems.answers import instance_for_answer
+
+    write_pictures(args, result.problem, instance_for_answer(data, instance), result)
     return _report(args, data, result, None)
 
 

@@ -14,6 +14,7 @@ from knightcert.cli.output import (
     solve_files,
     stopped_text,
 )
+from knightcert.cli.picture import add_picture_arguments
 from knightcert.cli.text import printable
 from knightcert.problems.jump_game import JumpInstance, read_jump
 from knightcert.problems.result import Result
@@ -37,6 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--explain", action="store_true", help="print every player's best path and the final round's order"
     )
+    add_picture_arguments(parser)
     parser.set_defaults(run=run)
 
 

@@ -22,6 +22,7 @@ from knightcert.cli.output import (
     save_answer,
     stopped_text,
 )
+from knightcert.cli.picture import add_picture_arguments, write_pictures
 from knightcert.cli.session import stop_requested
 from knightcert.cli.text import printable
 from knightcert.cli.watched import run_watched
@@ -53,6 +54,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--show", action="store_true", help="draw the board: K knight, . empty, x removed")
     add_export_model(parser)
     add_count_arguments(parser, "the placements of the maximum number of knights")
+    add_picture_arguments(parser, certificate=True)
     parser.set_defaults(run=run)
 
 
@@ -69,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     result = run_watched(
         "knights", args.method, instance, time_limit=args.time_limit, seed=args.seed, options=options
     )
+    write_pictures(args, "knights", instance, result)
     save_answer(
         args.save,
         result,

@@ -190,8 +190,9 @@ def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Res
     from knightcert.problems.errors import InvalidArgument
     from knightcert.solving import prepare
 
-    if args.save and len(args.files) > 1:
-        raise InvalidArgument("--save writes one answer: give one FILE")
+    for option in ("save", "svg", "png"):
+        if getattr(args, option, None) and len(args.files) > 1:
+            raise InvalidArgument(f"--{option} writes one answer: give one FILE")
     instances = [read(path) for path in args.files]
     given = method_options(args.option)
     refs = {id(i): prepare(problem, args.method, i, given)[0] for i in instances}  # all before any work
@@ -204,6 +205,9 @@ def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Res
 
     results, interrupted = solve_each(solve, instances, seed=args.seed)
     if results and not interrupted:
+        from knightcert.cli.picture import write_pictures
+
+        write_pictures(args, problem, instances[0], results[0])
         save_answer(
             args.save,
             results[0],

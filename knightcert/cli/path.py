@@ -16,6 +16,7 @@ from knightcert.cli.output import (
     solve_files,
     stopped_text,
 )
+from knightcert.cli.picture import add_picture_arguments
 from knightcert.cli.render import numbered_board
 from knightcert.cli.text import printable
 from knightcert.problems.errors import InvalidArgument
@@ -37,6 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--show", action="store_true", help="draw each board with the path numbered")
     add_export_model(parser)
     add_count_arguments(parser, "the shortest paths")
+    add_picture_arguments(parser)
     parser.set_defaults(run=run)
 
 

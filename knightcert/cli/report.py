@@ -59,7 +59,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="FILE.png",
         help="Dolan–Moré performance profiles: time and gap",
     )
+    parser.add_argument(
+        "--html",
+        type=output_file((".html",), "--html"),
+        metavar="FILE.html",
+        help="one self-contained page: tables, plots, pictures of answers, provenance (docs/pictures.md)",
+    )
+    parser.add_argument(
+        "--answers",
+        type=folder,
+        metavar="DIR",
+        help="--html: the answer files of 'compare --answers DIR' to draw "
+        "(default: those of the report's own command)",
+    )
     parser.set_defaults(run=run)
+
+
+def folder(text: str) -> str:
+    """``--answers``: a folder that exists, checked before any work."""
+    if not Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: no such folder")
+    return text
 
 
 def _load(name: str):
@@ -99,8 +119,25 @@ def run(args: argparse.Namespace) -> int:
         from knightcert.compare.profiles import plot_profiles
 
         plot_profiles(rows, args.profile, title=rows[0].problem)
+    if args.html:
+        _write_html(args, rows, header)
     _write(args, table)
     return 0
+
+
+def _write_html(args: argparse.Namespace, rows, header) -> None:
+    """``--html``: the page of :mod:`knightcert.compare.html_report`; pictures from ``--answers``,
+    else from the folder the report's own command saved its answers in, when it is there."""
+    from knightcert.compare.html_report import html_report
+    from knightcert.compare.report_file import write_text_atomic
+
+    answers = args.answers
+    command = header.get("command") or []
+    if answers is None and "--answers" in command[:-1]:
+        answers = command[command.index("--answers") + 1]
+    if answers is not None and not Path(answers).is_dir():
+        answers = None
+    write_text_atomic(args.html, html_report(rows, header, args.report[0], answers))
 
 
 def _write(args: argparse.Namespace, table: str) -> None:

@@ -24,6 +24,7 @@ from knightcert.cli.output import (
     print_json,
     save_answer,
 )
+from knightcert.cli.picture import add_picture_arguments, write_pictures
 from knightcert.cli.session import stop_requested
 from knightcert.cli.tour_output import numbered_text
 from knightcert.cli.watched import run_watched
@@ -75,6 +76,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "and print only the summary line",
     )
     add_count_arguments(parser, "the tours under the flags given (directed and undirected)")
+    add_picture_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -114,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
     result = run_watched(
         "tour", args.method, instance, time_limit=args.time_limit, seed=args.seed, options=options
     )
+    write_pictures(args, "tour", instance, result)
     save_answer(
         args.save,
         result,
