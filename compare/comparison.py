@@ -328,7 +328,7 @@ class _Comparison:
         try:
             for row in source:
                 if self.answers is not None and row.key in task_of:
-                    row.answer = answer_link(self.answers, answer_file_name(task_of[row.key]), report)
+                    row.answer = answer_link(self.answers, _answer_name(task_of[row.key]), report)
                 self.rows.append(row)
                 self.save()
                 if bar is not None:
@@ -384,7 +384,7 @@ def run_references(
     for item, task, found in zip(wanted, tasks, _in_order(run, tasks), strict=True):
         records[item.sha256] = reference_record(found)
         if answers is not None:
-            records[item.sha256]["answer"] = answer_link(answers[0], answer_file_name(task), answers[1])
+            records[item.sha256]["answer"] = answer_link(answers[0], _answer_name(task), answers[1])
     return records
 
 
@@ -610,3 +610,8 @@ def free_path(path: str | os.PathLike[str]) -> Path:
         target = Path(path).with_name(f"{Path(path).stem}-{k}{Path(path).suffix}")
         k += 1
     return target
+
+
+def _answer_name(task: Task) -> str:
+    """The file name of a task's saved answer."""
+    return answer_file_name(task.name, task.method, task.repeat)
