@@ -15,11 +15,9 @@ __all__ = [
     "EXHAUSTED",
     "FOUND",
     "STOPPED",
-    "TIE_BREAKS",
     "order_squares",
     "tie_key",
     "walk_order",
-    "walk_squares",
     "warnsdorff",
 ]
 
@@ -28,17 +26,12 @@ EXHAUSTED = 0  # every continuation was tried: no tour from this start (a proof 
 STOPPED = -1  # gave up: node budget spent, or a dead end without backtracking
 
 
-#: Tie-breaks by code: ties go to the smallest key (:func:`tie_key`).
-TIE_BREAKS = ("first", "marginality", "roth", "centre", "random")
-
-
 @njit(cache=True, nogil=True)
 def tie_key(square, rows, cols, tie, seed):  # pragma: no cover - compiled
-    """The tie key of ``square`` (smaller wins) for the tie-break ``TIE_BREAKS[tie]``: 0; minus the
+    """The tie key of ``square`` (smaller wins) for the tie-break ``tie`` (the place in
+    ``tour_warnsdorff.TIE_BREAKS``: first, marginality, roth, centre, random): 0; minus the
     doubled Manhattan distance to the centre; minus the squared doubled Euclidean distance; plus
     it; a splitmix64 hash of (seed, square), 31 bits."""
-    if tie == 0:
-        return np.int64(0)
     if tie == 4:
         z = (np.uint64(seed) << np.uint64(32)) + np.uint64(square) + np.uint64(0x9E3779B97F4A7C15)
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -48,11 +41,15 @@ def tie_key(square, rows, cols, tie, seed):  # pragma: no cover - compiled
     c = abs(2 * np.int64(square % cols) - (cols - 1))
     if tie == 1:
         return -(r + c)
-    return -(r * r + c * c) if tie == 2 else r * r + c * c
+    if tie == 2:
+        return -(r * r + c * c)
+    return r * r + c * c if tie == 3 else np.int64(0)
 
 
 @njit(cache=True, nogil=True)
-def warnsdorff(rows, cols, torus, free, drs, dcs, tie, seed, start, end, closed, budget, path):  # pragma: no cover
+def warnsdorff(  # pragma: no cover - compiled
+    rows, cols, torus, free, drs, dcs, tie, seed, start, end, closed, budget, path
+):
     """Warnsdorff's rule with optional backtracking, from the board itself.
 
     Parameters
@@ -61,7 +58,7 @@ def warnsdorff(rows, cols, torus, free, drs, dcs, tie, seed, start, end, closed,
     torus : bool
     free : uint8 (rows * cols,)
     drs, dcs : int64 (8,)  the jumps in priority order
-    tie, seed : int  the tie-break (``TIE_BREAKS[tie]``) and its seed (``random``)
+    tie, seed : int  the tie-break (:func:`tie_key`) and its seed (``random``)
     start, end : int  (end = -1: any)
     closed : bool
     budget : int  nodes allowed for backtracking; 0 = pure greedy (no backtracking)
@@ -215,25 +212,3 @@ def order_squares(order, cols, out):  # pragma: no cover - compiled
     for i in range(order.shape[0]):
         out[i, 0] = order[i] // cols
         out[i, 1] = order[i] % cols
-
-
-@njit(cache=True, nogil=True)
-def walk_squares(table, first, cols):  # pragma: no cover - compiled
-    """Read a tour (cycle or path) from its neighbour table as (n, 2) int32 [row, col] squares.
-
-    ``table[u]`` holds the two neighbours of ``u`` on the tour, -1 at the ends
-    of a path; ``first`` is where to begin (a path end for a path).
-    """
-    n = table.shape[0]
-    out = np.empty((n, 2), dtype=np.int32)
-    previous = -1
-    current = first
-    for i in range(n):
-        out[i, 0] = current // cols
-        out[i, 1] = current % cols
-        following = table[current, 0]
-        if following == previous:
-            following = table[current, 1]
-        previous = current
-        current = following
-    return out

@@ -107,8 +107,8 @@ def run_warnsdorff(
     proven = True
     settings = (board.rows, board.cols, board.torus, free, jumps[:, 0], jumps[:, 1])
     rule = (TIE_BREAKS.index(tie_break), seed or 0)
-    info: dict[str, Any] = {"order": "".join(str(KNIGHT_OFFSETS.index(o) + 1) for o in map(tuple, jumps.tolist()))}
-    info["tie_break"] = tie_break
+    digits = "".join(str(KNIGHT_OFFSETS.index((dr, dc)) + 1) for dr, dc in jumps.tolist())
+    info: dict[str, Any] = {"order": digits, "tie_break": tie_break}
     for tried, start in enumerate(starts, 1):
         status, length, used, back, deepest = warnsdorff(
             *settings, *rule, board.index(*start), end, instance.closed, budget if backtracking else 0, path
@@ -146,46 +146,21 @@ def run_warnsdorff(
     status = Status.INFEASIBLE if proven and every_start else Status.UNKNOWN
     partial = None
     if status is Status.UNKNOWN and 0 < int(length) == covered:  # the dead end is the deepest path
-        rows, cols = np.divmod(path[:length], board.cols)
-        partial = {"partial": np.stack([rows, cols], axis=1)}
+        squares = np.stack(np.divmod(path[:length], board.cols), axis=1)
+        partial = {"partial": squares[::-1] if backwards else squares}  # a walk from the end, turned
     result = Result.empty(
         "tour", name, time.perf_counter() - began, status=status, nodes=nodes, info=info, certificate=partial
     )
     return with_separator(instance, result)  # an exhausted search: a separator makes it certified
 
 
-def _member(name: str, tie_break: str, doc: str) -> Any:
-    """A method of the family: Warnsdorff's rule with ``tie_break`` by default (module docstring)."""
-
-    def solve(
-        instance: TourInstance,
-        *,
-        time_limit: float | None = None,
-        seed: int | None = None,
-        backtracking: bool = True,
-        budget: int = DEFAULT_BUDGET,
-        order: Any = KNIGHT_OFFSETS,
-        tie_break: str = tie_break,
-    ) -> Result:
-        return run_warnsdorff(
-            instance,
-            name,
-            order=order,
-            tie_break=tie_break,
-            seed=seed,
-            backtracking=backtracking,
-            budget=budget,
-        )
-
-    solve.__name__ = solve.__qualname__ = name
-    solve.__doc__ = doc
-    return method("tour", name)(solve)
-
-
-warnsdorff = _member(
-    "warnsdorff",
-    "first",
+@method("tour", "warnsdorff")
+def warnsdorff(instance: TourInstance, *, time_limit: float | None = None, **options: Any) -> Result:
     """Warnsdorff's rule, ties to the first jump in ``order``, backtracking within ``budget`` nodes.
+
+    Options (all four methods): ``backtracking`` (default True), ``budget`` (default
+    :data:`DEFAULT_BUDGET`), ``order`` (default ``KNIGHT_OFFSETS``), ``tie_break`` (one of
+    :data:`TIE_BREAKS`) and ``seed`` (for ``random``); see :func:`run_warnsdorff`.
 
     Returns
     -------
@@ -200,33 +175,39 @@ warnsdorff = _member(
     >>> from knightcert.problems.tours import tour_instance
     >>> warnsdorff(tour_instance(5)).objective
     25
+    >>> warnsdorff(tour_instance(6, start=(0, 0)), tie_break="random", seed=7).info["tie_break"]
+    'random'
 
     Notes
     -----
     O(8 n) per square tried; without dead ends the whole tour is O(n).
-    """,
-)
-marginality = _member("marginality", "marginality", "Warnsdorff with ties to the square nearest the edges and corners (seed 001).")
-roth = _member("roth", "roth", "Warnsdorff with ties to the square farthest from the centre (Roth's rule).")
+    """
+    return run_warnsdorff(instance, "warnsdorff", **options)
+
+
+@method("tour", "marginality")
+def marginality(instance: TourInstance, *, time_limit: float | None = None, **options: Any) -> Result:
+    """Warnsdorff with ties to the square nearest the edges and corners (seed 001); options as
+    :func:`warnsdorff`."""
+    return run_warnsdorff(instance, "marginality", **{"tie_break": "marginality", **options})
+
+
+@method("tour", "roth")
+def roth(instance: TourInstance, *, time_limit: float | None = None, **options: Any) -> Result:
+    """Warnsdorff with ties to the square farthest from the centre (Roth's rule); options as
+    :func:`warnsdorff`."""
+    return run_warnsdorff(instance, "roth", **{"tie_break": "roth", **options})
 
 
 @method("tour", "cenpl")
-def cenpl(
-    instance: TourInstance,
-    *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    budget: int = DEFAULT_BUDGET,
-    order: Any = CENPL_OFFSETS,
-    tie_break: str = "centre",
-) -> Result:
+def cenpl(instance: TourInstance, *, time_limit: float | None = None, **options: Any) -> Result:
     """Seed 003's ``wm(N)``: improved Warnsdorff, fixed priority, start fallback.
 
     Ties go to the square closest to the centre; starts are tried from the
     top-left corner in row-major order, each searched with full backtracking.
     Past ``budget`` nodes (over all starts) it stops with ``UNKNOWN``: it then
     claims neither a tour nor that none exists. ``INFEASIBLE`` (``No``) means
-    every start was searched to the end.
+    every start was searched to the end. ``order`` and ``tie_break`` as :func:`warnsdorff`.
 
     Notes
     -----
@@ -238,7 +219,8 @@ def cenpl(
         starts = [instance.start]
     else:
         starts = [board.square(int(i)) for i in np.flatnonzero(board.free.reshape(-1))]
-    return run_warnsdorff(instance, "cenpl", order=order, tie_break=tie_break, seed=seed, starts=starts, budget=budget)
+    rule = {"order": CENPL_OFFSETS, "tie_break": "centre", **options}
+    return run_warnsdorff(instance, "cenpl", starts=starts, **rule)
 
 
 def greedy_path(instance: TourInstance) -> list[list[int]]:
@@ -246,17 +228,5 @@ def greedy_path(instance: TourInstance) -> list[list[int]]:
 
     Used as a solution hint for CP-SAT. O(8 n).
     """
-    from knightcert.heuristics.tour_kernels import warnsdorff as engine
-
-    board = instance.board
-    free = board.free.reshape(-1).view(np.uint8)
-    jumps = np.array(KNIGHT_OFFSETS, dtype=np.int64)
-    start = instance.start if instance.start is not None else board.square(int(np.argmax(free)))
-    end = -1 if instance.end is None else board.index(*instance.end)
-    path = np.empty(board.size, dtype=np.int32)
-    _, length, _, _, _ = engine(
-        board.rows, board.cols, board.torus, free, jumps[:, 0], jumps[:, 1], 2, 0,
-        board.index(*start), end, instance.closed, 0, path,
-    )
-    rows, cols = np.divmod(path[:length], board.cols)
-    return np.stack([rows, cols], axis=1).tolist()
+    walk = run_warnsdorff(instance, "roth", tie_break="roth", backtracking=False)
+    return (walk.solution if walk.solution is not None else walk.certificate["partial"]).tolist()
