@@ -78,7 +78,7 @@ def run_knightcert(method: str, n: int, closed: bool, order: str, tie: str, budg
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sizes", default="100,200,500,1000,2000")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--methods", default="warnsdorff,marginality,roth,cenpl")
