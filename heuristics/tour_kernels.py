@@ -27,23 +27,23 @@ STOPPED = -1  # gave up: node budget spent, or a dead end without backtracking
 
 
 @njit(cache=True, nogil=True)
-def tie_key(square, rows, cols, tie, seed):  # pragma: no cover - compiled
-    """The tie key of ``square`` (smaller wins) for the tie-break ``tie`` (the place in
+def tie_key(r, c, rows, cols, tie, seed):  # pragma: no cover - compiled
+    """The tie key of square ``(r, c)`` (smaller wins) for the tie-break ``tie`` (the place in
     ``tour_warnsdorff.TIE_BREAKS``: first, marginality, roth, centre, random): 0; minus the
     doubled Manhattan distance to the centre; minus the squared doubled Euclidean distance; plus
     it; a splitmix64 hash of (seed, square), 31 bits."""
+    if tie == 0:
+        return np.int64(0)
     if tie == 4:
-        z = (np.uint64(seed) << np.uint64(32)) + np.uint64(square) + np.uint64(0x9E3779B97F4A7C15)
+        z = (np.uint64(seed) << np.uint64(32)) + np.uint64(r * cols + c) + np.uint64(0x9E3779B97F4A7C15)
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
         z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
         return np.int64((z ^ (z >> np.uint64(31))) >> np.uint64(33))
-    r = abs(2 * np.int64(square // cols) - (rows - 1))
-    c = abs(2 * np.int64(square % cols) - (cols - 1))
+    y = abs(2 * np.int64(r) - (rows - 1))
+    x = abs(2 * np.int64(c) - (cols - 1))
     if tie == 1:
-        return -(r + c)
-    if tie == 2:
-        return -(r * r + c * c)
-    return r * r + c * c if tie == 3 else np.int64(0)
+        return -(y + x)
+    return -(y * y + x * x) if tie == 2 else y * y + x * x
 
 
 @njit(cache=True, nogil=True)
@@ -75,14 +75,15 @@ def warnsdorff(  # pragma: no cover - compiled
     """
     n = rows * cols
     moves = np.empty((n, 8), dtype=np.int32)
-    degree = np.zeros(n, dtype=np.int32)
+    degree = np.empty(n, dtype=np.int32)
     key = np.empty(n, dtype=np.int64)
     total = 0
     for u in range(n):
-        key[u] = tie_key(u, rows, cols, tie, seed)
-        total += free[u]
         r = u // cols
         c = u - r * cols
+        key[u] = tie_key(r, c, rows, cols, tie, seed)
+        total += free[u]
+        d = 0
         for k in range(8):
             nr = r + drs[k]
             nc = c + dcs[k]
@@ -92,14 +93,15 @@ def warnsdorff(  # pragma: no cover - compiled
             v = nr * cols + nc
             if free[u] and 0 <= nr < rows and 0 <= nc < cols and free[v]:
                 moves[u, k] = v
-                degree[u] += 1
+                d += 1
             else:
                 moves[u, k] = -1
+        degree[u] = d
     visited = np.zeros(n, dtype=np.uint8)
     # the ranked candidates of every depth are kept only for backtracking
     candidates = np.empty((total if budget > 0 else 1, 8), dtype=np.int32)
-    count = np.zeros(total, dtype=np.int32)
-    pointer = np.zeros(total, dtype=np.int32)
+    count = np.zeros(total if budget > 0 else 1, dtype=np.int32)
+    pointer = np.zeros(total if budget > 0 else 1, dtype=np.int32)
     nodes = 1
     backtracks = 0
     depth = 0
@@ -149,11 +151,11 @@ def warnsdorff(  # pragma: no cover - compiled
                         break
                 candidates[row, j] = v
                 c += 1
-            count[depth] = max(c, 0)
-            pointer[depth] = 0
-        if depth < total - 1 and pointer[depth] < count[depth] and (budget > 0 or pointer[depth] == 0):
-            v = candidates[row, pointer[depth]]
-            pointer[depth] += 1
+            count[row] = max(c, 0)
+            pointer[row] = 0
+        if depth < total - 1 and pointer[row] < count[row] and (budget > 0 or pointer[row] == 0):
+            v = candidates[row, pointer[row]]
+            pointer[row] += 1
             nodes += 1
             if budget > 0 and nodes > budget:
                 return STOPPED, depth + 1, nodes, backtracks, deepest + 1
