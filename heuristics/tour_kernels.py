@@ -78,9 +78,11 @@ def warnsdorff(  # pragma: no cover - compiled
     degree = np.empty(n, dtype=np.int32)
     key = np.empty(n, dtype=np.int64)
     total = 0
+    r, c = 0, -1
     for u in range(n):
-        r = u // cols
-        c = u - r * cols
+        c += 1  # (r, c) of u without a division
+        if c == cols:
+            r, c = r + 1, 0
         key[u] = tie_key(r, c, rows, cols, tie, seed)
         total += free[u]
         d = 0
