@@ -32,8 +32,6 @@ def tie_key(r, c, rows, cols, tie, seed):  # pragma: no cover - compiled
     ``tour_warnsdorff.TIE_BREAKS``: first, marginality, roth, centre, random): 0; minus the
     doubled Manhattan distance to the centre; minus the squared doubled Euclidean distance; plus
     it; a splitmix64 hash of (seed, square), 31 bits."""
-    if tie == 0:
-        return np.int64(0)
     if tie == 4:
         z = (np.uint64(seed) << np.uint64(32)) + np.uint64(r * cols + c) + np.uint64(0x9E3779B97F4A7C15)
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -43,7 +41,9 @@ def tie_key(r, c, rows, cols, tie, seed):  # pragma: no cover - compiled
     x = abs(2 * np.int64(c) - (cols - 1))
     if tie == 1:
         return -(y + x)
-    return -(y * y + x * x) if tie == 2 else y * y + x * x
+    if tie == 2:
+        return -(y * y + x * x)
+    return y * y + x * x if tie == 3 else np.int64(0)
 
 
 @njit(cache=True, nogil=True)
@@ -119,9 +119,7 @@ def warnsdorff(  # pragma: no cover - compiled
         u = path[depth]
         row = depth if budget > 0 else 0
         if depth == total - 1:
-            ok = True
-            if end >= 0 and u != end:
-                ok = False
+            ok = end < 0 or u == end
             if closed:
                 ok = False
                 for k in range(8):

@@ -68,7 +68,7 @@ def run_warnsdorff(
     order: Any = KNIGHT_OFFSETS,
     tie_break: str = "first",
     seed: int | None = None,
-    starts: list[tuple[int, int]] | None = None,
+    all_starts: bool = False,
     backtracking: bool = True,
     budget: int = DEFAULT_BUDGET,
 ) -> Result:
@@ -76,6 +76,7 @@ def run_warnsdorff(
 
     ``order`` is the jump priority (any form :func:`~knightcert.problems.moves.move_order`
     takes), ``tie_break`` one of :data:`TIE_BREAKS` (``random`` draws from ``seed``, 0 when None).
+    ``all_starts``: without a given start, try every usable square in row-major order (``cenpl``).
     ``INFEASIBLE`` is reported only when backtracking exhausted every start
     the instance allows (any one square for a closed tour, the given start,
     else every usable square): a complete search. With only the end fixed, the
@@ -97,11 +98,12 @@ def run_warnsdorff(
     free = board.free.reshape(-1).view(np.uint8)
     end = -1 if instance.end is None else board.index(*instance.end)
     # only the end fixed: walk from it and turn the tour round afterwards (every tour ends there)
-    backwards = starts is None and instance.start is None and instance.end is not None
+    backwards = not all_starts and instance.start is None and instance.end is not None
+    starts = [instance.start if instance.start is not None else board.square(int(np.argmax(free)))]
     if backwards and instance.end is not None:
         starts, end = [instance.end], -1
-    if starts is None:
-        starts = [instance.start if instance.start is not None else board.square(int(np.argmax(free)))]
+    elif all_starts and instance.start is None:
+        starts = [board.square(int(i)) for i in np.flatnonzero(free)]
     path = np.empty(board.size, dtype=np.int32)
     nodes = backtracks = covered = 0
     proven = True
@@ -113,9 +115,7 @@ def run_warnsdorff(
         status, length, used, back, deepest = warnsdorff(
             *settings, *rule, board.index(*start), end, instance.closed, budget if backtracking else 0, path
         )
-        nodes += int(used)
-        backtracks += int(back)
-        covered = max(covered, int(deepest))
+        nodes, backtracks, covered = nodes + int(used), backtracks + int(back), max(covered, int(deepest))
         info.update(backtracks=backtracks, starts_tried=tried, covered=covered)
         if status == FOUND:
             tour = np.empty((int(length), 2), dtype=np.int32)
@@ -137,12 +137,9 @@ def run_warnsdorff(
             break
     # a closed tour passes through any start; an open one may begin anywhere allowed
     every_start = instance.closed or instance.start is not None or backwards or len(starts) >= board.n_free
-    if proven and not every_start:
-        info["stopped"] = (
-            f"no tour from {len(starts)} of the {board.n_free} allowed starts (search incomplete)"
-        )
-    else:
-        info["stopped"] = None if proven else ("node budget spent" if backtracking else "dead end")
+    incomplete = f"no tour from {len(starts)} of the {board.n_free} allowed starts (search incomplete)"
+    stopped = "node budget spent" if backtracking else "dead end"
+    info["stopped"] = (None if every_start else incomplete) if proven else stopped
     status = Status.INFEASIBLE if proven and every_start else Status.UNKNOWN
     partial = None
     if status is Status.UNKNOWN and 0 < int(length) == covered:  # the dead end is the deepest path
@@ -214,13 +211,8 @@ def cenpl(instance: TourInstance, *, time_limit: float | None = None, **options:
     Reproduces the published 5 x 5 board exactly (see docs/tours.md for the
     reading of the rules this needs).
     """
-    board = instance.board
-    if instance.start is not None:
-        starts = [instance.start]
-    else:
-        starts = [board.square(int(i)) for i in np.flatnonzero(board.free.reshape(-1))]
     rule = {"order": CENPL_OFFSETS, "tie_break": "centre", **options}
-    return run_warnsdorff(instance, "cenpl", starts=starts, **rule)
+    return run_warnsdorff(instance, "cenpl", all_starts=True, **rule)
 
 
 def greedy_path(instance: TourInstance) -> list[list[int]]:
