@@ -8,3 +8,4 @@ placement filling every usable square, a search that exhausted every square).
 
 if __name__ != "knightcert.heuristics":  # pragma: no cover - the folder imported under another name
     raise ImportError(f"{__name__} is part of knightcert: import knightcert.heuristics")
+
