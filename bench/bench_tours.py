@@ -30,10 +30,10 @@ sys.path.insert(0, str(ROOT))
 from knightcert.heuristics.tour_divide import construct  # noqa: E402
 from knightcert.heuristics.tour_kernels import FOUND  # noqa: E402
 from knightcert.heuristics.tour_kernels import warnsdorff as engine  # noqa: E402
-from knightcert.heuristics.tour_warnsdorff import centre_distances  # noqa: E402
+from knightcert.heuristics.tour_warnsdorff import TIE_BREAKS  # noqa: E402
 from knightcert.models.tour_cpsat import cpsat  # noqa: E402
 from knightcert.problems.board import Board  # noqa: E402
-from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets  # noqa: E402
+from knightcert.problems.moves import KNIGHT_OFFSETS  # noqa: E402
 from knightcert.problems.tours import full_board_reason, tour_instance  # noqa: E402
 from knightcert.tour_auto import auto  # noqa: E402
 
@@ -72,17 +72,15 @@ def timed(function, *args, **kwargs):
     return value, time.perf_counter() - began
 
 
-KEYS = {"warnsdorff": None, "marginality": "manhattan", "roth": "euclidean"}
-
-
 def no_backtracking(name: str, n: int, starts) -> list[bool]:
-    board = Board(n, n)
-    moves = knight_targets(board).astype(np.int32)
     free = np.ones(n * n, dtype=np.uint8)
-    metric = KEYS[name]
-    key = np.zeros(n * n, dtype=np.int64) if metric is None else -centre_distances(n, n, metric)
+    jumps = np.array(KNIGHT_OFFSETS, dtype=np.int64)
+    tie = TIE_BREAKS.index({"warnsdorff": "first"}.get(name, name))
     path = np.empty(n * n, dtype=np.int32)
-    return [engine(moves, free, key, s, -1, False, 0, path)[0] == FOUND for s in starts]
+    return [
+        engine(n, n, False, free, jumps[:, 0], jumps[:, 1], tie, 0, s, -1, False, 0, path)[0] == FOUND
+        for s in starts
+    ]
 
 
 QUERIES = (("open", False, None), ("open from (0,0)", False, (0, 0)), ("closed", True, None))
@@ -374,7 +372,7 @@ def rates(args) -> None:
     print(f"\n### No backtracking from the corner (0, 0), n = 5..{args.corner_max}\n")
     print("| rule | first n that fails | sizes failing |")
     print("|---|---:|---:|")
-    for name in KEYS:
+    for name in ("warnsdorff", "marginality", "roth"):
         failing = [n for n in range(5, args.corner_max + 1) if not no_backtracking(name, n, [0])[0]]
         print(
             f"| {name} | {failing[0] if failing else '-'} | {len(failing)} of {args.corner_max - 4} |",
@@ -401,7 +399,7 @@ def every_start() -> None:
         "| rule | first n with a failing start | failing starts at that n | failing starts over n = 5..40 |"
     )
     print("|---|---:|---:|---:|")
-    for name in KEYS:
+    for name in ("warnsdorff", "marginality", "roth"):
         first = None
         failures_total = 0
         starts_total = 0

@@ -1,11 +1,13 @@
-"""Knight's tours by Warnsdorff's rule, with four tie-breaks, on one compiled engine.
+"""Knight's tours by Warnsdorff's rule, with five tie-breaks and any jump order, on one compiled engine.
 
 Warnsdorff (1823): go to the unvisited neighbour with the fewest onward
-moves. The variants differ only in how ties are broken (and, for ``cenpl``,
-in the jump priority and the choice of start):
+moves. The four methods are one rule with different settings, each an option
+of every method (``order``: the jump priority, a permutation of the eight
+knight moves, :func:`~knightcert.problems.moves.move_order`; ``tie_break``:
+how ties in onward moves are broken, then by the jump priority):
 
 ``warnsdorff``
-    fixed jump order (``knightcert.problems.moves.KNIGHT_OFFSETS``).
+    ``tie_break="first"``: the first jump in ``order`` (``KNIGHT_OFFSETS``).
 ``marginality`` (seed 001)
     the square nearest the edges and corners first: largest
     ``|2r - (R-1)| + |2c - (C-1)|`` (Manhattan distance to the centre).
@@ -13,13 +15,14 @@ in the jump priority and the choice of start):
     the square farthest from the centre first: largest
     ``(2r - (R-1))^2 + (2c - (C-1))^2`` (Euclidean).
 ``cenpl`` (seed 003, CeNPL'02 ``wm(N)``)
-    the square *closest* to the centre first, jump priority (-1,2), (-2,1),
-    (-2,-1), (-1,-2), (1,-2), (2,-1), (2,1), (1,2) read as (column, row)
-    increments, start at the top-left corner and then every square in
-    row-major order, full backtracking.
+    ``tie_break="centre"``: the square *closest* to the centre first, jump
+    priority (-1,2), (-2,1), (-2,-1), (-1,-2), (1,-2), (2,-1), (2,1), (1,2)
+    read as (column, row) increments (``order="75312468"``), start at the
+    top-left corner and then every square in row-major order, full backtracking.
 
-All but ``cenpl`` start at the given start, else at the first usable square
-in row-major order. Backtracking is on by default with a node budget.
+``tie_break="random"`` gives ties to the smallest of a hash of (``seed``, square): a random
+order of the squares drawn once per run. All but ``cenpl`` start at the given start, else at
+the first usable square in row-major order. Backtracking is on by default with a node budget.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import numpy as np
 from knightcert.algorithms.tour_separator import with_separator
 from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.method import method
-from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets
+from knightcert.problems.moves import KNIGHT_OFFSETS, move_order
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance
 
@@ -40,8 +43,8 @@ __all__ = [
     "CENPL_OFFSETS",
     "CENPL_PAIRS",
     "DEFAULT_BUDGET",
+    "TIE_BREAKS",
     "cenpl",
-    "centre_distances",
     "greedy_path",
     "marginality",
     "roth",
@@ -54,29 +57,26 @@ DEFAULT_BUDGET = 2_000_000
 #: Seed 003's jump priority, as printed: pairs read as (column, row) increments.
 CENPL_PAIRS = ((-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2))
 CENPL_OFFSETS = tuple((row, col) for col, row in CENPL_PAIRS)
-
-
-def centre_distances(rows: int, cols: int, metric: str) -> np.ndarray:
-    """Doubled distance of every square to the board centre (integers), flattened."""
-    r = np.abs(2 * np.arange(rows) - (rows - 1))[:, None]
-    c = np.abs(2 * np.arange(cols) - (cols - 1))[None, :]
-    if metric == "manhattan":
-        return (r + c).astype(np.int64).reshape(-1)
-    return (r * r + c * c).astype(np.int64).reshape(-1)
+#: The tie-breaks, in the engine's numbering (``heuristics.tour_kernels.tie_key``).
+TIE_BREAKS = ("first", "marginality", "roth", "centre", "random")
 
 
 def run_warnsdorff(
     instance: TourInstance,
     name: str,
-    key: np.ndarray,
     *,
-    offsets: tuple[tuple[int, int], ...] = KNIGHT_OFFSETS,
-    starts: list[tuple[int, int]] | None = None,
+    order: Any = KNIGHT_OFFSETS,
+    tie_break: str = "first",
+    seed: int | None = None,
+    all_starts: bool = False,
     backtracking: bool = True,
     budget: int = DEFAULT_BUDGET,
 ) -> Result:
     """Run the engine from each start in turn until a tour is found.
 
+    ``order`` is the jump priority (any form :func:`~knightcert.problems.moves.move_order`
+    takes), ``tie_break`` one of :data:`TIE_BREAKS` (``random`` draws from ``seed``, 0 when None).
+    ``all_starts``: without a given start, try every usable square in row-major order (``cenpl``).
     ``INFEASIBLE`` is reported only when backtracking exhausted every start
     the instance allows (any one square for a closed tour, the given start,
     else every usable square): a complete search. With only the end fixed, the
@@ -84,45 +84,49 @@ def run_warnsdorff(
     Fewer starts exhausted, a spent budget or a dead end without backtracking
     is ``UNKNOWN`` with the reason in ``info["stopped"]``. ``info["covered"]`` is the most squares a
     partial tour reached (the gap of a dead end in comparisons is
-    ``1 - covered / usable squares``).
+    ``1 - covered / usable squares``). A tour is an ``(n, 2)`` int32 array of ``[row, col]``.
     """
-    from knightcert.heuristics.tour_kernels import EXHAUSTED, FOUND, warnsdorff
+    from knightcert.heuristics.tour_kernels import EXHAUSTED, FOUND, order_squares, warnsdorff
 
     if budget < 1:
         raise InvalidArgument(f"budget must be at least 1 node, got {budget}")
+    if tie_break not in TIE_BREAKS:
+        raise InvalidArgument(f"tie_break: expected one of {', '.join(TIE_BREAKS)}, got {tie_break!r}")
+    jumps = np.array(move_order(order), dtype=np.int64)
     board = instance.board
     began = time.perf_counter()
-    moves = knight_targets(board, offsets=offsets).astype(np.int32)
     free = board.free.reshape(-1).view(np.uint8)
     end = -1 if instance.end is None else board.index(*instance.end)
     # only the end fixed: walk from it and turn the tour round afterwards (every tour ends there)
-    backwards = starts is None and instance.start is None and instance.end is not None
+    backwards = not all_starts and instance.start is None and instance.end is not None
+    starts = [instance.start if instance.start is not None else board.square(int(np.argmax(free)))]
     if backwards and instance.end is not None:
         starts, end = [instance.end], -1
-    if starts is None:
-        starts = [instance.start if instance.start is not None else board.square(int(np.argmax(free)))]
+    elif all_starts and instance.start is None:
+        starts = [board.square(int(i)) for i in np.flatnonzero(free)]
     path = np.empty(board.size, dtype=np.int32)
     nodes = backtracks = covered = 0
     proven = True
-    for start in starts:
+    settings = (board.rows, board.cols, board.torus, free, jumps[:, 0], jumps[:, 1])
+    rule = (TIE_BREAKS.index(tie_break), seed or 0)
+    digits = "".join(str(KNIGHT_OFFSETS.index((dr, dc)) + 1) for dr, dc in jumps.tolist())
+    info: dict[str, Any] = {"order": digits, "tie_break": tie_break}
+    for tried, start in enumerate(starts, 1):
         status, length, used, back, deepest = warnsdorff(
-            moves, free, key, board.index(*start), end, instance.closed, budget if backtracking else 0, path
+            *settings, *rule, board.index(*start), end, instance.closed, budget if backtracking else 0, path
         )
-        nodes += int(used)
-        backtracks += int(back)
-        covered = max(covered, int(deepest))
-        tried = starts.index(start) + 1
-        info: dict[str, Any] = {"backtracks": backtracks, "starts_tried": tried, "covered": covered}
+        nodes, backtracks, covered = nodes + int(used), backtracks + int(back), max(covered, int(deepest))
+        info.update(backtracks=backtracks, starts_tried=tried, covered=covered)
         if status == FOUND:
-            rows, cols = np.divmod(path[:length], board.cols)
-            tour = np.stack([rows, cols], axis=1).tolist()
+            tour = np.empty((int(length), 2), dtype=np.int32)
+            order_squares(path[:length], board.cols, tour)
             if backwards:  # a closed tour rotated to finish at the end, an open one reversed
-                tour = tour[1:] + tour[:1] if instance.closed else tour[::-1]
+                tour = np.roll(tour, -1, axis=0) if instance.closed else tour[::-1].copy()
             return Result.answer(
                 "tour",
                 name,
                 status=Status.FEASIBLE,
-                objective=length,
+                objective=int(length),
                 solution=tour,
                 time=time.perf_counter() - began,
                 nodes=nodes,
@@ -133,17 +137,14 @@ def run_warnsdorff(
             break
     # a closed tour passes through any start; an open one may begin anywhere allowed
     every_start = instance.closed or instance.start is not None or backwards or len(starts) >= board.n_free
-    if proven and not every_start:
-        info["stopped"] = (
-            f"no tour from {len(starts)} of the {board.n_free} allowed starts (search incomplete)"
-        )
-    else:
-        info["stopped"] = None if proven else ("node budget spent" if backtracking else "dead end")
+    incomplete = f"no tour from {len(starts)} of the {board.n_free} allowed starts (search incomplete)"
+    stopped = "node budget spent" if backtracking else "dead end"
+    info["stopped"] = (None if every_start else incomplete) if proven else stopped
     status = Status.INFEASIBLE if proven and every_start else Status.UNKNOWN
     partial = None
     if status is Status.UNKNOWN and 0 < int(length) == covered:  # the dead end is the deepest path
-        rows, cols = np.divmod(path[:length], board.cols)
-        partial = {"partial": np.stack([rows, cols], axis=1)}
+        squares = np.stack(np.divmod(path[:length], board.cols), axis=1)
+        partial = {"partial": squares[::-1] if backwards else squares}  # a walk from the end, turned
     result = Result.empty(
         "tour", name, time.perf_counter() - began, status=status, nodes=nodes, info=info, certificate=partial
     )
@@ -151,15 +152,12 @@ def run_warnsdorff(
 
 
 @method("tour", "warnsdorff")
-def warnsdorff(
-    instance: TourInstance,
-    *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    backtracking: bool = True,
-    budget: int = DEFAULT_BUDGET,
-) -> Result:
-    """Warnsdorff's rule with a fixed jump order, backtracking within ``budget`` nodes.
+def warnsdorff(instance: TourInstance, *, time_limit: float | None = None, **options: Any) -> Result:
+    """Warnsdorff's rule, ties to the first jump in ``order``, backtracking within ``budget`` nodes.
+
+    Options (all four methods): ``backtracking`` (default True), ``budget`` (default
+    :data:`DEFAULT_BUDGET`), ``order`` (default ``KNIGHT_OFFSETS``), ``tie_break`` (one of
+    :data:`TIE_BREAKS`) and ``seed`` (for ``random``); see :func:`run_warnsdorff`.
 
     Returns
     -------
@@ -174,71 +172,47 @@ def warnsdorff(
     >>> from knightcert.problems.tours import tour_instance
     >>> warnsdorff(tour_instance(5)).objective
     25
+    >>> warnsdorff(tour_instance(6, start=(0, 0)), tie_break="random", seed=7).info["tie_break"]
+    'random'
 
     Notes
     -----
     O(8 n) per square tried; without dead ends the whole tour is O(n).
     """
-    key = np.zeros(instance.board.size, dtype=np.int64)
-    return run_warnsdorff(instance, "warnsdorff", key, backtracking=backtracking, budget=budget)
+    return run_warnsdorff(instance, "warnsdorff", **options)
 
 
 @method("tour", "marginality")
-def marginality(
-    instance: TourInstance,
-    *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    backtracking: bool = True,
-    budget: int = DEFAULT_BUDGET,
-) -> Result:
-    """Warnsdorff with ties to the square nearest the edges and corners (seed 001)."""
-    key = -centre_distances(instance.board.rows, instance.board.cols, "manhattan")
-    return run_warnsdorff(instance, "marginality", key, backtracking=backtracking, budget=budget)
+def marginality(instance: TourInstance, *, time_limit: float | None = None, **options: Any) -> Result:
+    """Warnsdorff with ties to the square nearest the edges and corners (seed 001); options as
+    :func:`warnsdorff`."""
+    return run_warnsdorff(instance, "marginality", **{"tie_break": "marginality", **options})
 
 
 @method("tour", "roth")
-def roth(
-    instance: TourInstance,
-    *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    backtracking: bool = True,
-    budget: int = DEFAULT_BUDGET,
-) -> Result:
-    """Warnsdorff with ties to the square farthest from the centre (Roth's rule)."""
-    key = -centre_distances(instance.board.rows, instance.board.cols, "euclidean")
-    return run_warnsdorff(instance, "roth", key, backtracking=backtracking, budget=budget)
+def roth(instance: TourInstance, *, time_limit: float | None = None, **options: Any) -> Result:
+    """Warnsdorff with ties to the square farthest from the centre (Roth's rule); options as
+    :func:`warnsdorff`."""
+    return run_warnsdorff(instance, "roth", **{"tie_break": "roth", **options})
 
 
 @method("tour", "cenpl")
-def cenpl(
-    instance: TourInstance,
-    *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    budget: int = DEFAULT_BUDGET,
-) -> Result:
+def cenpl(instance: TourInstance, *, time_limit: float | None = None, **options: Any) -> Result:
     """Seed 003's ``wm(N)``: improved Warnsdorff, fixed priority, start fallback.
 
     Ties go to the square closest to the centre; starts are tried from the
     top-left corner in row-major order, each searched with full backtracking.
     Past ``budget`` nodes (over all starts) it stops with ``UNKNOWN``: it then
     claims neither a tour nor that none exists. ``INFEASIBLE`` (``No``) means
-    every start was searched to the end.
+    every start was searched to the end. ``order`` and ``tie_break`` as :func:`warnsdorff`.
 
     Notes
     -----
     Reproduces the published 5 x 5 board exactly (see docs/tours.md for the
     reading of the rules this needs).
     """
-    board = instance.board
-    key = centre_distances(board.rows, board.cols, "euclidean")
-    if instance.start is not None:
-        starts = [instance.start]
-    else:
-        starts = [board.square(int(i)) for i in np.flatnonzero(board.free.reshape(-1))]
-    return run_warnsdorff(instance, "cenpl", key, offsets=CENPL_OFFSETS, starts=starts, budget=budget)
+    rule = {"order": CENPL_OFFSETS, "tie_break": "centre", **options}
+    return run_warnsdorff(instance, "cenpl", all_starts=True, **rule)
 
 
 def greedy_path(instance: TourInstance) -> list[list[int]]:
@@ -246,15 +220,5 @@ def greedy_path(instance: TourInstance) -> list[list[int]]:
 
     Used as a solution hint for CP-SAT. O(8 n).
     """
-    from knightcert.heuristics.tour_kernels import warnsdorff as engine
-
-    board = instance.board
-    moves = knight_targets(board).astype(np.int32)
-    free = board.free.reshape(-1).view(np.uint8)
-    key = -centre_distances(board.rows, board.cols, "euclidean")
-    start = instance.start if instance.start is not None else board.square(int(np.argmax(free)))
-    end = -1 if instance.end is None else board.index(*instance.end)
-    path = np.empty(board.size, dtype=np.int32)
-    _, length, _, _, _ = engine(moves, free, key, board.index(*start), end, instance.closed, 0, path)
-    rows, cols = np.divmod(path[:length], board.cols)
-    return np.stack([rows, cols], axis=1).tolist()
+    walk = run_warnsdorff(instance, "roth", tie_break="roth", backtracking=False)
+    return (walk.solution if walk.solution is not None else walk.certificate["partial"]).tolist()

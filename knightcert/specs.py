@@ -29,6 +29,7 @@ from typing import Any
 
 from knightcert.problems.argument_checks import BOUNDS, bounded, describe
 from knightcert.problems.errors import InvalidArgument, InvalidInstance
+from knightcert.problems.moves import move_order
 
 __all__ = [
     "DEFAULTS",
@@ -53,8 +54,9 @@ class Option:
     ----------
     name : str
         The keyword.
-    kind : {"whole", "flag", "choice", "squares", "any"}
-        A whole number inside ``BOUNDS[bound]``; a bool; one of ``choices``; a list of
+    kind : {"whole", "flag", "choice", "order", "squares", "any"}
+        A whole number inside ``BOUNDS[bound]``; a bool; one of ``choices``; a permutation of the
+        eight knight moves (:func:`~knightcert.problems.moves.move_order`, text or pairs); a list of
         ``[row, col]`` squares (a solution hint); anything (a foreign method's declared option).
     bound : str
         Key of :data:`~knightcert.problems.argument_checks.BOUNDS` (``kind="whole"``).
@@ -86,6 +88,8 @@ class Option:
             return value
         if self.kind == "any":
             return value
+        if self.kind == "order":
+            return move_order(value, where)
         if value is not None and (isinstance(value, (str, bytes)) or not isinstance(value, Sequence)):
             raise InvalidArgument(f"{where}: expected a list of [row, col] squares, got {describe(value)}")
         return value
@@ -99,7 +103,15 @@ WORKERS = _whole("workers", "workers", "CP-SAT search workers")
 BUDGET = _whole("budget", "node budget", "node budget of the backtracking search")
 BACKTRACKING = Option("backtracking", "flag", help="backtrack at dead ends (False: pure Warnsdorff)")
 ITERATIONS = _whole("iterations", "iterations", "swap local search steps")
+ORDER = Option("order", "order", help="jump priority: 8 digits naming KNIGHT_OFFSETS, or 8 dr,dc pairs")
 HINT = Option("hint", "squares", help="a solution hint: [row, col] squares")
+
+
+def _warnsdorff(tie_break: str, backtracking: bool = True) -> tuple[Option, ...]:
+    """The options of the Warnsdorff family, its default tie-break first."""
+    ties = (tie_break, *(t for t in ("first", "marginality", "roth", "centre", "random") if t != tie_break))
+    tie = Option("tie_break", "choice", choices=ties, help="ties in onward moves (random: by --seed)")
+    return (BACKTRACKING, BUDGET, ORDER, tie) if backtracking else (BUDGET, ORDER, tie)
 
 
 def _formulation(*choices: str) -> Option:
@@ -399,7 +411,7 @@ _add(
         "knightcert.heuristics.tour_warnsdorff:warnsdorff",
         False,
         ("infeasible",),
-        (BACKTRACKING, BUDGET),
+        _warnsdorff("first"),
         400,
         ("knightcert.heuristics.tour_kernels",),
         summary="Warnsdorff's rule with backtracking",
@@ -410,7 +422,7 @@ _add(
         "knightcert.heuristics.tour_warnsdorff:marginality",
         False,
         ("infeasible",),
-        (BACKTRACKING, BUDGET),
+        _warnsdorff("marginality"),
         400,
         ("knightcert.heuristics.tour_kernels",),
         summary="Warnsdorff, ties by distance to the edge",
@@ -421,7 +433,7 @@ _add(
         "knightcert.heuristics.tour_warnsdorff:roth",
         False,
         ("infeasible",),
-        (BACKTRACKING, BUDGET),
+        _warnsdorff("roth"),
         400,
         ("knightcert.heuristics.tour_kernels",),
         summary="Warnsdorff, ties by Roth's rule",
@@ -432,7 +444,7 @@ _add(
         "knightcert.heuristics.tour_warnsdorff:cenpl",
         False,
         ("infeasible",),
-        (BUDGET,),
+        _warnsdorff("centre", backtracking=False),
         400,
         ("knightcert.heuristics.tour_kernels",),
         summary="seed 003's search",

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from knightcert.problems.argument_checks import describe
 from knightcert.problems.board import Board
+from knightcert.problems.errors import InvalidArgument
 
 __all__ = [
     "KNIGHT_OFFSETS",
@@ -13,6 +15,7 @@ __all__ = [
     "knight_edges",
     "knight_neighbours",
     "knight_targets",
+    "move_order",
     "moved",
 ]
 
@@ -27,6 +30,42 @@ KNIGHT_OFFSETS: tuple[tuple[int, int], ...] = (
     (2, -1),
     (2, 1),
 )
+
+
+def move_order(value: object, where: str = "order") -> tuple[tuple[int, int], ...]:
+    """A move-priority order: the eight knight moves as ``(drow, dcol)`` pairs, each once.
+
+    ``value`` is a sequence of eight pairs, a text of eight ``drow,dcol`` pairs (separated by
+    spaces), or the digits ``1``..``8`` naming :data:`KNIGHT_OFFSETS` by place
+    (``"12345678"`` is that order, numbered from 1 as in seed 001).
+
+    Raises
+    ------
+    InvalidArgument
+        Anything else; the message names ``where`` and the fault.
+
+    Examples
+    --------
+    >>> move_order("87654321")[0]
+    (2, 1)
+    >>> move_order("1,2 2,1 2,-1 1,-2 -1,-2 -2,-1 -2,1 -1,2")[:2]
+    ((1, 2), (2, 1))
+    >>> move_order("11", "order")
+    Traceback (most recent call last):
+    knightcert.problems.errors.InvalidArgument: order: expected the 8 knight moves in some order, got str '11'
+    """
+    pairs: object = value
+    if isinstance(value, str) and value.isdigit() and set(value) <= set("12345678"):
+        pairs = [KNIGHT_OFFSETS[int(d) - 1] for d in value]
+    elif isinstance(value, str):
+        pairs = [m.split(",") for m in value.split()]
+    try:
+        order = tuple((int(str(dr)), int(str(dc))) for dr, dc in pairs)  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        order = ()
+    if sorted(order) != sorted(KNIGHT_OFFSETS):
+        raise InvalidArgument(f"{where}: expected the 8 knight moves in some order, got {describe(value)}")
+    return order
 
 
 def is_knight_move(board: Board, a: tuple[int, int], b: tuple[int, int]) -> bool:

@@ -12,6 +12,7 @@ from knightcert.problems.errors import InvalidArgument, InvalidInstance
 from knightcert.problems.independent_knights import knights_instance
 from knightcert.problems.jump_game import format_jump, parse_jump
 from knightcert.problems.lost_knight import format_lost_knight, parse_lost_knight
+from knightcert.problems.moves import KNIGHT_OFFSETS
 from knightcert.problems.tours import TourInstance, tour_instance
 from knightcert.registry import REGISTRY, resolve
 from knightcert.specs import FACTS, default_for
@@ -83,6 +84,13 @@ def test_option_values_are_checked_by_the_bounds_table():
     with pytest.raises(InvalidArgument, match="workers"):
         knightcert.solve(PATH, method="cpsat", workers=True)
     assert knightcert.solve(tour_instance(8), method="roth", budget=10_000, backtracking=True).objective == 64
+    with pytest.raises(InvalidArgument, match="roth option order: expected the 8 knight moves"):
+        knightcert.solve(tour_instance(8), method="roth", order="1234567")
+    with pytest.raises(InvalidArgument, match="cenpl option tie_break: expected one of centre, first"):
+        knightcert.solve(tour_instance(8), method="cenpl", tie_break="nearest")
+    reverse = KNIGHT_OFFSETS[::-1]
+    rule = knightcert.solve(tour_instance(8), method="cenpl", order=reverse, tie_break="random", seed=2)
+    assert rule.verified and (rule.info["order"], rule.info["tie_break"]) == ("87654321", "random")
 
 
 def test_a_method_that_does_not_apply_is_refused_before_any_work():

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from knightcert.heuristics.tour_divide import construct, divide, pieces
 from knightcert.heuristics.tour_warnsdorff import cenpl, marginality, roth, warnsdorff
 from knightcert.problems.board import Board
-from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.errors import InvalidArgument, InvalidInstance
 from knightcert.problems.result import Status
 from knightcert.problems.tour_pieces import LANE_KINDS, LANE_PORTS, join_moves
 from knightcert.problems.tours import (
@@ -64,9 +64,32 @@ def test_cenpl_budget_gives_unknown_not_a_false_no():
 
 
 @pytest.mark.parametrize(("n", "start"), [(31, (0, 0)), (100, (2, 3))])
-def test_default_method_finds_the_tours_seed_001_missed(n, start):
+def test_seed_001_rule_finds_the_tours_seed_001_missed(n, start):
+    """Seed 001's rule (marginality, a move order where move 9 - k undoes move k) finds both tours
+    without backtracking; so does the plain rule with backtracking (docs/tours.md)."""
+    for order in ("12345678", "21436587"):
+        result = marginality(tour_instance(n, start=start), order=order, backtracking=False)
+        assert result.verified and result.status is Status.FEASIBLE
+        assert result.solution[0].tolist() == list(start)
     result = warnsdorff(tour_instance(n, start=start))
-    assert result.verified and result.status is Status.FEASIBLE and result.solution[0] == list(start)
+    assert result.verified and result.status is Status.FEASIBLE
+
+
+def test_order_and_tie_break_change_the_walk_and_bad_ones_are_refused():
+    inst = tour_instance(8, start=(0, 0))
+    walks = [
+        warnsdorff(inst, order=order, tie_break=tie, seed=1).solution.tobytes()
+        for order in ("12345678", "87654321")
+        for tie in ("first", "marginality", "roth", "centre", "random")
+    ]
+    assert len(set(walks)) > 5
+    assert len({warnsdorff(inst, tie_break="random", seed=s).solution.tobytes() for s in range(4)}) > 1
+    pairs = "2,1 2,-1 1,-2 1,2 -1,2 -1,-2 -2,-1 -2,1"  # the order "87564312" as pairs
+    same = warnsdorff(inst, order=pairs, backtracking=False).solution
+    assert same.tolist() == warnsdorff(inst, order="87564312", backtracking=False).solution.tolist()
+    for bad in ({"order": "1234567"}, {"order": [(1, 2)] * 8}, {"tie_break": "nearest"}):
+        with pytest.raises(InvalidArgument):
+            warnsdorff(inst, **bad)
 
 
 @pytest.mark.parametrize("method", [warnsdorff, marginality, roth])
@@ -83,7 +106,7 @@ def test_without_backtracking_a_dead_end_is_unknown():
 
 def test_fixed_end_is_respected():
     result = warnsdorff(tour_instance(5, start=(0, 0), end=(4, 4)))
-    assert result.verified and result.solution[-1] == [4, 4]
+    assert result.verified and result.solution[-1].tolist() == [4, 4]
 
 
 @settings(max_examples=40, deadline=None)
