@@ -37,7 +37,8 @@ def move_order(value: object, where: str = "order") -> tuple[tuple[int, int], ..
 
     ``value`` is a sequence of eight pairs, a text of eight ``drow,dcol`` pairs (separated by
     spaces), or the digits ``1``..``8`` naming :data:`KNIGHT_OFFSETS` by place
-    (``"12345678"`` is that order, numbered from 1 as in seed 001).
+    (``"12345678"`` is that order, numbered from 1 as in seed 001; as text or as the integer
+    ``--option order=12345678`` reads).
 
     Raises
     ------
@@ -55,6 +56,8 @@ def move_order(value: object, where: str = "order") -> tuple[tuple[int, int], ..
     knightcert.problems.errors.InvalidArgument: order: expected the 8 knight moves in some order, got str '11'
     """
     pairs: object = value
+    if type(value) is int:  # the digits, read as a number (--option order=75312468)
+        value = str(value)
     if isinstance(value, str) and value.isdigit() and set(value) <= set("12345678"):
         pairs = [KNIGHT_OFFSETS[int(d) - 1] for d in value]
     elif isinstance(value, str):

@@ -71,3 +71,13 @@ def test_compare_passes_options_to_every_method_and_refuses_one_that_does_not_ta
     assert [r["method"] for r in rows] == ["greedy+ iterations=5", "greedy+ iterations=50"]
     assert main([*argv, "--methods", "greedy", "--option", "iterations=5"]) == 2
     assert "knights greedy takes no option 'iterations'" in capsys.readouterr().err
+
+
+def test_a_move_order_given_as_digits_reads_as_the_order(capsys):
+    """``--option order=75312468`` reads as a number: the digits still name the moves."""
+    from knightcert.cli.main import main
+
+    assert main(["tour", "6", "--method", "warnsdorff", "--option", "order=75312468", "--json"]) == 0
+    assert '"order"' in capsys.readouterr().out
+    assert main(["tour", "6", "--method", "warnsdorff", "--option", "order=1234"]) == 2
+    assert "expected the 8 knight moves" in capsys.readouterr().err
