@@ -24,7 +24,7 @@ bench-only tool, not a dependency of the package): ``--collect`` runs the whole 
 coverage (each test's lines labelled with its node id, the Python processes it starts
 included) and writes a map; each mutant then meets its module's first test files, then the
 other tests that execute its lines (code run at import: every test that runs the module;
-numba kernels: every test that runs the module or ``drat.py``), then the whole suite. A test
+numba kernels: every test that runs the module or its caller, ``x.py`` for ``x_kernel.py``), then the whole suite. A test
 that never runs a mutated line sees the original code, so the selection decides as the whole
 suite would. ``--survivors defer`` records a survivor of its tests instead of running the
 whole suite at once (a survivor is then killed by a new test, or classified); ``--verify``
@@ -72,12 +72,11 @@ TARGETS = [
 #: The quiet operators' targets (issue 30): the checkers, the proof checker, answers, moves.
 QUIET_TARGETS = [
     *TARGETS,
-    "problems/checkers/drat.py",
-    "problems/checkers/drat_kernel.py",
+    "problems/checkers/clausal_proof.py",
     "problems/checkers/knights_cnf.py",
     "problems/checkers/lrat.py",
     "problems/checkers/lrat_kernel.py",
-    "problems/checkers/drat_backward.py",
+    "problems/checkers/lrat_files.py",
     "problems/moves.py",
     "problems/checkers/knights_band.py",
     "problems/checkers/knights_band_kernel.py",
@@ -92,13 +91,18 @@ OPERATORS = {
 }
 #: Test files a target's mutants meet first (with -x most die there).
 FIRST_TESTS = {
-    "problems/checkers/drat.py": ["tests/problems/test_drat.py"],
-    "problems/checkers/drat_kernel.py": ["tests/problems/test_drat.py"],
-    "problems/checkers/knights_cnf.py": ["tests/problems/test_drat.py"],
-    "problems/checkers/lrat.py": ["tests/problems/test_lrat.py", "tests/problems/test_drat.py"],
-    "problems/checkers/lrat_kernel.py": ["tests/problems/test_lrat.py", "tests/problems/test_drat.py"],
-    "problems/checkers/drat_backward.py": ["tests/problems/test_drat.py", "tests/problems/test_lrat.py"],
-    "problems/checkers/knights.py": ["tests/problems/test_knights_checker.py", "tests/problems/test_drat.py"],
+    "problems/checkers/clausal_proof.py": ["tests/problems/test_knights_proofs.py"],
+    "problems/checkers/knights_cnf.py": [
+        "tests/problems/test_knights_cnf_spec.py",
+        "tests/problems/test_knights_proofs.py",
+    ],
+    "problems/checkers/lrat.py": ["tests/problems/test_lrat.py", "tests/problems/test_knights_proofs.py"],
+    "problems/checkers/lrat_kernel.py": ["tests/problems/test_lrat.py", "tests/problems/test_knights_proofs.py"],
+    "problems/checkers/lrat_files.py": ["tests/cli/test_export_proof.py"],
+    "problems/checkers/knights.py": [
+        "tests/problems/test_knights_checker.py",
+        "tests/problems/test_knights_proofs.py",
+    ],
     "problems/checkers/tour.py": [
         "tests/problems/test_tour_checker.py",
         "tests/problems/test_checker_mutants.py",
@@ -369,7 +373,8 @@ class SelectionError(RuntimeError):
 QUICK_TESTS = [
     "tests/problems/test_forged_answers.py",
     "tests/problems/test_checker_mutants.py",
-    "tests/problems/test_drat.py",
+    "tests/problems/test_knights_proofs.py",
+    "tests/problems/test_lrat.py",
     "tests/problems/test_knights_checker.py",
     "tests/problems/test_path_checker.py",
     "tests/problems/test_jump_checker.py",
@@ -470,7 +475,8 @@ def selected_tests(
     so these tests decide the mutant as the whole suite would. Three cases are not seen by line
     coverage and are widened: code run at import (module level, default values, decorators:
     every test that runs any line of the module), numba-compiled functions (every test that
-    runs a line of the module or of its caller ``drat.py``), and lines no test is recorded to run
+    runs a line of the module or of its caller, ``x.py`` for ``x_kernel.py``), and lines no test is
+    recorded to run
     (empty: the caller runs the whole suite).
     """
     tree, node = _site(mutant, folder)
@@ -482,10 +488,10 @@ def selected_tests(
     jitted = any("jit" in ast.unparse(d) for f in inside for d in f.decorator_list)
     if jitted:
         users: set[str] = set()
-        for target in (mutant.path, "problems/checkers/drat.py"):
+        for target in (mutant.path, mutant.path.replace("_kernel.py", ".py")):
             for ids in cover.get(target, {}).values():
                 users |= ids
-        return _ordered(users, mutant.path), "numba: users of the module and of drat.py"
+        return _ordered(users, mutant.path), "numba: users of the module and of its caller"
     if not inside:
         users = set().union(*by_line.values()) if by_line else set()
         return _ordered(users, mutant.path), "module level: every test that runs the module"

@@ -9,8 +9,8 @@ import sys
 from typing import Any
 
 from knightcert.cli.commands import HELP
-from knightcert.cli.options import square
-from knightcert.cli.output import backing_text
+from knightcert.cli.options import add_export_proof, square
+from knightcert.cli.output import backing_text, export_proof
 from knightcert.cli.text import printable, theirs
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.result import Result
@@ -42,11 +42,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--end", type=square, metavar="R,C", help="tour: the fixed last square")
     parser.add_argument("--json", action="store_true", help="JSON report")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a claim rests only on a solver")
+    add_export_proof(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from knightcert.problems.answers import check_answer, read_answer
+    from knightcert.problems.answers import check_answer, instance_for_answer, read_answer
 
     data = read_answer(args.answer)
     instance = load_instance(args.instance, data, args)
@@ -54,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
         result = check_answer(instance, data)
     except CheckFailed as exc:
         return _report(args, data, None, exc)
-    return _report(args, data, result, None)
+    code = _report(args, data, result, None)
+    if args.export_proof is not None:
+        export_proof(args.export_proof, result, instance or instance_for_answer(data), quiet=args.json)
+    return code
 
 
 def load_instance(spec: str, data: dict[str, Any], args: argparse.Namespace | None = None) -> Any:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 
 from knightcert.cli.commands import HELP
-from knightcert.cli.options import add_board_arguments, add_solver_arguments
+from knightcert.cli.options import add_board_arguments, add_export_proof, add_solver_arguments
 from knightcert.cli.output import (
     check_suffix,
     claim_text,
     exit_code,
+    export_proof,
     print_json,
     save_answer,
     stopped_text,
@@ -42,6 +43,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         f"{default_method('knights')} on a bipartite board, cpsat on a torus with an odd side)",
     )
     parser.add_argument("--show", action="store_true", help="draw the board: K knight, . empty, x removed")
+    add_export_proof(parser)
     parser.set_defaults(run=run)
 
 
@@ -58,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
         print(printable(f"{instance.name}: {describe(result)}{check_suffix(result)}"))
         if args.show and result.solution is not None:
             print(draw(instance, result.solution))
+    export_proof(args.export_proof, result, instance, quiet=args.json)
     if stop_requested():  # Ctrl-C: the best answer so far is printed, then exit 130
         raise KeyboardInterrupt
     return exit_code([result])

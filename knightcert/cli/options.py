@@ -20,6 +20,7 @@ __all__ = [
     "MAX_SEED",
     "MAX_WORKERS",
     "add_board_arguments",
+    "add_export_proof",
     "add_memory_limit",
     "add_solver_arguments",
     "answers_folder",
@@ -201,6 +202,17 @@ def add_solver_arguments(
         type=output_file((".json",), "--save"),
         metavar="ANSWER.json",
         help="save the answer with its evidence and certificate (re-check it with 'knightcert check')",
+    )
+
+
+def add_export_proof(parser: argparse.ArgumentParser) -> None:
+    """``--export-proof DIR`` (knights, check): the clausal proof as standard files."""
+    parser.add_argument(
+        "--export-proof",
+        type=answers_folder,
+        metavar="DIR",
+        help="knights: where an answer rests on a clausal proof, write DIR/formula.cnf (DIMACS), "
+        "DIR/proof.lrat (text LRAT) and DIR/README (the commands of two other checkers)",
     )
 
 
