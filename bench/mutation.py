@@ -24,9 +24,9 @@ bench-only tool, not a dependency of the package): ``--collect`` runs the whole 
 coverage (each test's lines labelled with its node id, the Python processes it starts
 included) and writes a map; each mutant then meets its module's first test files, then the
 other tests that execute its lines (code run at import: every test that runs the module;
-numba kernels: every test that runs the module or its caller, ``x.py`` for ``x_kernel.py``), then the whole suite. A test
-that never runs a mutated line sees the original code, so the selection decides as the whole
-suite would. ``--survivors defer`` records a survivor of its tests instead of running the
+numba kernels: every test that runs the module or its caller, ``x.py`` for ``x_kernel.py``),
+then the whole suite. A test that never runs a mutated line sees the original code, so the
+selection decides as the whole suite would. ``--survivors defer`` records a survivor of its tests instead of running the
 whole suite at once (a survivor is then killed by a new test, or classified); ``--verify``
 runs each kill's witness (its first failing test) on the unmutated checkout, and a kill whose
 witness fails there is not counted; ``--resume`` keeps what a stopped run decided; ``--only``
@@ -97,7 +97,10 @@ FIRST_TESTS = {
         "tests/problems/test_knights_proofs.py",
     ],
     "problems/checkers/lrat.py": ["tests/problems/test_lrat.py", "tests/problems/test_knights_proofs.py"],
-    "problems/checkers/lrat_kernel.py": ["tests/problems/test_lrat.py", "tests/problems/test_knights_proofs.py"],
+    "problems/checkers/lrat_kernel.py": [
+        "tests/problems/test_lrat.py",
+        "tests/problems/test_knights_proofs.py",
+    ],
     "problems/checkers/lrat_files.py": ["tests/cli/test_export_proof.py"],
     "problems/checkers/knights.py": [
         "tests/problems/test_knights_checker.py",

@@ -5,6 +5,7 @@ the project's LRAT checker (drat-trim's lrat-check on the same files: bench/chec
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -53,7 +54,7 @@ def test_check_exports_the_formula_and_proof_the_checker_accepts(tmp_path, capsy
     assert main(["check", "7", "--torus", seven_answer, "--export-proof", str(folder)]) == 0
     out = capsys.readouterr().out
     assert "certified: LRAT proof (" in out and f"proof exported to {folder}" in out
-    entry = json.loads(open(seven_answer).read())["certificate"]["drat"]
+    entry = json.loads(Path(seven_answer).read_text())["certificate"]["drat"]
     variables, clauses = read_dimacs((folder / "formula.cnf").read_text())
     # exactly the checker's formula, clause for clause, and the proof refutes it as text too
     assert (variables, clauses) == knights_cnf(SEVEN.board, 15, lex=entry["lex"], lines=entry["lines"])
@@ -85,7 +86,7 @@ def test_knights_exports_its_own_proof(tmp_path, capsys, monkeypatch):
     assert main(["knights", "7", "--torus", "--export-proof", str(folder)]) == 0
     out = capsys.readouterr().out
     assert "LRAT proof (" in out and "proof exported" in out
-    variables, clauses = read_dimacs((folder / "formula.cnf").read_text())
+    _, clauses = read_dimacs((folder / "formula.cnf").read_text())
     assert check_lrat(clauses, lrat_text_to_binary((folder / "proof.lrat").read_text())).refuted
 
 
@@ -107,3 +108,34 @@ def test_a_bad_folder_is_one_line_and_exit_2_before_any_work(tmp_path, capsys, m
     assert main([*command, "--export-proof", str(bad)]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "--export-proof" in err
+
+
+@pytest.mark.slow  # builds drat-trim's lrat-check (cc) from LRAT_CHECK_SOURCE; skipped without it
+def test_drat_trims_lrat_check_verifies_the_exported_files(tmp_path, capsys, seven_answer):
+    """A checker that shares no code with knightcert accepts the exported 7 x 7 proof and
+    refuses it against the formula of "at least 14" (which 14 knights satisfy). Set
+    ``LRAT_CHECK_SOURCE`` to a folder holding drat-trim's ``lrat-check.c``
+    (``git clone https://github.com/marijnheule/drat-trim``); bench/check_exported_proofs.py
+    does the same for 5 x 5, 7 x 7 and 11 x 11 tori through the command line."""
+    import os
+    import shutil
+    import subprocess
+
+    source = Path(os.environ.get("LRAT_CHECK_SOURCE", "")) / "lrat-check.c"
+    compiler = shutil.which("cc")
+    if not os.environ.get("LRAT_CHECK_SOURCE") or not source.is_file() or compiler is None:
+        pytest.skip("LRAT_CHECK_SOURCE names no folder with lrat-check.c, or no cc")
+    checker = tmp_path / "lrat-check"
+    subprocess.run([compiler, "-O2", "-o", str(checker), str(source)], check=True)
+    folder = tmp_path / "p"
+    assert main(["check", "7", "--torus", seven_answer, "--export-proof", str(folder)]) == 0
+    capsys.readouterr()
+    cnf, proof = str(folder / "formula.cnf"), str(folder / "proof.lrat")
+    verdict = subprocess.run([str(checker), cnf, proof], capture_output=True, text=True)
+    assert "c VERIFIED" in verdict.stdout.splitlines() and verdict.returncode == 0
+    entry = json.loads(Path(seven_answer).read_text())["certificate"]["drat"]
+    variables, fits = knights_cnf(SEVEN.board, 14, lex=entry["lex"], lines=entry["lines"])
+    lines = [f"p cnf {variables} {len(fits)}", *(" ".join(map(str, [*clause, 0])) for clause in fits)]
+    (tmp_path / "fits.cnf").write_text("\n".join(lines) + "\n")
+    verdict = subprocess.run([str(checker), str(tmp_path / "fits.cnf"), proof], capture_output=True)
+    assert b"c VERIFIED" not in verdict.stdout.splitlines()
