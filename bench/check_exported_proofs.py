@@ -1,16 +1,21 @@
-"""Exported knights proofs checked by drat-trim's ``lrat-check``, a checker that shares no code
-with knightcert (issue 42): ``python bench/check_exported_proofs.py SOURCE [SIZES]``.
+"""Exported knights proofs checked by drat-trim's ``lrat-check`` and by the verified cake_lpr,
+checkers that share no code with knightcert (issue 42):
+``python bench/check_exported_proofs.py SOURCE [--cake CAKE] [SIZES]``.
 
 SOURCE is a folder holding drat-trim's ``lrat-check.c`` (``git clone
 https://github.com/marijnheule/drat-trim``); it is built with ``cc -O2`` in a temporary
-folder. For each odd N of SIZES (default ``5 7 11``) the N x N torus is solved through the
-command line (``knightcert knights N --torus --save a.json``); where the answer rests on the
-checker's own search (N <= 9: at most 100 squares) the producer's LRAT proof of "no optimum + 1"
-is attached, so that every size has a proof. Then ``knightcert check N --torus a.json
+folder. CAKE, optional, is a folder of cake_lpr (``git clone
+https://github.com/tanyongkiam/cake_lpr``: ``basis_ffi.c`` and the compiled ``cake_lpr.S``,
+x86-64), built the same way; it must print ``s VERIFIED UNSAT``. For each odd N of SIZES
+(default ``5 7 11``) the N x N torus is solved through the command line (``knightcert
+knights N --torus --save a.json``); where the answer rests on the checker's own search
+(N <= 9: at most 100 squares) the producer's LRAT proof of "no optimum + 1" is attached, so
+that every size has a proof. Then ``knightcert check N --torus a.json
 --export-proof DIR`` writes DIR/formula.cnf and DIR/proof.lrat, and ``lrat-check
 DIR/formula.cnf DIR/proof.lrat`` must print ``c VERIFIED``. Prints a line per size: the
 commands' times, the export's own time (in process), the files' sizes, lrat-check's verdict
-and time. Exit 1 if a proof is not verified; 2 without a C compiler or ``lrat-check.c``.
+and time (and cake_lpr's). Exit 1 if a proof is not verified; 2 without a C compiler or
+``lrat-check.c``.
 """
 
 from __future__ import annotations
@@ -35,6 +40,21 @@ def build(source: Path, folder: Path) -> Path | None:
     binary = folder / "lrat-check"
     subprocess.run([compiler, "-O2", "-o", str(binary), str(source / "lrat-check.c")], check=True)
     return binary
+
+
+def build_cake(source: Path, folder: Path) -> Path:
+    """cake_lpr compiled from ``source`` (its ``basis_ffi.c`` and ``cake_lpr.S``) into ``folder``."""
+    binary = folder / "cake_lpr"
+    files = [str(source / "basis_ffi.c"), str(source / "cake_lpr.S")]
+    subprocess.run(["cc", "-O2", *files, "-o", str(binary), "-std=c99"], check=True, capture_output=True)
+    return binary
+
+
+def verdict(command: list[str], word: str) -> tuple[bool, float]:
+    """Whether ``command`` printed the line ``word``, and its wall time."""
+    began = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    return word in done.stdout.splitlines(), time.perf_counter() - began
 
 
 def knightcert(*args: str) -> float:
@@ -80,6 +100,9 @@ def main(argv: list[str]) -> int:
     if not argv:
         print(__doc__)
         return 2
+    cake_source = Path(argv[argv.index("--cake") + 1]) if "--cake" in argv else None
+    if cake_source is not None:
+        argv = [a for a in argv if a not in ("--cake", str(cake_source))]
     source, sizes = Path(argv[0]), [int(n) for n in argv[1:]] or [5, 7, 11]
     work = Path(tempfile.mkdtemp(prefix="knightcert-exported-"))
     try:
@@ -87,7 +110,8 @@ def main(argv: list[str]) -> int:
         if checker is None:
             print(f"no C compiler, or no lrat-check.c in {source}")
             return 2
-        print(f"load {os.getloadavg()[0]:.2f}; lrat-check built from {source}")
+        cake = None if cake_source is None else build_cake(cake_source, work)
+        print(f"load {os.getloadavg()[0]:.2f}; lrat-check built from {source}; cake_lpr: {cake_source}")
         failed = 0
         for size in sizes:
             answer, folder = work / f"a{size}.json", work / f"p{size}"
@@ -95,20 +119,20 @@ def main(argv: list[str]) -> int:
             with_proof(size, answer)
             check_s = knightcert("check", str(size), "--torus", str(answer), "--export-proof", str(folder))
             alone = export_seconds(size, answer, work / f"again{size}")
-            began = time.perf_counter()
-            verdict = subprocess.run(
-                [str(checker), str(folder / "formula.cnf"), str(folder / "proof.lrat")],
-                capture_output=True,
-                text=True,
-            )
-            lrat_s = time.perf_counter() - began
-            verified = "c VERIFIED" in verdict.stdout.splitlines()
+            files = [str(folder / "formula.cnf"), str(folder / "proof.lrat")]
+            verified, lrat_s = verdict([str(checker), *files], "c VERIFIED")
             failed += not verified
+            cake_text = ""
+            if cake is not None:
+                accepted, cake_s = verdict([str(cake), *files], "s VERIFIED UNSAT")
+                failed += not accepted
+                said = "s VERIFIED UNSAT" if accepted else "NOT VERIFIED"
+                cake_text = f"; cake_lpr: {said} in {cake_s:.2f} s"
             print(
                 f"{size}x{size} torus: solve {solve_s:.1f} s, check + export {check_s:.1f} s, "
                 f"export alone {alone:.2f} s; formula.cnf {(folder / 'formula.cnf').stat().st_size:,} B, "
                 f"proof.lrat {(folder / 'proof.lrat').stat().st_size:,} B; lrat-check: "
-                f"{'c VERIFIED' if verified else 'NOT VERIFIED'} in {lrat_s:.2f} s"
+                f"{'c VERIFIED' if verified else 'NOT VERIFIED'} in {lrat_s:.2f} s{cake_text}"
             )
         return 1 if failed else 0
     finally:

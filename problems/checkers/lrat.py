@@ -37,7 +37,7 @@ import numpy as np
 
 from knightcert.problems.checkers.clausal_proof import MAX_VARIABLES
 
-__all__ = ["LratCheck", "check_lrat", "read_lrat"]
+__all__ = ["LratCheck", "LratRecords", "check_lrat", "read_lrat"]
 
 
 @dataclass(frozen=True)
@@ -66,18 +66,30 @@ class LratCheck:
     seconds: float
 
 
-def read_lrat(clauses: list[list[int]], proof: bytes):
-    """The formula's clauses then the binary LRAT ``proof``'s records, in one set of arrays:
-    ``(where, kinds, ids, lstart, lits, hstart, hints, top)`` as
-    :func:`~knightcert.problems.checkers.lrat_kernel.lrat_fill` fills them (record ``r < len(clauses)``
-    is clause ``r + 1`` of the formula), ``top`` the largest variable; ``where`` is -1, or the
-    byte offset of the proof's first fault (the arrays are then None)."""
+@dataclass(frozen=True)
+class LratRecords:
+    """The formula's clauses then a proof's records, as
+    :func:`~knightcert.problems.checkers.lrat_kernel.lrat_fill` fills them (record
+    ``r < len(clauses)`` is clause ``r + 1`` of the formula); ``top`` the largest variable."""
+
+    kinds: np.ndarray
+    ids: np.ndarray
+    lstart: np.ndarray
+    lits: np.ndarray
+    hstart: np.ndarray
+    hints: np.ndarray
+    top: int
+
+
+def read_lrat(clauses: list[list[int]], proof: bytes) -> LratRecords | int:
+    """The formula's clauses and the binary LRAT ``proof``'s records, or the byte offset of the
+    proof's first fault."""
     import knightcert.problems.checkers.lrat_kernel as kernel
 
     data = np.frombuffer(proof, dtype=np.uint8)
     status, where, records, literals, nhints = kernel.lrat_size(data, MAX_VARIABLES)
     if status != kernel.PARSED:
-        return (int(where), None, None, None, None, None, None, 0)
+        return int(where)
     nformula = len(clauses)
     count = sum(len(c) for c in clauses)
     kinds = np.zeros(nformula + records, np.int8)
@@ -97,7 +109,7 @@ def read_lrat(clauses: list[list[int]], proof: bytes):
             k += 1
         lstart[r + 1] = k
     ptop = kernel.lrat_fill(data, kinds, ids, lstart, lits, hstart, hints, nformula, count)
-    return (-1, kinds, ids, lstart, lits, hstart, hints, max(top, int(ptop)))
+    return LratRecords(kinds, ids, lstart, lits, hstart, hints, max(top, int(ptop)))
 
 
 def check_lrat(clauses: list[list[int]], proof: bytes) -> LratCheck:
@@ -119,12 +131,12 @@ def check_lrat(clauses: list[list[int]], proof: bytes) -> LratCheck:
     import knightcert.problems.checkers.lrat_kernel as kernel
 
     begin = time.perf_counter()
-    where, kinds, ids, lstart, lits, hstart, hints, top = read_lrat(clauses, proof)
-    if where >= 0:
-        return LratCheck(False, f"the proof is malformed at byte {where}", 0, 0, 0, _since(begin))
+    read = read_lrat(clauses, proof)
+    if isinstance(read, int):
+        return LratCheck(False, f"the proof is malformed at byte {read}", 0, 0, 0, _since(begin))
     nformula = len(clauses)
     outcome, record, lemmas, deletions, unmatched = kernel.check_lrat(
-        nformula, kinds, ids, lstart, lits, hstart, hints, top
+        nformula, read.kinds, read.ids, read.lstart, read.lits, read.hstart, read.hints, read.top
     )
     line = record - nformula + 1
     if outcome == kernel.REFUTED:

@@ -34,7 +34,7 @@ checker that shares no code with knightcert:
 
   drat-trim's lrat-check (https://github.com/marijnheule/drat-trim, cc -O2 -o lrat-check lrat-check.c):
       lrat-check formula.cnf proof.lrat          # prints "c VERIFIED"
-  cake_lpr, the verified checker (https://github.com/tanyongkiam/cake_lpr), which reads LRAT:
+  cake_lpr, the verified checker (https://github.com/tanyongkiam/cake_lpr, make), which reads LRAT:
       cake_lpr formula.cnf proof.lrat            # prints "s VERIFIED UNSAT"
 
 or with knightcert's own: knightcert check ... --export-proof re-checks it before writing.
@@ -99,13 +99,14 @@ def lrat_binary_to_text(binary: bytes, stream) -> int:
     """
     from knightcert.problems.checkers.lrat import read_lrat
 
-    where, kinds, ids, lstart, lits, hstart, hints, _ = read_lrat([], binary)
-    if where >= 0:
-        raise ValueError(f"the proof is malformed at byte {where}")
+    read = read_lrat([], binary)
+    if isinstance(read, int):
+        raise ValueError(f"the proof is malformed at byte {read}")
+    lits, ids = read.lits, read.ids
     signed = np.where(lits & 1, -(lits >> 1), lits >> 1).tolist()
-    named, lcut, hcut = hints.tolist(), lstart.tolist(), hstart.tolist()
+    named, lcut, hcut = read.hints.tolist(), read.lstart.tolist(), read.hstart.tolist()
     last, added = 0, 0
-    for r, kind in enumerate(kinds.tolist()):
+    for r, kind in enumerate(read.kinds.tolist()):
         reasons = named[hcut[r] : hcut[r + 1]]
         if kind == 1:
             words = [last, "d", *reasons, 0]
