@@ -125,7 +125,7 @@ def check_lrat(clauses: list[list[int]], proof: bytes) -> LratCheck:
     --------
     >>> from knightcert.problems.checkers.lrat_files import lrat_text_to_binary
     >>> both = [[1, 2], [-1, 2], [1, -2], [-1, -2]]  # every clause over two variables
-    >>> check_lrat(both, lrat_text_to_binary("5 2 0 1 2 0\n6 0 5 3 4 0\n")).refuted
+    >>> check_lrat(both, lrat_text_to_binary("5 2 0 1 2 0\\n6 0 5 3 4 0\\n")).refuted
     True
     """
     import knightcert.problems.checkers.lrat_kernel as kernel
