@@ -194,16 +194,7 @@ def test_a_knights_bound_is_certified_by_its_proof_and_refused_otherwise():
     optimal = next(e for e in checked.evidence if e.claim == "optimal")
     assert optimal.backing is Backing.PROOF and optimal.how.startswith("LRAT proof (")
     assert "LRAT proof (" in check_bound_proof(SEVEN.board, entry)
-    # a truncated proof: cut at a record boundary, or inside one
-    cut = proof[: proof.rfind(b"a", 0, len(proof) // 2)]
-    for broken in (cut, proof[: len(proof) // 2]):
-        with pytest.raises(CheckFailed, match="LRAT proof refused"):
-            check_bound_proof(SEVEN.board, encode_proof(broken, 15))
-    # a proof of another instance, and the same proof said to refute another bound
-    with pytest.raises(CheckFailed, match="LRAT proof refused"):
-        check_bound_proof(Board(7, 9, torus=True), entry)
-    with pytest.raises(CheckFailed, match="LRAT proof refused"):
-        check_bound_proof(SEVEN.board, {**entry, "knights": 14})
+    # (cut, of another board, of another bound: tests/problems/test_lrat.py)
     # attached to a false optimum (13 of 14 knights) as a proof of "no 14": refused
     false = good.with_(
         objective=13, bound=13, solution=placement[:13], certificate={"drat": {**entry, "knights": 14}}
