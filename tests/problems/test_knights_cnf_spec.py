@@ -100,6 +100,7 @@ def cases():
     yield 4, 6, True, set(), 9, 6, 3
     yield 5, 5, True, {(2, 3)}, 5, 0, 4
     yield 7, 7, True, set(), 15, 30, 2  # the producer's choice on 7 x 7
+    yield 11, 11, True, set(), 45, 30, 3  # the formula of issue 42's 11 x 11 proof (lex 30, lines 3)
     rng = random.Random(42)
     for _ in range(12):
         rows, cols, torus = rng.randint(1, 7), rng.randint(1, 7), rng.random() < 0.6
