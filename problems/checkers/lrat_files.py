@@ -14,6 +14,7 @@ identifier of a deletion line is the last one added; checkers do not read it).
 from __future__ import annotations
 
 import os
+from typing import BinaryIO
 
 import numpy as np
 
@@ -80,7 +81,7 @@ def lrat_text_to_binary(text: str) -> bytes:
     return bytes(out)
 
 
-def lrat_binary_to_text(binary: bytes, stream) -> int:
+def lrat_binary_to_text(binary: bytes, stream: BinaryIO) -> int:
     """Write binary LRAT as text LRAT to the binary ``stream``; return the additions written.
 
     Raises
@@ -117,7 +118,7 @@ def lrat_binary_to_text(binary: bytes, stream) -> int:
     return added
 
 
-def dimacs(variables: int, clauses: list[list[int]], stream) -> None:
+def dimacs(variables: int, clauses: list[list[int]], stream: BinaryIO) -> None:
     """Write the formula in DIMACS (``p cnf variables clauses``, a clause a line) to ``stream``."""
     stream.write(f"p cnf {variables} {len(clauses)}\n".encode("ascii"))
     stream.write("".join(" ".join(map(str, [*clause, 0])) + "\n" for clause in clauses).encode("ascii"))
