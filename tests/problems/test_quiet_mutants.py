@@ -975,11 +975,13 @@ def test_textual_lrat_becomes_the_binary_it_spells():
 
 
 @pytest.mark.parametrize(
-    "line", ["5", "5 1 0", "5 1 0 2 0 0", "0 1 0 2 0", "-5 1 0 2 0", "5 1 0 2", "5 d 1 2", "5 x 0 1 0"]
+    "line",
+    ["5", "5 1 0", "5 1 0 2 0 0", "0 1 0 2 0", "0 1 2 0", "-5 1 0 2 0", "5 1 0 2", "5 d 1 2", "5 x 0 1 0"],
 )
 def test_a_malformed_textual_lrat_line_is_refused(line):
     """Too few or too many zeros, a last number other than 0, an identifier that is not
-    positive, a deletion that does not end in 0, a word that is not a number."""
+    positive (also where the identifier 0 makes up the two zeros: ``0 1 2 0``), a deletion
+    that does not end in 0, a word that is not a number."""
     with pytest.raises(ValueError):
         lrat_text_to_binary(f"4 1 0 1 0\n{line}\n")
 
