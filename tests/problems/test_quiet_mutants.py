@@ -974,6 +974,13 @@ def test_textual_lrat_becomes_the_binary_it_spells():
     assert _read_lrat_binary(lrat_text_to_binary("\n".join(lines) + "\n")) == expected
 
 
+def test_the_literal_minus_one_is_negative_in_binary():
+    """``-1`` is variable 1 negated (code 3), in a lemma and as a hint alike: the sign test is
+    ``< 0``, not ``< -1``."""
+    assert lrat_text_to_binary("5 -1 0 -1 0\n") == b"a\x0a\x03\x00\x03\x00"
+    assert lrat_text_to_binary("5 1 0 1 0\n") == b"a\x0a\x02\x00\x02\x00"
+
+
 @pytest.mark.parametrize(
     "line",
     ["5", "5 1 0", "5 1 0 2 0 0", "0 1 0 2 0", "0 1 2 0", "-5 1 0 2 0", "5 1 0 2", "5 d 1 2", "5 x 0 1 0"],
