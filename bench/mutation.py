@@ -18,17 +18,17 @@ limit); a *survivor* is one they pass. The tests run are the checker tests of th
 default test command (``CHECKER_TESTS``); a survivor is then run against the whole
 default command before it is counted as surviving.
 
-``--select coverage`` replaces the checker test files by the tests of the whole default
-suite that execute the mutated lines (it needs coverage.py: ``pip install coverage``, a
-bench-only tool, not a dependency of the package): ``--collect`` runs the whole suite once under
-coverage (each test's lines labelled with its node id, the Python processes it starts
-included) and writes a map; each mutant then meets its module's first test files, then the
-other tests that execute its lines (code run at import: every test that runs the module;
-numba kernels: every test that runs the module or its caller, ``x.py`` for ``x_kernel.py``),
-then the whole suite. A test that never runs a mutated line sees the original code, so the
-selection decides as the whole suite would. ``--survivors defer`` records a survivor of its tests instead of running the
-whole suite at once (a survivor is then killed by a new test, or classified); ``--verify``
-runs each kill's witness (its first failing test) on the unmutated checkout, and a kill whose
+``--select coverage`` replaces the checker test files by the tests of the whole default suite
+that execute the mutated lines (it needs coverage.py: ``pip install coverage``, a bench-only
+tool, not a dependency of the package): ``--collect`` runs the whole suite once under coverage
+(each test's lines labelled with its node id, the Python processes it starts included) and
+writes a map; each mutant then meets its module's first test files, then the other tests that
+execute its lines (code run at import: every test that runs the module; numba kernels: every
+test that runs the module or its caller, ``x.py`` for ``x_kernel.py``), then the whole suite. A
+test that never runs a mutated line sees the original code, so the selection decides as the
+whole suite would. ``--survivors defer`` records a survivor of its tests instead of running the
+whole suite at once (a survivor is then killed by a new test, or classified); ``--verify`` runs
+each kill's witness (its first failing test) on the unmutated checkout, and a kill whose
 witness fails there is not counted; ``--resume`` keeps what a stopped run decided; ``--only``
 re-runs named mutants, and ``--tests whole`` runs them against the whole default command only
 (a survivor of a subset of it).
