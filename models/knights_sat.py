@@ -1,14 +1,14 @@
-"""A DRAT proof of an upper bound on independent knights, by a SAT solver (CaDiCaL 1.9.5).
+"""An LRAT proof of an upper bound on independent knights, by a SAT solver (CaDiCaL 1.9.5).
 
 Where the checker has no certificate of its own for an upper bound ``u`` (a torus
 with an odd side past its exhaustive search), the bound can still be certified:
 the formula "at least ``u + 1`` independent knights" that the checker builds
 itself (:func:`knightcert.problems.checkers.knights_cnf.knights_cnf`) is refuted
-by CaDiCaL (python-sat), which writes a DRAT proof; the proof is stored,
-compressed, in the answer's certificate (``{"drat": ...}``) and the checker's own
-DRAT checker (:mod:`knightcert.problems.checkers.drat`) verifies it against the
-formula it rebuilds. Nothing the solver says is trusted: a proof that does not
-check is refused.
+by CaDiCaL (python-sat), which writes an LRAT proof; the proof is stored,
+compressed, in the answer's certificate (``{"drat": ...}``,
+:mod:`knightcert.problems.checkers.clausal_proof`) and the checker's own LRAT checker
+(:mod:`knightcert.problems.checkers.lrat`) verifies it against the formula it rebuilds.
+Nothing the solver says is trusted: a proof that does not check is refused.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from knightcert.problems.checkers.drat import MAX_PROOF_BYTES, MAX_PROOF_TEXT, encode_proof, text_to_binary
+from knightcert.problems.checkers.clausal_proof import MAX_PROOF_BYTES, MAX_PROOF_TEXT, encode_proof
 from knightcert.problems.checkers.knights_cnf import LEX_SQUARES, knights_cnf, line_scale, translation_applies
 from knightcert.problems.independent_knights import KnightsInstance
 
@@ -44,7 +44,7 @@ def lex_length(board: Any) -> int:
 def prove_upper_bound(
     instance: KnightsInstance, upper: int, *, time_limit: float | None = None
 ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
-    """A DRAT refutation of "at least ``upper + 1`` knights on the instance's board".
+    """An LRAT refutation of "at least ``upper + 1`` knights on the instance's board".
 
     :func:`refute_or_place` with the placement the solver may find left out (a wrong
     bound is said in ``info["proof"]``).
@@ -61,7 +61,7 @@ def prove_upper_bound(
     Returns
     -------
     (entry, info)
-        ``entry`` is the certificate entry (:func:`~knightcert.problems.checkers.drat.encode_proof`),
+        ``entry`` is the certificate entry (:func:`~knightcert.problems.checkers.clausal_proof.encode_proof`),
         ``None`` when the solver found ``upper + 1`` knights (the bound is wrong) or ran out
         of time; ``info`` says which, with the solver's time and the proof's size.
     """
@@ -87,7 +87,7 @@ def refute_or_place(
     -------
     (entry, placement, info)
         ``entry``: the certificate entry proving at most ``knights - 1``
-        (:func:`~knightcert.problems.checkers.drat.encode_proof`), or None; ``placement``:
+        (:func:`~knightcert.problems.checkers.clausal_proof.encode_proof`), or None; ``placement``:
         the solver's ``knights`` squares as ``[row, col]`` when the formula is satisfiable
         (unchecked: the caller's checker checks it), or None; ``info``: what happened, the
         solver's time and the proof's size.
@@ -116,8 +116,8 @@ class BoundProof:
         self.instance, self.knights = instance, int(knights)
         self.began, self.began_wall = time.perf_counter(), time.time()
         self.limit = PROOF_SECONDS if time_limit is None else max(float(time_limit), 0.0)
-        self.folder = tempfile.mkdtemp(prefix="knightcert-drat-")
-        self.path = os.path.join(self.folder, "proof.drat")
+        self.folder = tempfile.mkdtemp(prefix="knightcert-lrat-")
+        self.path = os.path.join(self.folder, "proof.lrat")
         board = instance.board
         task = os.path.join(self.folder, "task.npz")
         try:
@@ -190,19 +190,20 @@ class BoundProof:
         if exitcode == SATISFIABLE:
             info["proof"] = f"the solver placed {upper + 1} knights: the bound {upper} is wrong"
             return None, _placement(self.instance.board, self.path), info
+        if exitcode == NO_LRAT:
+            info["proof"] = "no proof: this python-sat writes no LRAT that maps onto the checker's formula"
+            return None, None, info
         if exitcode != 0:
             info["proof"] = f"the proof's solver process failed (exit code {exitcode})"
             return None, None, info
         with open(self.path, "rb") as stream:
-            kind = stream.read(1)
             binary = stream.read()
-        proof_format = "lrat-binary" if kind == b"L" else "drat-binary"
-        name = proof_format.split("-")[0].upper()
+        name = "LRAT"
         if len(binary) > MAX_PROOF_BYTES:  # the checker would refuse it: no answer carries it
             info["proof"] = f"{name}, {len(binary)} bytes: past the {MAX_PROOF_BYTES} bytes a proof may have"
             return None, None, info
         board = self.instance.board
-        entry = encode_proof(binary, upper + 1, proof_format, lex=lex_length(board), lines=line_scale(board))
+        entry = encode_proof(binary, upper + 1, lex=lex_length(board), lines=line_scale(board))
         if len(entry["xz"]) > MAX_PROOF_TEXT:
             info["proof"] = (
                 f"{name}, {len(binary)} bytes: packed, past the {MAX_PROOF_TEXT} characters a proof may have"
@@ -255,6 +256,8 @@ def _save_model(path: str | None, model: list[int] | None, squares: int) -> None
 
 #: Exit code of the solver's process when the formula is satisfiable.
 SATISFIABLE = 10
+#: Exit code of the solver's process when python-sat gives no LRAT proof the checker can read.
+NO_LRAT = 11
 
 
 def _child_environment() -> dict[str, str]:
@@ -285,27 +288,15 @@ def _refute(  # pragma: no cover - child process
 ) -> None:
     """In a child process: solve "at least ``knights`` knights" (with lex-leader comparisons
     of length ``lex``, 0: none, and the counter's order ``lines``, 0: row-major); write the
-    proof to ``path``
-    (binary LRAT renumbered to the checker's numbering, else binary DRAT, one byte ``L``
-    or ``D`` first) and exit 0, or exit :data:`SATISFIABLE`."""
+    proof to ``path`` (binary LRAT renumbered to the checker's numbering) and exit 0, or exit
+    :data:`SATISFIABLE`, or :data:`NO_LRAT` when python-sat cannot give one."""
     _, clauses = knights_cnf(board, knights, lex=lex, lines=lines)
     squares = int(np.asarray(board.free, dtype=bool).sum())
     proof = _lrat(clauses, path, squares)
-    if proof is not None:
-        with open(path, "wb") as stream:
-            stream.write(b"L" + proof)
-        return
-    from pysat.solvers import Solver
-
-    with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
-        if solver.solve():
-            _save_model(path, solver.get_model(), squares)
-        binary = _binary_trace(solver)
-        if binary is None:  # python-sat turns CaDiCaL's binary trace into text lines, slowly
-            text = ("\n".join(solver.get_proof() or []) + "\n").encode("ascii")
-            binary = text_to_binary(text)
+    if proof is None:
+        sys.exit(NO_LRAT)
     with open(path, "wb") as stream:
-        stream.write(b"D" + binary)
+        stream.write(proof)
 
 
 def _lrat(  # pragma: no cover - child process
@@ -314,7 +305,7 @@ def _lrat(  # pragma: no cover - child process
     """CaDiCaL's binary LRAT proof of the unsatisfiable ``clauses``, numbered as the checker
     numbers them (clause ``i`` is ``i + 1``); writes the model's knights to ``path`` and exits
     :data:`SATISFIABLE` when they are satisfiable; None when this python-sat cannot write
-    LRAT or the numbering cannot be mapped (the caller falls back to DRAT)."""
+    LRAT or the numbering cannot be mapped (then there is no proof)."""
     import tempfile
 
     from pysat.solvers import Solver
@@ -346,23 +337,6 @@ def _lrat(  # pragma: no cover - child process
     if proof is None or not check_lrat(clauses, proof).refuted:  # not CaDiCaL's plain numbering
         return None
     return proof
-
-
-def _binary_trace(solver: Any) -> bytes | None:  # pragma: no cover - child process
-    """CaDiCaL's binary DRAT trace as python-sat 1.9 keeps it (its ``prfile``), or None
-    when this python-sat keeps it otherwise. The checker reads it strictly either way."""
-    backend = getattr(solver, "solver", None)
-    trace, handle = getattr(backend, "prfile", None), getattr(backend, "prfp", None)
-    if trace is None or handle is None:
-        return None
-    try:
-        import pysolvers  # python-sat's extension module
-
-        pysolvers.flushpr(handle)
-        trace.seek(0)
-        return bytes(trace.read())
-    except (ImportError, AttributeError, OSError):
-        return None
 
 
 if __name__ == "__main__":  # pragma: no cover - the solver's process (BoundProof)

@@ -6,7 +6,7 @@ the rest of the formula is added take identifiers between the formula's. The che
 numbers the formula ``1 .. m`` and wants derived clauses after it, so the producer
 maps every identifier: a derived one (an addition in the proof) to ``m + 1 + its
 rank``, any other to its rank among those (the formula clause added at that point).
-The producer then checks the result itself and falls back to DRAT if it does not check. Nothing here is
+The producer then checks the result itself and writes no proof if it does not check. Nothing here is
 trusted: the checker verifies the proof it gets.
 """
 
@@ -222,7 +222,7 @@ def trim(binary: bytes) -> bytes | None:
     hints back) and no deletions: the checker's work and the answer's size drop to the
     refutation's core; None when the proof cannot be read or adds no empty clause."""
     from knightcert.problems.checkers import lrat_kernel as kernel
-    from knightcert.problems.checkers.drat import MAX_VARIABLES
+    from knightcert.problems.checkers.clausal_proof import MAX_VARIABLES
 
     data = np.frombuffer(binary, dtype=np.uint8)
     status, _, records, literals, nhints = kernel.lrat_size(data, MAX_VARIABLES)

@@ -49,8 +49,8 @@ from typing import Any
 import numpy as np
 
 from knightcert.problems.board import MAX_SQUARES
+from knightcert.problems.checkers.clausal_proof import proof_entry
 from knightcert.problems.checkers.common import CheckFailed
-from knightcert.problems.checkers.drat import proof_entry
 from knightcert.problems.checkers.knights_band import band_entry
 from knightcert.problems.errors import InvalidInstance, KnightcertError
 from knightcert.problems.output_file import atomic_output

@@ -45,7 +45,7 @@ class Backing(enum.Enum):
     ``SEARCH``
         The checker's own exhaustive search.
     ``PROOF``
-        A clausal proof (DRAT) that the checker's own proof checker verified against the
+        A clausal proof (LRAT) that the checker's own proof checker verified against the
         formula it built itself.
     ``SOLVER``
         Only the method's own proof (CP-SAT, branch and bound): reported, never certified.

@@ -10,8 +10,8 @@ from dataclasses import replace
 from typing import Any
 
 from knightcert.cli.commands import HELP
-from knightcert.cli.options import add_side_arguments, square
-from knightcert.cli.output import backing_text
+from knightcert.cli.options import add_export_proof, add_side_arguments, square
+from knightcert.cli.output import backing_text, export_proof
 from knightcert.cli.picture import add_picture_arguments, write_pictures
 from knightcert.cli.text import printable, theirs
 from knightcert.problems.checkers.common import CheckFailed
@@ -47,11 +47,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="JSON report")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a claim rests only on a solver")
     add_picture_arguments(parser, certificate=True)
+    add_export_proof(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from knightcert.problems.answers import check_answer, read_answer
+    from knightcert.problems.answers import check_answer, instance_for_answer, read_answer
 
     data = read_answer(args.answer)
     instance = load_instance(args.instance, data, args)
@@ -59,10 +60,12 @@ def run(args: argparse.Namespace) -> int:
         result = check_answer(instance, data)
     except CheckFailed as exc:
         return _report(args, data, None, exc)
-    from knightcert.problems.answers import instance_for_answer
-
-    write_pictures(args, result.problem, instance_for_answer(data, instance), result)
-    return _report(args, data, result, None)
+    checked_against = instance_for_answer(data, instance)
+    write_pictures(args, result.problem, checked_against, result)
+    code = _report(args, data, result, None)
+    if args.export_proof is not None:
+        export_proof(args.export_proof, result, checked_against, quiet=args.json)
+    return code
 
 
 def load_instance(spec: str, data: dict[str, Any], args: argparse.Namespace | None = None) -> Any:

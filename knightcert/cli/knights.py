@@ -9,6 +9,7 @@ from knightcert.cli.count import add_count_arguments, run_count
 from knightcert.cli.options import (
     add_board_arguments,
     add_export_model,
+    add_export_proof,
     add_side_arguments,
     add_solver_arguments,
     export_model,
@@ -18,6 +19,7 @@ from knightcert.cli.output import (
     check_suffix,
     claim_text,
     exit_code,
+    export_proof,
     print_json,
     save_answer,
     stopped_text,
@@ -55,6 +57,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_export_model(parser)
     add_count_arguments(parser, "the placements of the maximum number of knights")
     add_picture_arguments(parser, certificate=True)
+    add_export_proof(parser)
     parser.set_defaults(run=run)
 
 
@@ -87,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         print(printable(f"{instance.name}: {describe(result)}{check_suffix(result)}"))
         if args.show and result.solution is not None:
             print(draw(instance, result.solution))
+    export_proof(args.export_proof, result, instance, quiet=args.json)
     if stop_requested():  # Ctrl-C: the best answer so far is printed, then exit 130
         raise KeyboardInterrupt
     return exit_code([result])

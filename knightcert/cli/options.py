@@ -21,6 +21,7 @@ __all__ = [
     "MAX_SEED",
     "MAX_WORKERS",
     "add_board_arguments",
+    "add_export_proof",
     "add_memory_limit",
     "add_option_argument",
     "add_solver_arguments",
@@ -271,6 +272,17 @@ def export_model(path: str, instance: object) -> int:
     size = f"{len(proto.variables)} variables, {len(proto.constraints)} constraints"
     print(f"{getattr(instance, 'name', '')}: CP-SAT model written to {path} ({size})")
     return 0
+
+
+def add_export_proof(parser: argparse.ArgumentParser) -> None:
+    """``--export-proof DIR`` (knights, check): the clausal proof as standard files."""
+    parser.add_argument(
+        "--export-proof",
+        type=answers_folder,
+        metavar="DIR",
+        help="knights: where an answer rests on a clausal proof, write DIR/formula.cnf (DIMACS), "
+        "DIR/proof.lrat (text LRAT) and DIR/README (the commands of two other checkers)",
+    )
 
 
 def add_memory_limit(parser: argparse.ArgumentParser) -> None:

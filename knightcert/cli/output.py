@@ -17,6 +17,7 @@ __all__ = [
     "claim_text",
     "evidence_for",
     "exit_code",
+    "export_proof",
     "print_json",
     "save_answer",
     "solve_files",
@@ -229,3 +230,21 @@ def save_answer(
     from knightcert.problems.answers import write_answer
 
     write_answer(path, result, instance, parameters=parameters, instance_path=instance_path)
+
+
+def export_proof(folder: str | None, result: Result, instance: Any, *, quiet: bool = False) -> None:
+    """``--export-proof``: where ``result``'s checked evidence is a clausal proof, write it and
+    its formula into ``folder`` (:func:`~knightcert.problems.checkers.lrat_files.export_proof`);
+    say what was written, or that there was nothing to write (on stderr when ``quiet``: the
+    standard output is JSON)."""
+    if folder is None:
+        return
+    from knightcert.problems.checkers.lrat_files import export_proof as write_files
+
+    entry = (result.certificate or {}).get("drat")
+    proven = any(e.backing is Backing.PROOF for e in result.evidence)
+    if entry is None or not proven:
+        line = f"--export-proof: nothing written to {folder}: no claim rests on a clausal proof"
+    else:
+        line = write_files(instance.board, entry, folder)
+    print(line, file=sys.stderr if quiet else sys.stdout)

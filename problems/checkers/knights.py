@@ -28,11 +28,11 @@ placement (:func:`~knightcert.problems.checkers.knights_band.strip_placement`, c
 like any answer's) refutes a lower claim; a band that is the whole torus counts the
 optimum itself, and refutes a lower claim too.
 
-Beyond that (and on any board), an upper bound ``u`` is certified by a *DRAT
-proof* attached as ``certificate["drat"]`` that refutes "at least ``K``
-independent knights" for some ``K <= u + 1``: the checker builds that formula
-itself (:mod:`knightcert.problems.checkers.knights_cnf`, from the board and
-``K`` only) and its own proof checker (:mod:`knightcert.problems.checkers.drat`)
+Beyond that (and on any board), an upper bound ``u`` is certified by an *LRAT
+proof* attached as ``certificate["drat"]`` (:mod:`knightcert.problems.checkers.clausal_proof`)
+that refutes "at least ``K`` independent knights" for some ``K <= u + 1``: the checker
+builds that formula itself (:mod:`knightcert.problems.checkers.knights_cnf`, from the board
+and ``K`` only) and its own proof checker (:mod:`knightcert.problems.checkers.lrat`)
 verifies that the proof refutes it. A proof that does not check is refused; a
 proof of a weaker bound (``K > u + 1``) proves nothing and is left aside.
 Without one the claim rests on the solver: reported, never certified.
@@ -46,6 +46,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
+from knightcert.problems.checkers.clausal_proof import proof_entry
 from knightcert.problems.checkers.common import (
     CheckFailed,
     as_squares,
@@ -55,7 +56,6 @@ from knightcert.problems.checkers.common import (
     on_usable,
     solver_evidence,
 )
-from knightcert.problems.checkers.drat import proof_entry
 from knightcert.problems.checkers.fields import int_array
 from knightcert.problems.checkers.knights_band import (
     BandBound,
@@ -288,8 +288,8 @@ def _refute_by_strip(board, upper: int, claim: str) -> None:
 
 
 def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
-    """Check a DRAT refutation of "at least ``proof["knights"]`` knights on ``board``"; return
-    the evidence text (``DRAT proof (180 k lemmas, checked in 23.1 s)``).
+    """Check an LRAT refutation of "at least ``proof["knights"]`` knights on ``board``"; return
+    the evidence text (``LRAT proof (180 k lemmas, checked in 23.1 s)``).
 
     The formula is the checker's own (:func:`~knightcert.problems.checkers.knights_cnf.knights_cnf`),
     built from the board, the number of knights, the length ``lex`` of its lex-leader
@@ -302,7 +302,7 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
     CheckFailed
         The entry is malformed or over the size limits, or the proof does not refute the formula.
     """
-    from knightcert.problems.checkers.drat import check_drat, decode_proof
+    from knightcert.problems.checkers.clausal_proof import decode_proof
     from knightcert.problems.checkers.knights_cnf import knights_cnf, translation_applies
     from knightcert.problems.checkers.lrat import check_lrat
 
@@ -321,17 +321,14 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
         )
     binary = decode_proof(entry, claim)
     _, clauses = knights_cnf(board, entry["knights"], lex=lex, lines=lines)
-    lrat = entry["format"] == "lrat-binary"
-    checked = check_lrat(clauses, binary) if lrat else check_drat(clauses, binary)
+    checked = check_lrat(clauses, binary)
     del binary
-    name = "LRAT" if lrat else "DRAT"
     if not checked.refuted:
-        raise CheckFailed(f"{name} proof refused: {checked.reason}", claim)
+        raise CheckFailed(f"LRAT proof refused: {checked.reason}", claim)
     lemmas = _thousands(checked.lemmas)
-    core = "" if lrat else f", {_thousands(checked.checked)} in its core"
     symmetry = ", translations broken by lex-leader clauses" if lex else ""
     order = ", counted by knight lines" if lines else ""
-    return f"{name} proof ({lemmas} lemmas{core}{symmetry}{order}, checked in {checked.seconds:.1f} s)"
+    return f"LRAT proof ({lemmas} lemmas{symmetry}{order}, checked in {checked.seconds:.1f} s)"
 
 
 def _thousands(count: int) -> str:

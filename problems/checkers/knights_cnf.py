@@ -1,8 +1,8 @@
 """The CNF the knights checker refutes: "at least ``k`` independent knights on this board".
 
 The checker builds this formula itself, from the instance and the claimed bound
-only (a formula read from an answer file is never used), and checks a DRAT
-refutation of it (:mod:`knightcert.problems.checkers.drat`): if the formula is
+only (a formula read from an answer file is never used), and checks an LRAT
+refutation of it (:mod:`knightcert.problems.checkers.lrat`): if the formula is
 unsatisfiable, no placement of ``k`` knights exists, so ``k - 1`` is an upper bound.
 
 Variables

@@ -23,39 +23,73 @@ every lemma is implied by ``F`` (each is derived by unit resolution from active
 clauses), so ``F`` is unsatisfiable. Checking is linear in the size of the proof: no
 search, only the propagation the hints spell out — the solver did the search.
 
-Proofs are binary LRAT (:mod:`knightcert.problems.checkers.lrat_kernel`), stored like
-DRAT proofs (:func:`knightcert.problems.checkers.drat.encode_proof`, format
-``"lrat-binary"``).
+Proofs are binary LRAT (:mod:`knightcert.problems.checkers.lrat_kernel`), stored in answers
+as :mod:`knightcert.problems.checkers.clausal_proof` says; the same proof as text, with its
+formula in DIMACS, is what :mod:`knightcert.problems.checkers.lrat_files` exports.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
-from knightcert.problems.checkers.drat import MAX_VARIABLES, DratCheck
+from knightcert.problems.checkers.clausal_proof import MAX_VARIABLES
 
-__all__ = ["check_lrat", "lrat_text_to_binary"]
+__all__ = ["LratCheck", "LratRecords", "check_lrat", "read_lrat"]
 
 
-def check_lrat(clauses: list[list[int]], proof: bytes) -> DratCheck:
-    """Check that ``proof`` (binary LRAT) refutes the formula ``clauses`` (DIMACS literals;
-    clause ``i`` of the list has identifier ``i + 1``).
+@dataclass(frozen=True)
+class LratCheck:
+    """What checking a refutation found.
 
-    Returns
-    -------
-    DratCheck
-        ``refuted`` is True only when the empty clause was added and checked;
-        ``lemmas`` (= ``checked``) the additions checked.
+    Attributes
+    ----------
+    refuted : bool
+        The empty clause was added and checked.
+    reason : str
+        Why the proof was refused (empty when refuted).
+    lemmas : int
+        Additions checked.
+    deletions, unmatched : int
+        Deletions applied, and ignored (no such active clause).
+    seconds : float
+        Time spent checking (reading included).
     """
+
+    refuted: bool
+    reason: str
+    lemmas: int
+    deletions: int
+    unmatched: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class LratRecords:
+    """The formula's clauses then a proof's records, as
+    :func:`~knightcert.problems.checkers.lrat_kernel.lrat_fill` fills them (record
+    ``r < len(clauses)`` is clause ``r + 1`` of the formula); ``top`` the largest variable."""
+
+    kinds: np.ndarray
+    ids: np.ndarray
+    lstart: np.ndarray
+    lits: np.ndarray
+    hstart: np.ndarray
+    hints: np.ndarray
+    top: int
+
+
+def read_lrat(clauses: list[list[int]], proof: bytes) -> LratRecords | int:
+    """The formula's clauses and the binary LRAT ``proof``'s records, or the byte offset of the
+    proof's first fault."""
     import knightcert.problems.checkers.lrat_kernel as kernel
 
-    begin = time.perf_counter()
     data = np.frombuffer(proof, dtype=np.uint8)
     status, where, records, literals, nhints = kernel.lrat_size(data, MAX_VARIABLES)
     if status != kernel.PARSED:
-        return DratCheck(False, f"the proof is malformed at byte {where}", 0, 0, 0, 0, 0, _since(begin))
+        return int(where)
     nformula = len(clauses)
     count = sum(len(c) for c in clauses)
     kinds = np.zeros(nformula + records, np.int8)
@@ -75,54 +109,46 @@ def check_lrat(clauses: list[list[int]], proof: bytes) -> DratCheck:
             k += 1
         lstart[r + 1] = k
     ptop = kernel.lrat_fill(data, kinds, ids, lstart, lits, hstart, hints, nformula, count)
+    return LratRecords(kinds, ids, lstart, lits, hstart, hints, max(top, int(ptop)))
+
+
+def check_lrat(clauses: list[list[int]], proof: bytes) -> LratCheck:
+    """Check that ``proof`` (binary LRAT) refutes the formula ``clauses`` (DIMACS literals;
+    clause ``i`` of the list has identifier ``i + 1``).
+
+    Returns
+    -------
+    LratCheck
+        ``refuted`` is True only when the empty clause was added and checked.
+
+    Examples
+    --------
+    >>> from knightcert.problems.checkers.lrat_files import lrat_text_to_binary
+    >>> both = [[1, 2], [-1, 2], [1, -2], [-1, -2]]  # every clause over two variables
+    >>> check_lrat(both, lrat_text_to_binary("5 2 0 1 2 0\\n6 0 5 3 4 0\\n")).refuted
+    True
+    """
+    import knightcert.problems.checkers.lrat_kernel as kernel
+
+    begin = time.perf_counter()
+    read = read_lrat(clauses, proof)
+    if isinstance(read, int):
+        return LratCheck(False, f"the proof is malformed at byte {read}", 0, 0, 0, _since(begin))
+    nformula = len(clauses)
     outcome, record, lemmas, deletions, unmatched = kernel.check_lrat(
-        nformula, kinds, ids, lstart, lits, hstart, hints, max(top, int(ptop))
+        nformula, read.kinds, read.ids, read.lstart, read.lits, read.hstart, read.hints, read.top
     )
-    seconds = _since(begin)
-    if outcome == kernel.REFUTED:
-        return DratCheck(True, "", lemmas, 0, deletions, 0, unmatched, seconds, lemmas)
     line = record - nformula + 1
-    if outcome == kernel.LEMMA_FAILED:
+    if outcome == kernel.REFUTED:
+        why = ""
+    elif outcome == kernel.LEMMA_FAILED:
         why = f"proof line {line}: its hints do not derive a conflict by unit propagation"
     elif outcome == kernel.BAD_ID:
         why = f"proof line {line}: its identifier does not exceed every earlier one"
     else:
         why = "the proof never derives the empty clause"
-    return DratCheck(False, why, lemmas, 0, deletions, 0, unmatched, seconds, lemmas)
+    return LratCheck(outcome == kernel.REFUTED, why, lemmas, deletions, unmatched, _since(begin))
 
 
 def _since(begin: float) -> float:
     return time.perf_counter() - begin
-
-
-def _number(u: int) -> bytes:
-    out = bytearray()
-    while u >= 128:
-        out.append((u & 127) | 128)
-        u >>= 7
-    out.append(u)
-    return bytes(out)
-
-
-def lrat_text_to_binary(text: str) -> bytes:
-    """Textual LRAT (``4 1 -2 0 1 3 0`` additions, ``4 d 1 2 0`` deletions) as binary LRAT;
-    ValueError if malformed (tests and tools; the checker reads binary only)."""
-    out = bytearray()
-    for raw in text.splitlines():
-        words = raw.split()
-        if not words or words[0] == "c":
-            continue
-        if len(words) >= 2 and words[1] == "d":
-            if words[-1] != "0":
-                raise ValueError(f"malformed LRAT deletion: {raw!r}")
-            out += b"d" + b"".join(_number(2 * int(w)) for w in words[2:-1]) + b"\x00"
-            continue
-        numbers = [int(w) for w in words]
-        if numbers.count(0) != 2 or numbers[-1] != 0 or numbers[0] <= 0:
-            raise ValueError(f"malformed LRAT addition: {raw!r}")
-        cut = numbers.index(0, 1)
-        clause, hints = numbers[1:cut], numbers[cut + 1 : -1]
-        out += b"a" + _number(2 * numbers[0])
-        out += b"".join(_number(2 * abs(v) + (v < 0)) for v in clause) + b"\x00"
-        out += b"".join(_number(2 * abs(h) + (h < 0)) for h in hints) + b"\x00"
-    return bytes(out)

@@ -1,7 +1,7 @@
 """Compiled kernels of the LRAT checker (numba): reading binary LRAT, and checking a proof.
 
 Written from the format's definition (Cruz-Filipe, Heule, Hunt, Kaufmann, Schneider-Kamp,
-"Efficient certified RAT verification", CADE 2017; the binary encoding shared with
+"Efficient certified RAT verification", CADE 2017; the binary encoding that of
 binary DRAT), independent of any solver: see :mod:`knightcert.problems.checkers.lrat`.
 
 Literals are coded ``2 * var + (lit < 0)``; clause identifiers and hints ``2 * |id| +

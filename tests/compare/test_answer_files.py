@@ -176,7 +176,7 @@ def test_solver_only_claims_pass_unless_strict(tmp_path, capsys, monkeypatch):
     import knightcert.models.knights_sat as knights_sat
 
     big_odd_torus = knights_instance(11, torus=True)  # beyond the checker's own search
-    # as if the DRAT proof had not been found in time: the claim rests on CP-SAT alone
+    # as if the LRAT proof had not been found in time: the claim rests on CP-SAT alone
     monkeypatch.setattr(knights_sat, "BoundProof", NoProof)
     answer = tmp_path / "t.json"
     assert (
@@ -240,7 +240,7 @@ def test_certificates_doc_examples_run(tmp_path, capsys, monkeypatch):
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "certificates.md").read_text()
     monkeypatch.chdir(tmp_path)
-    # the odd.json example: as when the DRAT proof is not found in the time left
+    # the odd.json example: as when the LRAT proof is not found in the time left
     monkeypatch.setattr(knights_sat, "BoundProof", NoProof)
     ran = 0
     for block in re.findall(r"```console\n(.*?)```", doc, flags=re.S):

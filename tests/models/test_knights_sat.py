@@ -1,4 +1,4 @@
-"""The DRAT proofs of knights bounds (issue 30): produced by CaDiCaL, checked by the checker."""
+"""The LRAT proofs of knights bounds (issues 30, 42): produced by CaDiCaL, checked by the checker."""
 
 from __future__ import annotations
 
@@ -40,26 +40,26 @@ def test_the_proof_child_s_start_is_reported_apart():
         assert producer._started(folder) is None
 
 
-def test_the_drat_fallback_is_checked_too(monkeypatch):
-    """Where python-sat cannot write LRAT (or its numbering cannot be mapped), the producer
-    writes DRAT, which the checker checks backward."""
-    import knightcert.models.knights_sat as producer
-
-    monkeypatch.setattr(producer, "_lrat", lambda *args: None)
+def test_without_lrat_there_is_no_proof(monkeypatch):
+    """Where python-sat gives no LRAT the checker's numbering maps onto, the producer writes no
+    proof (there is no DRAT fallback: the checker reads LRAT only) and says why."""
     import os
     import tempfile
 
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "proof")
-        producer._refute(SEVEN.board, 15, 0, producer.line_scale(SEVEN.board), path)
-        with open(path, "rb") as stream:
-            assert stream.read(1) == b"D"
-            binary = stream.read()
-    from knightcert.problems.checkers.drat import encode_proof
+    import pytest
 
-    lines = producer.line_scale(SEVEN.board)
-    assert lines == 2  # the inverse of 4 modulo 7
-    assert check_bound_proof(SEVEN.board, encode_proof(binary, 15, lines=lines)).startswith("DRAT proof (")
+    import knightcert.models.knights_sat as producer
+
+    assert producer.line_scale(SEVEN.board) == 2  # the inverse of 4 modulo 7
+    monkeypatch.setattr(producer, "_lrat", lambda *args: None)
+    with tempfile.TemporaryDirectory() as folder, pytest.raises(SystemExit) as ended:
+        producer._refute(SEVEN.board, 15, 0, 2, os.path.join(folder, "proof"))
+    assert ended.value.code == producer.NO_LRAT
+    proof = producer.BoundProof(SEVEN, 15)
+    proof.wait()
+    proof.child.returncode = producer.NO_LRAT  # as the child ends without LRAT
+    entry, placement, info = proof.finish()
+    assert entry is None and placement is None and "writes no LRAT" in info["proof"]
 
 
 def test_a_proof_past_the_checkers_limits_is_not_attached(monkeypatch):

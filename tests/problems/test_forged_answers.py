@@ -311,24 +311,23 @@ def test_control_characters_are_escaped(tmp_path, capsys):
     assert len(out.splitlines()) == 1 and "\x1b" not in out
 
 
-# ------------------------------------------------------------------------- DRAT proofs (issue 30)
+# ------------------------------------------------------------------- LRAT proofs (issues 30, 42)
 
 
 def proof_entry_for(board, knights: int) -> dict:
-    from pysat.solvers import Solver
-
-    from knightcert.problems.checkers.drat import encode_proof, text_to_binary
+    """The producer's LRAT proof that ``knights`` knights do not fit ``board`` (formula without
+    lex-leader clauses, counter in row-major order), as a certificate entry."""
+    from knightcert.models.knights_sat import _lrat
+    from knightcert.problems.checkers.clausal_proof import encode_proof
     from knightcert.problems.checkers.knights_cnf import knights_cnf
 
-    _, clauses = knights_cnf(board, knights)
-    with Solver(name="cadical195", bootstrap_with=clauses, with_proof=True) as solver:
-        assert solver.solve() is False
-        text = ("\n".join(solver.get_proof()) + "\n").encode()
-    return encode_proof(text_to_binary(text), knights)
+    proof = _lrat(knights_cnf(board, knights)[1])
+    assert proof is not None
+    return encode_proof(proof, knights)
 
 
 def seven_torus_answer() -> tuple[KnightsInstance, dict]:
-    """An answer file's content for the 7 x 7 torus (optimum 14) with a DRAT proof of "no 15"."""
+    """An answer file's content for the 7 x 7 torus (optimum 14) with an LRAT proof of "no 15"."""
     torus = knights_instance(7, 7, torus=True)
     result = solve(torus, method="bnb")
     assert result.objective == 14
@@ -339,7 +338,18 @@ def seven_torus_answer() -> tuple[KnightsInstance, dict]:
 def test_an_answer_with_its_proof_is_certified_strictly(tmp_path, capsys):
     _, data = seven_torus_answer()
     assert main(["check", "7", "--torus", save(tmp_path, data), "--strict"]) == 0
-    assert "certified: DRAT proof (" in capsys.readouterr().out
+    assert "certified: LRAT proof (" in capsys.readouterr().out
+
+
+def test_an_answer_with_a_drat_proof_is_refused_with_advice(tmp_path, capsys):
+    """knightcert checks LRAT only: an answer carrying a DRAT proof (written before issue 42) is
+    rejected on one line that says what to do."""
+    _, data = seven_torus_answer()
+    data["certificate"]["drat"]["format"] = "drat-binary"
+    assert main(["check", "7", "--torus", save(tmp_path, resealed(data))]) == 1
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) == 1 and "a DRAT proof" in out
+    assert "re-solve" in out and "drat-trim" in out
 
 
 def _proof_bytes(entry: dict) -> bytes:
@@ -351,7 +361,7 @@ def _proof_bytes(entry: dict) -> bytes:
 
 @pytest.mark.parametrize("forgery", ["flipped", "truncated", "other board", "other bound", "bomb", "huge"])
 def test_a_forged_proof_is_refused(tmp_path, capsys, forgery):
-    from knightcert.problems.checkers.drat import MAX_PROOF_BYTES, encode_proof
+    from knightcert.problems.checkers.clausal_proof import MAX_PROOF_BYTES, encode_proof
 
     torus, data = seven_torus_answer()
     entry = data["certificate"]["drat"]
@@ -376,7 +386,7 @@ def test_a_forged_proof_is_refused(tmp_path, capsys, forgery):
     out = capsys.readouterr()
     assert code in (1, 2), out
     assert "Traceback" not in out.err and "internal error" not in out.err
-    assert "DRAT proof (" not in out.out
+    assert "LRAT proof (" not in out.out
     with pytest.raises((InvalidAnswer, AnswerFileError, CheckFailed)):
         check_answer(torus, resealed(data))
 

@@ -6,11 +6,12 @@ import pytest
 
 from knightcert.models.knights_sat import prove_upper_bound
 from knightcert.problems.board import Board
+from knightcert.problems.checkers.clausal_proof import decode_proof, encode_proof, proof_entry
 from knightcert.problems.checkers.common import CheckFailed
-from knightcert.problems.checkers.drat import decode_proof, encode_proof, proof_entry
 from knightcert.problems.checkers.knights import check_bound_proof
 from knightcert.problems.checkers.knights_cnf import knights_cnf
-from knightcert.problems.checkers.lrat import check_lrat, lrat_text_to_binary
+from knightcert.problems.checkers.lrat import check_lrat
+from knightcert.problems.checkers.lrat_files import lrat_text_to_binary
 from knightcert.problems.independent_knights import knights_instance
 
 #: Every clause over two variables, numbered 1 .. 4: unsatisfiable, no unit propagates.
@@ -92,16 +93,16 @@ def test_cadical_lrat_is_checked_and_forgeries_refused():
     cut = binary[: binary.rfind(b"a", 0, len(binary) // 2)]
     for broken in (cut, binary[: len(binary) // 2]):
         with pytest.raises(CheckFailed, match="LRAT proof refused"):
-            check_bound_proof(SEVEN.board, encode_proof(broken, 15, "lrat-binary"))
+            check_bound_proof(SEVEN.board, encode_proof(broken, 15))
     with pytest.raises(CheckFailed, match="LRAT proof refused"):
         check_bound_proof(Board(7, 9, torus=True), entry)
     with pytest.raises(CheckFailed, match="LRAT proof refused"):
         check_bound_proof(SEVEN.board, {**entry, "knights": 14})
-    # the LRAT bytes said to be DRAT, and the other way round: refused
-    with pytest.raises(CheckFailed, match="proof refused"):
+    # a DRAT proof is no longer read (one line with advice); any other format is refused too
+    with pytest.raises(CheckFailed, match="a DRAT proof, which knightcert no longer checks: re-solve"):
         check_bound_proof(SEVEN.board, {**entry, "format": "drat-binary"})
-    with pytest.raises(ValueError, match="unknown proof format"):
-        encode_proof(binary, 15, "frat")
+    with pytest.raises(CheckFailed, match="format 'frat' is not 'lrat-binary'"):
+        check_bound_proof(SEVEN.board, {**entry, "format": "frat"})
 
 
 def test_no_perturbation_refutes_a_satisfiable_formula():

@@ -31,10 +31,10 @@ from knightcert.problems.answers import (
 )
 from knightcert.problems.board import Board
 from knightcert.problems.checkers import CheckFailed, certify, check
-from knightcert.problems.checkers.drat import check_drat, decode_proof, encode_proof, text_to_binary
+from knightcert.problems.checkers.clausal_proof import decode_proof, encode_proof
 from knightcert.problems.checkers.fields import int_array, squares
 from knightcert.problems.checkers.knights import bipartite
-from knightcert.problems.checkers.lrat import lrat_text_to_binary
+from knightcert.problems.checkers.lrat_files import lrat_text_to_binary
 from knightcert.problems.checkers.tour import partial_tour_length, search_tour
 from knightcert.problems.checkers.tour_search import FOUND
 from knightcert.problems.independent_knights import KnightsInstance
@@ -151,16 +151,7 @@ def test_bipartite_means_every_move_changes_colour(torus):
         assert bipartite(board) == proper, (rows, cols, torus)
 
 
-# ---------------------------------------------------------------------------- the DRAT proof entry
-
-
-@pytest.mark.parametrize("text", [b"-0\n", b"1 -0\n", b"1 0\n-0 0\n"])
-def test_minus_zero_is_not_a_literal(text):
-    """DRAT's literals are nonzero; ``-0`` is no terminator either: the proof is malformed."""
-    checked = check_drat([[1, 2], [-1, 2], [1, -2], [-1, -2]], text, binary=False)
-    assert not checked.refuted and "malformed" in checked.reason
-    with pytest.raises(ValueError, match="malformed"):
-        text_to_binary(text)
+# ---------------------------------------------------------------------------- the proof entry
 
 
 @pytest.mark.parametrize("extra", [1, 2, 1000])
@@ -461,30 +452,6 @@ def test_an_unnamed_instance_keeps_the_answers_name():
     assert check_answer(unnamed, data).instance == "5x5"
 
 
-# ---------------------------------------------------------------------------- DRAT text comments
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "c a comment\n2 0\n0\n",
-        "c a comment\twith a tab\n2 0\n0\n",
-        "2 0\nc between\t1 -2 0\n0\n",
-        "c one\nc two\n2 0\nc three\n0\n",
-        "2 0\n0\nc the last line, no newline",
-    ],
-)
-def test_a_comment_runs_to_the_end_of_its_line(text):
-    """A comment line is skipped whole (tabs and all) and nothing else: the lemmas around it
-    still refute the formula, as without the comments."""
-    full = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
-    plain = "".join(line + "\n" for line in text.splitlines() if not line.startswith("c"))
-    assert check_drat(full, plain.encode(), binary=False).refuted
-    checked = check_drat(full, text.encode(), binary=False)
-    assert checked.refuted and checked.lemmas == 2
-    assert text_to_binary(text.encode()) == text_to_binary(plain.encode())
-
-
 # ------------------------------------------------------------------ closed tours (brute force oracle)
 
 
@@ -744,32 +711,6 @@ def test_an_array_tour_that_misses_squares_is_refused(cut):
         check(full, short)
 
 
-@pytest.mark.parametrize("blank", [b" ", b"\t", b"\r", b"  \t "])
-def test_blanks_are_space_tab_and_line_ends_only(blank):
-    """Space, tab, CR and LF separate a text proof's lemmas anywhere (a line may start with
-    them); any other control byte (31, 11, 12) makes the proof malformed."""
-    full = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
-    text = blank + b"2 0\n" + blank + b"0" + blank + b"\n"
-    assert check_drat(full, text, binary=False).refuted
-    for other in (b"\x1f", b"\x0b", b"\x0c"):
-        checked = check_drat(full, other + b"2 0\n0\n", binary=False)
-        assert not checked.refuted and "malformed" in checked.reason
-
-
-@pytest.mark.parametrize(
-    "formula", [[[2, -1], [2, 1]], [[2, 3, -1], [2, 1], [3, 1]], [[3, 2, -1], [2, 1], [4, 5]]]
-)
-def test_a_rat_candidate_is_checked_through_all_its_other_literals(formula):
-    """(1) is not RUP here, but RAT on 1: every clause with -1 is satisfied once -1 and its
-    units hold, whichever place -1 takes in it (the other literals come first). The proof
-    goes on to refute a contradiction on fresh variables (8, 9) that needs a lemma, (8): a
-    forward check checks every lemma once the proof ends in a conflict (a backward check
-    only the lemmas the refutation rests on, which (1) is not)."""
-    tail = [[8, 9], [8, -9], [-8, 9], [-8, -9]]
-    checked = check_drat(formula + tail, text_to_binary(b"1 0\n8 0\n0\n"), backward=False)
-    assert checked.refuted and checked.checked == 3 and checked.rat == 1
-
-
 def _has_open_tour(board: Board, start: tuple[int, int], end: tuple[int, int]) -> bool:
     """The test's own search: a path from ``start`` to ``end`` through every usable square."""
     rows, cols = board.rows, board.cols
@@ -902,7 +843,7 @@ def test_an_empty_path_is_refused_as_no_path(empty):
             check(game, result.with_(solution=rows))
 
 
-# ------------------------------------------- DRAT: deletions, and lemmas after the empty clause (seed 31)
+# ------------------------------------------------------------------- the knights formula (seed 31)
 
 
 def test_the_formulas_jump_table_is_the_knights_eight_jumps():
@@ -928,111 +869,6 @@ def test_the_knights_formula_needs_at_least_one_knight():
         for k in (0, -1):
             with pytest.raises(ValueError, match="k >= 1"):
                 knights_cnf(board, k)
-
-
-def _units_conflict(clauses: list[list[int]]) -> bool:
-    """The test's own unit propagation from no assumption: True when it reaches a conflict."""
-    value: dict[int, bool] = {}
-    while True:
-        unit = None
-        for clause in clauses:
-            open_ = [x for x in clause if abs(x) not in value]
-            if any(value.get(abs(x)) == (x > 0) for x in clause if abs(x) in value):
-                continue
-            if not open_:
-                return True
-            if len(open_) == 1:
-                unit = open_[0]
-                break
-        if unit is None:
-            return False
-        value[abs(unit)] = unit > 0
-
-
-@pytest.mark.parametrize("backward", [True, False])
-def test_a_clause_given_twice_and_deleted_twice_is_gone(backward):
-    """(1 2) is in the formula twice; the proof deletes it twice and then needs it for the
-    lemma (1) (not RUP without it, and not RAT: (-1 2) resolves to (2) falsified by nothing
-    the test's propagation finds). Deleting it once leaves a copy, and the proof holds. A
-    second deletion that found the copy already deleted left the other one active."""
-    rest = [[-1, 2], [1, -2], [-1, -2]]
-    formula = [[1, 2], [1, 2], *rest]
-    assert not _units_conflict([*rest, [-1]]) and not _units_conflict([*rest, [-1], [-2]])
-    assert _units_conflict([[1, 2], *rest, [-1]]) and _units_conflict([*rest, [1]])
-    once = check_drat(formula, text_to_binary(b"d 1 2 0\n1 0\n0\n"), backward=backward)
-    assert once.refuted
-    twice = check_drat(formula, text_to_binary(b"d 1 2 0\nd 1 2 0\n1 0\n0\n"), backward=backward)
-    assert not twice.refuted
-
-
-@pytest.mark.parametrize("backward", [True, False])
-@pytest.mark.parametrize("seed", range(4))
-def test_a_deletion_removes_only_a_clause_with_exactly_its_literals(seed, backward):
-    """Sixty clauses ``(y, 999)`` beside a refutable core; the proof deletes some of them (one
-    twice, one three times) and many near misses ``(x, 999)`` and ``(-y, 999)``, in a random
-    order, each naming its literals in either order, then refutes. A deletion applies exactly
-    when an active clause has its literals, in any order (the test's own count, on a multiset
-    of literal sets), else it is unmatched: a clause sharing all literals but one (even one in
-    the same hash bucket) is never taken for it."""
-    rng = np.random.default_rng(seed)
-    variables = [int(v) for v in rng.permutation(np.arange(4, 400))[:120]]
-    signs = [int(s) for s in rng.choice([-1, 1], size=len(variables))]
-    pad = [[v * s, 999] for v, s in zip(variables[:60], signs[:60], strict=True)]
-    near = [[v * s, 999] for v, s in zip(variables[60:], signs[60:], strict=True)]
-    deletions = [*near, *([-y, 999] for y, _ in pad[:10]), *pad[::3], pad[1], pad[1]]
-    deletions = [deletions[i] for i in rng.permutation(len(deletions))]
-    deletions = [clause[::-1] if rng.integers(2) else clause for clause in deletions]
-    formula = [[1, 2], [-1, 2], [1, -2], [-1, -2], *pad]
-    active = collections.Counter(frozenset(c) for c in formula)
-    applied = 0
-    for clause in deletions:
-        if active[frozenset(clause)] > 0:
-            active[frozenset(clause)] -= 1
-            applied += 1
-    proof = b"".join(b"d %d %d 0\n" % tuple(clause) for clause in deletions) + b"2 0\n0\n"
-    checked = check_drat(formula, text_to_binary(proof), backward=backward)
-    assert checked.refuted
-    assert (checked.deletions, checked.kept, checked.unmatched) == (applied, 0, len(deletions) - applied)
-
-
-@pytest.mark.parametrize(
-    "proof",
-    [
-        b"2 0\n0\n",
-        b"2 0\n0\n1 0\n",
-        b"2 0\n0\nd 2 0\n",
-        b"2 0\nd 1 2 0\n0\n3 0\n",
-        b"d -1 2 0\n2 0\n0\n",
-        b"1 0\n2 0\n",
-        b"d 1 2 0\n2 0\n",
-    ],
-)
-def test_the_backward_check_agrees_with_the_forward_one(proof):
-    """Two independent checkers of one proof (forward: every lemma in order; backward: the
-    lemmas the refutation rests on) agree on whether it refutes, and count the same lemmas up
-    to the first empty clause when it does, whatever follows it and whatever is deleted."""
-    formula = [[1, 2], [-1, 2], [1, -2], [-1, -2], [3, 4]]
-    forward = check_drat(formula, text_to_binary(proof), backward=False)
-    backward = check_drat(formula, text_to_binary(proof), backward=True)
-    assert forward.refuted == backward.refuted
-    if forward.refuted:  # (a refusal counts the lemmas read up to the one refused)
-        assert forward.lemmas == backward.lemmas
-
-
-@pytest.mark.parametrize("backward", [True, False])
-def test_a_rat_lemma_the_refutation_rests_on_is_accepted(backward):
-    """(1) is not RUP, but RAT on 1 (the test's own propagation shows it: each clause with -1,
-    its other literal falsified, ends in a conflict, though only after propagating), and the
-    empty clause rests on it. Both checks accept the proof with one RAT lemma (a check that
-    wanted the falsified candidate to conflict at once, before propagating, refused it)."""
-    formula = [[-1, 4], [-1, -4], [1, 4, 5], [1, 4, -5], [1, -4, 6], [1, -4, -6]]
-    assert not _units_conflict([*formula, [-1]])  # not RUP
-    for candidate in (c for c in formula if -1 in c):
-        others = [[-x] for x in candidate if x != -1]
-        assert _units_conflict([*formula, [-1], *others])  # RAT, after propagation
-    assert _units_conflict([*formula, [1]])  # the empty clause follows from (1)
-    checked = check_drat(formula, text_to_binary(b"1 0\n0\n"), backward=backward)
-    assert checked.refuted and checked.rat == 1
 
 
 @pytest.mark.parametrize("torus", [False, True])
@@ -1066,25 +902,14 @@ def test_a_proof_entry_with_bytes_after_its_stream_is_refused(tail):
     exactly the declared size."""
     import lzma
 
-    proof = text_to_binary(b"2 0\n0\n")
+    proof = lrat_text_to_binary("5 2 0 1 2 0\n")
     entry = encode_proof(proof, 3)
     assert decode_proof(entry) == proof
     packed = base64.b64decode(entry["xz"])
-    extra = lzma.compress(text_to_binary(b"1 0\n0\n")) if isinstance(tail, str) else tail
+    extra = lzma.compress(lrat_text_to_binary("5 1 0 1 3 0\n")) if isinstance(tail, str) else tail
     forged = {**entry, "xz": base64.b64encode(packed + extra).decode("ascii")}
     with pytest.raises(CheckFailed, match="certificate 'drat'"):
         decode_proof(forged)
-
-
-@pytest.mark.parametrize("blank", [b"\t", b"\n", b"\r\n", b" \t ", b"\n\n"])
-def test_any_blank_separates_the_numbers_of_a_lemma(blank):
-    """Inside a line too (between the literals of one lemma, after a ``d``) any of space,
-    tab, CR and LF separates numbers: the proof reads as its one-space spelling does."""
-    spaced = b"d 1 2 0\n2 0\n0\n"
-    text = re.sub(rb" ", blank, spaced)
-    assert text_to_binary(text) == text_to_binary(spaced)
-    full = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
-    assert check_drat(full, re.sub(rb" ", blank, b"2 0\n0\n"), binary=False).refuted
 
 
 # ---------------------------------------------------------- textual LRAT as binary (the test's reader)
@@ -1150,12 +975,21 @@ def test_textual_lrat_becomes_the_binary_it_spells():
     assert _read_lrat_binary(lrat_text_to_binary("\n".join(lines) + "\n")) == expected
 
 
+def test_the_literal_minus_one_is_negative_in_binary():
+    """``-1`` is variable 1 negated (code 3), in a lemma and as a hint alike: the sign test is
+    ``< 0``, not ``< -1``."""
+    assert lrat_text_to_binary("5 -1 0 -1 0\n") == b"a\x0a\x03\x00\x03\x00"
+    assert lrat_text_to_binary("5 1 0 1 0\n") == b"a\x0a\x02\x00\x02\x00"
+
+
 @pytest.mark.parametrize(
-    "line", ["5", "5 1 0", "5 1 0 2 0 0", "0 1 0 2 0", "-5 1 0 2 0", "5 1 0 2", "5 d 1 2", "5 x 0 1 0"]
+    "line",
+    ["5", "5 1 0", "5 1 0 2 0 0", "0 1 0 2 0", "0 1 2 0", "-5 1 0 2 0", "5 1 0 2", "5 d 1 2", "5 x 0 1 0"],
 )
 def test_a_malformed_textual_lrat_line_is_refused(line):
     """Too few or too many zeros, a last number other than 0, an identifier that is not
-    positive, a deletion that does not end in 0, a word that is not a number."""
+    positive (also where the identifier 0 makes up the two zeros: ``0 1 2 0``), a deletion
+    that does not end in 0, a word that is not a number."""
     with pytest.raises(ValueError):
         lrat_text_to_binary(f"4 1 0 1 0\n{line}\n")
 
@@ -1203,45 +1037,6 @@ def test_a_matching_of_another_type_is_refused(matching):
     assert check_matching(KnightsInstance(Board(4, 4), "k"), []) == 0
 
 
-def _read_drat_binary(data: bytes) -> list[tuple[str, list[int]]]:
-    """The test's own reader of binary DRAT: ``(kind, literals)`` records, ``a`` or ``d``."""
-    out: list[tuple[str, list[int]]] = []
-    i = 0
-    while i < len(data):
-        kind = chr(data[i])
-        assert kind in "ad"
-        i += 1
-        lits: list[int] = []
-        while True:
-            u = shift = 0
-            while True:
-                b = data[i]
-                u |= (b & 127) << shift
-                shift += 7
-                i += 1
-                if b < 128:
-                    break
-            if u == 0:
-                break
-            lits.append(-(u >> 1) if u & 1 else u >> 1)
-        out.append((kind, lits))
-    return out
-
-
-def test_textual_drat_becomes_the_binary_it_spells():
-    """Every variable from 1 to 2000 (every digit, one, two and three bytes, 63/64 and
-    8191/8192 at the byte edges), signs, deletions, comments, blank lines: the binary reads
-    back, by the test's own reader, as the text says, in order, first record included."""
-    lines, expected = ["c a comment 9 0", ""], []
-    for v in [*range(1, 2001), 8191, 8192, 8193]:
-        lines.append(f"{v} -{v + 1} 0")
-        expected.append(("a", [v, -(v + 1)]))
-        if v % 97 == 0:
-            lines.append(f"d -{v} 0")
-            expected.append(("d", [-v]))
-    assert _read_drat_binary(text_to_binary("\n".join(lines).encode() + b"\n")) == expected
-
-
 @pytest.mark.parametrize("bad", [[[0, 1], [1, -1]], [[0, -1]], [[0, 2]]])
 def test_a_closed_mask_of_integers_holds_only_0_and_1(bad):
     """A closed set given as integers: entries other than 0 and 1 (negative ones too) are
@@ -1263,7 +1058,7 @@ def test_a_closed_mask_of_integers_holds_only_0_and_1(bad):
 def test_a_proof_entry_that_is_not_an_object_is_refused(entry):
     """A certificate's proof entry is an object: a list (or text) of its key names is refused
     naming the entry, not read as one."""
-    from knightcert.problems.checkers.drat import proof_entry
+    from knightcert.problems.checkers.clausal_proof import proof_entry
 
     with pytest.raises(CheckFailed, match="expected an object with keys"):
         proof_entry(entry)
@@ -1273,9 +1068,9 @@ def test_a_proof_entry_whose_data_is_not_text_is_refused_naming_it():
     """``xz`` is base64 text: the same data as bytes, as a list of its characters, or a
     value of no length (a number, null) is refused naming the field, never crashes nor is
     read as the text its spelling makes."""
-    from knightcert.problems.checkers.drat import proof_entry
+    from knightcert.problems.checkers.clausal_proof import proof_entry
 
-    proof = text_to_binary(b"2 0\n0\n")
+    proof = lrat_text_to_binary("5 2 0 1 2 0\n")
     entry = encode_proof(proof, 3)
     assert decode_proof(entry) == proof
     data = entry["xz"]

@@ -1,4 +1,6 @@
-"""The project's DRAT checker: refutations accepted, every broken one refused (issue 30)."""
+"""The knights formula the checker refutes, and the LRAT proof entries of knights bounds
+(issues 30, 42): the formula's satisfiability, its counter and lex-leader clauses, and proofs
+accepted only for the formula they refute."""
 
 from __future__ import annotations
 
@@ -7,120 +9,19 @@ import pytest
 
 from knightcert.problems.board import Board
 from knightcert.problems.checkers import certify, check
-from knightcert.problems.checkers.common import CheckFailed
-from knightcert.problems.checkers.drat import (
+from knightcert.problems.checkers.clausal_proof import (
     MAX_PROOF_BYTES,
-    check_drat,
     decode_proof,
     encode_proof,
     proof_entry,
-    text_to_binary,
 )
+from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.checkers.knights import check_bound_proof, search_optimum
 from knightcert.problems.checkers.knights_cnf import knights_cnf, translation_applies
+from knightcert.problems.checkers.lrat import check_lrat
+from knightcert.problems.checkers.lrat_files import lrat_text_to_binary
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
 from knightcert.problems.result import Backing, Result, Status
-
-#: Every clause over two variables: unsatisfiable, but no unit propagates.
-FULL = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
-
-
-def drat(text: str) -> bytes:
-    return text_to_binary(text.encode())
-
-
-def test_a_rup_refutation_is_accepted():
-    checked = check_drat(FULL, drat("2 0\n0\n"))
-    assert checked.refuted and checked.lemmas == 2 and checked.rat == 0
-
-
-def test_the_empty_clause_alone_is_not_rup_here():
-    checked = check_drat(FULL, drat("0\n"))
-    assert not checked.refuted and "line 1 is neither RUP nor RAT" in checked.reason
-
-
-def test_a_proof_must_derive_the_empty_clause():
-    checked = check_drat(FULL, drat("2 0\n"))
-    assert not checked.refuted and "never derives the empty clause" in checked.reason
-    assert not check_drat(FULL, b"").refuted
-
-
-def test_a_rat_lemma_is_accepted_and_a_false_one_refused():
-    # 3 is fresh: (3) is RAT on 3 (no clause holds -3), though not RUP; forward checks it
-    # although the refutation does not need it, backward leaves it aside
-    checked = check_drat(FULL, drat("3 0\n2 0\n0\n"), backward=False)
-    assert checked.refuted and checked.rat == 1
-    checked = check_drat(FULL, drat("3 0\n2 0\n0\n"))
-    assert checked.refuted and checked.rat == 0 and checked.lemmas == 3 and checked.checked == 1
-    # here the refutation rests on (3): checked backward too
-    for backward in (True, False):
-        checked = check_drat(FULL, drat("3 0\n-3 2 0\n0\n"), backward=backward)
-        assert checked.refuted and checked.rat == 1
-        # (-2) is RAT on -2 against (1 2) but not against (-1 2): refused
-        checked = check_drat([[1, 2], [-1, 2], [1, -2]], drat("-2 0\n0\n"), backward=backward)
-        assert not checked.refuted and "line 1" in checked.reason
-
-
-def test_the_rat_pivot_is_the_first_literal():
-    # (1 -2) is RAT on 1 against (-1 2) ... but the same clause written -2 first is checked on -2
-    # (forward: every lemma is checked, needed or not)
-    formula = [[-1, 2], [3, 4]]
-    assert check_drat(formula, drat("1 -2 0\n"), backward=False).lemmas == 1  # accepted lemma, no refutation
-    assert "line 1" in check_drat([*formula, [1, 2, 5]], drat("-2 0\n"), backward=False).reason
-
-
-def test_deletions_are_honoured():
-    # without (1 2) and (-1 2), the lemma (2) is neither RUP nor RAT
-    checked = check_drat(FULL, drat("d 1 2 0\nd -1 2 0\n2 0\n0\n"))
-    assert not checked.refuted and "line 3" in checked.reason
-    # deleting a clause that is not there is ignored
-    checked = check_drat(FULL, drat("d 1 5 0\n2 0\n0\n"))
-    assert checked.refuted and checked.unmatched == 1
-
-
-@pytest.mark.parametrize("backward", [True, False])
-def test_a_deleted_unit_reason_is_kept(backward):
-    # 1 and 2 hold at the top level; (3) is RUP only with them. Deleting the unit (1), the
-    # reason of 1, is ignored, as DRAT-trim does: ignoring a deletion is sound
-    formula = [[1], [-1, 2], [-2, 3, 4], [-2, 3, -4], [-2, -3, 4], [-2, -3, -4]]
-    checked = check_drat(formula, drat("d 1 0\n3 0\n0\n"), backward=backward)
-    assert checked.refuted and checked.kept == 1 and checked.checked >= 1
-    # a deletion of (-1 2), not a reason of anything once 2 ... is: 2's reason, kept too
-    checked = check_drat(formula, drat("d -1 2 0\n3 0\n0\n"), backward=backward)
-    assert checked.refuted and checked.kept == 1
-    # a formula unit propagation refutes needs no lemma checked
-    checked = check_drat([[1], [-1, 2], [-2, 3], [-3, -1]], drat("d 1 0\n0\n"), backward=backward)
-    assert checked.refuted
-
-
-def test_duplicate_literals_and_tautologies():
-    assert check_drat(FULL, drat("2 2 0\n0\n")).refuted
-    assert check_drat([*FULL, [1, -1]], drat("d -1 1 0\n2 0\n0\n")).refuted
-
-
-@pytest.mark.parametrize(
-    ("data", "words"),
-    [
-        (b"a\x02", "byte 2"),  # cut short
-        (b"x\x02\x00", "byte 0"),  # not a record kind
-        (b"a\x80\x00\x00", "byte 1"),  # a zero written in two bytes
-        (b"a\x01\x00", "byte 1"),  # variable 0
-        (b"a\xff\xff\xff\xff\xff\x01\x00", "byte 1"),  # over 31 bits
-    ],
-)
-def test_malformed_binary_is_refused(data, words):
-    checked = check_drat(FULL, data)
-    assert not checked.refuted and "malformed" in checked.reason and words in checked.reason
-
-
-def test_binary_round_trip():
-    text = "1 -2 0\nd 1 -2 0\n-300 0\n0\n"
-    binary = drat(text)
-    assert binary[0] == 0x61 and binary[1] == 2 and binary[2] == 5 and binary[3] == 0
-    assert check_drat([[300]], binary, binary=True).refuted is False
-    assert check_drat([[300], [-300, -1], [-300, 1]], drat(text)).refuted
-    with pytest.raises(ValueError):
-        text_to_binary(b"1 2")
 
 
 def test_entries_are_checked_before_inflating():
@@ -130,6 +31,8 @@ def test_entries_are_checked_before_inflating():
         proof_entry({**entry, "extra": 1})
     with pytest.raises(CheckFailed, match="format"):
         proof_entry({**entry, "format": "lrat"})
+    with pytest.raises(CheckFailed, match="a DRAT proof, which knightcert no longer checks"):
+        proof_entry({**entry, "format": "drat-binary"})
     with pytest.raises(CheckFailed, match="bytes must be"):
         proof_entry({**entry, "bytes": MAX_PROOF_BYTES + 1})
     with pytest.raises(CheckFailed, match="bytes must be"):
@@ -259,12 +162,12 @@ def test_the_formula_has_one_clause_per_jump():
 
 
 def proof_for(board, k: int) -> bytes:
-    from pysat.solvers import Solver
+    """The producer's LRAT refutation of the plain formula (no lex-leader clauses, row-major counter)."""
+    from knightcert.models.knights_sat import _lrat
 
-    _, clauses = knights_cnf(board, k)
-    with Solver(name="cadical195", bootstrap_with=clauses, with_proof=True) as solver:
-        assert solver.solve() is False
-        return text_to_binary(("\n".join(solver.get_proof()) + "\n").encode())
+    proof = _lrat(knights_cnf(board, k)[1])
+    assert proof is not None
+    return proof
 
 
 SEVEN = knights_instance(7, 7, torus=True)
@@ -289,25 +192,16 @@ def test_a_knights_bound_is_certified_by_its_proof_and_refused_otherwise():
     checked = check(SEVEN, good)
     assert checked.certified and checked.certificate == {"drat": entry}
     optimal = next(e for e in checked.evidence if e.claim == "optimal")
-    assert optimal.backing is Backing.PROOF and optimal.how.startswith("DRAT proof (")
-    assert "DRAT proof (" in check_bound_proof(SEVEN.board, entry)
-    # a truncated proof: cut at a record boundary, or inside one
-    cut = proof[: proof.rfind(b"a", 0, len(proof) // 2)]
-    for broken in (cut, proof[: len(proof) // 2]):
-        with pytest.raises(CheckFailed, match="DRAT proof refused"):
-            check_bound_proof(SEVEN.board, encode_proof(broken, 15))
-    # a proof of another instance, and the same proof said to refute another bound
-    with pytest.raises(CheckFailed, match="DRAT proof refused"):
-        check_bound_proof(Board(7, 9, torus=True), entry)
-    with pytest.raises(CheckFailed, match="DRAT proof refused"):
-        check_bound_proof(SEVEN.board, {**entry, "knights": 14})
+    assert optimal.backing is Backing.PROOF and optimal.how.startswith("LRAT proof (")
+    assert "LRAT proof (" in check_bound_proof(SEVEN.board, entry)
+    # (cut, of another board, of another bound: tests/problems/test_lrat.py)
     # attached to a false optimum (13 of 14 knights) as a proof of "no 14": refused
     false = good.with_(
         objective=13, bound=13, solution=placement[:13], certificate={"drat": {**entry, "knights": 14}}
     )
     refused = certify(SEVEN, false)
     assert not refused.verified and not refused.certified
-    assert refused.info["check_error"].startswith("optimal claim rejected: DRAT proof refused")
+    assert refused.info["check_error"].startswith("optimal claim rejected: LRAT proof refused")
 
 
 def test_a_proof_of_a_weaker_bound_is_left_aside():
@@ -327,9 +221,12 @@ def test_forged_lemmas_are_refused():
     records = proof.split(b"\x00a")
     # drop lemmas from the middle: some later lemma (or the empty clause) no longer follows
     forged = b"\x00a".join(records[:5] + records[len(records) // 2 :])
-    assert not check_drat(knights_cnf(SEVEN.board, 15)[1], forged).refuted
-    # a proof of just the empty clause
-    assert not check_drat(knights_cnf(SEVEN.board, 15)[1], b"a\x00").refuted
+    formula = knights_cnf(SEVEN.board, 15)[1]
+    assert not check_lrat(formula, forged).refuted
+    # a proof of just the empty clause, without hints or naming the formula's first clauses
+    for hints in ("", "1 2 3"):
+        empty = lrat_text_to_binary(f"{len(formula) + 1} 0 {hints} 0\n")
+        assert not check_lrat(formula, empty).refuted
 
 
 def test_a_holed_board_without_symmetry():
@@ -420,7 +317,7 @@ def test_lex_needs_a_full_torus_and_a_length_in_range():
 
 
 def test_a_proof_text_past_the_limit_is_refused_before_it_is_read(monkeypatch):
-    import knightcert.problems.checkers.drat as drat_module
+    import knightcert.problems.checkers.clausal_proof as drat_module
 
     entry = encode_proof(b"a\x04\x00\x00", 3)
     monkeypatch.setattr(drat_module, "MAX_PROOF_TEXT", len(entry["xz"]) - 1)

@@ -1,0 +1,125 @@
+"""The knights formula rebuilt from its specification in docs/certificates.md ("The knights
+formula, clause by clause") alone, in plain Python, and compared clause for clause with the
+checker's (issue 42): what a reviewer does before trusting formula.cnf."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from knightcert.problems.board import Board
+from knightcert.problems.checkers.knights_cnf import knights_cnf
+
+
+def spec_formula(
+    rows: int, cols: int, torus: bool, removed: set[tuple[int, int]], k: int, lex: int, lines: int
+) -> tuple[int, list[list[int]]]:
+    """The formula as the specification words it, step by step (section numbers of the docs)."""
+    # 1. squares: the usable ones, row-major, are variables 1 .. n
+    usable = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in removed]
+    x = {square: i + 1 for i, square in enumerate(usable)}
+    n = len(usable)
+    # 2. independence: one clause per unordered pair of usable squares a jump apart, the
+    #    smaller variable first, the clauses ordered by (smaller, larger)
+    pairs = set()
+    for (r, c), (dr, dc) in itertools.product(usable, [(1, 2), (2, 1), (-1, 2), (-2, 1)]):
+        for sr, sc in ((r + dr, c + dc), (r - dr, c - dc)):
+            if torus:
+                sr, sc = sr % rows, sc % cols
+            elif not (0 <= sr < rows and 0 <= sc < cols):
+                continue
+            if (sr, sc) in x and (sr, sc) != (r, c):
+                pairs.add(tuple(sorted((x[(r, c)], x[(sr, sc)]))))
+    clauses = [[-u, -v] for u, v in sorted(pairs)]
+    # 3. the unit on square (0, 0), on a torus with no square removed
+    full_torus = torus and not removed
+    if full_torus:
+        clauses.append([1])
+    # 4. more knights than squares: the empty clause, and nothing more
+    if k > n:
+        return n, [*clauses, []]
+    # 5. the counter's order
+    if lines == 0:
+        order = list(range(1, n + 1))
+    else:
+        m = min(rows, cols)
+
+        def key(square):
+            r, c = square
+            t, along = ((r - 2 * c) % m, c) if rows <= cols else ((c - 2 * r) % m, r)
+            return ((lines * t) % m, t, along)
+
+        order = [x[square] for square in sorted(usable, key=key)]
+    # 6. the counter's variables s(i, j), j = 1 .. k, i = j .. n - k + j, numbered j by j
+    s: dict[tuple[int, int], int] = {}
+    top = n
+    for j in range(1, k + 1):
+        for i in range(j, n - k + j + 1):
+            top += 1
+            s[(i, j)] = top
+    # 7. its clauses, in the same order
+    for j in range(1, k + 1):
+        for i in range(j, n - k + j + 1):
+            before = [s[(i - 1, j)]] if (i - 1, j) in s else []
+            clauses.append([-s[(i, j)], *before, order[i - 1]])
+            if j >= 2:
+                clauses.append([-s[(i, j)], *before, s[(i - 1, j - 1)]])
+    clauses.append([s[(n, k)]])
+    # 8. the lex-leader comparisons, translation by translation (row shift, then column shift)
+    if lex:
+        assert full_torus
+        for dr, dc in itertools.product(range(rows), range(cols)):
+            if (dr, dc) == (0, 0):
+                continue
+            agree: list[int] = []  # e_(m-1) as a literal list: empty for e_0 (true, left out)
+            for m in range(1, lex + 1):
+                r, c = divmod(m - 1, cols)
+                xm, ym = m, ((r + dr) % rows) * cols + (c + dc) % cols + 1
+                clauses.append([*(-e for e in agree), xm, -ym])
+                if m == lex:
+                    break
+                top += 1
+                clauses.append([*(-e for e in agree), xm, ym, top])
+                clauses.append([*(-e for e in agree), -xm, -ym, top])
+                agree = [top]
+    return top, clauses
+
+
+def cases():
+    yield 3, 3, False, set(), 2, 0, 0
+    yield 3, 4, False, {(1, 1)}, 4, 0, 1
+    yield 4, 5, False, set(), 6, 0, 3
+    yield 1, 3, False, set(), 4, 0, 0  # more knights than squares
+    yield 5, 5, True, set(), 6, 7, 4
+    yield 5, 5, True, set(), 6, 25, 0
+    yield 3, 5, True, set(), 5, 30 // 2, 1
+    yield 5, 3, True, set(), 5, 4, 2  # more rows than columns: lines by rows
+    yield 4, 6, True, set(), 9, 6, 3
+    yield 5, 5, True, {(2, 3)}, 5, 0, 4
+    yield 7, 7, True, set(), 15, 30, 2  # the producer's choice on 7 x 7
+    yield 11, 11, True, set(), 45, 30, 3  # the formula of issue 42's 11 x 11 proof (lex 30, lines 3)
+    rng = random.Random(42)
+    for _ in range(12):
+        rows, cols, torus = rng.randint(1, 7), rng.randint(1, 7), rng.random() < 0.6
+        removed = {(r, c) for r in range(rows) for c in range(cols) if rng.random() < 0.15}
+        full = torus and not removed
+        yield (
+            rows,
+            cols,
+            torus,
+            removed,
+            rng.randint(1, rows * cols + 1),
+            rng.randint(1, rows * cols) if full and rng.random() < 0.7 else 0,
+            rng.randrange(min(rows, cols)),
+        )
+
+
+@pytest.mark.parametrize(("rows", "cols", "torus", "removed", "k", "lex", "lines"), list(cases()))
+def test_the_specification_rebuilds_the_checkers_formula(rows, cols, torus, removed, k, lex, lines):
+    blocked = np.array([[(r, c) in removed for c in range(cols)] for r in range(rows)], dtype=bool)
+    board = Board(rows, cols, blocked, torus=torus)
+    spec = spec_formula(rows, cols, torus, removed, k, lex, lines)
+    assert knights_cnf(board, k, lex=lex, lines=lines) == spec
