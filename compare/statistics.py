@@ -62,7 +62,6 @@ about 10 samples, and the order-statistic interval of the median reaches
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -74,8 +73,6 @@ from knightcert.problems.errors import InvalidInstance
 
 __all__ = [
     "ANSWERS",
-    "BOOTSTRAP_RESAMPLES",
-    "BOOTSTRAP_SEED",
     "COLUMNS",
     "GROUP_FIELDS",
     "INSTANCE_FIELDS",
@@ -83,7 +80,6 @@ __all__ = [
     "ROW_FIELDS",
     "GroupStats",
     "answered",
-    "bootstrap_ci",
     "default_by",
     "dimension",
     "group_stats",
@@ -102,9 +98,6 @@ ROW_FIELDS = ("problem", "instance", "method", "size", "status", "repeat")
 #: holes and the generator seed the instance comes from (``None`` where they do not apply).
 INSTANCE_FIELDS = ("suite", "holes", "seed")
 GROUP_FIELDS = (*ROW_FIELDS, *INSTANCE_FIELDS)
-#: Resamples and seed of the bootstrap intervals (:func:`bootstrap_ci`).
-BOOTSTRAP_RESAMPLES = 2000
-BOOTSTRAP_SEED = 0
 ANSWERS = ("OPTIMAL", "FEASIBLE", "INFEASIBLE")
 #: Confidence level of every interval.
 CONFIDENCE = 0.95
@@ -388,44 +381,6 @@ def within_spread(runs: Sequence[Row], value: Callable[[Row], float | None]) -> 
     squares = sum(float(np.sum((np.array(v) - np.mean(v)) ** 2)) for v in values.values())
     freedom = sum(len(v) - 1 for v in values.values())
     return math.sqrt(squares / freedom) if freedom else None
-
-
-def bootstrap_ci(values: np.ndarray, statistic, confidence: float = 0.95) -> tuple[float, float] | None:
-    """95 % bootstrap interval of ``statistic`` (BCa; percentile when BCa is undefined).
-
-    ``None`` for fewer than two values; ``(v, v)`` when all values equal ``v``.
-    Deterministic: the resampling generator is seeded with ``BOOTSTRAP_SEED``.
-    """
-    from scipy import stats
-
-    values = np.asarray(values, dtype=float)
-    if len(values) < 2:
-        return None
-    if np.all(values == values[0]):
-        return (float(values[0]), float(values[0]))
-    for method in ("BCa", "percentile"):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            result = stats.bootstrap(
-                (values,),
-                statistic,
-                confidence_level=confidence,
-                n_resamples=BOOTSTRAP_RESAMPLES,
-                method=method,
-                vectorized=True,
-                **_rng(stats.bootstrap),
-            )
-        low, high = result.confidence_interval
-        if math.isfinite(low) and math.isfinite(high):
-            return (float(low), float(high))
-    return None
-
-
-def _rng(function) -> dict[str, Any]:
-    import inspect
-
-    name = "rng" if "rng" in inspect.signature(function).parameters else "random_state"
-    return {name: np.random.default_rng(BOOTSTRAP_SEED)}
 
 
 #: Columns of the statistics table (the CSV has the raw numbers, one per column; the columns

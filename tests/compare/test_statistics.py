@@ -16,7 +16,7 @@ from knightcert.compare.comparison import run_comparison
 from knightcert.compare.harness import failed_row
 from knightcert.compare.profiles import performance_ratios, profile
 from knightcert.compare.report import read_header, read_rows, write_rows
-from knightcert.compare.statistics import bootstrap_ci, group_stats, stats_table
+from knightcert.compare.statistics import group_stats, stats_table, t_interval
 from knightcert.compare.suites import build_suite, resolve_suite
 from knightcert.compare.summary import method_summary_table as method_summary
 
@@ -121,13 +121,6 @@ def test_tours_have_no_gap_and_success_counts_only_tours():
     assert "0.0%" not in text and "no tour (proven)" in text and "found" in text
 
 
-def test_bootstrap_edge_cases():
-    assert bootstrap_ci(np.array([0.3]), np.mean) is None
-    assert bootstrap_ci(np.array([0.1, 0.1, 0.1]), np.mean) == (0.1, 0.1)
-    low, high = bootstrap_ci(np.arange(20.0), np.median)
-    assert low < 9.5 < high
-
-
 def test_groups_are_ordered_by_size_then_method_order():
     rows = [
         row("a", "m2", size=20),
@@ -218,7 +211,7 @@ def test_missing_optional_packages_are_refused_before_any_run(monkeypatch, tmp_p
     assert "knightcert[parquet]" in capsys.readouterr().err and not out.exists()
 
 
-def test_repeats_are_averaged_within_an_instance_before_the_bootstrap():
+def test_repeats_are_averaged_within_an_instance_before_the_interval():
     """Two identical repeats must not narrow the interval: instances are the unit of sampling."""
     gaps = [0.0, 0.05, 0.1, 0.02, 0.08, 0.0, 0.12, 0.03]
     once = [row(f"i{k}", "greedy", gap=g) for k, g in enumerate(gaps)]
@@ -227,7 +220,7 @@ def test_repeats_are_averaged_within_an_instance_before_the_bootstrap():
     assert (b.runs, b.instances, b.repeats, b.gaps) == (16, 8, 2, 16)
     assert b.gap_mean == a.gap_mean and b.gap_mean_ci == a.gap_mean_ci  # not narrower
     # the old way (runs as samples) would have given a narrower interval
-    runs_as_samples = bootstrap_ci(np.array(gaps * 2), np.mean)
+    runs_as_samples = t_interval(np.array(gaps * 2))
     assert runs_as_samples[1] - runs_as_samples[0] < a.gap_mean_ci[1] - a.gap_mean_ci[0]
     # repeats that differ are averaged: one value per instance
     noisy = [row("i0", "r", gap=0.1, repeat=0), row("i0", "r", gap=0.3, repeat=1), row("i1", "r", gap=0.0)]
