@@ -20,7 +20,7 @@ The contract (docs/your-own-method.md):
 Whatever else happens is one ``UNKNOWN`` answer with the reason in
 ``info["stopped"]``: a non-zero exit (with the tail of its standard error),
 output that is not one JSON answer, more than :data:`MAX_OUTPUT_BYTES` on
-standard output, or running past the time limit plus :func:`knightcert.contained.grace` (then the
+standard output, or running past the time limit plus :func:`knightcert.workers.grace` (then the
 program and everything it started are killed). The program runs in its own
 process group, and dies with the process that started it (Linux).
 """
@@ -40,9 +40,9 @@ import tempfile
 import time
 from typing import Any
 
-from knightcert.contained import time_budget
 from knightcert.problems.errors import UnknownMethod
 from knightcert.problems.result import Result
+from knightcert.workers import time_budget
 
 __all__ = [
     "EXIT_POLL_SECONDS",
@@ -113,7 +113,7 @@ def run_program(
         The command, without the instance file (appended).
     wall_limit : float, optional
         Seconds after which the program is killed; default: the time limit
-        plus :func:`knightcert.contained.grace`, none without a time limit.
+        plus :func:`knightcert.workers.grace`, none without a time limit.
 
     Returns
     -------

@@ -32,7 +32,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -163,9 +162,13 @@ class MethodRef:
             return self.function()(instance, time_limit=time_limit, seed=seed, check=check, **options)
         from knightcert.problems.checkers import certify
         from knightcert.problems.method import check_arguments
+        from knightcert.workers import in_worker
 
         check_arguments(self.problem, instance, time_limit, seed)
-        result = self._run_contained(instance, time_limit, seed, options)
+        if in_worker():  # this process is the method's own: called here, directly
+            result = self._call_here(instance, time_limit, seed, options)
+        else:
+            result = self._call_in_worker(instance, time_limit, seed, options)
         result = result.with_(
             problem=self.problem,
             method=self.name,
@@ -176,84 +179,71 @@ class MethodRef:
         )
         return certify(instance, result) if check else result
 
-    def _run_contained(
+    def _call_here(
         self, instance: Any, time_limit: float | None, seed: int | None, options: dict[str, Any]
     ) -> Result:
-        """Run the method in a contained process tree (:mod:`knightcert.contained`), stopped at
-        the time budget or the memory limit; its answer, or ``UNKNOWN`` saying why there is none."""
-        from knightcert.contained import run_contained, time_budget
-        from knightcert.memory import method_memory_limit
-
-        memory_limit = method_memory_limit()
-        from knightcert.problems.answers import answer_fields, plain_answer
-
-        # Whatever runs in the method's processes hands back plain JSON values only; this
-        # process reads them with the strict answer reader (as_result below), never an object.
-        # The method's time is measured in its own process, around the call only: the
-        # containment's start-up and its polling are reported apart (info["containment_s"]).
+        """Call the method in this process (a worker); what it raises or returns that is not an
+        answer is an ``UNKNOWN`` answer saying "crash: ..."."""
         if self.origin == "program":
             from knightcert.program import run_program
 
-            def call() -> Any:
-                began = time.perf_counter()
-                answer = run_program(
-                    self.target, self.problem, instance, time_limit=time_limit, seed=seed, options=options
-                )
-                return {"answer": answer_fields(answer), "time_s": time.perf_counter() - began}
-        else:
-            import copy
+            answer = run_program(
+                self.target, self.problem, instance, time_limit=time_limit, seed=seed, options=options
+            )
+            return answer.with_(info={**keep_apart(answer.info, self.origin, None)})
+        import copy
+        import traceback
 
-            function = self.function()  # imported here: an import error is the caller's to report
-
-            def call() -> Any:
-                # a copy: what the method does to it cannot change what its answer is checked against
-                given = copy.deepcopy(instance)
-                began = time.perf_counter()
-                value = function(given, time_limit=time_limit, seed=seed, **options)
-                spent = time.perf_counter() - began
-                return {"answer": plain_answer(value), "time_s": spent}
-
-        outcome = run_contained(
-            call,
-            wall_limit=time_budget(time_limit),
-            memory_limit=memory_limit,
-            count_runner=self.origin != "program",
-        )
-        stopped = outcome.stopped
-        if outcome.error is not None:
-            error = outcome.error
-            if isinstance(error, MemoryError):
-                raise error
-            # any exception of the method, the project's own input errors included (the input was
-            # checked before the call: the method raised them itself), is a crash of the method
-            place = getattr(error, "where", "")
-            where = f" ({place})" if place else ""
-            kind = getattr(error, "kind", None) or type(error).__name__
-            stopped = f"crash: {kind}: {str(error)[:300]}{where}"
-        held = {"containment": outcome.containment}  # the layers that bounded it (knightcert.contained)
-        if stopped is not None:
-            info = {"stopped": stopped, "peak_mb": outcome.peak_mb, **held}
-            return Result.empty(self.problem, self.name, outcome.elapsed, info=info)
-        value = outcome.value
-        if not (isinstance(value, dict) and set(value) == {"answer", "time_s"}):
-            info = {
-                "stopped": "crash: the method's answer came back malformed",
-                "peak_mb": outcome.peak_mb,
-                **held,
-            }
-            return Result.empty(self.problem, self.name, outcome.elapsed, info=info)
-        spent = value["time_s"]
-        if isinstance(spent, bool) or not isinstance(spent, int | float) or not 0 <= spent <= outcome.elapsed:
-            spent = outcome.elapsed  # not measured as expected: the containment's clock
         try:
-            result = as_result(value["answer"], self.problem)
-        except TypeError as exc:  # an int, a list: not an answer; a crash of the method, one line
-            info = {"stopped": f"crash: {exc}", "peak_mb": outcome.peak_mb, **held}
-            return Result.empty(self.problem, self.name, outcome.elapsed, info=info)
-        info = keep_apart(result.info, self.origin, outcome.peak_mb)
-        info["containment_s"] = round(max(0.0, outcome.elapsed - spent), 6)
-        info.update(held)
-        return result.with_(time=float(spent), info=info)
+            # a copy: what the method does to it cannot change what its answer is checked against
+            value = self.function()(copy.deepcopy(instance), time_limit=time_limit, seed=seed, **options)
+            answer = as_result(value, self.problem)
+        except MemoryError:
+            raise
+        except Exception as exc:  # the project's input errors too: the input was checked before the call
+            last = traceback.extract_tb(exc.__traceback__)[-1:]
+            where = f" ({os.path.basename(last[0].filename)}:{last[0].lineno})" if last else ""
+            stopped = f"crash: {type(exc).__name__}: {str(exc)[:300]}{where}"
+            return Result.empty(self.problem, self.name, 0.0, info={"stopped": stopped})
+        return answer.with_(info=keep_apart(answer.info, self.origin, None))
+
+    def _call_in_worker(
+        self, instance: Any, time_limit: float | None, seed: int | None, options: dict[str, Any]
+    ) -> Result:
+        """Run the method on a worker process of its own (:mod:`knightcert.workers`), stopped at
+        the time budget or the memory limit; its answer read back strictly, or ``UNKNOWN`` saying
+        why there is none. Its time and CPU time are measured there, around the call."""
+        from knightcert.problems.answers import result_from_answer
+        from knightcert.problems.errors import KnightcertError
+        from knightcert.workers import run_alone, time_budget
+
+        budget = time_budget(time_limit)
+        outcome = run_alone(_run_there, (self, instance, time_limit, seed, options), budget and budget + 1.0)
+        info: dict[str, Any] = {"peak_mb": outcome.peak_mb}
+        try:
+            if outcome.stopped is None:
+                value = outcome.value
+                result = result_from_answer(value["answer"], problem=self.problem)
+                cpu = value["cpu"]
+                return result.with_(
+                    info={**result.info, **info}, cpu_time=float(cpu) if cpu is not None else None
+                )
+        except (KnightcertError, KeyError, TypeError, ValueError):
+            outcome.stopped = "crash: the method's answer came back malformed"
+        return Result.empty(
+            self.problem, self.name, outcome.elapsed, info={**info, "stopped": outcome.stopped}
+        )
+
+
+def _run_there(
+    ref: MethodRef, instance: Any, time_limit: float | None, seed: int | None, options: dict[str, Any]
+) -> Any:
+    """In a worker: the run path (:func:`knightcert.solving.run`) unchecked, as plain data."""
+    from knightcert.problems.answers import answer_fields
+    from knightcert.solving import run
+
+    result = run(ref.problem, ref, instance, time_limit=time_limit, seed=seed, options=options, check=False)
+    return {"answer": answer_fields(result), "cpu": result.cpu_time}
 
 
 #: Keys of a program's info set by knightcert's own code in the runner (:mod:`knightcert.program`).

@@ -21,6 +21,7 @@ from knightcert.problems.method import check_arguments
 from knightcert.problems.result import Result, Status
 from knightcert.registry import MethodRef, default_method, resolve
 from knightcert.warming import ensure_warm
+from knightcert.workers import in_worker, time_budget, timed_call_begins
 
 __all__ = ["over_budget", "prepare", "problem_of", "run", "solve"]
 
@@ -135,8 +136,10 @@ def run(
     Returns
     -------
     Result
-        Named as the method was given and as the instance is named; ``time`` is the method's
-        own; an answer that came after the time budget is ``UNKNOWN`` (:func:`over_budget`).
+        Named as the method was given and as the instance is named; ``time`` measured here,
+        around the method's call (a foreign method's in its worker, a program's from its exec to
+        its exit), ``cpu_time`` beside it; an answer that came after the time budget is
+        ``UNKNOWN`` (:func:`over_budget`).
 
     Raises
     ------
@@ -149,9 +152,13 @@ def run(
     if warm and not ref.foreign:
         ensure_warm(problem, ref)
     warm_s = time.perf_counter() - warm_began
-    cpu_began = cpu_seconds()
+    timed_call_begins()  # in a worker: its caller's wall clock for this run starts here too
+    cpu_began, began = cpu_seconds(), time.perf_counter()
     result = ref(instance, time_limit=time_limit, seed=seed, check=False, **given)
-    result = over_budget(result, time_limit).with_(cpu_time=cpu_seconds() - cpu_began)
+    spent, cpu = time.perf_counter() - began, cpu_seconds() - cpu_began
+    if not ref.foreign or in_worker():  # the one clock (a program's: from its exec to its exit)
+        result = result.with_(time=result.time if ref.origin == "program" else spent, cpu_time=cpu)
+    result = over_budget(result, time_limit)  # elsewhere: measured in the method's worker
     if warm and not ref.foreign:  # what loading its code cost this run, beside its time, never in it
         result = result.with_(info={**result.info, "warm_s": round(warm_s, 6)})
     name = getattr(instance, "name", "") or ""
@@ -198,9 +205,7 @@ def prepare(
 
 def over_budget(result: Result, time_limit: float | None) -> Result:
     """``result`` as ``UNKNOWN`` "time limit" when it came after the time budget (the limit plus
-    :func:`~knightcert.contained.grace`): an overrun is never a normal answer."""
-    from knightcert.contained import time_budget
-
+    :func:`~knightcert.workers.grace`): an overrun is never a normal answer."""
     budget = time_budget(time_limit)
     if budget is None or result.time <= budget or result.info.get("stopped"):  # stopped: it says why
         return result

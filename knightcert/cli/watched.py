@@ -5,10 +5,10 @@ imports: :data:`knightcert.__main__._STARTED`). :func:`run_watched`:
 
 * loads a built-in method's code (OR-Tools, compiled kernels) *before* it
   reads what is left of the limit, so the import counts against it;
-* runs a foreign method contained (:mod:`knightcert.contained`: its own
-  process tree, killed at the budget);
+* runs a foreign method on a worker process (:mod:`knightcert.workers`,
+  killed at the budget);
 * runs a built-in method here under a **watchdog** thread: at the command's
-  budget (the limit plus :func:`knightcert.contained.grace`, counted from the
+  budget (the limit plus :func:`knightcert.workers.grace`, counted from the
   command's start) it stops the method the way Ctrl-C does (a
   ``KeyboardInterrupt`` in the main thread, not recorded as a stop request):
   a search that catches it returns its best answer so far, any other is
@@ -140,9 +140,9 @@ def _run_watched(
     seed: int | None,
     options: Mapping[str, Any] | None,
 ) -> Result:
-    from knightcert.contained import grace
     from knightcert.problems.checkers import certify
     from knightcert.solving import run
+    from knightcert.workers import grace
 
     limit = session.time_left(time_limit)
     watched = not ref.foreign and time_limit is not None and _can_watch()

@@ -1,0 +1,454 @@
+"""Persistent worker processes: warm between tasks, killed one task at a time, harmless to the caller.
+
+A worker is a fresh interpreter (``python -c``, started like ``multiprocessing``'s *spawn*: it
+inherits no memory mapping, no descriptor and no child of the caller) in a session of its own,
+so that killing its process group takes the processes its method started along. It runs many
+tasks, one at a time; what a method loads or caches (imports, numba kernels, its own caches)
+stays for its next task there. The caller's side, :class:`Pool`, sends each task (a function
+and its arguments, pickled: the caller's own data) and reads one JSON value back (never a
+pickle: a method's process can write nothing the caller would execute). The caller watches
+each busy worker and kills it (``SIGKILL`` to its process group) when
+
+* its task runs past its wall-clock limit (``"time limit"``), counted from the moment the
+  worker says its timed call began (:func:`timed_call_begins`), so that loading and warming a
+  method never eat its budget;
+* its processes' memory passes the memory limit (``"memory limit"``): read by the caller from
+  ``/proc/PID/status`` (``RssAnon``) of the worker and of its descendants
+  (``/proc/PID/task/*/children``), plus the ``/dev/shm`` files they hold open or mapped
+  (``/proc/PID/fd``, ``/proc/PID/maps``), every :data:`POLL_SECONDS`. Workers stay dumpable, so
+  an unprivileged user reads them exactly as root does;
+
+and a worker that ends without an answer is a ``"crash"`` (``"killed by signal"`` when a signal
+ended it). A killed or dead worker is replaced before the next task. After a worker is killed,
+the ``/dev/shm`` files its processes were seen holding, made during that task, and owned by
+this user are removed: nothing else ever is. Nothing is mounted, no namespace or cgroup is made,
+and the caller's signal handlers, children and reaping are left alone. A worker exits when its
+caller's channel closes or its parent is gone (polled every :data:`PARENT_POLL_SECONDS`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pickle
+import selectors
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "GRACE_SECONDS",
+    "GRACE_SHARE",
+    "MEMORY_LIMIT_VARIABLE",
+    "MEMORY_SHARE",
+    "POLL_SECONDS",
+    "Job",
+    "Outcome",
+    "Pool",
+    "grace",
+    "in_worker",
+    "memory_limit",
+    "run_alone",
+    "time_budget",
+    "timed_call_begins",
+]
+
+#: Fixed part of the grace a method gets past its time limit (seconds).
+GRACE_SECONDS = 1.0
+#: Share of the time limit added to the grace.
+GRACE_SHARE = 0.1
+#: Default memory limit of a worker's processes: this share of the machine's memory.
+MEMORY_SHARE = 0.75
+#: Environment variable holding the memory limit of a worker's processes (MB; ``--memory-limit``).
+MEMORY_LIMIT_VARIABLE = "KNIGHTCERT_MEMORY_LIMIT"
+#: How often the caller reads a busy worker's memory (seconds).
+POLL_SECONDS = 0.05
+#: How often a worker looks whether its parent is still there (seconds).
+PARENT_POLL_SECONDS = 0.5
+_HEADER = struct.Struct("<Q")
+_BEGIN = b"\x00begin"  # a worker's note that its timed call begins now
+_SHM = "/dev/shm/"
+
+
+def grace(time_limit: float | None) -> float:
+    """Seconds a method may run past ``time_limit`` before it is stopped: 1 s + 10 % of the limit.
+
+    Examples
+    --------
+    >>> grace(10), grace(None)
+    (2.0, 1.0)
+    """
+    return GRACE_SECONDS + (0.0 if time_limit is None else GRACE_SHARE * time_limit)
+
+
+def time_budget(time_limit: float | None) -> float | None:
+    """The one time budget of every method: ``time_limit + grace(time_limit)`` (None: no limit).
+
+    Examples
+    --------
+    >>> time_budget(2.0), time_budget(None)
+    (3.2, None)
+    """
+    return None if time_limit is None else time_limit + grace(time_limit)
+
+
+def memory_limit() -> int | None:
+    """Bytes a worker's processes may hold: ``KNIGHTCERT_MEMORY_LIMIT`` (MB) when set, else
+    :data:`MEMORY_SHARE` of the machine's memory (None when unknown)."""
+    with contextlib.suppress(ValueError):
+        megabytes = float(os.environ.get(MEMORY_LIMIT_VARIABLE, "").strip() or "0")
+        if megabytes > 0:
+            return int(megabytes * 2**20)
+    with contextlib.suppress(OSError, ValueError):
+        return int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") * MEMORY_SHARE)
+    return None
+
+
+@dataclass
+class Job:
+    """A task for a worker: ``function(*args)`` there, its JSON-able value sent back."""
+
+    function: Callable[..., Any]
+    args: tuple[Any, ...] = ()
+    wall_limit: float | None = None  # seconds from its timed call's start; None: none
+    tag: Any = None  # the caller's, handed back with the outcome
+
+
+@dataclass
+class Outcome:
+    """What a job gave: ``value`` (JSON values) or why there is none (``stopped``)."""
+
+    value: Any = None
+    stopped: str | None = None
+    peak_mb: float | None = None
+    elapsed: float = 0.0
+
+
+_worker_side = False
+
+
+def in_worker() -> bool:
+    """Whether this process is a knightcert worker (a method runs here directly)."""
+    return _worker_side
+
+
+def timed_call_begins() -> None:
+    """In a worker: tell the caller the timed call begins now (its wall clock restarts here)."""
+    if _worker_side:
+        _send(_CHANNEL[1], _BEGIN)
+
+
+_CHANNEL: list[int] = []
+
+
+def _send(fd: int, data: bytes) -> None:
+    view = memoryview(_HEADER.pack(len(data)) + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _receive(fd: int) -> bytes | None:
+    def exactly(size: int) -> bytes | None:
+        chunks = b""
+        while len(chunks) < size:
+            chunk = os.read(fd, size - len(chunks))
+            if not chunk:
+                return None
+            chunks += chunk
+        return chunks
+
+    header = exactly(_HEADER.size)
+    return None if header is None else exactly(_HEADER.unpack(header)[0])
+
+
+def serve() -> None:  # pragma: no cover - runs in the worker
+    """A worker's loop: read a pickled job, run it, write its JSON value back, until EOF."""
+    global _worker_side
+    _worker_side = True
+    tasks, answers = os.dup(0), os.dup(1)
+    _CHANNEL[:] = [tasks, answers]
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(2, 1)  # a method's print goes to standard error, never into the channel
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller stops its workers itself
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os.killpg(0, signal.SIGKILL)
+
+    threading.Thread(target=watch, daemon=True).start()
+    while (data := _receive(tasks)) is not None:
+        try:
+            function, args = pickle.loads(data)
+            reply: Any = {"value": function(*args)}
+        except BaseException as exc:  # SystemExit, KeyboardInterrupt in a method: a crash row
+            last = traceback.extract_tb(exc.__traceback__)[-1:] or [None]
+            where = f" ({os.path.basename(last[0].filename)}:{last[0].lineno})" if last[0] else ""
+            reply = {"stopped": f"crash: {type(exc).__name__}: {str(exc)[:300]}{where}"}
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+        try:
+            payload = json.dumps(reply).encode()
+        except (TypeError, ValueError) as exc:
+            payload = json.dumps({"stopped": f"crash: the answer is not plain data ({exc})"}).encode()
+        _send(answers, payload)
+
+
+def _dumps(value: Any) -> bytes:
+    try:
+        import cloudpickle  # a local function or a lambda as a method (installed with Dask)
+
+        return cloudpickle.dumps(value)
+    except ImportError:
+        return pickle.dumps(value)
+
+
+@dataclass
+class _Worker:
+    process: subprocess.Popen[bytes]
+    job: Job | None = None
+    began: float = 0.0
+    peak: int = 0
+    shm_before: set[tuple[int, int]] = field(default_factory=set)
+    shm_seen: set[str] = field(default_factory=set)
+    polled: float = 0.0
+    buffer: bytes = b""
+
+    @classmethod
+    def start(cls) -> _Worker:
+        for stream in (sys.stdout, sys.stderr):  # nothing buffered here is written twice
+            with contextlib.suppress(Exception):
+                stream.flush()
+        path = json.dumps([entry or os.getcwd() for entry in sys.path])
+        code = f"import sys; sys.path[:] = {path}; from knightcert.workers import serve; serve()"
+        process = subprocess.Popen(
+            [sys.executable, "-c", code],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            start_new_session=True,
+        )
+        return cls(process)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def send(self, job: Job) -> None:
+        assert self.process.stdin is not None
+        self.job, self.began, self.peak, self.polled = job, time.perf_counter(), 0, time.perf_counter()
+        self.shm_before, self.shm_seen = _shm_inodes(), set()
+        data = _dumps((job.function, job.args))
+        self.process.stdin.write(_HEADER.pack(len(data)) + data)
+        self.process.stdin.flush()
+
+    def kill(self) -> None:
+        pids = _tree(self.pid)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
+        for pid in pids:  # a setsid child of the method: still below the worker until it died
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout):
+            with contextlib.suppress(OSError):
+                stream and stream.close()
+        for name in self.shm_seen:  # made during the task, held by its processes, ours: its own
+            with contextlib.suppress(OSError):
+                info = os.stat(name)
+                if (info.st_dev, info.st_ino) not in self.shm_before and info.st_uid == os.getuid():
+                    os.unlink(name)
+
+    def memory(self) -> int:
+        """Bytes the worker's processes hold (see the module docstring); its peak kept."""
+        total, files = 0, set()
+        for pid in _tree(self.pid):
+            with contextlib.suppress(OSError, ValueError):
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("RssAnon:"):
+                        total += int(line.split()[1]) * 1024
+                files |= _shm_held(pid)
+        self.shm_seen |= files
+        for name in files:
+            with contextlib.suppress(OSError):
+                total += os.stat(name).st_blocks * 512
+        self.peak = max(self.peak, total)
+        return total
+
+    def high_water(self) -> int:
+        """The worker's own lifetime peak resident memory (``VmHWM``), 0 when unreadable."""
+        with contextlib.suppress(OSError, ValueError):
+            for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+        return 0
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and its descendants now (``/proc/PID/task/TID/children``)."""
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with contextlib.suppress(OSError, ValueError):
+                    todo += [int(c) for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
+    return found
+
+
+def _shm_held(pid: int) -> set[str]:
+    """The ``/dev/shm`` files process ``pid`` holds open or mapped."""
+    held = set()
+    with contextlib.suppress(OSError):
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with contextlib.suppress(OSError):
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if target.startswith(_SHM):
+                    held.add(target)
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/maps", "rb") as maps:
+        for line in maps:
+            if b" /dev/shm/" in line:
+                held.add(line[line.index(b"/dev/shm/") :].rstrip(b"\n").decode(errors="replace"))
+    return {name for name in held if not name.endswith(" (deleted)")}
+
+
+def _shm_inodes() -> set[tuple[int, int]]:
+    inodes = set()
+    with contextlib.suppress(OSError), os.scandir(_SHM) as entries:
+        for entry in entries:
+            with contextlib.suppress(OSError):
+                info = entry.stat(follow_symlinks=False)
+                inodes.add((info.st_dev, info.st_ino))
+    return inodes
+
+
+class Pool:
+    """``size`` persistent workers (see the module docstring); use as a context manager."""
+
+    def __init__(self, size: int = 1, limit: int | None = None) -> None:
+        self.size, self.limit = max(1, size), limit if limit is not None else memory_limit()
+        self.idle: list[_Worker] = []
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End the idle workers (their channel closes: they exit; killed if they do not)."""
+        for worker in self.idle:
+            worker.kill()
+        self.idle = []
+
+    def run(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, Outcome]]:
+        """Run ``jobs``, ``size`` at a time; yield each with its outcome as it ends. Closing the
+        iterator (or Ctrl-C) kills the workers still busy."""
+        pending, busy = list(jobs), {}
+        selector = selectors.DefaultSelector()
+        try:
+            while pending or busy:
+                while pending and len(busy) < self.size:
+                    worker = self.idle.pop() if self.idle else _Worker.start()
+                    worker.send(pending.pop(0))
+                    assert worker.process.stdout is not None
+                    busy[worker.pid] = worker
+                    selector.register(worker.process.stdout, selectors.EVENT_READ, worker)
+                for key, _ in selector.select(POLL_SECONDS):
+                    worker = key.data
+                    done = self._read(worker)
+                    if done is not None:
+                        selector.unregister(key.fileobj)
+                        del busy[worker.pid]
+                        yield self._finish(worker, done)
+                now = time.perf_counter()
+                for worker in list(busy.values()):
+                    stopped = self._check(worker, now)
+                    if stopped is not None:
+                        assert worker.process.stdout is not None
+                        selector.unregister(worker.process.stdout)
+                        del busy[worker.pid]
+                        yield self._finish(worker, Outcome(stopped=stopped))
+        finally:
+            selector.close()
+            for worker in busy.values():
+                worker.kill()
+
+    def _read(self, worker: _Worker) -> Outcome | None:
+        """The worker's reply when it is whole; a crash when the worker ended without one."""
+        assert worker.process.stdout is not None
+        chunk = os.read(worker.process.stdout.fileno(), 1 << 20)
+        if not chunk:
+            code = worker.process.wait()
+            if code < 0:
+                name = signal.Signals(-code).name if -code in signal.valid_signals() else str(-code)
+                return Outcome(stopped=f"crash: the method's worker was killed by signal {name}")
+            return Outcome(stopped=f"crash: the method's worker exited with code {code}")
+        worker.buffer += chunk
+        while len(worker.buffer) >= _HEADER.size:
+            size = _HEADER.unpack(worker.buffer[: _HEADER.size])[0]
+            if len(worker.buffer) < _HEADER.size + size:
+                return None
+            data, worker.buffer = (
+                worker.buffer[_HEADER.size : _HEADER.size + size],
+                worker.buffer[_HEADER.size + size :],
+            )
+            if data == _BEGIN:
+                worker.began = time.perf_counter()
+                continue
+            try:
+                reply = json.loads(data)
+                return (
+                    Outcome(value=reply["value"])
+                    if "value" in reply
+                    else Outcome(stopped=str(reply["stopped"]))
+                )
+            except (ValueError, KeyError, TypeError):
+                return Outcome(stopped="crash: the worker's reply was garbled")
+        return None
+
+    def _check(self, worker: _Worker, now: float) -> str | None:
+        """Why ``worker`` must be killed now (time or memory), or None."""
+        job = worker.job
+        assert job is not None
+        if job.wall_limit is not None and now - worker.began > job.wall_limit:
+            return f"time limit: killed after {now - worker.began:.1f} s wall clock"
+        if now - worker.polled < POLL_SECONDS:
+            return None
+        worker.polled = now
+        used = worker.memory()
+        if self.limit is not None and used > self.limit:
+            used_mb, limit_mb = used / 2**20, self.limit / 2**20
+            return f"memory limit: the method's processes used {used_mb:.0f} MB (limit {limit_mb:.0f} MB)"
+        return None
+
+    def _finish(self, worker: _Worker, outcome: Outcome) -> tuple[Job, Outcome]:
+        assert worker.job is not None
+        job, outcome.elapsed = worker.job, time.perf_counter() - worker.began
+        if outcome.stopped is None:
+            outcome.peak_mb = round(max(worker.peak, worker.high_water()) / 2**20, 1)
+            self.idle.append(worker)
+        else:
+            outcome.peak_mb = round(worker.peak / 2**20, 1) if worker.peak else None
+            worker.kill()  # replaced by a fresh one for the next job
+        worker.job = None
+        return job, outcome
+
+
+def run_alone(function: Callable[..., Any], args: tuple[Any, ...], wall_limit: float | None) -> Outcome:
+    """``function(*args)`` on a worker of its own (ended after), under the memory limit."""
+    with Pool(1) as pool:
+        for _, outcome in pool.run([Job(function, args, wall_limit)]):
+            return outcome
+    raise AssertionError("a pool yields one outcome per job")  # pragma: no cover
