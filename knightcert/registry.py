@@ -218,7 +218,7 @@ class MethodRef:
         from knightcert.workers import run_alone, time_budget
 
         budget = time_budget(time_limit)
-        outcome = run_alone(_run_there, (self, instance, time_limit, seed, options), budget and budget + 1.0)
+        outcome = run_alone(_run_there, (self, instance, time_limit, seed, options), budget and budget + 0.25)
         info: dict[str, Any] = {"peak_mb": outcome.peak_mb}
         try:
             if outcome.stopped is None:

@@ -207,7 +207,8 @@ def over_budget(result: Result, time_limit: float | None) -> Result:
     """``result`` as ``UNKNOWN`` "time limit" when it came after the time budget (the limit plus
     :func:`~knightcert.workers.grace`): an overrun is never a normal answer."""
     budget = time_budget(time_limit)
-    if budget is None or result.time <= budget or result.info.get("stopped"):  # stopped: it says why
+    # stopped: it says why; interrupted: a built-in stopped by the command's watchdog or Ctrl-C
+    if budget is None or result.time <= budget or any(result.info.get(k) for k in ("stopped", "interrupted")):
         return result
     stopped = f"time limit: answered after {result.time:.1f} s, past the budget of {budget:.1f} s"
     return result.with_(

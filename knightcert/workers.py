@@ -74,6 +74,8 @@ MEMORY_LIMIT_VARIABLE = "KNIGHTCERT_MEMORY_LIMIT"
 POLL_SECONDS = 0.05
 #: How often a worker looks whether its parent is still there (seconds).
 PARENT_POLL_SECONDS = 0.5
+#: Largest reply a worker may send (bytes); past it the reply is garbled and the worker killed.
+MAX_REPLY_BYTES = 1 << 30
 _HEADER = struct.Struct("<Q")
 _BEGIN = b"\x00begin"  # a worker's note that its timed call begins now
 _SHM = "/dev/shm/"
@@ -181,11 +183,15 @@ def serve() -> None:  # pragma: no cover - runs in the worker
     os.dup2(2, 1)  # a method's print goes to standard error, never into the channel
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller stops its workers itself
     parent = os.getppid()
+    with contextlib.suppress(OSError, AttributeError):  # orphans of the method come back here
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(PARENT_POLL_SECONDS)
-        os.killpg(0, signal.SIGKILL)
+        _kill_tree(os.getpid())
 
     threading.Thread(target=watch, daemon=True).start()
     while (data := _receive(tasks)) is not None:
@@ -224,6 +230,7 @@ class _Worker:
     shm_seen: set[str] = field(default_factory=set)
     polled: float = 0.0
     buffer: bytes = b""
+    members: dict[int, str | None] = field(default_factory=dict)  # pid -> start time, seen below it
 
     @classmethod
     def start(cls) -> _Worker:
@@ -253,12 +260,12 @@ class _Worker:
         self.process.stdin.flush()
 
     def kill(self) -> None:
-        pids = _tree(self.pid)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGKILL)
-        for pid in pids:  # a setsid child of the method: still below the worker until it died
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
+        _kill_tree(self.pid)
+        for pid, began in self.members.items():  # seen below it at a poll: orphaned if it died first
+            if _start_time(pid) == began:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+        self.members = {}
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout):
             with contextlib.suppress(OSError):
@@ -273,11 +280,9 @@ class _Worker:
         """Bytes the worker's processes hold (see the module docstring); its peak kept."""
         total, files = 0, set()
         for pid in _tree(self.pid):
-            with contextlib.suppress(OSError, ValueError):
-                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                    if line.startswith("RssAnon:"):
-                        total += int(line.split()[1]) * 1024
-                files |= _shm_held(pid)
+            self.members.setdefault(pid, _start_time(pid))
+            total += _anonymous(pid)
+            files |= _shm_held(pid)
         self.shm_seen |= files
         for name in files:
             with contextlib.suppress(OSError):
@@ -285,13 +290,30 @@ class _Worker:
         self.peak = max(self.peak, total)
         return total
 
-    def high_water(self) -> int:
-        """The worker's own lifetime peak resident memory (``VmHWM``), 0 when unreadable."""
-        with contextlib.suppress(OSError, ValueError):
-            for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) * 1024
-        return 0
+
+
+def _start_time(pid: int) -> str | None:
+    """When process ``pid`` started (``/proc/PID/stat``), None when it is gone: tells a pid reused."""
+    with contextlib.suppress(OSError, IndexError):
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    return None
+
+
+def _anonymous(pid: int) -> int:
+    """Resident anonymous bytes of process ``pid`` (``RssAnon``), 0 when unreadable."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        return int(Path(f"/proc/{pid}/status").read_text().split("RssAnon:")[1].split()[0]) * 1024
+    return 0
+
+
+def _kill_tree(root: int) -> None:
+    """Kill ``root``, its process group and every process below it (the worker is a child
+    subreaper: what its method left running, ``setsid`` daemons included, is below it)."""
+    for pid in _tree(root)[:0:-1]:  # the descendants first: a worker may be killing itself
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(root, signal.SIGKILL)
 
 
 def _tree(root: int) -> list[int]:
@@ -392,12 +414,13 @@ class Pool:
         if not chunk:
             code = worker.process.wait()
             if code < 0:
-                name = signal.Signals(-code).name if -code in signal.valid_signals() else str(-code)
-                return Outcome(stopped=f"crash: the method's worker was killed by signal {name}")
+                return Outcome(stopped=f"crash: the method's worker was killed by signal {-code}")
             return Outcome(stopped=f"crash: the method's worker exited with code {code}")
         worker.buffer += chunk
         while len(worker.buffer) >= _HEADER.size:
             size = _HEADER.unpack(worker.buffer[: _HEADER.size])[0]
+            if size > MAX_REPLY_BYTES:
+                return Outcome(stopped="crash: the worker's reply was garbled")
             if len(worker.buffer) < _HEADER.size + size:
                 return None
             data, worker.buffer = (
@@ -423,7 +446,7 @@ class Pool:
         job = worker.job
         assert job is not None
         if job.wall_limit is not None and now - worker.began > job.wall_limit:
-            return f"time limit: killed after {now - worker.began:.1f} s wall clock"
+            return f"time limit: no answer after {now - worker.began:.1f} s; its worker was killed"
         if now - worker.polled < POLL_SECONDS:
             return None
         worker.polled = now
@@ -437,7 +460,7 @@ class Pool:
         assert worker.job is not None
         job, outcome.elapsed = worker.job, time.perf_counter() - worker.began
         if outcome.stopped is None:
-            outcome.peak_mb = round(max(worker.peak, worker.high_water()) / 2**20, 1)
+            outcome.peak_mb = round(max(worker.peak, _anonymous(worker.pid)) / 2**20, 1)
             self.idle.append(worker)
         else:
             outcome.peak_mb = round(worker.peak / 2**20, 1) if worker.peak else None

@@ -19,10 +19,10 @@ import pytest
 import knightcert.algorithms.path_search as path_search
 from knightcert.cli import session
 from knightcert.cli.main import main
-from knightcert.contained import grace
 from knightcert.problems import stopping
 from knightcert.problems.result import Status
 from knightcert.registry import MethodRef
+from knightcert.workers import grace
 
 from .conftest import ROOT, environment
 
