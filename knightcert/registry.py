@@ -162,13 +162,10 @@ class MethodRef:
             return self.function()(instance, time_limit=time_limit, seed=seed, check=check, **options)
         from knightcert.problems.checkers import certify
         from knightcert.problems.method import check_arguments
-        from knightcert.workers import in_worker
 
         check_arguments(self.problem, instance, time_limit, seed)
-        if in_worker():  # this process is the method's own: called here, directly
-            result = self._call_here(instance, time_limit, seed, options)
-        else:
-            result = self._call_in_worker(instance, time_limit, seed, options)
+        # in this process: the run path (knightcert.solving.run) sends it to a worker first
+        result = self._call_here(instance, time_limit, seed, options)
         result = result.with_(
             problem=self.problem,
             method=self.name,
@@ -206,44 +203,6 @@ class MethodRef:
             stopped = f"crash: {type(exc).__name__}: {str(exc)[:300]}{where}"
             return Result.empty(self.problem, self.name, 0.0, info={"stopped": stopped})
         return answer.with_(info=keep_apart(answer.info, self.origin, None))
-
-    def _call_in_worker(
-        self, instance: Any, time_limit: float | None, seed: int | None, options: dict[str, Any]
-    ) -> Result:
-        """Run the method on a worker process of its own (:mod:`knightcert.workers`), stopped at
-        the time budget or the memory limit; its answer read back strictly, or ``UNKNOWN`` saying
-        why there is none. Its time and CPU time are measured there, around the call."""
-        from knightcert.problems.answers import result_from_answer
-        from knightcert.problems.errors import KnightcertError
-        from knightcert.workers import run_alone, time_budget
-
-        budget = time_budget(time_limit)
-        outcome = run_alone(_run_there, (self, instance, time_limit, seed, options), budget and budget + 0.25)
-        info: dict[str, Any] = {"peak_mb": outcome.peak_mb}
-        try:
-            if outcome.stopped is None:
-                value = outcome.value
-                result = result_from_answer(value["answer"], problem=self.problem)
-                cpu = value["cpu"]
-                return result.with_(
-                    info={**result.info, **info}, cpu_time=float(cpu) if cpu is not None else None
-                )
-        except (KnightcertError, KeyError, TypeError, ValueError):
-            outcome.stopped = "crash: the method's answer came back malformed"
-        return Result.empty(
-            self.problem, self.name, outcome.elapsed, info={**info, "stopped": outcome.stopped}
-        )
-
-
-def _run_there(
-    ref: MethodRef, instance: Any, time_limit: float | None, seed: int | None, options: dict[str, Any]
-) -> Any:
-    """In a worker: the run path (:func:`knightcert.solving.run`) unchecked, as plain data."""
-    from knightcert.problems.answers import answer_fields
-    from knightcert.solving import run
-
-    result = run(ref.problem, ref, instance, time_limit=time_limit, seed=seed, options=options, check=False)
-    return {"answer": answer_fields(result), "cpu": result.cpu_time}
 
 
 #: Keys of a program's info set by knightcert's own code in the runner (:mod:`knightcert.program`).

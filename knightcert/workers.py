@@ -291,7 +291,6 @@ class _Worker:
         return total
 
 
-
 def _start_time(pid: int) -> str | None:
     """When process ``pid`` started (``/proc/PID/stat``), None when it is gone: tells a pid reused."""
     with contextlib.suppress(OSError, IndexError):
