@@ -40,7 +40,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -269,7 +269,8 @@ class _Worker:
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout):
             with contextlib.suppress(OSError):
-                stream and stream.close()
+                if stream is not None:
+                    stream.close()
         for name in self.shm_seen:  # made during the task, held by its processes, ours: its own
             with contextlib.suppress(OSError):
                 info = os.stat(name)
@@ -373,7 +374,7 @@ class Pool:
             worker.kill()
         self.idle = []
 
-    def run(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, Outcome]]:
+    def run(self, jobs: Iterable[Job]) -> Generator[tuple[Job, Outcome], None, None]:
         """Run ``jobs``, ``size`` at a time; yield each with its outcome as it ends. Closing the
         iterator (or Ctrl-C) kills the workers still busy."""
         pending, busy = list(jobs), {}
