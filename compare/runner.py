@@ -98,7 +98,8 @@ class Task:
 
     @property
     def name(self) -> str:
-        return getattr(self.instance, "name", str(self.instance))
+        name = getattr(self.instance, "name", None)
+        return str(self.instance) if name is None else name
 
     @property
     def key(self) -> tuple[str, str, str, int]:

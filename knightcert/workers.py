@@ -226,7 +226,7 @@ class _Worker:
     job: Job | None = None
     began: float = 0.0
     peak: int = 0
-    shm_before: set[tuple[int, int]] = field(default_factory=set)
+    shm_before: set[str] = field(default_factory=set)
     shm_seen: set[str] = field(default_factory=set)
     polled: float = 0.0
     buffer: bytes = b""
@@ -254,7 +254,7 @@ class _Worker:
     def send(self, job: Job) -> None:
         assert self.process.stdin is not None
         self.job, self.began, self.peak, self.polled = job, time.perf_counter(), 0, time.perf_counter()
-        self.shm_before, self.shm_seen = _shm_inodes(), set()
+        self.shm_before, self.shm_seen = _shm_names(), set()
         data = _dumps((job.function, job.args))
         self.process.stdin.write(_HEADER.pack(len(data)) + data)
         self.process.stdin.flush()
@@ -271,10 +271,9 @@ class _Worker:
             with contextlib.suppress(OSError):
                 if stream is not None:
                     stream.close()
-        for name in self.shm_seen:  # made during the task, held by its processes, ours: its own
+        for name in self.shm_seen - self.shm_before:  # made during the task, held by it, ours
             with contextlib.suppress(OSError):
-                info = os.stat(name)
-                if (info.st_dev, info.st_ino) not in self.shm_before and info.st_uid == os.getuid():
+                if os.stat(name).st_uid == os.getuid():
                     os.unlink(name)
 
     def memory(self) -> int:
@@ -282,8 +281,9 @@ class _Worker:
         total, files = 0, set()
         for pid in _tree(self.pid):
             self.members.setdefault(pid, _start_time(pid))
-            total += _anonymous(pid)
-            files |= _shm_held(pid)
+            anonymous, shared = _resident(pid)
+            total += anonymous
+            files |= _shm_held(pid, mapped=shared > 0)
         self.shm_seen |= files
         for name in files:
             with contextlib.suppress(OSError):
@@ -299,11 +299,14 @@ def _start_time(pid: int) -> str | None:
     return None
 
 
-def _anonymous(pid: int) -> int:
-    """Resident anonymous bytes of process ``pid`` (``RssAnon``), 0 when unreadable."""
+def _resident(pid: int) -> tuple[int, int]:
+    """Resident anonymous and shared-memory bytes of process ``pid`` (``RssAnon``,
+    ``RssShmem``), zeros when unreadable."""
     with contextlib.suppress(OSError, ValueError, IndexError):
-        return int(Path(f"/proc/{pid}/status").read_text().split("RssAnon:")[1].split()[0]) * 1024
-    return 0
+        text = Path(f"/proc/{pid}/status").read_text()
+        anonymous, shared = (int(text.split(key)[1].split()[0]) * 1024 for key in ("RssAnon:", "RssShmem:"))
+        return anonymous, shared
+    return 0, 0
 
 
 def _kill_tree(root: int) -> None:
@@ -329,8 +332,8 @@ def _tree(root: int) -> list[int]:
     return found
 
 
-def _shm_held(pid: int) -> set[str]:
-    """The ``/dev/shm`` files process ``pid`` holds open or mapped."""
+def _shm_held(pid: int, mapped: bool = True) -> set[str]:
+    """The ``/dev/shm`` files process ``pid`` holds open (or mapped: when ``mapped``)."""
     held = set()
     with contextlib.suppress(OSError):
         for fd in os.listdir(f"/proc/{pid}/fd"):
@@ -338,21 +341,17 @@ def _shm_held(pid: int) -> set[str]:
                 target = os.readlink(f"/proc/{pid}/fd/{fd}")
                 if target.startswith(_SHM):
                     held.add(target)
-    with contextlib.suppress(OSError), open(f"/proc/{pid}/maps", "rb") as maps:
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/maps" if mapped else os.devnull, "rb") as maps:
         for line in maps:
             if b" /dev/shm/" in line:
                 held.add(line[line.index(b"/dev/shm/") :].rstrip(b"\n").decode(errors="replace"))
     return {name for name in held if not name.endswith(" (deleted)")}
 
 
-def _shm_inodes() -> set[tuple[int, int]]:
-    inodes = set()
-    with contextlib.suppress(OSError), os.scandir(_SHM) as entries:
-        for entry in entries:
-            with contextlib.suppress(OSError):
-                info = entry.stat(follow_symlinks=False)
-                inodes.add((info.st_dev, info.st_ino))
-    return inodes
+def _shm_names() -> set[str]:
+    with contextlib.suppress(OSError):
+        return {_SHM + name for name in os.listdir(_SHM)}
+    return set()
 
 
 class Pool:
@@ -460,7 +459,7 @@ class Pool:
         assert worker.job is not None
         job, outcome.elapsed = worker.job, time.perf_counter() - worker.began
         if outcome.stopped is None:
-            outcome.peak_mb = round(max(worker.peak, _anonymous(worker.pid)) / 2**20, 1)
+            outcome.peak_mb = round(max(worker.peak, _resident(worker.pid)[0]) / 2**20, 1)
             self.idle.append(worker)
         else:
             outcome.peak_mb = round(worker.peak / 2**20, 1) if worker.peak else None
