@@ -305,8 +305,20 @@ def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Generator[Row, None
     they finish. Closing the generator (or Ctrl-C) kills the runs still going."""
     # runs x solver threads <= cores: each run's CP-SAT reads this (knightcert.models.cpsat_solve)
     os.environ.setdefault("KNIGHTCERT_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, workers))))
-    with Pool(workers) as pool:
-        yield from pool_rows(pool, tasks)
+    yield from pool_rows(shared_pool(workers), tasks)
+
+
+_SHARED: dict[int, Pool] = {}
+
+
+def shared_pool(workers: int) -> Pool:
+    """This process's pool of ``workers`` workers, kept warm from one comparison (and its
+    reference runs) to the next; its workers end with this process."""
+    if not _SHARED:
+        import atexit
+
+        atexit.register(lambda: [pool.close() for pool in _SHARED.values()])
+    return _SHARED.setdefault(workers, Pool(workers))
 
 
 def _foreign(task: Task) -> bool:

@@ -28,6 +28,7 @@ caller's channel closes or its parent is gone (polled every :data:`PARENT_POLL_S
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import os
@@ -358,7 +359,7 @@ class Pool:
     """``size`` persistent workers (see the module docstring); use as a context manager."""
 
     def __init__(self, size: int = 1, limit: int | None = None) -> None:
-        self.size, self.limit = max(1, size), limit if limit is not None else memory_limit()
+        self.size, self.given_limit, self.limit = max(1, size), limit, limit
         self.idle: list[_Worker] = []
 
     def __enter__(self) -> Pool:
@@ -376,13 +377,14 @@ class Pool:
     def run(self, jobs: Iterable[Job]) -> Generator[tuple[Job, Outcome], None, None]:
         """Run ``jobs``, ``size`` at a time; yield each with its outcome as it ends. Closing the
         iterator (or Ctrl-C) kills the workers still busy."""
-        pending, busy = list(jobs), {}
+        pending, busy = collections.deque(jobs), {}
+        self.limit = memory_limit() if self.given_limit is None else self.given_limit  # as set now
         selector = selectors.DefaultSelector()
         try:
             while pending or busy:
                 while pending and len(busy) < self.size:
                     worker = self.idle.pop() if self.idle else _Worker.start()
-                    worker.send(pending.pop(0))
+                    worker.send(pending.popleft())
                     assert worker.process.stdout is not None
                     busy[worker.pid] = worker
                     selector.register(worker.process.stdout, selectors.EVENT_READ, worker)
