@@ -307,7 +307,12 @@ def run_references(
     """The reference runs of the instances whose verified answers still have no gap (and no
     reference run recorded in ``done``), each under the comparison's limits, by the same run
     path as every run: instance hash -> its record."""
-    wanted = [item for item in items if item.sha256 not in done and needs_reference(rows, item)]
+    mine: dict[str, list[Row]] = {}
+    for row in rows:
+        mine.setdefault(row.instance, []).append(row)
+    wanted = [
+        item for item in items if item.sha256 not in done and needs_reference(mine.get(item.name, []), item)
+    ]
     tasks = [reference_task(problem, item, time_limit, wall_limit) for item in wanted]
     run = run_with_executor(tasks, executor) if executor is not None else run_isolated(tasks, workers)
     return {

@@ -41,7 +41,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,6 +73,8 @@ MEMORY_SHARE = 0.75
 MEMORY_LIMIT_VARIABLE = "KNIGHTCERT_MEMORY_LIMIT"
 #: How often the caller reads a busy worker's memory (seconds).
 POLL_SECONDS = 0.05
+#: Jobs sent ahead to each worker (the one running and the next): it never waits for the caller.
+QUEUED = 2
 #: How often a worker looks whether its parent is still there (seconds).
 PARENT_POLL_SECONDS = 0.5
 #: Largest reply a worker may send (bytes); past it the reply is garbled and the worker killed.
@@ -224,7 +226,7 @@ def _dumps(value: Any) -> bytes:
 @dataclass
 class _Worker:
     process: subprocess.Popen[bytes]
-    job: Job | None = None
+    queue: collections.deque[Job] = field(default_factory=collections.deque)  # sent; [0] runs
     began: float = 0.0
     peak: int = 0
     shm_before: set[str] = field(default_factory=set)
@@ -253,12 +255,19 @@ class _Worker:
         return self.process.pid
 
     def send(self, job: Job) -> None:
+        """Queue ``job`` on the worker (it starts when the ones before it are done)."""
         assert self.process.stdin is not None
-        self.job, self.began, self.peak, self.polled = job, time.perf_counter(), 0, time.perf_counter()
-        self.shm_before, self.shm_seen = _shm_names(), set()
+        self.queue.append(job)
+        if len(self.queue) == 1:
+            self.front()
         data = _dumps((job.function, job.args))
         self.process.stdin.write(_HEADER.pack(len(data)) + data)
         self.process.stdin.flush()
+
+    def front(self) -> None:
+        """The first queued job begins: its clock, its memory peak and its /dev/shm baseline."""
+        self.began = self.polled = time.perf_counter()
+        self.peak, self.shm_before, self.shm_seen = 0, _shm_names(), set()
 
     def kill(self) -> None:
         _kill_tree(self.pid)
@@ -375,98 +384,116 @@ class Pool:
         self.idle = []
 
     def run(self, jobs: Iterable[Job]) -> Generator[tuple[Job, Outcome], None, None]:
-        """Run ``jobs``, ``size`` at a time; yield each with its outcome as it ends. Closing the
-        iterator (or Ctrl-C) kills the workers still busy."""
-        pending, busy = collections.deque(jobs), {}
+        """Run ``jobs`` on ``size`` workers, :data:`QUEUED` queued on each (so a worker never waits
+        for the next); yield each with its outcome as it ends. The jobs queued behind one whose
+        worker is killed go to another worker. Closing the iterator (or Ctrl-C) kills the workers
+        still busy."""
+        pending: collections.deque[Job] = collections.deque(jobs)
         self.limit = memory_limit() if self.given_limit is None else self.given_limit  # as set now
+        active: list[_Worker] = []
         selector = selectors.DefaultSelector()
         try:
-            while pending or busy:
-                while pending and len(busy) < self.size:
-                    worker = self.idle.pop() if self.idle else _Worker.start()
-                    worker.send(pending.popleft())
-                    assert worker.process.stdout is not None
-                    busy[worker.pid] = worker
-                    selector.register(worker.process.stdout, selectors.EVENT_READ, worker)
+            while pending or any(worker.queue for worker in active):
+                while pending and len(active) < self.size:
+                    active.append(self.idle.pop() if self.idle else _Worker.start())
+                    selector.register(active[-1].process.stdout, selectors.EVENT_READ, active[-1])  # type: ignore[arg-type]
+                for worker in active:
+                    while pending and len(worker.queue) < QUEUED:
+                        worker.send(pending.popleft())
                 for key, _ in selector.select(POLL_SECONDS):
-                    worker = key.data
-                    done = self._read(worker)
-                    if done is not None:
-                        selector.unregister(key.fileobj)
-                        del busy[worker.pid]
-                        yield self._finish(worker, done)
+                    yield from self._settle(key.data, self._read(key.data), active, pending, selector)
                 now = time.perf_counter()
-                for worker in list(busy.values()):
-                    stopped = self._check(worker, now)
-                    if stopped is not None:
-                        assert worker.process.stdout is not None
-                        selector.unregister(worker.process.stdout)
-                        del busy[worker.pid]
-                        yield self._finish(worker, Outcome(stopped=stopped))
+                for worker in [worker for worker in active if worker.queue]:
+                    yield from self._settle(worker, self._check(worker, now), active, pending, selector)
         finally:
             selector.close()
-            for worker in busy.values():
-                worker.kill()
+            for worker in active:
+                if worker.queue:
+                    worker.kill()
+                else:
+                    self.idle.append(worker)
 
-    def _read(self, worker: _Worker) -> Outcome | None:
-        """The worker's reply when it is whole; a crash when the worker ended without one."""
+    def _settle(
+        self,
+        worker: _Worker,
+        outcomes: list[Outcome],
+        active: list[_Worker],
+        pending: collections.deque[Job],
+        selector: selectors.BaseSelector,
+    ) -> Iterator[tuple[Job, Outcome]]:
+        """The worker's jobs that ended; one that failed takes the worker with it (killed, out
+        of ``active``), and the jobs queued behind it go back to ``pending``."""
+        for outcome in outcomes:
+            if worker not in active:
+                return
+            if outcome.stopped is not None:
+                selector.unregister(worker.process.stdout)  # type: ignore[arg-type]
+                active.remove(worker)
+                pending.extendleft(reversed(list(worker.queue)[1:]))
+            yield self._finish(worker, outcome)
+
+    def _read(self, worker: _Worker) -> list[Outcome]:
+        """The replies the worker has finished; a crash when it ended without one."""
         assert worker.process.stdout is not None
         chunk = os.read(worker.process.stdout.fileno(), 1 << 20)
         if not chunk:
             code = worker.process.wait()
             if code < 0:
-                return Outcome(stopped=f"crash: the method's worker was killed by signal {-code}")
-            return Outcome(stopped=f"crash: the method's worker exited with code {code}")
+                return [Outcome(stopped=f"crash: the method's worker was killed by signal {-code}")]
+            return [Outcome(stopped=f"crash: the method's worker exited with code {code}")]
         worker.buffer += chunk
-        while len(worker.buffer) >= _HEADER.size:
+        done = []
+        while len(worker.buffer) >= _HEADER.size and len(done) < len(worker.queue):
             size = _HEADER.unpack(worker.buffer[: _HEADER.size])[0]
             if size > MAX_REPLY_BYTES:
-                return Outcome(stopped="crash: the worker's reply was garbled")
+                return [*done, Outcome(stopped="crash: the worker's reply was garbled")]
             if len(worker.buffer) < _HEADER.size + size:
-                return None
-            data, worker.buffer = (
-                worker.buffer[_HEADER.size : _HEADER.size + size],
-                worker.buffer[_HEADER.size + size :],
-            )
+                break
+            data = worker.buffer[_HEADER.size : _HEADER.size + size]
+            worker.buffer = worker.buffer[_HEADER.size + size :]
             if data == _BEGIN:
                 worker.began = time.perf_counter()
                 continue
             try:
                 reply = json.loads(data)
-                return (
+                done.append(
                     Outcome(value=reply["value"])
                     if "value" in reply
                     else Outcome(stopped=str(reply["stopped"]))
                 )
             except (ValueError, KeyError, TypeError):
-                return Outcome(stopped="crash: the worker's reply was garbled")
-        return None
+                return [*done, Outcome(stopped="crash: the worker's reply was garbled")]
+        return done
 
-    def _check(self, worker: _Worker, now: float) -> str | None:
-        """Why ``worker`` must be killed now (time or memory), or None."""
-        job = worker.job
-        assert job is not None
-        if job.wall_limit is not None and now - worker.began > job.wall_limit:
-            return f"time limit: no answer after {now - worker.began:.1f} s; its worker was killed"
+    def _check(self, worker: _Worker, now: float) -> list[Outcome]:
+        """The worker's running job stopped when it must be killed now (time or memory)."""
+        limit = worker.queue[0].wall_limit
+        if limit is not None and now - worker.began > limit:
+            return [
+                Outcome(
+                    stopped=f"time limit: no answer after {now - worker.began:.1f} s; its worker was killed"
+                )
+            ]
         if now - worker.polled < POLL_SECONDS:
-            return None
+            return []
         worker.polled = now
         used = worker.memory()
         if self.limit is not None and used > self.limit:
             used_mb, limit_mb = used / 2**20, self.limit / 2**20
-            return f"memory limit: the method's processes used {used_mb:.0f} MB (limit {limit_mb:.0f} MB)"
-        return None
+            why = f"memory limit: the method's processes used {used_mb:.0f} MB (limit {limit_mb:.0f} MB)"
+            return [Outcome(stopped=why)]
+        return []
 
     def _finish(self, worker: _Worker, outcome: Outcome) -> tuple[Job, Outcome]:
-        assert worker.job is not None
-        job, outcome.elapsed = worker.job, time.perf_counter() - worker.began
+        job, outcome.elapsed = worker.queue.popleft(), time.perf_counter() - worker.began
         if outcome.stopped is None:
             outcome.peak_mb = round(max(worker.peak, _resident(worker.pid)[0]) / 2**20, 1)
-            self.idle.append(worker)
+            if worker.queue:
+                worker.front()
         else:
             outcome.peak_mb = round(worker.peak / 2**20, 1) if worker.peak else None
+            worker.queue.clear()  # its other jobs went back to the pending ones
             worker.kill()  # replaced by a fresh one for the next job
-        worker.job = None
         return job, outcome
 
 
