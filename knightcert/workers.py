@@ -126,6 +126,7 @@ class Job:
     args: tuple[Any, ...] = ()
     wall_limit: float | None = None  # seconds from its timed call's start; None: none
     tag: Any = None  # the caller's, handed back with the outcome
+    trusted: bool = False  # runs the project's own code only (no foreign method)
 
 
 @dataclass
@@ -136,6 +137,7 @@ class Outcome:
     stopped: str | None = None
     peak_mb: float | None = None
     elapsed: float = 0.0
+    clean: bool = False  # its worker had run trusted jobs only: nothing foreign could patch it
 
 
 _worker_side = False
@@ -234,6 +236,7 @@ class _Worker:
     polled: float = 0.0
     buffer: bytes = b""
     members: dict[int, str | None] = field(default_factory=dict)  # pid -> start time, seen below it
+    clean: bool = True  # sent trusted jobs only
 
     @classmethod
     def start(cls) -> _Worker:
@@ -258,6 +261,7 @@ class _Worker:
         """Queue ``job`` on the worker (it starts when the ones before it are done)."""
         assert self.process.stdin is not None
         self.queue.append(job)
+        self.clean = self.clean and job.trusted
         if len(self.queue) == 1:
             self.front()
         data = _dumps((job.function, job.args))
@@ -486,6 +490,7 @@ class Pool:
 
     def _finish(self, worker: _Worker, outcome: Outcome) -> tuple[Job, Outcome]:
         job, outcome.elapsed = worker.queue.popleft(), time.perf_counter() - worker.began
+        outcome.clean = worker.clean
         if outcome.stopped is None:
             outcome.peak_mb = round(max(worker.peak, _resident(worker.pid)[0]) / 2**20, 1)
             if worker.queue:
