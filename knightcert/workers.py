@@ -217,12 +217,16 @@ def serve() -> None:  # pragma: no cover - runs in the worker
 
 
 def _dumps(value: Any) -> bytes:
+    """``value`` pickled; by value with cloudpickle (installed with Dask) when it holds a local
+    function or a lambda that pickle cannot send."""
     try:
-        import cloudpickle  # a local function or a lambda as a method (installed with Dask)
-
+        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        try:
+            import cloudpickle
+        except ImportError:
+            raise
         return cloudpickle.dumps(value)
-    except ImportError:
-        return pickle.dumps(value)
 
 
 @dataclass
