@@ -159,8 +159,9 @@ def run(
         cpu_began, began = cpu_seconds(), time.perf_counter()
         result = ref(instance, time_limit=time_limit, seed=seed, check=False, **given)
         spent, cpu = time.perf_counter() - began, cpu_seconds() - cpu_began
-        # the one clock of every method (a program's: from its exec to its exit)
-        result = result.with_(time=result.time if ref.origin == "program" else spent, cpu_time=cpu)
+        # the one clock of every method (a foreign one's: around the call alone, in its worker; a
+        # program's: from its exec to its exit)
+        result = result.with_(time=result.time if ref.foreign else spent, cpu_time=cpu)
     result = over_budget(result, time_limit)
     if warm and not ref.foreign:  # what loading its code cost this run, beside its time, never in it
         result = result.with_(info={**result.info, "warm_s": round(warm_s, 6)})

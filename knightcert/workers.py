@@ -506,9 +506,20 @@ class Pool:
         return job, outcome
 
 
+_ALONE: list[Pool] = []
+_ALONE_LOCK = threading.Lock()
+
+
 def run_alone(function: Callable[..., Any], args: tuple[Any, ...], wall_limit: float | None) -> Outcome:
-    """``function(*args)`` on a worker of its own (ended after), under the memory limit."""
-    with Pool(1) as pool:
-        for _, outcome in pool.run([Job(function, args, wall_limit)]):
+    """``function(*args)`` on this process's own worker, under the memory limit: kept warm for
+    the next call (from any thread, one at a time), replaced when a call cost it; it ends with
+    this process."""
+    with _ALONE_LOCK:
+        if not _ALONE:
+            import atexit
+
+            _ALONE.append(Pool(1))
+            atexit.register(_ALONE[0].close)
+        for _, outcome in _ALONE[0].run([Job(function, args, wall_limit)]):
             return outcome
     raise AssertionError("a pool yields one outcome per job")  # pragma: no cover
