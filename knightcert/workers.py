@@ -261,16 +261,22 @@ class _Worker:
     def pid(self) -> int:
         return self.process.pid
 
-    def send(self, job: Job) -> None:
-        """Queue ``job`` on the worker (it starts when the ones before it are done)."""
+    def send(self, job: Job) -> bool:
+        """Queue ``job`` on the worker (it starts when the ones before it are done); False when
+        the worker has ended and the job was not sent."""
         assert self.process.stdin is not None
         self.queue.append(job)
         self.clean = self.clean and job.trusted
         if len(self.queue) == 1:
             self.front()
         data = _dumps((job.function, job.args))
-        self.process.stdin.write(_HEADER.pack(len(data)) + data)
-        self.process.stdin.flush()
+        try:
+            self.process.stdin.write(_HEADER.pack(len(data)) + data)
+            self.process.stdin.flush()
+        except OSError:  # it has ended: the job was not sent (its end is read from its output)
+            self.queue.pop()
+            return False
+        return True
 
     def front(self) -> None:
         """The first queued job begins: its clock, its memory peak and its /dev/shm baseline."""
@@ -403,11 +409,15 @@ class Pool:
         try:
             while pending or any(worker.queue for worker in active):
                 while pending and len(active) < self.size:
-                    active.append(self.idle.pop() if self.idle else _Worker.start())
-                    selector.register(active[-1].process.stdout, selectors.EVENT_READ, active[-1])  # type: ignore[arg-type]
+                    worker = self.idle.pop() if self.idle else _Worker.start()
+                    if worker.process.poll() is not None:  # ended while idle: replaced
+                        worker.kill()
+                        continue
+                    active.append(worker)
+                    selector.register(worker.process.stdout, selectors.EVENT_READ, worker)  # type: ignore[arg-type]
                 for worker in active:
-                    while pending and len(worker.queue) < QUEUED:
-                        worker.send(pending.popleft())
+                    while pending and len(worker.queue) < QUEUED and worker.send(pending[0]):
+                        pending.popleft()
                 for key, _ in selector.select(POLL_SECONDS):
                     yield from self._settle(key.data, self._read(key.data), active, pending, selector)
                 now = time.perf_counter()
@@ -434,10 +444,13 @@ class Pool:
         for outcome in outcomes:
             if worker not in active:
                 return
-            if outcome.stopped is not None:
+            if outcome.stopped is not None or not worker.queue:
                 selector.unregister(worker.process.stdout)  # type: ignore[arg-type]
                 active.remove(worker)
                 pending.extendleft(reversed(list(worker.queue)[1:]))
+            if not worker.queue:  # it ended with no job of ours running
+                worker.kill()
+                return
             yield self._finish(worker, outcome)
 
     def _read(self, worker: _Worker) -> list[Outcome]:
