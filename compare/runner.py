@@ -38,7 +38,7 @@ from knightcert.problems.result import Result
 from knightcert.registry import MethodRef, resolve
 from knightcert.solving import over_budget, run
 from knightcert.warming import WARMED, ensure_warm, warm_up
-from knightcert.workers import Job, Pool, time_budget
+from knightcert.workers import Job, Pool, shared_pool, time_budget
 
 __all__ = [
     "CHECK_SECONDS",
@@ -307,19 +307,6 @@ def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Generator[Row, None
     # runs x solver threads <= cores: each run's CP-SAT reads this (knightcert.models.cpsat_solve)
     os.environ.setdefault("KNIGHTCERT_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, workers))))
     yield from pool_rows(shared_pool(workers), tasks)
-
-
-_SHARED: dict[int, Pool] = {}
-
-
-def shared_pool(workers: int) -> Pool:
-    """This process's pool of ``workers`` workers, kept warm from one comparison (and its
-    reference runs) to the next; its workers end with this process."""
-    if not _SHARED:
-        import atexit
-
-        atexit.register(lambda: [pool.close() for pool in _SHARED.values()])
-    return _SHARED.setdefault(workers, Pool(workers))
 
 
 def _foreign(task: Task) -> bool:

@@ -59,6 +59,7 @@ __all__ = [
     "in_worker",
     "memory_limit",
     "run_alone",
+    "shared_pool",
     "time_budget",
     "timed_call_begins",
 ]
@@ -519,20 +520,32 @@ class Pool:
         return job, outcome
 
 
-_ALONE: list[Pool] = []
+_SHARED: dict[int, tuple[tuple[str, ...], Pool]] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_pool(size: int) -> Pool:
+    """This process's pool of ``size`` workers, kept warm from one call to the next while the
+    folder and ``sys.path`` stay the same (a worker imports methods from what they were when it
+    started: another folder gets fresh workers); its workers end with this process."""
+    where = (os.getcwd(), *sys.path)
+    with _SHARED_LOCK:
+        if not _SHARED:
+            import atexit
+
+            atexit.register(lambda: [pool.close() for _, pool in _SHARED.values()])
+        if size in _SHARED and _SHARED[size][0] != where:
+            _SHARED.pop(size)[1].close()
+        return _SHARED.setdefault(size, (where, Pool(size)))[1]
+
+
 _ALONE_LOCK = threading.Lock()
 
 
 def run_alone(function: Callable[..., Any], args: tuple[Any, ...], wall_limit: float | None) -> Outcome:
-    """``function(*args)`` on this process's own worker, under the memory limit: kept warm for
-    the next call (from any thread, one at a time), replaced when a call cost it; it ends with
-    this process."""
+    """``function(*args)`` on this process's own worker (:func:`shared_pool` of one, kept warm;
+    one call at a time, from any thread), under the memory limit."""
     with _ALONE_LOCK:
-        if not _ALONE:
-            import atexit
-
-            _ALONE.append(Pool(1))
-            atexit.register(_ALONE[0].close)
-        for _, outcome in _ALONE[0].run([Job(function, args, wall_limit)]):
+        for _, outcome in shared_pool(1).run([Job(function, args, wall_limit)]):
             return outcome
     raise AssertionError("a pool yields one outcome per job")  # pragma: no cover
