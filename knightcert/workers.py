@@ -76,6 +76,9 @@ MEMORY_LIMIT_VARIABLE = "KNIGHTCERT_MEMORY_LIMIT"
 POLL_SECONDS = 0.05
 #: Jobs sent ahead to each worker (the one running and the next): it never waits for the caller.
 QUEUED = 2
+#: Largest job sent ahead to a busy worker (bytes): well inside a pipe's 64 KB, so that the
+#: caller's write never waits on a worker that is itself waiting to write its reply.
+AHEAD_BYTES = 16 * 1024
 #: How often a worker looks whether its parent is still there (seconds).
 PARENT_POLL_SECONDS = 0.5
 #: Largest reply a worker may send (bytes); past it the reply is garbled and the worker killed.
@@ -128,6 +131,7 @@ class Job:
     wall_limit: float | None = None  # seconds from its timed call's start; None: none
     tag: Any = None  # the caller's, handed back with the outcome
     trusted: bool = False  # runs the project's own code only (no foreign method)
+    data: bytes | None = field(default=None, repr=False)  # pickled, once
 
 
 @dataclass
@@ -264,13 +268,17 @@ class _Worker:
 
     def send(self, job: Job) -> bool:
         """Queue ``job`` on the worker (it starts when the ones before it are done); False when
-        the worker has ended and the job was not sent."""
+        it was not sent (the worker has ended, or it is too large to send ahead)."""
         assert self.process.stdin is not None
+        if job.data is None:
+            job.data = _dumps((job.function, job.args))
+        data = job.data
+        if self.queue and len(data) > AHEAD_BYTES:  # it could fill the pipe while the worker
+            return False  # fills its reply to us: sent when the worker has nothing left to do
         self.queue.append(job)
         self.clean = self.clean and job.trusted
         if len(self.queue) == 1:
             self.front()
-        data = _dumps((job.function, job.args))
         try:
             self.process.stdin.write(_HEADER.pack(len(data)) + data)
             self.process.stdin.flush()
