@@ -209,8 +209,8 @@ def serve() -> None:  # pragma: no cover - runs in the worker
             function, args = pickle.loads(data)
             reply: Any = {"value": function(*args)}
         except BaseException as exc:  # SystemExit, KeyboardInterrupt in a method: a crash row
-            last = traceback.extract_tb(exc.__traceback__)[-1:] or [None]
-            where = f" ({os.path.basename(last[0].filename)}:{last[0].lineno})" if last[0] else ""
+            last = traceback.extract_tb(exc.__traceback__)[-1:]
+            where = f" ({os.path.basename(last[0].filename)}:{last[0].lineno})" if last else ""
             reply = {"stopped": f"crash: {type(exc).__name__}: {str(exc)[:300]}{where}"}
         with contextlib.suppress(Exception):
             sys.stdout.flush()
@@ -228,7 +228,7 @@ def _dumps(value: Any) -> bytes:
         return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, AttributeError, TypeError):
         try:
-            import cloudpickle
+            import cloudpickle  # type: ignore[import-untyped]
         except ImportError:
             raise
         return cloudpickle.dumps(value)
@@ -472,7 +472,7 @@ class Pool:
                 return [Outcome(stopped=f"crash: the method's worker was killed by signal {-code}")]
             return [Outcome(stopped=f"crash: the method's worker exited with code {code}")]
         worker.buffer += chunk
-        done = []
+        done: list[Outcome] = []
         while len(worker.buffer) >= _HEADER.size and len(done) < len(worker.queue):
             size = _HEADER.unpack(worker.buffer[: _HEADER.size])[0]
             if size > MAX_REPLY_BYTES:
@@ -541,10 +541,15 @@ def shared_pool(size: int) -> Pool:
         if not _SHARED:
             import atexit
 
-            atexit.register(lambda: [pool.close() for _, pool in _SHARED.values()])
+            atexit.register(_close_shared)
         if size in _SHARED and _SHARED[size][0] != where:
             _SHARED.pop(size)[1].close()
         return _SHARED.setdefault(size, (where, Pool(size)))[1]
+
+
+def _close_shared() -> None:
+    for _, pool in _SHARED.values():
+        pool.close()
 
 
 _ALONE_LOCK = threading.Lock()
