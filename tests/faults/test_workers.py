@@ -157,6 +157,7 @@ def test_another_program_s_dev_shm_file_made_during_a_run_is_left_alone(folder):
         assert os.path.exists(other) and not os.path.exists("/dev/shm/" + os.environ["FILL_NAME"])
     finally:
         sys.path.remove(str(folder))
+        sys.modules.pop("mymod", None)  # another test's mymod is another module
         os.environ.pop("FILL_NAME")
         if os.path.exists(other):
             os.unlink(other)
