@@ -14,9 +14,12 @@ Markdown for docs/benchmarks.md, with the load average before and after.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -38,6 +41,49 @@ def users_greedy(instance, time_limit=None, seed=None):
     return {"status": result.status.value, "objective": result.objective, "solution": result.solution}
 
 
+#: A user's module whose method compiles a numba kernel on its first call (kept warm by a worker).
+USER_MODULE = """
+import numba
+import numpy as np
+
+@numba.njit(cache=False)
+def _count(blocked):
+    total = 0
+    for r in range(blocked.shape[0]):
+        for c in range(blocked.shape[1]):
+            if not blocked[r, c] and (r + c) % 2 == 0:
+                total += 1
+    return total
+
+def colour_class(instance, time_limit=None, seed=None):
+    board = instance.board
+    chosen = [[r, c] for r in range(board.rows) for c in range(board.cols)
+              if not board.blocked[r, c] and (r + c) % 2 == 0]
+    assert _count(np.asarray(board.blocked)) == len(chosen)
+    return {"status": "FEASIBLE", "objective": len(chosen), "solution": chosen}
+"""
+
+#: An exec: program: prints one colour class of a plain board (its size from the instance file).
+PROGRAM = """#!/bin/sh
+n=$(head -c 64 "$1" | tr -cd '0-9 ' | awk '{print $1}')
+awk -v n="$n" 'BEGIN { printf "{\\"status\\": \\"FEASIBLE\\", \\"objective\\": %d, \\"solution\\": [",
+  int((n * n + 1) / 2); s = ""
+  for (r = 0; r < n; r++) for (c = 0; c < n; c++)
+    if ((r + c) % 2 == 0) { printf "%s[%d,%d]", s, r, c; s = "," }
+  print "]}" }'
+"""
+
+
+def user_methods(folder: Path) -> tuple[str, str]:
+    """The numba method (``module:function``) and the program (``exec:``), written to ``folder``."""
+    (folder / "bench_user_numba.py").write_text(USER_MODULE)
+    program = folder / "colour.sh"
+    program.write_text(PROGRAM)
+    program.chmod(0o755)
+    sys.path.insert(0, str(folder))
+    return "bench_user_numba:colour_class", f"exec:{program}"
+
+
 def cases(data: Path):
     """(label, problem, instance, method, companions run in the same comparison)."""
     for n in range(100, 551, 50):
@@ -51,6 +97,11 @@ def cases(data: Path):
     yield "tour auto, 1000²", "tour", tour_instance(1000), "auto", []
     # the researcher compares their method with the built-in one: the harness warms greedy
     yield "Python method (calls greedy), 50²", "knights", knights_instance(50), users_greedy, ["greedy"]
+    yield "built-in greedy, 8²", "knights", knights_instance(8), "greedy", []
+    numba_method, program = user_methods(Path(tempfile.mkdtemp(prefix="knightcert-bench-")))
+    label = "Python method (numba, compiles on its first call), 50²"
+    yield label, "knights", knights_instance(50), numba_method, []
+    yield "exec: program (awk), 50² (against its own run)", "knights", knights_instance(50), program, []
 
 
 def harness_time(problem, instance, method, companions, repeat: int) -> float:
@@ -66,6 +117,19 @@ def harness_time(problem, instance, method, companions, repeat: int) -> float:
 
 
 def warm_time(instance, method, repeat: int) -> tuple[float, float]:
+    if isinstance(method, str) and method.startswith("exec:"):  # the program's own run, from exec to exit
+        return program_time(instance, method[len("exec:") :], repeat)
+    if (isinstance(method, str) and ":" in method) or callable(method):  # the function, warm, here
+        if isinstance(method, str):
+            module, name = method.split(":")
+            method = getattr(importlib.import_module(module), name)
+        method(instance)  # the warm-up call
+        times = []
+        for _ in range(repeat):
+            began = time.perf_counter()
+            method(instance)
+            times.append(time.perf_counter() - began)
+        return statistics.median(times), statistics.median(times)
     knightcert.solve(instance, method=method)  # the warm-up call
     own, wall = [], []
     for _ in range(repeat):
@@ -74,6 +138,20 @@ def warm_time(instance, method, repeat: int) -> tuple[float, float]:
         wall.append(time.perf_counter() - began)
         own.append(result.time)
     return statistics.median(own), statistics.median(wall)
+
+
+def program_time(instance, program: str, repeat: int) -> tuple[float, float]:
+    from knightcert.problems.instance_files import format_instance
+
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as handle:
+        handle.write(format_instance(instance))
+        handle.flush()
+        times = []
+        for _ in range(repeat + 1):
+            began = time.perf_counter()
+            subprocess.run([program, handle.name], capture_output=True, check=True)
+            times.append(time.perf_counter() - began)
+    return statistics.median(times[1:]), statistics.median(times[1:])
 
 
 def main() -> None:

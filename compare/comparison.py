@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import shutil
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -279,6 +280,7 @@ class _Comparison:
             self.task(item, spec, k) for item in self.items for spec in self.specs for k in range(s.repeat)
         ]
         self.known = {item.name: item.known_optimum for item in self.items if item.known_optimum is not None}
+        self.next_save = 0.0
 
     def task(self, item: SuiteItem, spec: MethodSpec, repeat: int) -> Task:
         """The run of ``spec`` on ``item`` (a label names the rows of a sweep's variant)."""
@@ -298,8 +300,13 @@ class _Comparison:
         finished = {row.key for row in self.rows}
         return [task for task in self.tasks if task.key not in finished]
 
-    def save(self) -> None:
-        """Every report written with the rows so far, their gaps and references noted."""
+    def save(self, now: bool = True) -> None:
+        """Every report written with the rows so far, their gaps and references noted; while runs
+        arrive (``now`` False), only once the last write's cost is a tenth of the time since it
+        (every row of a small report; 10,000 cheap rows are not written 10,000 times)."""
+        began = time.perf_counter()
+        if not now and began < self.next_save:
+            return
         references = self.header["references"]
         fill_gaps(self.rows, {**self.known, **reference_values(references, self.items)})
         note_references(self.rows, references, self.items)  # a partial report has its gaps too
@@ -311,6 +318,7 @@ class _Comparison:
         self.header["warmup_s"] = {**self.warmed_before, **warmed}  # a resumed report keeps earlier ones
         for path in self.outputs:
             write_rows(self.rows, path, self.header)
+        self.next_save = time.perf_counter() + 9 * (time.perf_counter() - began)
 
     def run(self) -> list[Row]:
         """The runs left, then the reference runs; the rows in the order of the tasks."""
@@ -330,7 +338,7 @@ class _Comparison:
                 if self.answers is not None and row.key in task_of:
                     row.answer = answer_link(self.answers, _answer_name(task_of[row.key]), report)
                 self.rows.append(row)
-                self.save()
+                self.save(now=False)
                 if bar is not None:
                     bar.advance(row)
                 if s.on_row is not None:
@@ -376,7 +384,12 @@ def run_references(
     reference run recorded in ``done``), each under the comparison's (time, wall) ``limits``, by
     the same run path as every run: instance hash -> its record. With ``answers`` (folder,
     report) each saves its answer file there and its record links it."""
-    wanted = [item for item in items if item.sha256 not in done and needs_reference(rows, item)]
+    mine: dict[str, list[Row]] = {}
+    for row in rows:
+        mine.setdefault(row.instance, []).append(row)
+    wanted = [
+        item for item in items if item.sha256 not in done and needs_reference(mine.get(item.name, []), item)
+    ]
     folder = None if answers is None else os.fspath(answers[0])
     tasks = [dataclasses.replace(reference_task(problem, item, *limits), answers=folder) for item in wanted]
     run = run_with_executor(tasks, executor) if executor is not None else run_isolated(tasks, workers)

@@ -1,48 +1,26 @@
-"""Running (instance, method) pairs in isolated worker processes.
+"""Running (instance, method) pairs on persistent worker processes, each answer checked here.
 
-Each run gets a fresh process (forked on Linux, so it starts with the
-modules already loaded; a crash, a runaway solver or memory growth cannot
-touch the other runs), a wall-clock limit after which it is killed, and its
-peak memory measured by the operating system (``ru_maxrss``: it includes the
-interpreter and libraries inherited from the parent, about 150 MB; a foreign method's is its
-own process tree's, :mod:`knightcert.contained`). A crash or a timeout becomes a row with
-status ``UNKNOWN`` and the reason in ``error``. The time budget of a method is its time limit
-plus :func:`knightcert.contained.grace`; a foreign method is stopped there, a built-in's worker
-:data:`CHECK_SECONDS` later (its answer is checked in the worker), and an answer that came
-after the budget is never a normal row (:func:`over_budget`).
+Every run takes the one run path (:func:`knightcert.solving.run`) on a worker of a
+:class:`knightcert.workers.Pool`: a fresh interpreter that runs many tasks, so a method's
+imports, compiled kernels and caches are loaded once per worker. A built-in is warmed there on
+its warm-up board (:mod:`knightcert.warming`); a foreign Python method's first task on a worker
+is run once untimed first, on the same path. A row's ``time_s`` and ``cpu_s`` are measured there,
+around the method's call (a program's from its exec to its exit); the check's time is
+``check_s``, the warm-up's ``warm_s``, beside it. A run past its wall-clock limit (its time
+budget plus :data:`CHECK_SECONDS`, counted from its timed call) or past the memory limit, or
+whose worker dies, costs that worker only (it is replaced): its row has status ``UNKNOWN`` and
+says why in ``error``. The worker's answer is checked again here (:func:`recheck`).
 
-Timing: every run takes the one run path (:func:`knightcert.solving.run`). A
-row's ``time_s`` is the method's own time, measured where it runs (a foreign
-method's inside its own process, around the call: the containment's start-up
-is ``info["containment_s"]``, never added); the check's time is ``check_s``,
-beside it. The parent warms each method before forking, on a board large
-enough to load every compiled kernel a timed run takes
-(:mod:`knightcert.warming`; the seconds are kept in ``WARMED`` and recorded by
-reports), and each worker warms it once more before its timed run, so that
-its first call's page faults and lazy dispatch are not timed.
-
-Any ``concurrent.futures.Executor`` can run the same tasks instead (a thread
-pool, a process pool, a Dask ``Client.get_executor()``): then the method's
-own time limit is the only limit, and ``peak_mb`` is the worker's peak.
-
-A worker never outlives its parent: on Linux the kernel kills it when the
-parent dies (``PR_SET_PDEATHSIG``); everywhere a watchdog thread exits when
-the parent is gone, and an alarm kills it a little after its wall-clock limit
-even if nobody is left to do so. Workers ignore Ctrl-C: the parent, which the
-terminal interrupts as well, kills them.
+Any ``concurrent.futures.Executor`` can run the same tasks instead (a thread pool, a Dask
+``Client.get_executor()``): a built-in method runs in the executor's worker itself, a foreign
+one on a worker pool of that process (:func:`run_remote`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
-import math
-import multiprocessing as mp
 import os
 import resource
-import signal
-import sys
 import threading
 import time
 import traceback
@@ -52,7 +30,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from knightcert.compare.harness import Row, failed_row, row_from_result
-from knightcert.contained import time_budget
 from knightcert.problems import stopping
 from knightcert.problems.answers import answer_fields
 from knightcert.problems.checkers import certify
@@ -61,34 +38,17 @@ from knightcert.problems.result import Result
 from knightcert.registry import MethodRef, resolve
 from knightcert.solving import over_budget, run
 from knightcert.warming import WARMED, ensure_warm, warm_up
-
-__all__ = [
-    "WARMED",
-    "Task",
-    "ensure_warm",
-    "over_budget",
-    "recheck",
-    "run_isolated",
-    "run_task",
-    "run_task_answer",
-    "run_tasks",
-    "run_with_executor",
-    "warm_up",
-]
+from knightcert.workers import Job, Pool, shared_pool, time_budget
 
 __all__ = [
     "CHECK_SECONDS",
     "DEFAULT_WALL_LIMIT",
-    "PARENT_POLL_SECONDS",
-    "SELF_KILL_MARGIN",
     "WARMED",
     "Task",
     "answer_file_name",
-    "bind_to_parent",
     "ensure_warm",
     "over_budget",
     "recheck",
-    "run_alone",
     "run_isolated",
     "run_remote",
     "run_task",
@@ -100,16 +60,11 @@ __all__ = [
     "warm_up",
 ]
 
-#: Seconds a worker gets past its method's time budget for checking the answer and sending
-#: its row (the method itself is stopped at the budget: knightcert.contained.time_budget).
+#: Seconds a worker gets past its method's time budget (:func:`knightcert.workers.time_budget`)
+#: for checking the answer and sending its row.
 CHECK_SECONDS = 10.0
 #: Wall-clock limit of a run that has no method time limit.
 DEFAULT_WALL_LIMIT = 600.0
-#: Seconds past its wall-clock limit after which a worker kills itself (the parent normally
-#: kills it first, at the limit; this holds when the parent is gone or stuck).
-SELF_KILL_MARGIN = 5.0
-#: How often a worker's watchdog looks for its parent.
-PARENT_POLL_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -143,7 +98,8 @@ class Task:
 
     @property
     def name(self) -> str:
-        return getattr(self.instance, "name", str(self.instance))
+        name = getattr(self.instance, "name", None)
+        return str(self.instance) if name is None else name
 
     @property
     def key(self) -> tuple[str, str, str, int]:
@@ -308,126 +264,52 @@ def _peak_mb() -> float:
     return round(peak / 1024, 1)
 
 
-def _child(task: Task, connection, parent: int) -> None:  # pragma: no cover - runs in the worker process
-    bind_to_parent(parent, task.wall_limit() + SELF_KILL_MARGIN)
-    try:
-        # once more in this fresh process: its first call pays for page faults and lazy
-        # dispatch even when the parent compiled everything (measured: 3-10x on 1 ms runs)
-        warm_up(task.problem, [task.method_ref() or task.method], again=True)
-        row, result = run_task_answer(task)
-        connection.send((row, None if result is None else answer_fields(result)))
-    finally:
-        connection.close()
+_WARM_HERE: set[tuple[str, str]] = set()
 
 
-_STOPS = {signal.SIGINT, signal.SIGTERM}
+def _work(task: Task) -> dict[str, Any]:  # pragma: no cover - runs in a worker
+    """In a worker: the task's row and answer as plain data; a foreign Python method's first task
+    here is run once untimed first (its imports, compilation and caches stay for the next)."""
+    ref = task.method_ref()
+    if (
+        ref is not None
+        and ref.origin not in ("built-in", "program")
+        and (task.problem, task.method) not in _WARM_HERE
+    ):
+        _WARM_HERE.add((task.problem, task.method))
+        run_task_answer(task)
+    row, result = run_task_answer(task)
+    return {"row": row.as_dict(), "answer": None if result is None else answer_fields(result)}
 
 
-@contextlib.contextmanager
-def _stops_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM (delivered right after) around a fork.
-
-    An interrupt inside ``os.fork``'s after-fork hooks is swallowed half way
-    ("Exception ignored in _releaseLock") and leaves the logging lock taken:
-    the next log call, anywhere, then hangs the process for ever.
-    """
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
-def bind_to_parent(parent: int, wall_limit: float | None) -> None:
-    """Make this (worker) process die with its parent and at ``wall_limit`` seconds.
-
-    Three independent guards: the kernel's parent-death signal (Linux), a
-    daemon thread that exits when ``os.getppid()`` is no longer ``parent``,
-    and ``SIGALRM`` at its default action (termination) after ``wall_limit``
-    seconds, which needs neither the parent nor the GIL. Ctrl-C is ignored:
-    the parent stops its workers itself.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):  # forked with them held (see _stops_held)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError, TypeError):
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
-    if os.getppid() != parent:  # the parent died before the guards were in place
-        os._exit(1)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_POLL_SECONDS)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
-    if wall_limit is not None and math.isfinite(wall_limit) and hasattr(signal, "SIGALRM"):
-        signal.signal(signal.SIGALRM, signal.SIG_DFL)
-        signal.alarm(max(1, math.ceil(wall_limit)))
+def pool_rows(pool: Pool, tasks: Iterable[Task]) -> Generator[Row, None, None]:
+    """Run ``tasks`` on ``pool``; yield their rows, each answer checked again here, as they end."""
+    jobs = [Job(_work, (task,), task.wall_limit(), task, trusted=not _foreign(task)) for task in tasks]
+    with contextlib.closing(pool.run(jobs)) as outcomes:
+        for job, outcome in outcomes:
+            task = job.tag
+            try:
+                if outcome.stopped is None:
+                    row, answer = Row(**outcome.value["row"]), outcome.value["answer"]
+                    row.peak_mb = outcome.peak_mb
+                    if row.warm_s and (ref := task.method_ref()) is not None:
+                        WARMED.setdefault((task.problem, ref.name), row.warm_s)
+                    # checked again here unless its worker ran the project's code only
+                    yield _stamp(row, task) if outcome.clean else recheck(task, row, answer)
+                    continue
+            except (KeyError, TypeError, ValueError):
+                outcome.stopped = "crash: the worker's row was garbled"
+            row = failed_row(task.problem, task.name, task.method, str(outcome.stopped), outcome.elapsed)
+            row.peak_mb = outcome.peak_mb
+            yield _stamp(row, task)
 
 
 def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Generator[Row, None, None]:
-    """Run each task in a fresh process, ``workers`` at a time; yield rows as they finish.
-
-    A run past its wall-clock limit is killed (row: ``UNKNOWN``, "timeout");
-    a process that dies without an answer gives "crash: exit code N".
-    Closing the generator (or Ctrl-C) kills the runs still going.
-    """
-    context = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
+    """Run the tasks on ``workers`` persistent workers (see the module docstring); yield rows as
+    they finish. Closing the generator (or Ctrl-C) kills the runs still going."""
     # runs x solver threads <= cores: each run's CP-SAT reads this (knightcert.models.cpsat_solve)
     os.environ.setdefault("KNIGHTCERT_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, workers))))
-    pending = list(tasks)
-    for problem in dict.fromkeys(task.problem for task in pending):
-        warm_up(problem, [task.ref or task.method for task in _distinct_methods(pending, problem)])
-    running: list[tuple[Task, Any, Any, float]] = []
-    try:
-        while pending or running:
-            while pending and len(running) < max(1, workers):
-                task = pending.pop(0)
-                receiver, sender = context.Pipe(duplex=False)
-                process = context.Process(target=_child, args=(task, sender, os.getpid()), daemon=True)
-                with _stops_held():
-                    process.start()
-                sender.close()
-                running.append((task, process, receiver, time.perf_counter()))
-            time.sleep(0.005)
-            still = []
-            for task, process, receiver, started in running:
-                elapsed = time.perf_counter() - started
-                if receiver.poll():
-                    try:
-                        row, answer = receiver.recv()
-                    except (EOFError, TypeError, ValueError):
-                        row = answer = None
-                    process.join()
-                    yield _died(task, process, elapsed) if row is None else recheck(task, row, answer)
-                elif not process.is_alive():
-                    process.join()
-                    yield _died(task, process, elapsed)
-                elif elapsed > task.wall_limit():
-                    process.kill()
-                    process.join()
-                    row = failed_row(
-                        task.problem,
-                        task.name,
-                        task.method,
-                        f"time limit: killed after {elapsed:.1f} s wall clock",
-                        elapsed,
-                    )
-                    yield _stamp(row, task)
-                else:
-                    still.append((task, process, receiver, started))
-            running = still
-    finally:
-        for _, process, _, _ in running:
-            process.kill()
-            process.join()
+    yield from pool_rows(shared_pool(workers), tasks)
 
 
 def _foreign(task: Task) -> bool:
@@ -435,56 +317,17 @@ def _foreign(task: Task) -> bool:
     return ref is None or ref.foreign
 
 
-def _distinct_methods(tasks: list[Task], problem: str) -> list[Task]:
-    """One task of each method of ``problem``."""
-    return list({task.method: task for task in tasks if task.problem == problem}.values())
-
-
-def _died(task: Task, process, elapsed: float) -> Row:
-    row = failed_row(
-        task.problem, task.name, task.method, f"crash: worker exit code {process.exitcode}", elapsed
-    )
-    return _stamp(row, task)
-
-
-def run_alone(task: Task) -> Row:
-    """Run one task in a fresh process of its own, killed at its wall-clock limit (see
-    :func:`run_isolated`): how an executor's worker runs a foreign method, which may hang,
-    crash or exhaust memory."""
-    source = run_isolated([task], workers=1)
-    with _children_allowed():
-        try:
-            return next(source)
-        finally:
-            source.close()
-
-
-@contextlib.contextmanager
-def _children_allowed() -> Iterator[None]:
-    """Let a daemonic process (a Dask worker) start worker processes.
-
-    ``multiprocessing`` refuses it so that no child is orphaned when the daemon
-    dies; ours cannot be (:func:`bind_to_parent`: the kernel's parent-death
-    signal, a watchdog and an alarm), so the flag is lifted for the call.
-    """
-    config = mp.current_process()._config  # type: ignore[attr-defined]  # no public switch exists
-    daemon = config.get("daemon")
-    config["daemon"] = False
-    try:
-        yield
-    finally:
-        if daemon is None:
-            config.pop("daemon", None)
-        else:
-            config["daemon"] = daemon
+_POOLS = threading.local()
 
 
 def run_remote(task: Task) -> tuple[Row, dict[str, Any] | None]:
-    """What an executor's worker runs: a built-in method in the worker itself, a foreign one in
-    a process of its own there (:func:`run_alone`); the row and the answer's plain fields, which
-    the caller checks again (:func:`recheck`)."""
+    """What an executor's worker runs: a built-in method in the worker itself, a foreign one on a
+    worker pool of that process's thread (kept for its next runs); the row and the answer's plain
+    fields, which the caller checks again (:func:`recheck`)."""
     if _foreign(task):
-        return run_alone(task), None  # checked on the worker, outside the method's process
+        if getattr(_POOLS, "pool", None) is None:
+            _POOLS.pool = Pool(1)
+        return next(pool_rows(_POOLS.pool, [task])), None  # checked here, outside the method's worker
     row, result = run_task_answer(task)
     return row, None if result is None else answer_fields(result)
 
@@ -493,8 +336,8 @@ def run_with_executor(tasks: Iterable[Task], executor: Executor) -> Iterator[Row
     """Run the tasks on any ``concurrent.futures.Executor``; yield rows as they finish.
 
     Built-in methods run in the executor's worker itself (their own time limit
-    holds); a foreign method runs in a process of its own on the worker
-    (:func:`run_alone`), so that its wall-clock limit holds there too.
+    holds); a foreign method on a worker pool there (:func:`run_remote`), so that its
+    wall-clock and memory limits hold there too.
     """
     tasks = list(tasks)
     warm_workers(tasks, executor)

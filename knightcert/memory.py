@@ -16,7 +16,6 @@ their footprint at the start of the search only.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from knightcert.problems.input_file import check_memory
@@ -26,10 +25,8 @@ __all__ = [
     "BASE_BYTES",
     "BYTES_PER_SQUARE",
     "DEFAULT_BYTES_PER_SQUARE",
-    "MEMORY_LIMIT_VARIABLE",
     "check_fits",
     "estimate_bytes",
-    "method_memory_limit",
     "squares_of",
 ]
 
@@ -80,24 +77,3 @@ def check_fits(problem: str, method: str, instance: Any) -> None:
     name = getattr(instance, "name", "") or ""
     check_memory(needed, f"{problem} {method} on a {shape[0]} x {shape[1]} board", name or None)
 
-
-#: Environment variable holding the memory limit of a foreign method's process tree (MB);
-#: ``--memory-limit`` sets it, so that forked workers inherit it.
-MEMORY_LIMIT_VARIABLE = "KNIGHTCERT_MEMORY_LIMIT"
-
-
-def method_memory_limit() -> int | None:
-    """The memory limit of a foreign method's process tree (bytes): ``KNIGHTCERT_MEMORY_LIMIT``
-    (MB) when set, else :func:`knightcert.contained.default_memory_limit` (75 % of the machine's
-    memory)."""
-    from knightcert.contained import default_memory_limit
-
-    text = os.environ.get(MEMORY_LIMIT_VARIABLE, "").strip()
-    if text:
-        try:
-            megabytes = float(text)
-        except ValueError:
-            megabytes = 0.0
-        if megabytes > 0:
-            return int(megabytes * 2**20)
-    return default_memory_limit()

@@ -20,9 +20,9 @@ The contract (docs/your-own-method.md):
 Whatever else happens is one ``UNKNOWN`` answer with the reason in
 ``info["stopped"]``: a non-zero exit (with the tail of its standard error),
 output that is not one JSON answer, more than :data:`MAX_OUTPUT_BYTES` on
-standard output, or running past the time limit plus :func:`knightcert.contained.grace` (then the
+standard output, or running past the time limit plus :func:`knightcert.workers.grace` (then the
 program and everything it started are killed). The program runs in its own
-process group, and dies with the process that started it (Linux).
+process group, below its worker (:mod:`knightcert.workers`), which kills it when it goes.
 """
 
 from __future__ import annotations
@@ -35,14 +35,13 @@ import shlex
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from typing import Any
 
-from knightcert.contained import time_budget
 from knightcert.problems.errors import UnknownMethod
 from knightcert.problems.result import Result
+from knightcert.workers import time_budget
 
 __all__ = [
     "EXIT_POLL_SECONDS",
@@ -113,7 +112,7 @@ def run_program(
         The command, without the instance file (appended).
     wall_limit : float, optional
         Seconds after which the program is killed; default: the time limit
-        plus :func:`knightcert.contained.grace`, none without a time limit.
+        plus :func:`knightcert.workers.grace`, none without a time limit.
 
     Returns
     -------
@@ -150,7 +149,9 @@ def run_program(
             "KNIGHTCERT_OPTIONS": json.dumps(options or {}, default=str),
             **{f"KNIGHTCERT_{key.upper()}": value for key, value in flags.items()},
         }
+        began = time.perf_counter()  # its time: from its exec to its exit
         stdout, stderr, code, stopped = _communicate([*argv, path], env, wall_limit)
+        spent = time.perf_counter() - began
     tail = _tail(stderr)
     info: dict[str, Any] = {"stderr": tail} if tail else {}
     if stopped is None and code != 0:
@@ -166,8 +167,8 @@ def run_program(
             )
         else:
             theirs = {"method_info": dict(result.info)} if result.info else {}
-            return result.with_(info={**theirs, **info})  # the program's info apart from ours
-    return Result.empty(problem, "", 0.0, info={**info, "stopped": stopped})
+            return result.with_(info={**theirs, **info}, time=spent)  # the program's info apart from ours
+    return Result.empty(problem, "", spent, info={**info, "stopped": stopped})
 
 
 def _communicate(
@@ -183,7 +184,6 @@ def _communicate(
             stderr=subprocess.PIPE,
             env=env,
             start_new_session=True,  # its own group: killed whole, and Ctrl-C is ours to handle
-            preexec_fn=_death_signal(),
         )
     except OSError as exc:
         return b"", b"", -1, f"cannot start the program: {exc.strerror or exc}"
@@ -253,21 +253,6 @@ def _drain(selector: selectors.BaseSelector, out: bytearray, err: bytearray) -> 
 def _kill_group(process: subprocess.Popen) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-
-
-def _death_signal() -> Any:
-    """A function for the child (between fork and exec) that makes the kernel kill it when its
-    parent dies (Linux ``PR_SET_PDEATHSIG``); None elsewhere. Everything is loaded here, in the
-    parent: the child may call nothing that takes a lock."""
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    return lambda: prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
 
 
 def _tail(stderr: bytes) -> str:

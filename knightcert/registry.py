@@ -165,7 +165,8 @@ class MethodRef:
         from knightcert.problems.method import check_arguments
 
         check_arguments(self.problem, instance, time_limit, seed)
-        result = self._run_contained(instance, time_limit, seed, options)
+        # in this process: the run path (knightcert.solving.run) sends it to a worker first
+        result = self._call_here(instance, time_limit, seed, options)
         result = result.with_(
             problem=self.problem,
             method=self.name,
@@ -176,84 +177,36 @@ class MethodRef:
         )
         return certify(instance, result) if check else result
 
-    def _run_contained(
+    def _call_here(
         self, instance: Any, time_limit: float | None, seed: int | None, options: dict[str, Any]
     ) -> Result:
-        """Run the method in a contained process tree (:mod:`knightcert.contained`), stopped at
-        the time budget or the memory limit; its answer, or ``UNKNOWN`` saying why there is none."""
-        from knightcert.contained import run_contained, time_budget
-        from knightcert.memory import method_memory_limit
-
-        memory_limit = method_memory_limit()
-        from knightcert.problems.answers import answer_fields, plain_answer
-
-        # Whatever runs in the method's processes hands back plain JSON values only; this
-        # process reads them with the strict answer reader (as_result below), never an object.
-        # The method's time is measured in its own process, around the call only: the
-        # containment's start-up and its polling are reported apart (info["containment_s"]).
+        """Call the method in this process (a worker); what it raises or returns that is not an
+        answer is an ``UNKNOWN`` answer saying "crash: ..."."""
         if self.origin == "program":
             from knightcert.program import run_program
 
-            def call() -> Any:
-                began = time.perf_counter()
-                answer = run_program(
-                    self.target, self.problem, instance, time_limit=time_limit, seed=seed, options=options
-                )
-                return {"answer": answer_fields(answer), "time_s": time.perf_counter() - began}
-        else:
-            import copy
+            answer = run_program(
+                self.target, self.problem, instance, time_limit=time_limit, seed=seed, options=options
+            )
+            return answer.with_(info={**keep_apart(answer.info, self.origin, None)})
+        import copy
+        import traceback
 
-            function = self.function()  # imported here: an import error is the caller's to report
-
-            def call() -> Any:
-                # a copy: what the method does to it cannot change what its answer is checked against
-                given = copy.deepcopy(instance)
-                began = time.perf_counter()
-                value = function(given, time_limit=time_limit, seed=seed, **options)
-                spent = time.perf_counter() - began
-                return {"answer": plain_answer(value), "time_s": spent}
-
-        outcome = run_contained(
-            call,
-            wall_limit=time_budget(time_limit),
-            memory_limit=memory_limit,
-            count_runner=self.origin != "program",
-        )
-        stopped = outcome.stopped
-        if outcome.error is not None:
-            error = outcome.error
-            if isinstance(error, MemoryError):
-                raise error
-            # any exception of the method, the project's own input errors included (the input was
-            # checked before the call: the method raised them itself), is a crash of the method
-            place = getattr(error, "where", "")
-            where = f" ({place})" if place else ""
-            kind = getattr(error, "kind", None) or type(error).__name__
-            stopped = f"crash: {kind}: {str(error)[:300]}{where}"
-        held = {"containment": outcome.containment}  # the layers that bounded it (knightcert.contained)
-        if stopped is not None:
-            info = {"stopped": stopped, "peak_mb": outcome.peak_mb, **held}
-            return Result.empty(self.problem, self.name, outcome.elapsed, info=info)
-        value = outcome.value
-        if not (isinstance(value, dict) and set(value) == {"answer", "time_s"}):
-            info = {
-                "stopped": "crash: the method's answer came back malformed",
-                "peak_mb": outcome.peak_mb,
-                **held,
-            }
-            return Result.empty(self.problem, self.name, outcome.elapsed, info=info)
-        spent = value["time_s"]
-        if isinstance(spent, bool) or not isinstance(spent, int | float) or not 0 <= spent <= outcome.elapsed:
-            spent = outcome.elapsed  # not measured as expected: the containment's clock
         try:
-            result = as_result(value["answer"], self.problem)
-        except TypeError as exc:  # an int, a list: not an answer; a crash of the method, one line
-            info = {"stopped": f"crash: {exc}", "peak_mb": outcome.peak_mb, **held}
-            return Result.empty(self.problem, self.name, outcome.elapsed, info=info)
-        info = keep_apart(result.info, self.origin, outcome.peak_mb)
-        info["containment_s"] = round(max(0.0, outcome.elapsed - spent), 6)
-        info.update(held)
-        return result.with_(time=float(spent), info=info)
+            # a copy: what the method does to it cannot change what its answer is checked against
+            function, given = self.function(), copy.deepcopy(instance)
+            began = time.perf_counter()  # its time: the call alone (not the copy, not reading it)
+            value = function(given, time_limit=time_limit, seed=seed, **options)
+            spent = time.perf_counter() - began
+            answer = as_result(value, self.problem).with_(time=spent)
+        except MemoryError:
+            raise
+        except Exception as exc:  # the project's input errors too: the input was checked before the call
+            last = traceback.extract_tb(exc.__traceback__)[-1:]
+            where = f" ({os.path.basename(last[0].filename)}:{last[0].lineno})" if last else ""
+            stopped = f"crash: {type(exc).__name__}: {str(exc)[:300]}{where}"
+            return Result.empty(self.problem, self.name, 0.0, info={"stopped": stopped})
+        return answer.with_(info=keep_apart(answer.info, self.origin, None))
 
 
 #: Keys of a program's info set by knightcert's own code in the runner (:mod:`knightcert.program`).

@@ -22,6 +22,7 @@ from knightcert.problems.result import Result, Status
 from knightcert.registry import MethodRef, default_method, resolve
 from knightcert.variants import call
 from knightcert.warming import ensure_warm
+from knightcert.workers import in_worker, run_alone, time_budget, timed_call_begins
 
 __all__ = ["model", "over_budget", "prepare", "problem_of", "run", "solve"]
 
@@ -191,8 +192,10 @@ def run(
     Returns
     -------
     Result
-        Named as the method was given and as the instance is named; ``time`` is the method's
-        own; an answer that came after the time budget is ``UNKNOWN`` (:func:`over_budget`).
+        Named as the method was given and as the instance is named; ``time`` measured here,
+        around the method's call (a foreign method's in its worker, a program's from its exec to
+        its exit), ``cpu_time`` beside it; an answer that came after the time budget is
+        ``UNKNOWN`` (:func:`over_budget`).
 
     Raises
     ------
@@ -205,9 +208,17 @@ def run(
     if warm and not ref.foreign:
         ensure_warm(problem, ref)
     warm_s = time.perf_counter() - warm_began
-    cpu_began = cpu_seconds()
-    result = call(ref, instance, time_limit=time_limit, seed=seed, **given)  # via squares, fixed knights
-    result = over_budget(result, time_limit).with_(cpu_time=cpu_seconds() - cpu_began)
+    if ref.foreign and not in_worker():  # a suspect: on a worker of its own, measured there
+        result = _on_a_worker(ref, instance, time_limit, seed, given)
+    else:
+        timed_call_begins()  # in a worker: its caller's wall clock for this run starts here too
+        cpu_began, began = cpu_seconds(), time.perf_counter()
+        result = call(ref, instance, time_limit=time_limit, seed=seed, **given)  # via squares, fixed knights
+        spent, cpu = time.perf_counter() - began, cpu_seconds() - cpu_began
+        # the one clock of every method (a foreign one's: around the call alone, in its worker; a
+        # program's: from its exec to its exit)
+        result = result.with_(time=result.time if ref.foreign else spent, cpu_time=cpu)
+    result = over_budget(result, time_limit)
     if warm and not ref.foreign:  # what loading its code cost this run, beside its time, never in it
         result = result.with_(info={**result.info, "warm_s": round(warm_s, 6)})
     name = getattr(instance, "name", "") or ""
@@ -221,6 +232,38 @@ def run(
     # reference to it), the checker checks that array instead of a copy
     checked = certify(instance, result, sole_holder=sole_holder(result))
     return checked.with_(check_time=time.perf_counter() - began)
+
+
+def _on_a_worker(
+    ref: MethodRef, instance: Any, time_limit: float | None, seed: int | None, given: dict[str, Any]
+) -> Result:
+    """Run a foreign method on a worker process of its own (:mod:`knightcert.workers`), stopped at
+    the time budget or the memory limit; its answer read back strictly, or ``UNKNOWN`` saying why
+    there is none. Its time and CPU time are measured there, around the call."""
+    from knightcert.problems.answers import result_from_answer
+    from knightcert.problems.errors import KnightcertError
+
+    budget = time_budget(time_limit)
+    outcome = run_alone(_run_there, (ref, instance, time_limit, seed, given), budget and budget + 0.25)
+    info: dict[str, Any] = {"peak_mb": outcome.peak_mb}
+    try:
+        if outcome.stopped is None:
+            result = result_from_answer(outcome.value["answer"], problem=ref.problem)
+            cpu = outcome.value["cpu"]
+            return result.with_(info={**result.info, **info}, cpu_time=None if cpu is None else float(cpu))
+    except (KnightcertError, KeyError, TypeError, ValueError):
+        outcome.stopped = "crash: the method's answer came back malformed"
+    return Result.empty(ref.problem, ref.name, outcome.elapsed, info={**info, "stopped": outcome.stopped})
+
+
+def _run_there(
+    ref: MethodRef, instance: Any, time_limit: float | None, seed: int | None, given: dict[str, Any]
+) -> dict[str, Any]:  # pragma: no cover - runs in a worker
+    """In a worker: the run path unchecked, as plain data."""
+    from knightcert.problems.answers import answer_fields
+
+    result = run(ref.problem, ref, instance, time_limit=time_limit, seed=seed, options=given, check=False)
+    return {"answer": answer_fields(result), "cpu": result.cpu_time}
 
 
 def cpu_seconds() -> float:
@@ -254,11 +297,10 @@ def prepare(
 
 def over_budget(result: Result, time_limit: float | None) -> Result:
     """``result`` as ``UNKNOWN`` "time limit" when it came after the time budget (the limit plus
-    :func:`~knightcert.contained.grace`): an overrun is never a normal answer."""
-    from knightcert.contained import time_budget
-
+    :func:`~knightcert.workers.grace`): an overrun is never a normal answer."""
     budget = time_budget(time_limit)
-    if budget is None or result.time <= budget or result.info.get("stopped"):  # stopped: it says why
+    # stopped: it says why; interrupted: a built-in stopped by the command's watchdog or Ctrl-C
+    if budget is None or result.time <= budget or any(result.info.get(k) for k in ("stopped", "interrupted")):
         return result
     stopped = f"time limit: answered after {result.time:.1f} s, past the budget of {budget:.1f} s"
     return result.with_(

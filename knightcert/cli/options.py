@@ -286,8 +286,8 @@ def add_export_proof(parser: argparse.ArgumentParser) -> None:
 
 
 def add_memory_limit(parser: argparse.ArgumentParser) -> None:
-    """``--memory-limit MB``: the memory of a foreign method's process tree (see
-    :mod:`knightcert.contained`); past it the method is killed and its answer says "memory limit"."""
+    """``--memory-limit MB``: the memory of a worker's processes (see
+    :mod:`knightcert.workers`); past it the method is killed and its answer says "memory limit"."""
     low, high = BOUNDS["memory limit"]
     parser.add_argument(
         "--memory-limit",
@@ -302,7 +302,7 @@ def apply_memory_limit(megabytes: int | None) -> None:
     """Pass ``--memory-limit`` to the methods (and the workers forked to run them)."""
     import os
 
-    from knightcert.memory import MEMORY_LIMIT_VARIABLE
+    from knightcert.workers import MEMORY_LIMIT_VARIABLE
 
     if megabytes is not None:
         os.environ[MEMORY_LIMIT_VARIABLE] = str(megabytes)

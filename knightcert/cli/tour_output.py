@@ -7,16 +7,20 @@ text in chunks (about 60 ms per million squares instead of seconds).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 
 import numpy as np
 
 from knightcert.problems.board import Board
 
-__all__ = ["CHUNK", "COMPILED_FROM", "numbered_text", "squares_json"]
+__all__ = ["CHUNK", "COMPILED_FROM", "LOADS_NUMBA_FROM", "numbered_text", "squares_json"]
 
 #: Squares from which the compiled formatters are used.
 COMPILED_FROM = 50_000
+#: Squares from which the compiled formatters are used when numba is not loaded yet (its load
+#: costs more than formatting a million pairs in plain Python).
+LOADS_NUMBA_FROM = 1_000_000
 #: Squares formatted per chunk.
 CHUNK = 1 << 20
 
@@ -24,7 +28,7 @@ CHUNK = 1 << 20
 def squares_json(squares: np.ndarray) -> Iterator[str]:
     """The JSON text ``[[r,c],...]`` of an (n, 2) array of non-negative integers, in chunks."""
     n = len(squares)
-    if n < COMPILED_FROM:
+    if n < (COMPILED_FROM if "numba" in sys.modules else LOADS_NUMBA_FROM):  # loading it: ~1 s of CPU
         yield str(np.asarray(squares).tolist()).replace(" ", "")
         return
     from knightcert.cli.text_kernels import format_pairs

@@ -5,21 +5,23 @@ imports: :data:`knightcert.__main__._STARTED`). :func:`run_watched`:
 
 * loads a built-in method's code (OR-Tools, compiled kernels) *before* it
   reads what is left of the limit, so the import counts against it;
-* runs a foreign method contained (:mod:`knightcert.contained`: its own
-  process tree, killed at the budget);
+* runs a foreign method on a worker process (:mod:`knightcert.workers`,
+  killed at the budget);
 * runs a built-in method here under a **watchdog** thread: at the command's
-  budget (the limit plus :func:`knightcert.contained.grace`, counted from the
-  command's start) it stops the method the way Ctrl-C does (a
+  limit plus :data:`COMMAND_GRACE` (or the grace, when shorter), counted from the
+  command's start, it stops the method the way Ctrl-C does (a
   ``KeyboardInterrupt`` in the main thread, not recorded as a stop request):
   a search that catches it returns its best answer so far, any other is
   ``UNKNOWN``; either says ``time limit: ...`` in ``info["stopped"]``. A
-  method that still has not returned a further grace later (it swallowed the
+  method that still has not returned :data:`COMMAND_GRACE` later (it swallowed the
   stop, or runs in compiled code that never yields) ends the command: one
   line on standard error and exit code 4 (killed).
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import os
 import signal
 import threading
@@ -31,7 +33,12 @@ from knightcert.cli import session
 from knightcert.problems import progress
 from knightcert.problems.result import Result
 
-__all__ = ["Watchdog", "run_watched"]
+__all__ = ["COMMAND_GRACE", "Watchdog", "run_watched"]
+
+#: Seconds past ``--time-limit`` (counted from the command's start) at which the watchdog stops a
+#: built-in method, and again after which it ends the command: the whole command's overrun stays
+#: about a second, under load too (a method's own budget, the limit plus its grace, may be longer).
+COMMAND_GRACE = 0.5
 
 
 class Watchdog:
@@ -111,8 +118,10 @@ def run_watched(
     from knightcert.solving import prepare
 
     ref, _ = prepare(problem, method, instance, options)
-    if not ref.foreign:
-        ref.function()  # its code loaded now: the import counts against the limit
+    if not ref.foreign:  # its code loaded now, its models' too (OR-Tools): the import counts
+        ref.function()
+        with contextlib.suppress(ImportError):
+            importlib.import_module(f"knightcert.models.{problem}_{ref.name}")
     with progress.listening(_progress_line()):
         return _run_watched(problem, ref, instance, time_limit=time_limit, seed=seed, options=options)
 
@@ -140,9 +149,9 @@ def _run_watched(
     seed: int | None,
     options: Mapping[str, Any] | None,
 ) -> Result:
-    from knightcert.contained import grace
     from knightcert.problems.checkers import certify
     from knightcert.solving import run
+    from knightcert.workers import grace
 
     limit = session.time_left(time_limit)
     watched = not ref.foreign and time_limit is not None and _can_watch()
@@ -150,14 +159,14 @@ def _run_watched(
         result = run(problem, ref, instance, time_limit=limit, seed=seed, options=options)
         return result
     assert time_limit is not None
-    deadline = session.started_at() + time_limit + grace(time_limit)
-    watchdog = Watchdog(deadline, grace(time_limit), f"method {ref.name!r}")
+    deadline = session.started_at() + time_limit + min(grace(time_limit), COMMAND_GRACE)
+    watchdog = Watchdog(deadline, COMMAND_GRACE, f"method {ref.name!r}")
     began = time.perf_counter()
     answer: Result | None = None
     try:
         with watchdog:
             answer = run(problem, ref, instance, time_limit=limit, seed=seed, options=options, check=False)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, ImportError):  # the stop may land in an import the method makes
         watchdog.close()  # the watchdog's one stop may land in its own __exit__
         if not watchdog.fired or session.stop_requested():
             raise

@@ -4,13 +4,11 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 import pytest
 
 import knightcert
-from knightcert.contained import channel, close_inherited
 from knightcert.problems.answers import seal as answer_seal
 from knightcert.problems.independent_knights import knights_instance
 
@@ -77,43 +75,6 @@ def test_a_method_scribbling_on_inherited_descriptors_cannot_forge_rows(tmp_path
             assert run["status"] == "UNKNOWN" and run["objective"] is None and "forged" not in run["error"]
         else:
             assert run["verified"]
-
-
-def test_the_channel_is_a_socket_that_cannot_be_reopened_by_name():
-    reader, writer = channel()
-    try:
-        with pytest.raises(OSError):
-            os.open(f"/proc/self/fd/{writer}", os.O_WRONLY)
-        os.write(writer, b"ok")
-        assert os.read(reader, 2) == b"ok"
-    finally:
-        os.close(reader)
-        os.close(writer)
-
-
-def test_close_inherited_keeps_only_what_it_is_told(tmp_path):
-    code = (
-        "import os, sys\n"
-        "from knightcert.contained import close_inherited\n"
-        "a = os.open(sys.argv[1], os.O_RDONLY); b = os.open(sys.argv[1], os.O_RDONLY)\n"
-        "close_inherited((b,))\n"
-        "def alive(fd):\n"
-        "    try:\n"
-        "        os.fstat(fd)\n"
-        "    except OSError:\n"
-        "        return False\n"
-        "    return True\n"
-        "print(alive(a), alive(b))\n"
-    )
-    import subprocess
-
-    from .conftest import environment
-
-    done = subprocess.run(
-        [sys.executable, "-c", code, __file__], env=environment(), capture_output=True, text=True, timeout=60
-    )
-    assert done.stdout.split() == ["False", "True"], done.stderr
-    assert close_inherited  # the function tested above is the one the keeper and runner use
 
 
 def test_a_method_name_cannot_open_the_check_verdict(tmp_path):

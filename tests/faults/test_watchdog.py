@@ -19,10 +19,11 @@ import pytest
 import knightcert.algorithms.path_search as path_search
 from knightcert.cli import session
 from knightcert.cli.main import main
-from knightcert.contained import grace
+from knightcert.cli.watched import COMMAND_GRACE
 from knightcert.problems import stopping
 from knightcert.problems.result import Status
 from knightcert.registry import MethodRef
+from knightcert.workers import grace
 
 from .conftest import ROOT, environment
 
@@ -57,7 +58,8 @@ def test_a_built_in_that_never_looks_at_the_clock_is_stopped_unknown(monkeypatch
     assert code == 0 and err == ""
     assert row["status"] == "UNKNOWN" and row["info"]["stopped"].startswith("time limit:"), row
     assert "interrupted" not in row["info"] and not session.stop_requested()
-    assert LIMIT + grace(LIMIT) <= took < LIMIT + 2 * grace(LIMIT)
+    stop = min(grace(LIMIT), COMMAND_GRACE)
+    assert LIMIT + stop <= took < LIMIT + stop + grace(LIMIT)
 
 
 def test_a_built_in_that_catches_the_stop_keeps_its_best_answer(monkeypatch, board, capsys):
@@ -88,6 +90,7 @@ SWALLOWER = """
 import sys, threading
 import knightcert.algorithms.path_search as path_search
 from knightcert.cli.main import main
+from knightcert.cli.watched import COMMAND_GRACE
 
 def swallowing(instance, **kwargs):
     while True:

@@ -1,0 +1,186 @@
+"""Isolation without harm (issue 38): a foreign method that crashes, hangs or grows costs its worker
+only, and nothing of the caller's — its ``/dev/shm`` segments, its child processes, its signal
+handlers, its reaping — or of another program's is touched. Each containment case of the issue is a
+test here; ``.ci/run`` runs this folder as root and as an unprivileged user."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from knightcert.workers import Job, Pool
+
+from .conftest import environment, run_cli
+
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux") or not os.path.isdir("/dev/shm"), reason="Linux /proc and /dev/shm"
+)
+
+METHODS = '''
+import os, time
+
+def quiet(instance, time_limit=None, seed=None):
+    return {"status": "UNKNOWN"}
+
+def who(instance, time_limit=None, seed=None):
+    return {"status": "UNKNOWN", "info": {"uid": os.getuid(), "mnt": os.readlink("/proc/self/ns/mnt"),
+            "user": os.readlink("/proc/self/ns/user")}}
+
+def suicide(instance, time_limit=None, seed=None):
+    os.kill(os.getpid(), 9)
+
+def hang(instance, time_limit=None, seed=None):
+    time.sleep(1000)
+
+def eating(instance, time_limit=None, seed=None):
+    hoard = []
+    while True:
+        hoard.append(bytearray(4 * 2**20))
+        time.sleep(0.001)
+
+def filling(instance, time_limit=None, seed=None):
+    """Write to a /dev/shm file of its own, held open, 4 MB at a time, until stopped."""
+    with open("/dev/shm/" + os.environ["FILL_NAME"], "wb") as out:
+        while True:
+            out.write(b"x" * 4 * 2**20)
+            out.flush()
+            time.sleep(0.001)
+'''
+
+#: A program calling the API, holding its own /dev/shm segment and child processes (one started
+#: from another thread during the runs), its own SIGCHLD handler; it prints what survived.
+CALLER = """
+import json, os, signal, subprocess, sys, threading, ctypes
+from multiprocessing import shared_memory
+import knightcert
+from knightcert.problems.independent_knights import knights_instance
+
+segment = shared_memory.SharedMemory(create=True, size=200 * 2**20)
+segment.buf[: 200 * 2**20 : 4096] = b"\\x01" * (200 * 2**20 // 4096)
+handler = lambda *a: None
+signal.signal(signal.SIGCHLD, handler)
+before = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+during = []
+def start():
+    during.append(subprocess.Popen([sys.executable, "-c", "import sys, time; time.sleep(2); sys.exit(7)"]))
+threading.Timer(0.3, start).start()
+stopped = {}
+for name in sys.argv[1:]:
+    result = knightcert.solve(knights_instance(6), "mymod:" + name, time_limit=3)
+    stopped[name] = result.info.get("stopped", "")
+prctl = ctypes.CDLL(None).prctl
+flag = ctypes.c_int(-1)
+prctl(37, ctypes.byref(flag), 0, 0, 0)  # PR_GET_CHILD_SUBREAPER
+print(json.dumps({
+    "stopped": stopped,
+    "segment": bytes(segment.buf[:8192:4096]).hex(),
+    "segment_file": os.path.exists("/dev/shm/" + segment.name),
+    "before_alive": before.poll() is None,
+    "during_code": during[0].wait(timeout=30) if during else None,
+    "handler_kept": signal.getsignal(signal.SIGCHLD) is handler,
+    "subreaper": flag.value,
+}))
+before.kill(); before.wait()
+segment.close(); segment.unlink()
+"""
+
+
+@pytest.fixture
+def folder(tmp_path):
+    (tmp_path / "mymod.py").write_text(METHODS)
+    return tmp_path
+
+
+def test_the_caller_s_segment_children_and_handlers_survive_every_failure(folder):
+    """The issue's API cases: a 200 MB segment of the caller under a 150 MB limit does not count
+    as the method's (it answers) and is neither deleted nor changed; the caller's children, one
+    started from another thread while the worker of a method that killed itself was replaced,
+    are neither killed nor reaped (the caller waits for its exit code 7); its SIGCHLD handler is
+    kept; it is never made a subreaper."""
+    env = {**environment(), "KNIGHTCERT_MEMORY_LIMIT": "150", "FILL_NAME": f"kc-fill-{os.getpid()}"}
+    done = subprocess.run(
+        [sys.executable, "-c", CALLER, "quiet", "suicide", "hang", "filling"],
+        cwd=folder, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["stopped"]["quiet"] == ""
+    assert seen["stopped"]["suicide"] == "crash: the method's worker was killed by signal 9"
+    assert seen["stopped"]["hang"].startswith("time limit: no answer after")
+    assert seen["stopped"]["filling"].startswith("memory limit:")
+    assert not os.path.exists("/dev/shm/" + env["FILL_NAME"])  # the method's own file: removed
+    assert seen["segment"] == "0101" and seen["segment_file"]
+    assert seen["before_alive"] and seen["during_code"] == 7
+    assert seen["handler_kept"] and seen["subreaper"] == 0
+
+
+def test_the_memory_limit_holds_for_any_user(folder):
+    """Read by the caller from the worker's /proc (workers stay dumpable): a Python method that
+    allocates step by step is stopped at the limit, root or not, and its peak is reported."""
+    done = run_cli(folder, "knights", "6", "--method", "mymod:eating", "--memory-limit", "150", "--json")
+    answer = json.loads(done.stdout)
+    assert answer["info"]["stopped"].startswith("memory limit:"), done.stderr
+    assert 150 <= answer["info"]["peak_mb"] < 400 and done.returncode == 5
+
+
+def test_a_method_runs_as_the_caller_in_the_caller_s_namespaces(folder):
+    """No namespace is made: the method sees the caller's uid, mount and user namespaces."""
+    done = run_cli(folder, "knights", "6", "--method", "mymod:who", "--json")
+    info = json.loads(done.stdout)["info"]["method_info"]
+    assert info["uid"] == os.getuid()
+    assert info["mnt"] == os.readlink("/proc/self/ns/mnt")
+    assert info["user"] == os.readlink("/proc/self/ns/user")
+
+
+def test_another_program_s_dev_shm_file_made_during_a_run_is_left_alone(folder):
+    """A worker killed at the memory limit takes with it only the /dev/shm files its processes
+    held that it made: a file another program makes meanwhile stays."""
+    other = f"/dev/shm/kc-other-{os.getpid()}"
+    os.environ["FILL_NAME"] = f"kc-fill-{os.getpid()}"
+    sys.path.insert(0, str(folder))
+    try:
+        import mymod  # type: ignore[import-not-found]
+
+        def make_other_then_fill():
+            with open(other, "wb") as out:  # as another program would, during the run
+                out.write(b"y" * 2**20)
+            return mymod.filling(None)
+
+        with Pool(1, limit=100 * 2**20) as pool:
+            (_, outcome), *_ = list(pool.run([Job(make_other_then_fill, (), 60.0)]))
+        assert outcome.stopped is not None and outcome.stopped.startswith("memory limit:"), outcome
+        assert os.path.exists(other) and not os.path.exists("/dev/shm/" + os.environ["FILL_NAME"])
+    finally:
+        sys.path.remove(str(folder))
+        sys.modules.pop("mymod", None)  # another test's mymod is another module
+        os.environ.pop("FILL_NAME")
+        if os.path.exists(other):
+            os.unlink(other)
+
+
+def test_a_failed_run_costs_its_worker_only():
+    """Crashes, hangs and growth each cost one worker, replaced; the others keep their state."""
+
+    def pid_and_count() -> list[int]:
+        import builtins
+
+        builtins.kc_count = getattr(builtins, "kc_count", 0) + 1  # type: ignore[attr-defined]
+        return [os.getpid(), builtins.kc_count]  # type: ignore[attr-defined]
+
+    def die() -> None:
+        os._exit(9)
+
+    jobs = [Job(pid_and_count, (), 30.0), Job(die, (), 30.0), Job(time.sleep, (100,), 0.5)]
+    jobs += [Job(pid_and_count, (), 30.0) for _ in range(3)]
+    with Pool(1) as pool:
+        outcomes = [outcome for _, outcome in pool.run(jobs)]
+    assert outcomes[1].stopped == "crash: the method's worker exited with code 9"
+    assert outcomes[2].stopped is not None and outcomes[2].stopped.startswith("time limit:")
+    first, *later = [outcome.value for outcome in outcomes if outcome.stopped is None]
+    assert first[1] == 1 and [count for _, count in later] == [1, 2, 3]  # a new worker, then warm
+    assert first[0] != later[0][0] and len({pid for pid, _ in later}) == 1
