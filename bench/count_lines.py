@@ -21,9 +21,9 @@ def docstring_lines(tree: ast.AST) -> set[int]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
             first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-                if isinstance(first.value.value, str):
-                    lines.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+            is_text = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+            if is_text and isinstance(first.value.value, str):  # type: ignore[attr-defined]
+                lines.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
     return lines
 
 
