@@ -222,15 +222,13 @@ def serve() -> None:  # pragma: no cover - runs in the worker
 
 
 def _dumps(value: Any) -> bytes:
-    """``value`` pickled; by value with cloudpickle (installed with Dask) when it holds a local
-    function or a lambda that pickle cannot send."""
+    """``value`` pickled; by value with cloudpickle when it holds a local function or a lambda
+    that pickle cannot send (a user's method registered from a notebook or a test)."""
     try:
         return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, AttributeError, TypeError):
-        try:
-            import cloudpickle  # type: ignore[import-untyped]
-        except ImportError:
-            raise
+        import cloudpickle  # type: ignore[import-untyped]
+
         return cloudpickle.dumps(value)
 
 
