@@ -62,8 +62,9 @@ about 10 samples, and the order-statistic interval of the median reaches
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -224,6 +225,16 @@ def group_stats(
     return [_stats(key, groups[key], found) for key in sorted(groups, key=order)]
 
 
+def _per_instance(runs: Sequence[Row], value: Callable[[Row], float | None]) -> list[list[float]]:
+    """The finite values of ``value`` of each instance's runs, instances in order of appearance."""
+    values: dict[str, list[float]] = {}
+    for row in runs:
+        number = value(row)
+        if number is not None and math.isfinite(number):
+            values.setdefault(_instance(row), []).append(float(number))
+    return list(values.values())
+
+
 def instance_means(runs: Sequence[Row], value: Callable[[Row], float | None]) -> np.ndarray:
     """One number per instance: the mean of ``value`` over its runs that have one (repeats
     averaged, so that each instance counts once), instances in order of appearance.
@@ -237,12 +248,7 @@ def instance_means(runs: Sequence[Row], value: Callable[[Row], float | None]) ->
     >>> instance_means(rows, lambda r: r.gap).round(3).tolist()
     [0.2, 0.0]
     """
-    values: dict[str, list[float]] = {}
-    for row in runs:
-        number = value(row)
-        if number is not None and math.isfinite(number):
-            values.setdefault(_instance(row), []).append(float(number))
-    return np.array([np.mean(v) for v in values.values()], dtype=float)
+    return np.array([np.mean(v) for v in _per_instance(runs, value)], dtype=float)
 
 
 def gapless(rows: Sequence[Row]) -> bool:
@@ -267,32 +273,33 @@ def _instance(row: Row) -> str:
     return row.instance_hash or row.instance
 
 
+def _of(values: np.ndarray, measure: Callable[[np.ndarray], Any] = np.mean) -> float | None:
+    """``measure`` of ``values`` as a float, ``None`` for no values."""
+    return float(measure(values)) if len(values) else None
+
+
 def _stats(key: tuple, runs: list[Row], found: set[str]) -> GroupStats:
     no_gap = gapless(runs)
     gap_runs = [] if no_gap else [r for r in runs if solved(r) and r.gap is not None and math.isfinite(r.gap)]
     gaps = instance_means(gap_runs, lambda r: r.gap)
-    per_instance: dict[str, int] = {}
-    for row in runs:
-        per_instance[_instance(row)] = per_instance.get(_instance(row), 0) + 1
+    counts = Counter(map(_instance, runs))
     timed = [r for r in runs if solved(r)] if no_gap else runs
     times = instance_means(timed, lambda r: r.time_s)
-    cpus = instance_means(timed, lambda r: r.cpu_s)
+    q1, median, q3 = np.percentile(times, [25, 50, 75]).tolist() if len(times) else (math.nan,) * 3
     peaks = [r.peak_mb for r in runs if r.peak_mb is not None]
-    q1, median, q3 = (float(x) for x in np.percentile(times, [25, 50, 75])) if len(times) else (math.nan,) * 3
-    successes = instance_means(runs, lambda r: float(succeeded(r)))
     where = instance_means([r for r in runs if _instance(r) in found], lambda r: float(succeeded(r)))
     return GroupStats(
         key=key,
         runs=len(runs),
-        instances=len(per_instance),
-        repeats=max(per_instance.values()),
+        instances=len(counts),
+        repeats=max(counts.values()),
         answered=sum(answered(r) for r in runs),
         certified=sum(r.certified for r in runs),
-        success=float(np.mean(successes)),
+        success=float(np.mean(instance_means(runs, lambda r: float(succeeded(r))))),
         gaps=len(gap_runs),
-        gap_mean=float(np.mean(gaps)) if len(gaps) else None,
+        gap_mean=_of(gaps),
         gap_mean_ci=t_interval(gaps, low=0.0),
-        gap_median=float(np.median(gaps)) if len(gaps) else None,
+        gap_median=_of(gaps, np.median),
         gap_median_ci=median_interval(gaps),
         time_median=median,
         time_q1=q1,
@@ -301,10 +308,10 @@ def _stats(key: tuple, runs: list[Row], found: set[str]) -> GroupStats:
         failed=sum(not answered(r) for r in runs),
         none_proven=sum(r.verified and r.status == "INFEASIBLE" for r in runs),
         gap_spread=within_spread(gap_runs, lambda r: r.gap),
-        cpu_median=float(np.median(cpus)) if len(cpus) else None,
+        cpu_median=_of(instance_means(timed, lambda r: r.cpu_s), np.median),
         gapless=no_gap,
-        few=len(per_instance) < MIN_INSTANCES,
-        success_exists=float(np.mean(where)) if no_gap and len(where) else None,
+        few=len(counts) < MIN_INSTANCES,
+        success_exists=_of(where) if no_gap else None,
     )
 
 
@@ -328,10 +335,8 @@ def t_interval(
     mean = float(np.mean(values))
     if np.all(values == values[0]):
         return (mean, mean)
-    spread = np.std(values, ddof=1) / math.sqrt(len(values))
-    half = float(stats.t.ppf(0.5 + confidence / 2, len(values) - 1) * spread)
-    lower = mean - half if low is None else max(low, mean - half)
-    return (lower, mean + half)
+    lower, upper = stats.t.interval(confidence, len(values) - 1, loc=mean, scale=stats.sem(values))
+    return (float(lower) if low is None else max(low, float(lower)), float(upper))
 
 
 def median_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float, float] | None:
@@ -351,12 +356,9 @@ def median_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple
 
     values = np.sort(np.asarray(values, dtype=float))
     n = len(values)
-    k = 0
-    while k + 1 <= n // 2 and 2 * float(stats.binom.cdf(k, n, 0.5)) <= 1 - confidence:
-        k += 1  # k values below x_(k+1): coverage 1 - 2 P(B <= k)
-    if k == 0:
-        return None
-    return (float(values[k - 1]), float(values[n - k]))
+    # the smallest k with P(B <= k) >= (1 - confidence) / 2: P(B < k) stays below it
+    k = min(n // 2, int(stats.binom.ppf((1 - confidence) / 2, n, 0.5))) if n else 0
+    return (float(values[k - 1]), float(values[n - k])) if k else None
 
 
 def within_spread(runs: Sequence[Row], value: Callable[[Row], float | None]) -> float | None:
@@ -373,13 +375,9 @@ def within_spread(runs: Sequence[Row], value: Callable[[Row], float | None]) -> 
     >>> round(within_spread(rows, lambda r: r.gap), 4)
     0.1
     """
-    values: dict[str, list[float]] = {}
-    for row in runs:
-        number = value(row)
-        if number is not None and math.isfinite(number):
-            values.setdefault(_instance(row), []).append(float(number))
-    squares = sum(float(np.sum((np.array(v) - np.mean(v)) ** 2)) for v in values.values())
-    freedom = sum(len(v) - 1 for v in values.values())
+    values = _per_instance(runs, value)
+    squares = sum(float(np.sum((np.array(v) - np.mean(v)) ** 2)) for v in values)
+    freedom = sum(len(v) - 1 for v in values)
     return math.sqrt(squares / freedom) if freedom else None
 
 
@@ -410,78 +408,46 @@ COLUMNS = (
     "few_instances",
     "success_exists",
 )
+#: The ``GroupStats`` field of each column whose name differs.
+_FIELD_OF = {"time_median_s": "time_median", "time_q1_s": "time_q1", "time_q3_s": "time_q3"}
+_FIELD_OF |= {"cpu_median_s": "cpu_median", "few_instances": "few"}
 
 
 def raw_values(stats: GroupStats) -> list[object]:
     """The statistics in the order of ``COLUMNS`` (fractions, seconds), ``None`` where undefined."""
-    mean_ci = stats.gap_mean_ci or (None, None)
-    median_ci = stats.gap_median_ci or (None, None)
-    return [
-        stats.runs,
-        stats.instances,
-        stats.repeats,
-        stats.answered,
-        stats.certified,
-        stats.success,
-        stats.gaps,
-        stats.gap_mean,
-        *mean_ci,
-        stats.gap_median,
-        *median_ci,
-        _number(stats.time_median),
-        _number(stats.time_q1),
-        _number(stats.time_q3),
-        stats.peak_mb,
-        stats.failed,
-        stats.none_proven,
-        stats.gap_spread,
-        stats.cpu_median,
-        stats.few,
-        stats.success_exists,
-    ]
-
-
-def _number(value: float) -> float | None:
-    return value if math.isfinite(value) else None
+    data = asdict(stats)
+    for name in ("gap_mean", "gap_median"):
+        data[f"{name}_low"], data[f"{name}_high"] = data[f"{name}_ci"] or (None, None)
+    values = [data[_FIELD_OF.get(column, column)] for column in COLUMNS]
+    return [None if isinstance(v, float) and not math.isfinite(v) else v for v in values]
 
 
 def readable(stats: GroupStats) -> list[str]:
     """Rounded cells for reading, under ``READABLE_HEADERS`` (``GAPLESS_HEADERS`` for tours):
     counts, success %, gap % with intervals, times with units; ``†`` marks few instances."""
-    instances = f"{stats.instances}{FEW_MARK if stats.few else ''}"
-    if stats.gapless:
-        return [
-            str(stats.runs),
-            instances,
-            str(stats.repeats),
-            str(stats.answered - stats.none_proven),
-            str(stats.none_proven),
-            str(stats.failed),
-            str(stats.certified),
-            f"{100 * stats.success:.0f} %",
-            "-" if stats.success_exists is None else f"{100 * stats.success_exists:.0f} %",
-            _time(stats.time_median),
-            _iqr(stats),
-            "-" if stats.cpu_median is None else seconds(stats.cpu_median),
-            "-" if stats.peak_mb is None else f"{stats.peak_mb:.0f}",
-        ]
-    return [
-        str(stats.runs),
-        instances,
-        str(stats.repeats),
-        str(stats.answered),
-        str(stats.failed),
-        str(stats.certified),
-        f"{100 * stats.success:.0f} %",
-        str(stats.gaps),
-        _gap(stats.gap_mean, stats.gap_mean_ci),
-        _gap(stats.gap_median, stats.gap_median_ci),
-        "-" if stats.gap_spread is None else f"{100 * stats.gap_spread:.2f} %",
-        _time(stats.time_median),
-        _iqr(stats),
-        "-" if stats.cpu_median is None else seconds(stats.cpu_median),
-        "-" if stats.peak_mb is None else f"{stats.peak_mb:.0f}",
-    ]
+    cells = {
+        "runs": str(stats.runs),
+        "instances": f"{stats.instances}{FEW_MARK if stats.few else ''}",
+        "repeats": str(stats.repeats),
+        "answered": str(stats.answered),
+        "found": str(stats.answered - stats.none_proven),
+        "none proven": str(stats.none_proven),
+        "failed": str(stats.failed),
+        "unknown": str(stats.failed),
+        "certified": str(stats.certified),
+        "success": f"{100 * stats.success:.0f} %",
+        "success where one exists": _percent(stats.success_exists, ".0f"),
+        "gaps": str(stats.gaps),
+        "gap mean [95 % t-CI]": _gap(stats.gap_mean, stats.gap_mean_ci),
+        "gap median [95 % CI]": _gap(stats.gap_median, stats.gap_median_ci),
+        "seed spread": _percent(stats.gap_spread, ".2f"),
+        "time median": _time(stats.time_median),
+        "time to a solution": _time(stats.time_median),
+        "time IQR": _iqr(stats),
+        "CPU median": "-" if stats.cpu_median is None else seconds(stats.cpu_median),
+        "peak MB": "-" if stats.peak_mb is None else f"{stats.peak_mb:.0f}",
+    }
+    return [cells[header] for header in (GAPLESS_HEADERS if stats.gapless else READABLE_HEADERS)]
 
 
 def _time(value: float) -> str:
@@ -489,9 +455,11 @@ def _time(value: float) -> str:
 
 
 def _iqr(stats: GroupStats) -> str:
-    if not math.isfinite(stats.time_q1):
-        return "-"
-    return f"{seconds(stats.time_q1)} – {seconds(stats.time_q3)}"
+    return f"{seconds(stats.time_q1)} – {seconds(stats.time_q3)}" if math.isfinite(stats.time_q1) else "-"
+
+
+def _percent(value: float | None, spec: str) -> str:
+    return "-" if value is None else f"{100 * value:{spec}} %"
 
 
 #: Marks a group with fewer than ``MIN_INSTANCES`` instances.
@@ -598,51 +566,28 @@ def stats_table(
         import io
 
         buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow([*by, *COLUMNS])
-        for stats in groups:
-            writer.writerow(["" if v is None else v for v in (*stats.key, *raw_values(stats))])
+        raw = [[*by, *COLUMNS], *([*stats.key, *raw_values(stats)] for stats in groups)]
+        csv.writer(buffer, lineterminator="\n").writerows(
+            ["" if v is None else v for v in line] for line in raw
+        )
         return buffer.getvalue()
     headers = GAPLESS_HEADERS if groups and all(g.gapless for g in groups) else READABLE_HEADERS
-    header = [*by, *headers]
-    body = [[str(v) for v in stats.key] + readable(stats) for stats in groups]
-    notes = table_notes(groups)
+    body = [[*by, *headers], *([*map(str, stats.key), *readable(stats)] for stats in groups)]
     if fmt == "md":
-        lines = [
-            "| " + " | ".join(header) + " |",
-            "|" + "|".join("---" if i < len(by) else "---:" for i in range(len(header))) + "|",
-        ]
-        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in body]
-        lines += ["", *notes]
-        return "\n".join(lines) + "\n"
+        lines = ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in body]
+        lines.insert(1, "|" + "|".join(["---"] * len(by) + ["---:"] * len(headers)) + "|")
+        return "\n".join([*lines, "", *table_notes(groups)]) + "\n"
     if fmt == "latex":
-        spec = "l" * len(by) + "r" * len(headers)
-        lines = [
-            f"\\begin{{tabular}}{{{spec}}}",
-            "\\toprule",
-            " & ".join(_tex(h) for h in header) + " \\\\",
-            "\\midrule",
-        ]
-        lines += [" & ".join(_tex(cell) for cell in row) + " \\\\" for row in body]
-        lines += ["\\bottomrule", "\\end{tabular}", *(f"% {note}" for note in notes)]
+        lines = [" & ".join(cell.translate(_TEX) for cell in row) + " \\\\" for row in body]
+        lines.insert(0, f"\\begin{{tabular}}{{{'l' * len(by)}{'r' * len(headers)}}}\n\\toprule")
+        lines.insert(2, "\\midrule")
+        lines += ["\\bottomrule", "\\end{tabular}", *(f"% {note}" for note in table_notes(groups))]
         return "\n".join(lines) + "\n"
     raise InvalidInstance(f"unknown format {fmt!r}: choose md, csv or latex")
 
 
-def _tex(text: str) -> str:
-    replacements = {
-        "\\": r"\textbackslash{}",
-        "%": r"\%",
-        "&": r"\&",
-        "_": r"\_",
-        "#": r"\#",
-        "$": r"\$",
-        "{": r"\{",
-        "}": r"\}",
-        "µ": r"$\mu$",
-        "†": r"$^\dagger$",
-        "–": "--",
-        "~": r"\textasciitilde{}",
-        "^": r"\textasciicircum{}",
-    }
-    return "".join(replacements.get(ch, ch) for ch in text)
+_TEX = str.maketrans(
+    {ch: "\\" + ch for ch in "%&_#${}"}
+    | {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+    | {"µ": r"$\mu$", "†": r"$^\dagger$", "–": "--"}
+)
