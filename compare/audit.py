@@ -120,9 +120,16 @@ def audit_rows(rows: Sequence[Row], header: Mapping[str, Any], base: Path | None
             audit.inconsistent.append(f"{_who(row)} ({why})")
             row.verified = row.verified and why != "verified without an answer" and "status" not in why
             row.certified = row.certified and row.verified
-    written = [row.gap for row in copies]
-    fill_gaps(copies, _references(header))
-    for row, before in zip(copies, written, strict=True):
+    _recompute_gaps(audit, header)
+    return audit
+
+
+def _recompute_gaps(audit: Audit, header: Mapping[str, Any]) -> None:
+    """Recompute the gaps of ``audit.rows`` from the header's references, noting those that differ
+    from the gaps as written and those kept as written (nothing to recompute them from)."""
+    written = [row.gap for row in audit.rows]
+    fill_gaps(audit.rows, _references(header))
+    for row, before in zip(audit.rows, written, strict=True):
         dead_end = row.problem == "tour" and row.objective is None  # its gap needs squares not written
         if dead_end or (row.gap is None and before is not None and row.verified):
             row.gap = before  # nothing to recompute it from: kept, and said to rest on the file
@@ -133,7 +140,6 @@ def audit_rows(rows: Sequence[Row], header: Mapping[str, Any], base: Path | None
             audit.gaps_changed.append(
                 f"{_who(row)} ({'none' if before is None else f'{before:.4g}'} -> {now})"
             )
-    return audit
 
 
 def _listed(items: list[str]) -> str:

@@ -424,13 +424,21 @@ def progress_display(problem: str, total: int, done: int = 0) -> Any:
 
 
 class ProgressBar:
-    """A rich progress bar of a comparison: runs done out of ``total``, the last run's name."""
+    """A rich progress bar of a comparison: runs done out of ``total``, the last run's name (on
+    ``console``, rich's default: standard output; ``transient``: gone once stopped)."""
 
-    def __init__(self, problem: str, total: int, done: int = 0) -> None:
+    def __init__(
+        self, problem: str, total: int, done: int = 0, console: Any = None, transient: bool = False
+    ) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         self.bar = Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=transient,
         )
         self.task = self.bar.add_task(f"compare {problem}", total=total, completed=done)
         self.bar.start()

@@ -6,6 +6,8 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from knightcert.compare.harness import Row
 from knightcert.compare.statistics import answered, dimension, gapless, group_stats
 
@@ -105,56 +107,12 @@ def plot_rows(
     # when every gap is 0 (tours: a tour or nothing) the success rate says more
     success_only = gapless(sized) or all(not r.gap for r in sized)
     for method, runs in plot_series(rows, instances).items():
-        groups = group_stats(runs, ("size",))
-        with_gap = [g for g in groups if g.gap_mean is not None]
-        gap_means = [g.gap_mean for g in groups if g.gap_mean is not None]
-        if success_only:
-            gap_axis.plot(
-                [g.key[0] for g in groups],
-                [100 * g.success for g in groups],
-                marker="o",
-                label=plain_label(method),
-            )
-        elif with_gap:
-            means = [100 * mean for mean in gap_means]
-            low = [
-                m - 100 * (g.gap_mean_ci or (mean,) * 2)[0]
-                for m, mean, g in zip(means, gap_means, with_gap, strict=True)
-            ]
-            high = [
-                100 * (g.gap_mean_ci or (mean,) * 2)[1] - m
-                for m, mean, g in zip(means, gap_means, with_gap, strict=True)
-            ]
-            gap_axis.errorbar(
-                [g.key[0] for g in with_gap],
-                means,
-                yerr=[low, high],
-                marker="o",
-                capsize=3,
-                label=plain_label(method),
-            )
-        groups = time_groups(runs)
-        medians = [max(g.time_median, 1e-6) for g in groups]
-        time_axis.errorbar(
-            [g.key[0] for g in groups],
-            medians,
-            yerr=[
-                [m - max(g.time_q1, 1e-6) for m, g in zip(medians, groups, strict=True)],
-                [max(g.time_q3, 1e-6) - m for m, g in zip(medians, groups, strict=True)],
-            ],
-            marker="o",
-            capsize=3,
-            label=plain_label(method),
-        )
+        _draw_gaps(gap_axis, group_stats(runs, ("size",)), success_only, plain_label(method))
+        _draw_times(time_axis, time_groups(runs), plain_label(method))
     problem = plain_label(title or (rows[0].problem if rows else ""))
-    if success_only:
-        gap_axis.set(
-            xlabel="size", ylabel="runs with a best solution (%)", title=f"{problem}: success per instance"
-        )
-    else:
-        gap_axis.set(
-            xlabel="size", ylabel="gap to best proven value (%)", title=f"{problem}: mean gap, 95 % t-CI"
-        )
+    success = ("runs with a best solution (%)", "success per instance")
+    shown = success if success_only else ("gap to best proven value (%)", "mean gap, 95 % t-CI")
+    gap_axis.set(xlabel="size", ylabel=shown[0], title=f"{problem}: {shown[1]}")
     time_axis.set(
         xlabel="size", ylabel="time (s)", yscale="log", title=f"{problem}: median time of answers, IQR"
     )
@@ -171,3 +129,33 @@ def plot_rows(
         save_figure(figure, path)
     plt.close(figure)  # no pyplot window keeps it; the returned Figure still draws (a notebook shows it)
     return figure
+
+
+def _draw_gaps(axis: Any, groups: list[Any], success_only: bool, label: str) -> None:
+    """One method's line on the gap panel: its success rate per size, or its mean gap (%) with
+    the 95 % interval as bars (sizes without a gap left out)."""
+    if success_only:
+        axis.plot([g.key[0] for g in groups], [100 * g.success for g in groups], marker="o", label=label)
+        return
+    with_gap = [g for g in groups if g.gap_mean is not None]
+    if not with_gap:
+        return
+    means = np.array([100 * g.gap_mean for g in with_gap])
+    ends = np.array([100 * np.array(g.gap_mean_ci or (g.gap_mean, g.gap_mean)) for g in with_gap])
+    bars = [means - ends[:, 0], ends[:, 1] - means]
+    axis.errorbar([g.key[0] for g in with_gap], means, yerr=bars, marker="o", capsize=3, label=label)
+
+
+def _draw_times(axis: Any, groups: list[Any], label: str) -> None:
+    """One method's line on the time panel: median time per size, the interquartile range as bars."""
+    median, q1, q3 = (
+        np.maximum([getattr(g, f) for g in groups], 1e-6) for f in ("time_median", "time_q1", "time_q3")
+    )
+    axis.errorbar(
+        [g.key[0] for g in groups],
+        median,
+        yerr=[median - q1, q3 - median],
+        marker="o",
+        capsize=3,
+        label=label,
+    )

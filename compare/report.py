@@ -181,12 +181,9 @@ def _cpu_model() -> str:
 
 def _memory_gb() -> float | None:
     try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemTotal:"):
-                return round(int(line.split()[1]) / 1024**2, 1)
-    except (OSError, ValueError):
-        pass
-    return None
+        return round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1024**3, 1)
+    except (ValueError, OSError, AttributeError):
+        return None
 
 
 def _git_commit() -> dict[str, Any] | None:
@@ -241,11 +238,8 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
     """SHA-256 of a file's bytes."""
     import hashlib
 
-    digest = hashlib.sha256()
     with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def method_files(methods: Sequence[Any]) -> dict[str, list[dict[str, str]]]:
@@ -372,25 +366,8 @@ def to_parquet(
     """The runs as a typed Parquet table (to a file name or a binary stream); the header in its
     metadata under ``knightcert``."""
     pa, parquet = pyarrow_modules()
-    types = {
-        "objective": pa.float64(),
-        "bound": pa.float64(),
-        "gap": pa.float64(),
-        "time_s": pa.float64(),
-        "check_s": pa.float64(),
-        "peak_mb": pa.float64(),
-        "cpu_s": pa.float64(),
-        "load": pa.float64(),
-        "warm_s": pa.float64(),
-        "containment_s": pa.float64(),
-        "nodes": pa.int64(),
-        "verified": pa.bool_(),
-        "certified": pa.bool_(),
-        "size": pa.int64(),
-        "repeat": pa.int64(),
-        "seed": pa.int64(),
-    }
-    schema = pa.schema([(name, types.get(name, pa.string())) for name in FIELDS]).with_metadata(
+    types = {float: pa.float64(), int: pa.int64(), bool: pa.bool_(), str: pa.string()}
+    schema = pa.schema([(name, types[_KINDS[name]]) for name in FIELDS]).with_metadata(
         {"knightcert": json.dumps(dict(header))}
     )
     records = [_record(row) for row in rows]
@@ -520,25 +497,27 @@ def _records(text: str, suffix: str, source: str = "report") -> list[dict[str, A
 
 
 def _split_md(line: str) -> list[str]:
-    cells, current, escaped = [], "", False
-    for ch in line.strip()[1:-1]:
-        if escaped:
-            current += ch
-            escaped = False
-        elif ch == "\\":
-            escaped = True
-        elif ch == "|":
-            cells.append(current.strip())
-            current = ""
-        else:
-            current += ch
-    cells.append(current.strip())
-    return cells
+    """The cells of a Markdown table line (``\\|`` a ``|`` within a cell)."""
+    cells = next(csv.reader([line.strip()[1:-1]], delimiter="|", escapechar="\\", quoting=csv.QUOTE_NONE))
+    return [cell.strip() for cell in cells]
+
+
+#: The type of each report field as read back: a Row field's annotation, the widest of its kinds.
+_KINDS = {
+    name: next(
+        kind for kind in (bool, float, int, str) if kind.__name__ in str(Row.__dataclass_fields__[name].type)
+    )
+    for name in FIELDS
+}
+#: Fields every run has (the others may be absent from a report written before they were recorded).
+_REQUIRED = ("problem", "instance", "method", "status")
 
 
 def _row(record: dict[str, Any]) -> Row:
     def value(name: str, kind: type) -> Any:  # a ``kind`` (int for whole objectives), or None
-        raw = record.get(name)
+        raw = record[name] if name in _REQUIRED else record.get(name)
+        if kind is str:
+            return str(raw or "")
         if raw is None or raw == "":
             return None
         if kind is bool:  # strictly: an edited "yes" is refused, not read as false
@@ -556,35 +535,10 @@ def _row(record: dict[str, Any]) -> Row:
             else number
         )
 
-    return Row(
-        problem=str(record["problem"]),
-        instance=str(record["instance"]),
-        method=str(record["method"]),
-        status=str(record["status"]),
-        objective=value("objective", float),
-        bound=value("bound", float),
-        gap=value("gap", float),
-        time_s=value("time_s", float) or 0.0,
-        check_s=value("check_s", float),
-        peak_mb=value("peak_mb", float),
-        nodes=value("nodes", int),
-        verified=bool(value("verified", bool)),
-        certified=bool(value("certified", bool)),
-        evidence=str(record.get("evidence") or ""),
-        error=str(record.get("error") or ""),
-        size=value("size", int),
-        repeat=value("repeat", int) or 0,
-        seed=value("seed", int),
-        instance_hash=str(record.get("instance_hash") or ""),
-        kind=str(record.get("kind") or ""),
-        origin=str(record.get("origin") or ""),
-        reference=str(record.get("reference") or ""),
-        cpu_s=value("cpu_s", float),  # absent from reports written before it was measured
-        load=value("load", float),
-        warm_s=value("warm_s", float),  # absent from reports written before they were recorded
-        containment_s=value("containment_s", float),
-        answer=str(record.get("answer") or ""),
-    )
+    data = {name: value(name, kind) for name, kind in _KINDS.items()}
+    for name, empty in (("time_s", 0.0), ("repeat", 0), ("verified", False), ("certified", False)):
+        data[name] = data[name] or empty
+    return Row(**data)
 
 
 def resume_rows(path: str | os.PathLike[str] | None, problem: str) -> list[Row]:

@@ -425,37 +425,12 @@ def raw_values(stats: GroupStats) -> list[object]:
 def readable(stats: GroupStats) -> list[str]:
     """Rounded cells for reading, under ``READABLE_HEADERS`` (``GAPLESS_HEADERS`` for tours):
     counts, success %, gap % with intervals, times with units; ``†`` marks few instances."""
-    cells = {
-        "runs": str(stats.runs),
-        "instances": f"{stats.instances}{FEW_MARK if stats.few else ''}",
-        "repeats": str(stats.repeats),
-        "answered": str(stats.answered),
-        "found": str(stats.answered - stats.none_proven),
-        "none proven": str(stats.none_proven),
-        "failed": str(stats.failed),
-        "unknown": str(stats.failed),
-        "certified": str(stats.certified),
-        "success": f"{100 * stats.success:.0f} %",
-        "success where one exists": _percent(stats.success_exists, ".0f"),
-        "gaps": str(stats.gaps),
-        "gap mean [95 % t-CI]": _gap(stats.gap_mean, stats.gap_mean_ci),
-        "gap median [95 % CI]": _gap(stats.gap_median, stats.gap_median_ci),
-        "seed spread": _percent(stats.gap_spread, ".2f"),
-        "time median": _time(stats.time_median),
-        "time to a solution": _time(stats.time_median),
-        "time IQR": _iqr(stats),
-        "CPU median": "-" if stats.cpu_median is None else seconds(stats.cpu_median),
-        "peak MB": "-" if stats.peak_mb is None else f"{stats.peak_mb:.0f}",
-    }
-    return [cells[header] for header in (GAPLESS_HEADERS if stats.gapless else READABLE_HEADERS)]
+    shown = "gapless" if stats.gapless else "gap"
+    return [cell(stats) for _, where, cell in _READABLE if where in (None, shown)]
 
 
 def _time(value: float) -> str:
     return seconds(value) if math.isfinite(value) else "-"
-
-
-def _iqr(stats: GroupStats) -> str:
-    return f"{seconds(stats.time_q1)} – {seconds(stats.time_q3)}" if math.isfinite(stats.time_q1) else "-"
 
 
 def _percent(value: float | None, spec: str) -> str:
@@ -464,39 +439,37 @@ def _percent(value: float | None, spec: str) -> str:
 
 #: Marks a group with fewer than ``MIN_INSTANCES`` instances.
 FEW_MARK = " †"
-READABLE_HEADERS = (
-    "runs",
-    "instances",
-    "repeats",
-    "answered",
-    "failed",
-    "certified",
-    "success",
-    "gaps",
-    "gap mean [95 % t-CI]",
-    "gap median [95 % CI]",
-    "seed spread",
-    "time median",
-    "time IQR",
-    "CPU median",
-    "peak MB",
+#: The readable columns in order: header, the problems that show it (``gap``: those with a gap,
+#: ``gapless``: ``GAPLESS`` ones, None: both) and its cell.
+_READABLE: tuple[tuple[str, str | None, Callable[[GroupStats], str]], ...] = (
+    ("runs", None, lambda s: str(s.runs)),
+    ("instances", None, lambda s: f"{s.instances}{FEW_MARK if s.few else ''}"),
+    ("repeats", None, lambda s: str(s.repeats)),
+    ("answered", "gap", lambda s: str(s.answered)),
+    ("found", "gapless", lambda s: str(s.answered - s.none_proven)),
+    ("none proven", "gapless", lambda s: str(s.none_proven)),
+    ("failed", "gap", lambda s: str(s.failed)),
+    ("unknown", "gapless", lambda s: str(s.failed)),
+    ("certified", None, lambda s: str(s.certified)),
+    ("success", None, lambda s: f"{100 * s.success:.0f} %"),
+    ("success where one exists", "gapless", lambda s: _percent(s.success_exists, ".0f")),
+    ("gaps", "gap", lambda s: str(s.gaps)),
+    ("gap mean [95 % t-CI]", "gap", lambda s: _gap(s.gap_mean, s.gap_mean_ci)),
+    ("gap median [95 % CI]", "gap", lambda s: _gap(s.gap_median, s.gap_median_ci)),
+    ("seed spread", "gap", lambda s: _percent(s.gap_spread, ".2f")),
+    ("time median", "gap", lambda s: _time(s.time_median)),
+    ("time to a solution", "gapless", lambda s: _time(s.time_median)),
+    (
+        "time IQR",
+        None,
+        lambda s: f"{_time(s.time_q1)} – {_time(s.time_q3)}" if math.isfinite(s.time_q1) else "-",
+    ),
+    ("CPU median", None, lambda s: "-" if s.cpu_median is None else seconds(s.cpu_median)),
+    ("peak MB", None, lambda s: "-" if s.peak_mb is None else f"{s.peak_mb:.0f}"),
 )
+READABLE_HEADERS = tuple(header for header, where, _ in _READABLE if where != "gapless")
 #: Headers for problems without a gap (``GAPLESS``: tours).
-GAPLESS_HEADERS = (
-    "runs",
-    "instances",
-    "repeats",
-    "found",
-    "none proven",
-    "unknown",
-    "certified",
-    "success",
-    "success where one exists",
-    "time to a solution",
-    "time IQR",
-    "CPU median",
-    "peak MB",
-)
+GAPLESS_HEADERS = tuple(header for header, where, _ in _READABLE if where != "gap")
 
 
 def table_notes(groups: Sequence[GroupStats]) -> list[str]:

@@ -175,18 +175,32 @@ def resolve_suite(
         seed suite), or a value out of range, or a field the problem's instances do not have.
     """
     chosen = _fields(problem, suite, fields or {})
-    if suite == "files":
-        if not files or sizes or seeds or holes is not None:
-            raise InvalidInstance("a files suite takes instance files and nothing else")
-        return SuiteSpec("files", files=tuple(str(f) for f in files))
+    if suite in ("files", "seed"):
+        if sizes or seeds or holes is not None or (suite == "files") != bool(files):
+            raise InvalidInstance(
+                "a files suite takes instance files and nothing else"
+                if suite == "files"
+                else "the seed suite is fixed: sizes, seeds and holes apply to scaling and random"
+            )
+        return SuiteSpec(suite, files=tuple(str(f) for f in files))
     if suite not in SUITES:
         raise InvalidInstance(f"unknown suite {suite!r}: choose one of {', '.join(SUITES)}, files")
-    if suite == "seed":
-        if sizes or seeds or holes is not None:
-            raise InvalidInstance(
-                "the seed suite is fixed: sizes, seeds and holes apply to scaling and random"
-            )
-        return SuiteSpec("seed")
+    default_seeds, default_holes = _check_generated(problem, suite, seeds, holes)
+    if sizes is None:
+        sizes = size_range(*(STARTS_SIZES if suite == "starts" else DEFAULT_SIZES[problem]))
+    return SuiteSpec(
+        suite,
+        sizes=tuple(r if r == c else f"{r}x{c}" for r, c in _checked_boards(sizes)),
+        seeds=tuple(int(s) for s in (seeds or default_seeds)),
+        holes=None if default_holes is None else float(default_holes if holes is None else holes),
+        fields=chosen,
+    )
+
+
+def _check_generated(
+    problem: str, suite: str, seeds: Sequence[int] | None, holes: float | None
+) -> tuple[tuple[int, ...], float | None]:
+    """The default seeds and holes of a generated suite, once its seeds and holes are checked."""
     if suite == "starts" and problem != "tour":
         raise InvalidInstance("the starts suite is for tours (every start square of a board)")
     default_seeds, default_holes = GENERATOR_DEFAULTS[problem, suite]
@@ -196,8 +210,13 @@ def resolve_suite(
         raise InvalidInstance(f"the {problem} {suite} suite has no holes")
     if holes is not None and not 0 <= holes < 1:
         raise InvalidInstance(f"holes must be a fraction in [0, 1), got {holes}")
-    if sizes is None:
-        sizes = size_range(*(STARTS_SIZES if suite == "starts" else DEFAULT_SIZES[problem]))
+    if seeds is not None and any(int(s) != s or s < 0 for s in seeds):
+        raise InvalidInstance(f"generator seeds must be whole numbers >= 0, got {list(seeds)}")
+    return default_seeds, default_holes
+
+
+def _checked_boards(sizes: Sequence[int | str]) -> list[tuple[int, int]]:
+    """The boards of ``sizes``, smallest first, duplicates removed, the largest within ``MAX_SQUARES``."""
     if len(sizes) == 0:
         raise InvalidInstance("sizes: give at least one size")
     boards = sorted({board_sides(n) for n in sizes}, key=lambda b: (b[0] * b[1], b))
@@ -207,15 +226,7 @@ def resolve_suite(
             f"--sizes: a {rows} x {cols} board is above the limit of {MAX_SQUARES} "
             "squares; give a smaller upper size"
         )
-    if seeds is not None and any(int(s) != s or s < 0 for s in seeds):
-        raise InvalidInstance(f"generator seeds must be whole numbers >= 0, got {list(seeds)}")
-    return SuiteSpec(
-        suite,
-        sizes=tuple(r if r == c else f"{r}x{c}" for r, c in boards),
-        seeds=tuple(int(s) for s in (seeds or default_seeds)),
-        holes=None if default_holes is None else float(default_holes if holes is None else holes),
-        fields=chosen,
-    )
+    return boards
 
 
 def board_sides(size: Any) -> tuple[int, int]:

@@ -14,18 +14,7 @@ def rows_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
     from rich.table import Table
 
     table = Table(title=shown(title) if title else None, title_justify="left")
-    for name, justify in (
-        ("instance", "left"),
-        ("method", "left"),
-        ("status", "left"),
-        ("objective", "right"),
-        ("bound", "right"),
-        ("gap", "right"),
-        ("time", "right"),
-        ("verified", "center"),
-        ("certified", "left"),
-    ):
-        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    _add_columns(table, ROW_COLUMNS, left=("instance", "method", "status", "certified"), centre=("verified",))
     for row in rows:
         table.add_row(
             shown(row.instance),
@@ -110,6 +99,20 @@ def _seconds(value: float) -> str:
     return f"{1000 * value:.1f} ms" if value < 1 else f"{value:.2f} s"
 
 
+def _add_columns(table, names: Sequence[str], left: Sequence[str], centre: Sequence[str] = ()) -> None:
+    """The columns ``names`` of a rich ``table``: text ``left`` aligned, ``centre`` centred, the
+    rest (numbers) right aligned."""
+    for name in names:
+        justify = "left" if name in left else "center" if name in centre else "right"
+        table.add_column(name, justify=justify, overflow="fold")
+
+
+#: The columns of :func:`rows_table` and :func:`method_summary_table`.
+ROW_COLUMNS = ("instance", "method", "status", "objective", "bound", "gap", "time", "verified", "certified")
+SUMMARY_COLUMNS = ("problem", "method", "kind", "instances", "answered", "proven", "certified", "verified")
+SUMMARY_COLUMNS += ("failed", "mean gap", "worst gap", "total time")
+
+
 def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
     """One row per (problem, method): how many answers, proven (OPTIMAL or INFEASIBLE), of those
     certified (every claim backed by a checked certificate, a theorem or the checker's search),
@@ -120,54 +123,52 @@ def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table
     (certified: a run of any method found a checked one), and how many proved there is none."""
     from rich.table import Table
 
-    from knightcert.compare.statistics import GAPLESS, solved
-    from knightcert.registry import is_exact
+    from knightcert.compare.statistics import solved
 
     table = Table(title=title or None, title_justify="left")
-    for name, justify in (
-        ("problem", "left"),
-        ("method", "left"),
-        ("kind", "left"),
-        ("instances", "right"),
-        ("answered", "right"),
-        ("proven", "right"),
-        ("certified", "right"),
-        ("verified", "right"),
-        ("failed", "right"),
-        ("mean gap", "right"),
-        ("worst gap", "right"),
-        ("total time", "right"),
-    ):
-        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    _add_columns(table, SUMMARY_COLUMNS, left=("problem", "method", "kind"))
     exists = {r.instance_hash or r.instance for r in rows if solved(r)}
     groups: dict[tuple[str, str], list[Row]] = {}
     for row in rows:
         groups.setdefault((row.problem, row.method), []).append(row)
     for (problem, method), mine in groups.items():
-        gaps = [r.gap for r in mine if solved(r) and r.gap is not None and problem not in GAPLESS]
-        answered = [r for r in mine if r.status != "UNKNOWN"]
-        proven = [r for r in mine if r.status in ("OPTIMAL", "INFEASIBLE")]
-        failed = sum(not (r.verified and r.status != "UNKNOWN") for r in mine)
-        found = sum(solved(r) for r in mine)
-        none = sum(r.verified and r.status == "INFEASIBLE" for r in mine)
-        where = sum((r.instance_hash or r.instance) in exists for r in mine)
-        no_gap = f"found {found} of {where}" + (f", none {none}" if none else "")
-        no_gap = no_gap if problem in GAPLESS else "-"
-        table.add_row(
-            shown(problem),
-            shown(method),
-            mine[0].kind or ("exact" if is_exact(problem, method) else "heuristic"),
-            str(len(mine)),
-            str(len(answered)),
-            str(len(proven)),
-            str(sum(r.certified for r in proven)),
-            f"{sum(r.verified for r in answered)}/{len(answered)}",
-            str(failed),
-            no_gap if not gaps else f"{100 * sum(gaps) / len(gaps):.1f}%",
-            no_gap if not gaps else f"{100 * max(gaps):.1f}%",
-            _seconds(sum(r.time_s for r in mine)),
-        )
+        table.add_row(shown(problem), shown(method), *_summary_cells(problem, method, mine, exists))
     return table
+
+
+def _summary_cells(problem: str, method: str, mine: list[Row], exists: set[str]) -> list[str]:
+    """The cells of one method's row of :func:`method_summary_table` after its problem and name."""
+    from knightcert.registry import is_exact
+
+    answered = [r for r in mine if r.status != "UNKNOWN"]
+    proven = [r for r in mine if r.status in ("OPTIMAL", "INFEASIBLE")]
+    return [
+        mine[0].kind or ("exact" if is_exact(problem, method) else "heuristic"),
+        str(len(mine)),
+        str(len(answered)),
+        str(len(proven)),
+        str(sum(r.certified for r in proven)),
+        f"{sum(r.verified for r in answered)}/{len(answered)}",
+        str(sum(not (r.verified and r.status != "UNKNOWN") for r in mine)),
+        *_gap_cells(problem, mine, exists),
+        _seconds(sum(r.time_s for r in mine)),
+    ]
+
+
+def _gap_cells(problem: str, mine: list[Row], exists: set[str]) -> tuple[str, str]:
+    """A method's mean and worst gap; where a gap means nothing (tours), how many runs found a
+    solution, of those on instances where one exists, and how many proved there is none."""
+    from knightcert.compare.statistics import GAPLESS, solved
+
+    gaps = [r.gap for r in mine if solved(r) and r.gap is not None and problem not in GAPLESS]
+    if gaps:
+        return f"{100 * sum(gaps) / len(gaps):.1f}%", f"{100 * max(gaps):.1f}%"
+    if problem not in GAPLESS:
+        return "-", "-"
+    none = sum(r.verified and r.status == "INFEASIBLE" for r in mine)
+    where = sum((r.instance_hash or r.instance) in exists for r in mine)
+    found = f"found {sum(solved(r) for r in mine)} of {where}" + (f", none {none}" if none else "")
+    return found, found
 
 
 def to_dataframe(rows: Sequence[Row], header=None):  # -> pandas.DataFrame

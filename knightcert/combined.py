@@ -38,6 +38,8 @@ The greedy step's time is added to the reported time, and counts against
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from knightcert.problems.independent_knights import KnightsInstance
@@ -185,8 +187,7 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
     """
     import time
 
-    from knightcert.models.cpsat_solve import MIN_PORTFOLIO, available_threads
-    from knightcert.models.knights_cpsat import cpsat
+    from knightcert.models.cpsat_solve import available_threads
     from knightcert.models.knights_sat import BoundProof
     from knightcert.problems import progress
 
@@ -197,81 +198,101 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
         return None if limit is None else max(limit - start.time - (time.perf_counter() - began), 1e-3)
 
     best = _diagonal_start(instance, start) or start.with_(method="cpsat")
-    source = best.info.get("start", "greedy")  # who placed the best so far, for the progress notes
-    solver: Result | None = None  # CP-SAT's last answer (its bound and status are its word)
+    race = _Race(instance, options, best, best.info.get("start", "greedy"))
     alongside = options.get("workers") is not None or available_threads() >= 2
     if not alongside:  # one thread: CP-SAT first, for a share of the time, then CaDiCaL
         share = left()
-        share = INCUMBENT_SECONDS if share is None else min(INCUMBENT_SHARE * share, INCUMBENT_SECONDS)
-        hint_source = best.info.get("start", "greedy")
-        solver = cpsat(
-            instance,
-            hint=best.solution,
-            hint_source=hint_source,
-            **{**options, "time_limit": share, "check": False},
-        )
-        if _count(solver) > _count(best):
-            best, source = solver.with_(info={**best.info, **solver.info}), "CP-SAT"
-    proof_s, proof_start_s, placed = 0.0, 0.0, 0
-    entry: dict[str, Any] | None = None
-    found: dict[str, Any] = {}
+        race.search(INCUMBENT_SECONDS if share is None else min(INCUMBENT_SHARE * share, INCUMBENT_SECONDS))
     while True:
-        target = _count(best) + 1
-        progress.note(f"{target - 1} knights placed ({source}); CaDiCaL is proving that {target} do not fit")
-        proof = BoundProof(instance, target, time_limit=left())
-        interrupted = False
-        try:
-            if alongside and (solver is None or solver.status is not Status.OPTIMAL):
-                side = {**options, "time_limit": left(), "check": False}
-                if side.get("workers") is None:  # the threads but CaDiCaL's
-                    spare = available_threads() - 1
-                    side["workers"] = spare if spare >= MIN_PORTFOLIO else 1
-                hint_source = best.info.get("start", "greedy")
-                solver = cpsat(
-                    instance, hint=best.solution, hint_source=hint_source, stop_when=proof.done, **side
-                )
-                interrupted = bool(solver.info.get("interrupted"))  # Ctrl-C, caught by CP-SAT's solve
-            if not interrupted and (solver is None or _count(solver) < target):
-                proof.wait()  # CP-SAT stopped short of the target (or proved the best optimal)
-        except KeyboardInterrupt:  # Ctrl-C while waiting for the proof
-            from knightcert.problems import stopping
-
-            stopping.caught()
-            interrupted = True
-        entry, placement, found = proof.finish()
-        proof_s += found.get("proof_s", found["proof_solve_s"])
-        proof_start_s += found.get("proof_start_s", 0.0)
-        if solver is not None and _count(solver) > _count(best):
-            best, source = solver.with_(info={**best.info, **solver.info}), "CP-SAT"
-        if interrupted:
-            info = {**(solver.info if solver else {}), **found, "stopped": "interrupted"}
-            return _solver_word(instance, best, solver, began, start, info)
-        if placement is not None and len(placement) > _count(best) and _valid(instance, placement):
-            best = best.with_(objective=len(placement), solution=placement, status=Status.FEASIBLE)
-            placed, source = placed + 1, "CaDiCaL"
-        if entry is None and _count(best) >= target:
-            continue  # one knight more was placed: try the next
-        break
-    side_info = {} if solver is None else solver.info
+        target = _count(race.best) + 1
+        progress.note(
+            f"{target - 1} knights placed ({race.source}); CaDiCaL is proving that {target} do not fit"
+        )
+        if race.round(BoundProof(instance, target, time_limit=left()), target, alongside, left):
+            info = {**(race.solver.info if race.solver else {}), **race.found, "stopped": "interrupted"}
+            return _solver_word(instance, race.best, race.solver, began, start, info)
+        if race.entry is not None or _count(race.best) < target:
+            break  # else one knight more was placed: try the next
     info = {
-        **side_info,
-        **best.info,
-        **found,
-        "proof_s": round(proof_s, 3),
-        "proof_start_s": round(proof_start_s, 3),  # the proof children's start, within proof_s
-        "placed_by_proof_solver": placed,
+        **({} if race.solver is None else race.solver.info),
+        **race.best.info,
+        **race.found,
+        "proof_s": round(race.proof_s, 3),
+        "proof_start_s": round(race.proof_start_s, 3),  # the proof children's start, within proof_s
+        "placed_by_proof_solver": race.placed,
     }
-    if entry is None or _count(best) != target - 1:
-        return _solver_word(instance, best, solver, began, start, info)
+    best = race.best
+    if race.entry is None or _count(best) != target - 1:
+        return _solver_word(instance, best, race.solver, began, start, info)
     certificate = dict(best.certificate) if isinstance(best.certificate, dict) else {}
     info.pop("stopped", None)
     return best.with_(
         status=Status.OPTIMAL,
         bound=best.objective,
-        certificate={**certificate, "drat": entry},
+        certificate={**certificate, "drat": race.entry},
         time=start.time + time.perf_counter() - began,
         info=info,
     )
+
+
+@dataclass
+class _Race:
+    """What :func:`_placed_and_proved` knows between its rounds: the best placement and who
+    placed it, CP-SAT's last answer (its bound and status are its word), CaDiCaL's seconds, its
+    placements and, after a round, its proof entry (``None``: no proof) and facts."""
+
+    instance: KnightsInstance
+    options: dict[str, Any]
+    best: Result
+    source: str
+    solver: Result | None = None
+    proof_s: float = 0.0
+    proof_start_s: float = 0.0
+    placed: int = 0
+    entry: dict[str, Any] | None = None
+    found: dict[str, Any] = field(default_factory=dict)
+
+    def search(self, time_limit: float | None, **extra: Any) -> Result:
+        """CP-SAT from the best placement; its placement becomes the best when it has more knights."""
+        from knightcert.models.knights_cpsat import cpsat
+
+        hint_source = self.best.info.get("start", "greedy")
+        side = {**self.options, "time_limit": time_limit, "check": False, **extra}
+        self.solver = solver = cpsat(self.instance, hint=self.best.solution, hint_source=hint_source, **side)
+        self._take_solver()
+        return solver
+
+    def _take_solver(self) -> None:
+        if self.solver is not None and _count(self.solver) > _count(self.best):
+            self.best, self.source = self.solver.with_(info={**self.best.info, **self.solver.info}), "CP-SAT"
+
+    def round(self, proof: Any, target: int, alongside: bool, left: Callable[[], float | None]) -> bool:
+        """CaDiCaL refutes ``target`` knights (``proof``) while CP-SAT searches alongside on the
+        threads but CaDiCaL's; True when Ctrl-C stopped the round."""
+        from knightcert.models.cpsat_solve import MIN_PORTFOLIO, available_threads
+        from knightcert.problems import stopping
+
+        interrupted = False
+        try:
+            if alongside and (self.solver is None or self.solver.status is not Status.OPTIMAL):
+                workers, spare = self.options.get("workers"), available_threads() - 1
+                workers = workers if workers is not None else spare if spare >= MIN_PORTFOLIO else 1
+                solver = self.search(left(), stop_when=proof.done, workers=workers)
+                interrupted = bool(solver.info.get("interrupted"))  # Ctrl-C, caught by CP-SAT's solve
+            if not interrupted and (self.solver is None or _count(self.solver) < target):
+                proof.wait()  # CP-SAT stopped short of the target (or proved the best optimal)
+        except KeyboardInterrupt:  # Ctrl-C while waiting for the proof
+            stopping.caught()
+            interrupted = True
+        self.entry, placement, self.found = proof.finish()
+        self.proof_s += self.found.get("proof_s", self.found["proof_solve_s"])
+        self.proof_start_s += self.found.get("proof_start_s", 0.0)
+        self._take_solver()
+        more = placement is not None and len(placement) > _count(self.best)
+        if not interrupted and more and _valid(self.instance, placement):
+            self.best = self.best.with_(objective=len(placement), solution=placement, status=Status.FEASIBLE)
+            self.placed, self.source = self.placed + 1, "CaDiCaL"
+        return interrupted
 
 
 def _count(result: Result) -> int:

@@ -17,6 +17,7 @@ made variables (a tour's ``step``) are not a change.
 
 from __future__ import annotations
 
+import abc
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -68,7 +69,7 @@ def _plain_key(part: Any) -> Any:
     return tuple(int(v) for v in part) if isinstance(part, (tuple, list)) else int(part)
 
 
-class CpsatModel:
+class CpsatModel(abc.ABC):
     """The exact CP-SAT model of one instance; a builder fills ``cp`` and says how to read
     a solution back (``_extract``).
 
@@ -210,8 +211,9 @@ class CpsatModel:
             )
         return self._extract(solved).with_(time=time.perf_counter() - began, info=info)
 
-    def _extract(self, solved: CpSatRun) -> Result:  # pragma: no cover - every builder has its own
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _extract(self, solved: CpSatRun) -> Result:
+        """The answer read back from a solve that found a solution (every builder has its own)."""
 
     def values(self, solved: CpSatRun) -> np.ndarray:
         """The solution's values of every variable, as a numpy array."""

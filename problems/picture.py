@@ -62,29 +62,13 @@ def answer_svg(
     body = [
         _raster(problem, rows, cols, blocked, array, torus) if big else _squares(rows, cols, blocked, cell)
     ]
-    marks = _marks(problem, instance, squares)
     if problem == "knights":
         body += _knights(rows, cols, blocked, squares, torus, cell, big, certificate)
     elif problem == "tour" and not big and squares:
-        closed = getattr(instance, "closed", isinstance(instance, str) and "closed" in instance)
-        body.append(
-            _moves(squares + squares[:1] if closed and len(squares) > 2 else squares, rows, cols, cell, torus)
-        )
-        font = cell * (0.38 if len(squares) < 100 else 0.3)
-        body.append(
-            f'<g font-size="{font:.1f}" text-anchor="middle" dominant-baseline="central">'
-            + "".join(f"<text {_at(r, c, cell, 'x', 'y')}>{i + 1}</text>" for i, (r, c) in enumerate(squares))
-            + "</g>"
-        )
+        body += _tour(squares, instance, rows, cols, cell, torus)
     elif problem in ("path", "jump") and few:
         body.append(_moves(squares, rows, cols, cell, torus and problem == "path"))
-    for kind, (r, c) in marks:
-        colour = "#2a2" if kind == "start" else "#d22"
-        radius, stroke = max(6.0 if big else 1.5, cell * 0.42), max(2.5 if big else 1.0, cell / 10)
-        body.append(
-            f'<circle class="{kind}" {_at(r, c, cell)} r="{radius:.1f}" '
-            f'fill="{"#fff" if big else "none"}" stroke="{colour}" stroke-width="{stroke:.1f}"/>'
-        )
+    body += [_ring(kind, r, c, cell, big) for kind, (r, c) in _marks(problem, instance, squares)]
     edge = ' stroke-dasharray="6 4"' if torus else ""
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
@@ -93,6 +77,28 @@ def answer_svg(
         f'height="{height:.1f}"/></clipPath></defs><g clip-path="url(#board)">{"".join(body)}</g>'
         f'<rect class="edge" width="{width:.1f}" height="{height:.1f}" fill="none" stroke="#333"{edge}/>'
         "</svg>"
+    )
+
+
+def _tour(squares: list, instance: Any, rows: int, cols: int, cell: float, torus: bool) -> list[str]:
+    """A tour's moves (back to the first square when it is closed) and its move numbers."""
+    closed = getattr(instance, "closed", isinstance(instance, str) and "closed" in instance)
+    font = cell * (0.38 if len(squares) < 100 else 0.3)
+    return [
+        _moves(squares + squares[:1] if closed and len(squares) > 2 else squares, rows, cols, cell, torus),
+        f'<g font-size="{font:.1f}" text-anchor="middle" dominant-baseline="central">'
+        + "".join(f"<text {_at(r, c, cell, 'x', 'y')}>{i + 1}</text>" for i, (r, c) in enumerate(squares))
+        + "</g>",
+    ]
+
+
+def _ring(kind: str, r: int, c: int, cell: float, big: bool) -> str:
+    """The ring around a first (``start``, green) or last (``end``, red) square."""
+    colour = "#2a2" if kind == "start" else "#d22"
+    radius, stroke = max(6.0 if big else 1.5, cell * 0.42), max(2.5 if big else 1.0, cell / 10)
+    return (
+        f'<circle class="{kind}" {_at(r, c, cell)} r="{radius:.1f}" '
+        f'fill="{"#fff" if big else "none"}" stroke="{colour}" stroke-width="{stroke:.1f}"/>'
     )
 
 

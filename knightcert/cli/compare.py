@@ -11,7 +11,6 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from knightcert.cli.commands import HELP
@@ -328,7 +327,7 @@ def run(args: argparse.Namespace) -> int:
     command = ["knightcert", *getattr(args, "argv", sys.argv[1:])]
     interrupted = False
     rows = []
-    with Progress(f"compare {experiment.problem}", total, done=finished, quiet=args.quiet) as progress:
+    with Progress(experiment.problem, total, done=finished, quiet=args.quiet) as progress:
         try:
             rows = run_experiment(
                 experiment,
@@ -539,43 +538,27 @@ def _outputs(args: argparse.Namespace, header: dict[str, Any], items: Any) -> tu
 class Progress:
     """A live bar on a terminal; one line per finished run on stderr otherwise; nothing when quiet."""
 
-    def __init__(self, title: str, total: int, *, done: int = 0, quiet: bool = False) -> None:
+    def __init__(self, problem: str, total: int, *, done: int = 0, quiet: bool = False) -> None:
         from rich.console import Console
 
-        self.title, self.total, self.done, self.quiet = title, total, done, quiet
-        self.console = Console(stderr=True)
-        self.bar = None
-        if not quiet and self.console.is_terminal:
-            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
-            from rich.progress import Progress as Bar
+        from knightcert.compare.comparison import ProgressBar
 
-            self.bar = Bar(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=self.console,
-                transient=True,
-            )
-            self.task = self.bar.add_task(title, total=total, completed=done)
+        self.total, self.done, self.quiet = total, done, quiet
+        console = Console(stderr=True)
+        live = not quiet and console.is_terminal
+        self.bar = ProgressBar(problem, total, done, console, transient=True) if live else None
 
     def __enter__(self) -> Progress:
-        if self.bar is not None:
-            self.bar.__enter__()
         return self
 
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         if self.bar is not None:
-            self.bar.__exit__(kind, error, trace)
+            self.bar.stop()
 
     def advance(self, row) -> None:
         self.done += 1
         if self.bar is not None:
-            from knightcert.compare.summary import shown
-
-            self.bar.update(self.task, advance=1, description=shown(f"{row.instance} {row.method}"))
+            self.bar.advance(row)
         elif not self.quiet:
             gap = "" if row.gap is None else f" gap {100 * row.gap:.2f}%"
             print(

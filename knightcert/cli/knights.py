@@ -16,18 +16,16 @@ from knightcert.cli.options import (
     method_options,
 )
 from knightcert.cli.output import (
+    answer_exit,
     check_suffix,
     claim_text,
-    exit_code,
     export_proof,
     print_json,
-    save_answer,
+    run_and_keep,
     stopped_text,
 )
-from knightcert.cli.picture import add_picture_arguments, write_pictures
-from knightcert.cli.session import stop_requested
+from knightcert.cli.picture import add_picture_arguments
 from knightcert.cli.text import printable
-from knightcert.cli.watched import run_watched
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
 from knightcert.problems.result import Result, Status
 from knightcert.registry import default_method
@@ -70,20 +68,7 @@ def run(args: argparse.Namespace) -> int:
     if args.export_model:
         return export_model(args.export_model, instance)
     # the one run path; no --method: the instance's default (cpsat on a torus with an odd side)
-    options = method_options(args.option)
-    result = run_watched(
-        "knights", args.method, instance, time_limit=args.time_limit, seed=args.seed, options=options
-    )
-    write_pictures(args, "knights", instance, result)
-    save_answer(
-        args.save,
-        result,
-        instance,
-        instance_path=args.board,
-        time_limit=args.time_limit,
-        seed=args.seed,
-        **options,
-    )
+    result = run_and_keep(args, "knights", instance, method_options(args.option))
     if args.json:
         print_json([result])
     else:
@@ -91,9 +76,7 @@ def run(args: argparse.Namespace) -> int:
         if args.show and result.solution is not None:
             print(draw(instance, result.solution))
     export_proof(args.export_proof, result, instance, quiet=args.json)
-    if stop_requested():  # Ctrl-C: the best answer so far is printed, then exit 130
-        raise KeyboardInterrupt
-    return exit_code([result])
+    return answer_exit(result)
 
 
 def describe(result: Result) -> str:

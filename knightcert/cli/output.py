@@ -11,6 +11,7 @@ from knightcert.problems.result import Backing, Evidence, Result, Status
 
 __all__ = [
     "REDIRECTED_TABLE_WIDTH",
+    "answer_exit",
     "backing_text",
     "certified_text",
     "check_suffix",
@@ -18,8 +19,9 @@ __all__ = [
     "evidence_for",
     "exit_code",
     "export_proof",
+    "keep_answer",
     "print_json",
-    "save_answer",
+    "run_and_keep",
     "solve_files",
     "stopped_text",
     "table_console",
@@ -206,30 +208,47 @@ def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Res
 
     results, interrupted = solve_each(solve, instances, seed=args.seed)
     if results and not interrupted:
-        from knightcert.cli.picture import write_pictures
-
-        write_pictures(args, problem, instances[0], results[0])
-        save_answer(
-            args.save,
-            results[0],
-            instances[0],
-            instance_path=args.files[0],
-            time_limit=args.time_limit,
-            seed=args.seed,
-            **given,
-        )
+        keep_answer(args, problem, instances[0], results[0], given, args.files[0])
     return instances, results, interrupted
 
 
-def save_answer(
-    path: str | None, result: Result, instance: Any, *, instance_path: str | None = None, **parameters: Any
+def run_and_keep(args: Any, problem: str, instance: Any, options: dict[str, Any]) -> Result:
+    """The one run path of a single instance (options checked, fit, the budget kept: a built-in
+    overrunning it is stopped, :mod:`knightcert.cli.watched`; the answer reported is checked),
+    then its pictures and answer file (:func:`keep_answer`)."""
+    from knightcert.cli.watched import run_watched
+
+    result = run_watched(
+        problem, args.method, instance, time_limit=args.time_limit, seed=args.seed, options=options
+    )
+    keep_answer(args, problem, instance, result, options, args.board)
+    return result
+
+
+def keep_answer(
+    args: Any, problem: str, instance: Any, result: Result, options: dict[str, Any], instance_path: str | None
 ) -> None:
-    """``--save``: write ``result``'s answer file to ``path`` (nothing when ``path`` is None)."""
-    if path is None:
+    """``--svg``, ``--png``: the pictures of ``result``; ``--save``: its answer file, with the time
+    limit, seed and method ``options`` it was solved with."""
+    from knightcert.cli.picture import write_pictures
+
+    write_pictures(args, problem, instance, result)
+    if args.save is None:
         return
     from knightcert.problems.answers import write_answer
 
-    write_answer(path, result, instance, parameters=parameters, instance_path=instance_path)
+    parameters = {"time_limit": args.time_limit, "seed": args.seed, **options}
+    write_answer(args.save, result, instance, parameters=parameters, instance_path=instance_path)
+
+
+def answer_exit(result: Result) -> int:
+    """The exit code of a command that printed ``result``, after Ctrl-C the best answer so far:
+    then 130 (:class:`KeyboardInterrupt`)."""
+    from knightcert.cli.session import stop_requested
+
+    if stop_requested():
+        raise KeyboardInterrupt
+    return exit_code([result])
 
 
 def export_proof(folder: str | None, result: Result, instance: Any, *, quiet: bool = False) -> None:

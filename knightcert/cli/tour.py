@@ -17,17 +17,15 @@ from knightcert.cli.options import (
     square,
 )
 from knightcert.cli.output import (
+    answer_exit,
     backing_text,
     check_suffix,
     evidence_for,
-    exit_code,
     print_json,
-    save_answer,
+    run_and_keep,
 )
-from knightcert.cli.picture import add_picture_arguments, write_pictures
-from knightcert.cli.session import stop_requested
+from knightcert.cli.picture import add_picture_arguments
 from knightcert.cli.tour_output import numbered_text
-from knightcert.cli.watched import run_watched
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
 from knightcert.registry import default_method
@@ -111,21 +109,7 @@ def run(args: argparse.Namespace) -> int:
         options["budget"] = args.budget
     if args.no_backtracking:
         options["backtracking"] = False
-    # the one run path: options checked, fit, the budget kept (a built-in overrunning it is
-    # stopped: knightcert.cli.watched), and the answer reported is checked
-    result = run_watched(
-        "tour", args.method, instance, time_limit=args.time_limit, seed=args.seed, options=options
-    )
-    write_pictures(args, "tour", instance, result)
-    save_answer(
-        args.save,
-        result,
-        instance,
-        instance_path=args.board,
-        time_limit=args.time_limit,
-        seed=args.seed,
-        **options,
-    )
+    result = run_and_keep(args, "tour", instance, options)
     if args.json:
         print_json([result])
     elif args.npy:
@@ -136,9 +120,7 @@ def run(args: argparse.Namespace) -> int:
         if args.show:
             print(summary(instance, result))
         print(render(instance, result, args.time_limit), end="")
-    if stop_requested():  # Ctrl-C: the best answer so far is printed, then exit 130
-        raise KeyboardInterrupt
-    return exit_code([result])
+    return answer_exit(result)
 
 
 def render(instance: TourInstance, result: Result, time_limit: float | None = None) -> str:

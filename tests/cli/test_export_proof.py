@@ -99,9 +99,9 @@ def test_nothing_is_written_without_a_proof(tmp_path, capsys):
 @pytest.mark.parametrize("where", ["a file", "no parent"])
 @pytest.mark.parametrize("command", [["knights", "11", "--torus"], ["check", "7", "--torus", "x.json"]])
 def test_a_bad_folder_is_one_line_and_exit_2_before_any_work(tmp_path, capsys, monkeypatch, where, command):
-    import knightcert.cli.knights as knights
+    import knightcert.cli.watched as watched
 
-    monkeypatch.setattr(knights, "run_watched", lambda *args, **kw: pytest.fail("solved"))
+    monkeypatch.setattr(watched, "run_watched", lambda *args, **kw: pytest.fail("solved"))
     target = tmp_path / "file"
     target.write_text("")
     bad = target if where == "a file" else tmp_path / "missing" / "p"

@@ -166,6 +166,9 @@ def test_one_time_budget_stops_a_python_method_in_the_single_command(folder):
 
 
 def test_the_memory_limit_stops_gradual_allocation(folder):
+    """Read by the caller from the worker's /proc (workers stay dumpable): a Python method that
+    allocates step by step is stopped at the limit, root or not (.ci/run runs this folder as an
+    unprivileged user too), and its peak is reported."""
     done = run_cli(folder, "knights", "6", "--method", "mymod:eating", "--memory-limit", "150", "--json")
     answer = json.loads(done.stdout)
     assert answer["status"] == "UNKNOWN" and answer["info"]["stopped"].startswith("memory limit:"), (

@@ -37,12 +37,6 @@ def suicide(instance, time_limit=None, seed=None):
 def hang(instance, time_limit=None, seed=None):
     time.sleep(1000)
 
-def eating(instance, time_limit=None, seed=None):
-    hoard = []
-    while True:
-        hoard.append(bytearray(4 * 2**20))
-        time.sleep(0.001)
-
 def filling(instance, time_limit=None, seed=None):
     """Write to a /dev/shm file of its own, held open, 4 MB at a time, until stopped."""
     with open("/dev/shm/" + os.environ["FILL_NAME"], "wb") as out:
@@ -117,15 +111,6 @@ def test_the_caller_s_segment_children_and_handlers_survive_every_failure(folder
     assert seen["segment"] == "0101" and seen["segment_file"]
     assert seen["before_alive"] and seen["during_code"] == 7
     assert seen["handler_kept"] and seen["subreaper"] == 0
-
-
-def test_the_memory_limit_holds_for_any_user(folder):
-    """Read by the caller from the worker's /proc (workers stay dumpable): a Python method that
-    allocates step by step is stopped at the limit, root or not, and its peak is reported."""
-    done = run_cli(folder, "knights", "6", "--method", "mymod:eating", "--memory-limit", "150", "--json")
-    answer = json.loads(done.stdout)
-    assert answer["info"]["stopped"].startswith("memory limit:"), done.stderr
-    assert 150 <= answer["info"]["peak_mb"] < 400 and done.returncode == 5
 
 
 def test_a_method_runs_as_the_caller_in_the_caller_s_namespaces(folder):
