@@ -82,19 +82,9 @@ def run_experiment(
     answers: str | os.PathLike[str] | None = None,
 ) -> list[Row]:
     """Build the instances (unless given) and run the experiment; see :func:`run_comparison`."""
-    settings = ComparisonSettings(
-        experiment.time_limit,
-        experiment.repeat,
-        experiment.seed,
-        experiment.workers,
-        executor,
-        out,
-        on_row,
-        experiment.wall_limit,
-        experiment.suites,
-        command,
-        answers,
-    )
+    recorded = ("time_limit", "repeat", "seed", "workers", "wall_limit", "suites")
+    settings = ComparisonSettings(executor=executor, out=out, on_row=on_row, command=command, answers=answers)
+    settings = dataclasses.replace(settings, **{name: getattr(experiment, name) for name in recorded})
     items = experiment.build(data) if items is None else items
     return run_comparison(experiment.problem, items, experiment.methods, settings)
 

@@ -52,6 +52,7 @@ foreign method exact (its claims still count only as far as they are certified).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -175,15 +176,10 @@ class Experiment:
 
     def to_dict(self) -> dict[str, Any]:
         """The resolved record (plain JSON values), as stored in every report."""
-        return {
-            "problem": self.problem,
-            "suites": [spec.to_dict() for spec in self.suites],
+        record = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+        return record | {
+            "suites": [s.to_dict() for s in self.suites],
             "methods": [m.to_dict() for m in self.methods],
-            "time_limit": self.time_limit,
-            "wall_limit": self.wall_limit,
-            "repeat": self.repeat,
-            "seed": self.seed,
-            "workers": self.workers,
         }
 
     def build(self, data: Path | None = None) -> list[SuiteItem]:

@@ -188,29 +188,19 @@ def _memory_gb() -> float | None:
 
 def _git_commit() -> dict[str, Any] | None:
     here = Path(__file__).resolve().parent
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=here, capture_output=True, text=True, timeout=10, check=True
+        ).stdout
+
     try:
-        tracked = subprocess.run(
-            ["git", "ls-files", "--error-unmatch", Path(__file__).name],
-            cwd=here,
-            capture_output=True,
-            timeout=5,
-        )
-        if tracked.returncode != 0:  # an installed copy, not a checkout
+        if not git("ls-files", Path(__file__).name).strip():  # an installed copy, not a checkout
             return None
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5, check=True
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=here,
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
+        commit, dirty = git("rev-parse", "HEAD").strip(), git("status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.SubprocessError):
         return None
-    return {"commit": commit, "dirty": bool(dirty)}
+    return {"commit": commit, "dirty": bool(dirty.strip())}
 
 
 def report_header(
@@ -256,24 +246,21 @@ def method_files(methods: Sequence[Any]) -> dict[str, list[dict[str, str]]]:
     for ref in methods:
         if not getattr(ref, "foreign", False):
             continue
-        paths: list[str] = []
         target = ref.target
         if isinstance(target, tuple):  # a program's command
             program = shutil.which(target[0]) or target[0]
             paths = [program, *(arg for arg in target[1:] if os.path.isfile(arg))]
         else:
-            module = None
-            if isinstance(target, str):
-                module = sys.modules.get(target.partition(":")[0])
-            elif callable(target):
-                module = inspect.getmodule(target)
-            origin = getattr(module, "__file__", None)
+            named = sys.modules.get(target.partition(":")[0]) if isinstance(target, str) else None
+            origin = getattr(
+                named or (inspect.getmodule(target) if callable(target) else None), "__file__", None
+            )
             paths = [origin] if origin else []
-        files = []
-        for path in paths:
-            if os.path.isfile(path):
-                files.append({"path": os.path.abspath(path), "sha256": file_sha256(path)})
-        found[ref.name] = files
+        found[ref.name] = [
+            {"path": os.path.abspath(path), "sha256": file_sha256(path)}
+            for path in paths
+            if os.path.isfile(path)
+        ]
     return found
 
 

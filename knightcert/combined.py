@@ -288,8 +288,9 @@ class _Race:
         self.proof_s += self.found.get("proof_s", self.found["proof_solve_s"])
         self.proof_start_s += self.found.get("proof_start_s", 0.0)
         self._take_solver()
-        more = placement is not None and len(placement) > _count(self.best)
-        if not interrupted and more and _valid(self.instance, placement):
+        if interrupted or placement is None or len(placement) <= _count(self.best):
+            return interrupted
+        if _valid(self.instance, placement):  # CaDiCaL placed one knight more: checked first
             self.best = self.best.with_(objective=len(placement), solution=placement, status=Status.FEASIBLE)
             self.placed, self.source = self.placed + 1, "CaDiCaL"
         return interrupted

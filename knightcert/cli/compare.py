@@ -197,12 +197,8 @@ def experiment_from_args(args: argparse.Namespace):
             ],
             "repeat": args.repeat or 1,
         }
-        if args.time_limit is not None:
-            record["time_limit"] = args.time_limit
-        if args.seed is not None:
-            if args.seed < 0:
-                raise InvalidInstance(f"--seed must be >= 0, got {args.seed}")
-            record["seed"] = args.seed
+        given = {key: getattr(args, key) for key in ("time_limit", "seed")}  # checked by experiment_from_dict
+        record |= {key: value for key, value in given.items() if value is not None}
         experiment = experiment_from_dict(record, "command line")
     if args.workers is not None:
         from dataclasses import replace
