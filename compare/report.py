@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from knightcert.compare.harness import COLUMNS, Row
-from knightcert.compare.report_file import read_report_text, resume_mismatch, write_text_atomic
+from knightcert.compare.report_file import read_report_text, write_text_atomic
 from knightcert.problems.errors import InvalidInstance, InvalidReport, KnightcertError
 from knightcert.problems.input_file import load_json
 from knightcert.problems.output_file import atomic_output
@@ -56,7 +56,6 @@ __all__ = [
     "read_header",
     "read_rows",
     "report_header",
-    "resume_rows",
     "sidecar",
     "source_sha256",
     "to_csv",
@@ -526,25 +525,3 @@ def _row(record: dict[str, Any]) -> Row:
     for name, empty in (("time_s", 0.0), ("repeat", 0), ("verified", False), ("certified", False)):
         data[name] = data[name] or empty
     return Row(**data)
-
-
-def resume_rows(path: str | os.PathLike[str] | None, problem: str) -> list[Row]:
-    """The finished runs of an existing report ``path`` that a run of ``problem`` resumes.
-
-    Returns ``[]`` when there is no report yet.
-
-    Raises
-    ------
-    InvalidReport
-        The file is not a readable report, or it belongs to another
-        experiment (:func:`~knightcert.compare.report_file.resume_mismatch`): it is
-        refused, never overwritten.
-    """
-    if path is None or not os.path.lexists(path):
-        return []
-    rows = read_rows(path)
-    for found in dict.fromkeys(row.problem for row in rows):
-        why = resume_mismatch({"problem": found}, {"problem": problem})
-        if why is not None:
-            raise InvalidReport(f"cannot resume: {why}; choose another --out", os.fspath(path))
-    return rows

@@ -28,7 +28,6 @@ __all__ = [
     "answers_folder",
     "apply_memory_limit",
     "board_size",
-    "bounded_int",
     "dask_address",
     "memory_megabytes",
     "method_option",
@@ -76,22 +75,6 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {_cut(text)!r}")
     return value
-
-
-def bounded_int(low: int, high: int, what: str) -> Callable[[str], int]:
-    """An argparse type: a whole number in ``low..high`` (``what`` names it in the message)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {_cut(text)!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be in {low}..{high}, got {_cut(text)}")
-        return value
-
-    parse.__name__ = what
-    return parse
 
 
 def shared_bound(name: str) -> Callable[[str], int]:

@@ -13,7 +13,6 @@ __all__ = [
     "REDIRECTED_TABLE_WIDTH",
     "answer_exit",
     "backing_text",
-    "certified_text",
     "check_suffix",
     "claim_text",
     "evidence_for",
@@ -160,18 +159,6 @@ def claim_text(result: Result) -> str:
         bound = f"{words.get(result.problem, 'bound')} {result.bound}"
         return f"{result.status.value}, {bound} ({backing_text(evidence_for(result, 'bound'))})"
     return f"{result.status.value}, not proven optimal" if result.status is Status.FEASIBLE else "UNKNOWN"
-
-
-def certified_text(result: Result) -> str:
-    """One word for tables: ``yes`` (every claim certified), ``solver`` (a claim rests on a
-    solver only), ``no`` (rejected or unproven), ``-`` (nothing claimed)."""
-    if result.status is Status.UNKNOWN and result.solution is None and result.bound is None:
-        return "-"
-    if result.certified:
-        return "yes"
-    if result.verified and any(e.backing is Backing.SOLVER for e in result.evidence):
-        return "solver"
-    return "no"
 
 
 def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Result], bool]:
