@@ -560,18 +560,9 @@ def declared(ref: MethodRef, exact: bool | None) -> MethodRef:
 def instance_records(items: Sequence[SuiteItem]) -> list[dict[str, Any]]:
     """What a report records of each instance: name, content hash, size, known optimum, and the
     suite, fraction of holes and generator seed it comes from (``None`` where they do not apply)."""
-    return [
-        {
-            "name": item.name,
-            "sha256": item.sha256,
-            "size": item.size,
-            "known_optimum": item.known_optimum,
-            "suite": item.suite or None,
-            "holes": item.holes,
-            "generator_seed": item.generator_seed,
-        }
-        for item in items
-    ]
+    fields = ("sha256", "size", "known_optimum", "suite", "holes", "generator_seed")
+    records = [{"name": item.name, **{field: getattr(item, field) for field in fields}} for item in items]
+    return [record | {"suite": record["suite"] or None} for record in records]
 
 
 def resumable_rows(

@@ -332,9 +332,7 @@ def to_markdown(rows: Sequence[Row], header: Mapping[str, Any] | None = None) ->
         lines += [f"- {key}: `{json.dumps(value, separators=(', ', ': '))}`" for key, value in header.items()]
         lines.append("")
     lines += ["| " + " | ".join(FIELDS) + " |", "|" + "---|" * len(FIELDS)]
-    for row in rows:
-        cells = [_cell(v) for v in _record(row).values()]
-        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["| " + " | ".join(_cell(v) for v in _record(row).values()) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 

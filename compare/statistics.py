@@ -280,12 +280,7 @@ def _of(values: np.ndarray, measure: Callable[[np.ndarray], Any] = np.mean) -> f
 
 def _stats(key: tuple, runs: list[Row], found: set[str]) -> GroupStats:
     no_gap = gapless(runs)
-    gap_runs = [] if no_gap else [r for r in runs if solved(r) and r.gap is not None and math.isfinite(r.gap)]
-    gaps = instance_means(gap_runs, lambda r: r.gap)
     counts = Counter(map(_instance, runs))
-    timed = [r for r in runs if solved(r)] if no_gap else runs
-    times = instance_means(timed, lambda r: r.time_s)
-    q1, median, q3 = np.percentile(times, [25, 50, 75]).tolist() if len(times) else (math.nan,) * 3
     peaks = [r.peak_mb for r in runs if r.peak_mb is not None]
     where = instance_means([r for r in runs if _instance(r) in found], lambda r: float(succeeded(r)))
     return GroupStats(
@@ -296,23 +291,38 @@ def _stats(key: tuple, runs: list[Row], found: set[str]) -> GroupStats:
         answered=sum(answered(r) for r in runs),
         certified=sum(r.certified for r in runs),
         success=float(np.mean(instance_means(runs, lambda r: float(succeeded(r))))),
-        gaps=len(gap_runs),
-        gap_mean=_of(gaps),
-        gap_mean_ci=t_interval(gaps, low=0.0),
-        gap_median=_of(gaps, np.median),
-        gap_median_ci=median_interval(gaps),
-        time_median=median,
-        time_q1=q1,
-        time_q3=q3,
+        **_gap_fields([] if no_gap else [r for r in runs if solved(r) and r.gap is not None]),
+        **_time_fields([r for r in runs if solved(r)] if no_gap else runs),
         peak_mb=max(peaks) if peaks else None,
         failed=sum(not answered(r) for r in runs),
         none_proven=sum(r.verified and r.status == "INFEASIBLE" for r in runs),
-        gap_spread=within_spread(gap_runs, lambda r: r.gap),
-        cpu_median=_of(instance_means(timed, lambda r: r.cpu_s), np.median),
         gapless=no_gap,
         few=len(counts) < MIN_INSTANCES,
         success_exists=_of(where) if no_gap else None,
     )
+
+
+def _gap_fields(solutions: list[Row]) -> dict[str, Any]:
+    """The gap statistics of the checked solutions with a gap: their count, the mean and median
+    over instances with their intervals, the spread across seeds."""
+    runs = [r for r in solutions if r.gap is not None and math.isfinite(r.gap)]
+    gaps = instance_means(runs, lambda r: r.gap)
+    return {
+        "gaps": len(runs),
+        "gap_mean": _of(gaps),
+        "gap_mean_ci": t_interval(gaps, low=0.0),
+        "gap_median": _of(gaps, np.median),
+        "gap_median_ci": median_interval(gaps),
+        "gap_spread": within_spread(runs, lambda r: r.gap),
+    }
+
+
+def _time_fields(timed: list[Row]) -> dict[str, Any]:
+    """The median and quartiles of the wall-clock time and the median CPU time over instances."""
+    times = instance_means(timed, lambda r: r.time_s)
+    q1, median, q3 = np.percentile(times, [25, 50, 75]).tolist() if len(times) else (math.nan,) * 3
+    cpu = _of(instance_means(timed, lambda r: r.cpu_s), np.median)
+    return {"time_median": median, "time_q1": q1, "time_q3": q3, "cpu_median": cpu}
 
 
 def t_interval(

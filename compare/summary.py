@@ -109,8 +109,20 @@ def _add_columns(table, names: Sequence[str], left: Sequence[str], centre: Seque
 
 #: The columns of :func:`rows_table` and :func:`method_summary_table`.
 ROW_COLUMNS = ("instance", "method", "status", "objective", "bound", "gap", "time", "verified", "certified")
-SUMMARY_COLUMNS = ("problem", "method", "kind", "instances", "answered", "proven", "certified", "verified")
-SUMMARY_COLUMNS += ("failed", "mean gap", "worst gap", "total time")
+SUMMARY_COLUMNS = (
+    "problem",
+    "method",
+    "kind",
+    "instances",
+    "answered",
+    "proven",
+    "certified",
+    "verified",
+    "failed",
+    "mean gap",
+    "worst gap",
+    "total time",
+)
 
 
 def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table

@@ -197,8 +197,9 @@ def experiment_from_args(args: argparse.Namespace):
             ],
             "repeat": args.repeat or 1,
         }
-        given = {key: getattr(args, key) for key in ("time_limit", "seed")}  # checked by experiment_from_dict
-        record |= {key: value for key, value in given.items() if value is not None}
+        # --time-limit and --seed when given (experiment_from_dict checks them)
+        optional = {key: getattr(args, key) for key in ("time_limit", "seed")}
+        record |= {key: value for key, value in optional.items() if value is not None}
         experiment = experiment_from_dict(record, "command line")
     if args.workers is not None:
         from dataclasses import replace
