@@ -17,6 +17,7 @@ from knightcert.memory import check_fits
 from knightcert.problems.checkers import certify
 from knightcert.problems.checkers.plain import sole_holder
 from knightcert.problems.errors import InvalidArgument
+from knightcert.problems.instance_types import load, problem_of
 from knightcert.problems.method import check_arguments
 from knightcert.problems.result import Result, Status
 from knightcert.registry import MethodRef, default_method, resolve
@@ -28,37 +29,10 @@ __all__ = ["model", "over_budget", "prepare", "problem_of", "run", "solve"]
 
 #: problem -> the builder of its exact CP-SAT model (``knightcert.models``)
 MODEL_BUILDERS = {
-    "knights": "knights_cpsat:KnightsModel",
-    "tour": "tour_cpsat:TourModel",
-    "path": "path_cpsat:PathModel",
+    "knights": "knightcert.models.knights_cpsat:KnightsModel",
+    "tour": "knightcert.models.tour_cpsat:TourModel",
+    "path": "knightcert.models.path_cpsat:PathModel",
 }
-
-
-def problem_of(instance: Any) -> str:
-    """The problem name an instance belongs to (``"path"``, ``"jump"``, ``"knights"``, ``"tour"``).
-
-    Raises
-    ------
-    InvalidArgument
-        ``instance`` is not one of the project's instance types.
-    """
-    from knightcert.problems.independent_knights import KnightsInstance
-    from knightcert.problems.jump_game import JumpInstance
-    from knightcert.problems.lost_knight import LostKnightInstance
-    from knightcert.problems.tours import TourInstance
-
-    kinds = {
-        LostKnightInstance: "path",
-        JumpInstance: "jump",
-        KnightsInstance: "knights",
-        TourInstance: "tour",
-    }
-    for kind, problem in kinds.items():
-        if isinstance(instance, kind):
-            return problem
-    raise InvalidArgument(
-        f"instance: expected one of {', '.join(k.__name__ for k in kinds)}, got {type(instance).__name__}"
-    )
 
 
 def model(instance: Any, **options: Any) -> Any:
@@ -92,7 +66,6 @@ def model(instance: Any, **options: Any) -> Any:
     >>> result.status.value, [(e.claim, e.backing.value) for e in result.evidence]
     ('INFEASIBLE', [('infeasible', 'solver')])
     """
-    import importlib
     import inspect
 
     problem = problem_of(instance)
@@ -100,8 +73,7 @@ def model(instance: Any, **options: Any) -> Any:
         raise InvalidArgument(
             f"instance: no CP-SAT model object for {problem}; models: {', '.join(MODEL_BUILDERS)}"
         )
-    module, name = MODEL_BUILDERS[problem].split(":")
-    builder = getattr(importlib.import_module(f"knightcert.models.{module}"), name)
+    builder = load(MODEL_BUILDERS[problem])
     valid = [p for p in inspect.signature(builder).parameters if p not in ("instance", "clock")]
     for option in set(options) - set(valid):
         raise InvalidArgument(f"{option}: not an option of the {problem} model; options: {', '.join(valid)}")

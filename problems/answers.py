@@ -52,7 +52,8 @@ from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.checkers.clausal_proof import proof_entry
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.checkers.knights_band import band_entry
-from knightcert.problems.errors import InvalidInstance, KnightcertError
+from knightcert.problems.errors import InvalidArgument, InvalidInstance, KnightcertError
+from knightcert.problems.instance_types import PROBLEMS, instance_type, problem_of
 from knightcert.problems.output_file import atomic_output
 from knightcert.problems.result import Backing, Evidence, Result, Status
 from knightcert.problems.side_constraints import SIDE_FIELDS, sides_of
@@ -95,7 +96,6 @@ EMBED_BYTES = 1_000_000
 COMPACT_SQUARES = 4096
 #: Integer types an answer file may use for arrays, smallest first.
 DTYPES = ("int8", "int16", "int32", "int64")
-PROBLEMS = ("path", "jump", "knights", "tour")
 
 
 class InvalidAnswer(CheckFailed):
@@ -208,34 +208,24 @@ def _is_encoded(value: Any) -> bool:
 
 def canonical_instance(instance: Any) -> tuple[str, dict[str, Any], dict[str, np.ndarray]]:
     """``(problem, fields, arrays)``: what identifies an instance, arrays kept apart (for hashing)."""
-    from knightcert.problems.independent_knights import KnightsInstance
-    from knightcert.problems.jump_game import JumpInstance
-    from knightcert.problems.lost_knight import LostKnightInstance
-    from knightcert.problems.tours import TourInstance
-
-    if isinstance(instance, JumpInstance):
+    try:
+        problem = problem_of(instance)
+    except InvalidArgument:
+        raise InvalidAnswer(f"instance: {type(instance).__name__} is not a knightcert instance") from None
+    if problem == "jump":
         starts = [list(map(int, s)) for s in instance.starts]
-        return (
-            "jump",
-            {"rows": instance.rows, "cols": instance.cols, "starts": starts},
-            {"values": instance.values},
-        )
+        fields: dict[str, Any] = {"rows": instance.rows, "cols": instance.cols, "starts": starts}
+        return problem, fields, {"values": instance.values}
     board = instance.board
-    fields: dict[str, Any] = {"rows": board.rows, "cols": board.cols, "torus": bool(board.torus)}
-    if isinstance(instance, LostKnightInstance):
-        problem = "path"
+    fields = {"rows": board.rows, "cols": board.cols, "torus": bool(board.torus)}
+    if problem == "path":
         fields.update(start=list(instance.start), exit=list(instance.exit))
-    elif isinstance(instance, KnightsInstance):
-        problem = "knights"
-    elif isinstance(instance, TourInstance):
-        problem = "tour"
+    elif problem == "tour":
         fields.update(
             closed=bool(instance.closed),
             start=None if instance.start is None else list(map(int, instance.start)),
             end=None if instance.end is None else list(map(int, instance.end)),
         )
-    else:
-        raise InvalidAnswer(f"instance: {type(instance).__name__} is not a knightcert instance")
     for name, value in sides_of(problem, instance).items():  # only those set: a plain instance's hash stays
         fields[name] = _lists(value)
     return problem, fields, {"blocked": board.blocked}
@@ -268,32 +258,29 @@ def instance_to_data(instance: Any) -> dict[str, Any]:
 def instance_from_data(data: Any, name: str = "") -> Any:
     """Rebuild an instance from :func:`instance_to_data`'s form (every field checked)."""
     from knightcert.problems.board import Board
-    from knightcert.problems.independent_knights import KnightsInstance
-    from knightcert.problems.jump_game import JumpInstance
-    from knightcert.problems.lost_knight import LostKnightInstance
-    from knightcert.problems.tours import TourInstance
 
     if not isinstance(data, dict) or data.get("problem") not in PROBLEMS:
         raise AnswerFileError("instance 'data': expected an embedded instance with its problem")
     problem = data["problem"]
+    kind = instance_type(problem)
     try:
         if problem == "jump":
             size = _int(data.get("rows"), "rows") * _int(data.get("cols"), "cols")
             values = decode_array(data.get("values"), "instance 'values'", max_elements=max(size, 0))
             starts = tuple(_pair(s, "instance 'starts'") for s in _list(data.get("starts"), "starts"))
-            return JumpInstance(values, starts, name)
+            return kind(values, starts, name)
         rows, cols = _int(data.get("rows"), "rows"), _int(data.get("cols"), "cols")
         blocked = decode_array(data.get("blocked"), "instance 'blocked'", max_elements=max(rows * cols, 0))
         board = Board(rows, cols, blocked, _bool(data.get("torus"), "torus"))
         sides: dict[str, Any] = {k: tuple(_list(data.get(k, []), k)) for k in SIDE_FIELDS[problem]}
         if problem == "path":
             knight, exit_ = _pair(data["start"], "start"), _pair(data["exit"], "exit")
-            return LostKnightInstance(board, knight, exit_, name, **sides)
+            return kind(board, knight, exit_, name, **sides)
         if problem == "knights":
-            return KnightsInstance(board, name, **sides)
+            return kind(board, name, **sides)
         start = None if data.get("start") is None else _pair(data["start"], "start")
         end = None if data.get("end") is None else _pair(data["end"], "end")
-        return TourInstance(board, _bool(data.get("closed", False), "closed"), start, end, name, **sides)
+        return kind(board, _bool(data.get("closed", False), "closed"), start, end, name, **sides)
     except (CheckFailed, InvalidInstance, KeyError, TypeError, ValueError, OverflowError) as exc:
         raise AnswerFileError(f"instance 'data': {exc}") from None
 

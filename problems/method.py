@@ -10,6 +10,7 @@ from typing import Any, cast
 from knightcert.problems.argument_checks import bounded_seconds, describe
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import InvalidArgument
+from knightcert.problems.instance_types import instance_type
 from knightcert.problems.result import Result
 
 __all__ = ["MAX_SEED", "Method", "check_arguments", "method"]
@@ -18,25 +19,6 @@ Method = Callable[..., Result]
 
 #: Largest seed (CP-SAT's ``random_seed`` is a 32-bit signed integer).
 MAX_SEED = 2**31 - 1
-
-
-def _instance_type(problem: str) -> type:
-    # imported lazily, like the checkers
-    if problem == "path":
-        from knightcert.problems.lost_knight import LostKnightInstance
-
-        return LostKnightInstance
-    if problem == "jump":
-        from knightcert.problems.jump_game import JumpInstance
-
-        return JumpInstance
-    if problem == "knights":
-        from knightcert.problems.independent_knights import KnightsInstance
-
-        return KnightsInstance
-    from knightcert.problems.tours import TourInstance
-
-    return TourInstance
 
 
 def check_arguments(problem: str, instance: Any, time_limit: Any, seed: Any) -> None:
@@ -49,7 +31,7 @@ def check_arguments(problem: str, instance: Any, time_limit: Any, seed: Any) -> 
         positive finite number, ``seed`` not a whole number in ``0..MAX_SEED``;
         the message names the parameter.
     """
-    kind = _instance_type(problem)
+    kind = instance_type(problem)
     if not isinstance(instance, kind):
         raise InvalidArgument(f"instance: expected a {kind.__name__}, got {describe(instance)}")
     if time_limit is not None:
