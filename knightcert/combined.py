@@ -230,7 +230,7 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
                 solver = cpsat(
                     instance, hint=best.solution, hint_source=hint_source, stop_when=proof.done, **side
                 )
-                interrupted = bool(solver.info.get("interrupted"))  # Ctrl-C, caught by CP-SAT's solve
+                interrupted = solver.record.interrupted  # Ctrl-C, caught by CP-SAT's solve
             if not interrupted and (solver is None or _count(solver) < target):
                 proof.wait()  # CP-SAT stopped short of the target (or proved the best optimal)
         except KeyboardInterrupt:  # Ctrl-C while waiting for the proof
@@ -387,11 +387,8 @@ def _at_least_the_start(result: Result, start: Result) -> Result:
     time_s = result.time + start.time
     if result.solution is not None or start.solution is None:
         return result.with_(time=time_s)
-    why = result.info.get("stopped") or "no placement within the time limit"
-    return result.with_(
-        status=Status.FEASIBLE,
-        objective=start.objective,
-        solution=start.solution,
-        time=time_s,
-        info={**result.info, "stopped": f"{why}; the greedy start is the best placement found"},
+    why = result.record.stopped or "no placement within the time limit"
+    found = result.with_(status=Status.FEASIBLE, objective=start.objective, solution=start.solution)
+    return found.with_(time=time_s).with_record(
+        stopped=f"{why}; the greedy start is the best placement found"
     )

@@ -168,7 +168,7 @@ def run_program(
         else:
             theirs = {"method_info": dict(result.info)} if result.info else {}
             return result.with_(info={**theirs, **info}, time=spent)  # the program's info apart from ours
-    return Result.empty(problem, "", spent, info={**info, "stopped": stopped})
+    return Result.empty(problem, "", spent, info=info, stopped=stopped)
 
 
 def _communicate(

@@ -192,7 +192,7 @@ def run(
         result = result.with_(time=result.time if ref.foreign else spent, cpu_time=cpu)
     result = over_budget(result, time_limit)
     if warm and not ref.foreign:  # what loading its code cost this run, beside its time, never in it
-        result = result.with_(info={**result.info, "warm_s": round(warm_s, 6)})
+        result = result.with_record(warm_s=round(warm_s, 6))
     name = getattr(instance, "name", "") or ""
     if (result.problem, result.method, result.instance) != (problem, ref.name, name):
         # the result names what ran, never what the method says it is
@@ -217,15 +217,16 @@ def _on_a_worker(
 
     budget = time_budget(time_limit)
     outcome = run_alone(_run_there, (ref, instance, time_limit, seed, given), budget and budget + 0.25)
-    info: dict[str, Any] = {"peak_mb": outcome.peak_mb}
     try:
         if outcome.stopped is None:
             result = result_from_answer(outcome.value["answer"], problem=ref.problem)
             cpu = outcome.value["cpu"]
-            return result.with_(info={**result.info, **info}, cpu_time=None if cpu is None else float(cpu))
+            result = result.with_(cpu_time=None if cpu is None else float(cpu))
+            return result.with_record(peak_mb=outcome.peak_mb)
     except (KnightcertError, KeyError, TypeError, ValueError):
         outcome.stopped = "crash: the method's answer came back malformed"
-    return Result.empty(ref.problem, ref.name, outcome.elapsed, info={**info, "stopped": outcome.stopped})
+    stopped = Result.empty(ref.problem, ref.name, outcome.elapsed, stopped=outcome.stopped)
+    return stopped.with_record(peak_mb=outcome.peak_mb)
 
 
 def _run_there(
@@ -272,13 +273,8 @@ def over_budget(result: Result, time_limit: float | None) -> Result:
     :func:`~knightcert.workers.grace`): an overrun is never a normal answer."""
     budget = time_budget(time_limit)
     # stopped: it says why; interrupted: a built-in stopped by the command's watchdog or Ctrl-C
-    if budget is None or result.time <= budget or any(result.info.get(k) for k in ("stopped", "interrupted")):
+    if budget is None or result.time <= budget or result.record.stopped or result.record.interrupted:
         return result
     stopped = f"time limit: answered after {result.time:.1f} s, past the budget of {budget:.1f} s"
-    return result.with_(
-        status=Status.UNKNOWN,
-        objective=None,
-        bound=None,
-        solution=None,
-        info={**result.info, "stopped": stopped},
-    )
+    late = result.with_(status=Status.UNKNOWN, objective=None, bound=None, solution=None)
+    return late.with_record(stopped=stopped)

@@ -462,8 +462,37 @@ def result_from_answer(
     (:func:`array_limit`) before anything is decompressed.
     """
     limit = array_limit(instance) if max_elements is None else max_elements
-    from knightcert.problems.checkers.fields import int_array, optional_integer, squares
+    from knightcert.problems.checkers.fields import optional_integer
 
+    status, method = _answer_header(data, problem)
+    claim = {"OPTIMAL": "optimal", "INFEASIBLE": "infeasible"}.get(status.value, "bound")
+    try:
+        objective = optional_integer(data.get("objective"), "objective")
+        bound = optional_integer(data.get("bound"), "bound", claim="bound")
+        nodes = optional_integer(data.get("nodes"), "nodes")
+        solution = _solution_in(data.get("solution"), problem, limit)
+        certificate = _certificate_in(data.get("certificate"), claim, limit)
+    except InvalidAnswer:
+        raise
+    except CheckFailed as exc:
+        raise InvalidAnswer(exc.reason, exc.claim) from None
+    elapsed = data.get("time_s", 0.0)
+    if not (isinstance(elapsed, int | float) and not isinstance(elapsed, bool) and math.isfinite(elapsed)):
+        raise InvalidAnswer(f"time_s: {elapsed!r} is not a number of seconds")
+    info = data.get("info") or {}
+    if not isinstance(info, dict):
+        raise InvalidAnswer("info: expected an object")
+    described = data.get("instance")
+    name = str(described.get("name", "")) if isinstance(described, dict) else ""
+    evidence = _evidence_in(data.get("evidence"))
+    return Result(
+        problem, method, status, objective, bound, solution, float(elapsed), instance=name, nodes=nodes,
+        certificate=certificate, info=info, evidence=evidence,
+    )  # fmt: skip
+
+
+def _answer_header(data: Any, problem: str) -> tuple[Status, str]:
+    """An answer's schema, seal, problem, status and method, checked: ``(status, method)``."""
     if not isinstance(data, dict):
         raise InvalidAnswer("answer: expected a JSON object")
     if problem not in PROBLEMS:
@@ -477,63 +506,44 @@ def result_from_answer(
     status = data.get("status")
     if status not in {s.value for s in Status}:
         raise InvalidAnswer(f"status: {status!r} is not one of {', '.join(s.value for s in Status)}")
-    status = Status(status)
     method = data.get("method", "")
     if not isinstance(method, str):
         raise InvalidAnswer(f"method: {method!r} is not a name")
-    claim = {"OPTIMAL": "optimal", "INFEASIBLE": "infeasible"}.get(status.value, "bound")
-    try:
-        objective = optional_integer(data.get("objective"), "objective")
-        bound = optional_integer(data.get("bound"), "bound", claim="bound")
-        nodes = optional_integer(data.get("nodes"), "nodes")
-        solution = data.get("solution")
-        if _is_encoded(solution):
-            solution = decode_array(solution, "solution", max_elements=limit).tolist()
-        if solution is not None and problem != "jump":
-            squares(solution, "solution")
-        if problem == "jump" and solution is not None and not isinstance(solution, dict):
-            raise InvalidAnswer("solution: expected the jump game's dict (winner, round, key, path)")
-        certificate = data.get("certificate")
-        if certificate is not None:
-            if not isinstance(certificate, dict):
-                raise InvalidAnswer("certificate: expected an object", claim)
-            certificate = {
-                k: proof_entry(v, claim)
-                if k == "drat"
-                else band_entry(v, claim)
-                if k == "band"
-                else decode_array(v, f"certificate '{k}'", claim, limit)
-                if _is_encoded(v)
-                else int_array(v, f"certificate '{k}'", claim=claim)
-                for k, v in certificate.items()
-            }
-    except InvalidAnswer:
-        raise
-    except CheckFailed as exc:
-        raise InvalidAnswer(exc.reason, exc.claim) from None
-    elapsed = data.get("time_s", 0.0)
-    if not (isinstance(elapsed, int | float) and not isinstance(elapsed, bool) and math.isfinite(elapsed)):
-        raise InvalidAnswer(f"time_s: {elapsed!r} is not a number of seconds")
-    info = data.get("info") or {}
-    if not isinstance(info, dict):
-        raise InvalidAnswer("info: expected an object")
-    return Result(
-        problem,
-        method,
-        status,
-        objective,
-        bound,
-        solution,
-        float(elapsed),
-        verified=False,
-        instance=str((data.get("instance") or {}).get("name", ""))
-        if isinstance(data.get("instance"), dict)
-        else "",
-        nodes=nodes,
-        certificate=certificate,
-        info=info,
-        evidence=_evidence_in(data.get("evidence")),
-    )
+    return Status(status), method
+
+
+def _solution_in(solution: Any, problem: str, limit: int | None) -> Any:
+    """An answer's solution, checked: squares, or the jump game's dict; arrays decoded."""
+    from knightcert.problems.checkers.fields import squares
+
+    if _is_encoded(solution):
+        solution = decode_array(solution, "solution", max_elements=limit).tolist()
+    if solution is not None and problem != "jump":
+        squares(solution, "solution")
+    if problem == "jump" and solution is not None and not isinstance(solution, dict):
+        raise InvalidAnswer("solution: expected the jump game's dict (winner, round, key, path)")
+    return solution
+
+
+def _certificate_in(certificate: Any, claim: str, limit: int | None) -> dict[str, Any] | None:
+    """An answer's certificate, every entry checked (a proof, a band, integer arrays)."""
+    from knightcert.problems.checkers.fields import int_array
+
+    if certificate is None:
+        return None
+    if not isinstance(certificate, dict):
+        raise InvalidAnswer("certificate: expected an object", claim)
+
+    def entry(key: str, value: Any) -> Any:
+        if key == "drat":
+            return proof_entry(value, claim)
+        if key == "band":
+            return band_entry(value, claim)
+        if _is_encoded(value):
+            return decode_array(value, f"certificate '{key}'", claim, limit)
+        return int_array(value, f"certificate '{key}'", claim=claim)
+
+    return {key: entry(key, value) for key, value in certificate.items()}
 
 
 def plain_answer(value: Result | dict[str, Any]) -> dict[str, Any]:

@@ -7,6 +7,8 @@ import numbers
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from knightcert.problems.run_record import INFO_KEYS, RunRecord
+
 __all__ = ["Backing", "Evidence", "Result", "Status"]
 
 
@@ -175,15 +177,18 @@ class Result:
         info: dict[str, Any] | None = None,
         evidence: tuple[Evidence, ...] = (),
         certificate: Any = None,
+        stopped: str | None = None,
     ) -> Result:
         """A result without an answer (no objective, no solution): ``UNKNOWN`` by default, or
-        ``INFEASIBLE`` with what proves it.
+        ``INFEASIBLE`` with what proves it; ``stopped`` says why there is none (``record.stopped``).
 
         Examples
         --------
-        >>> Result.empty("tour", "roth", 0.5, info={"stopped": "node budget spent"}).summary()
+        >>> Result.empty("tour", "roth", 0.5, stopped="node budget spent").summary()
         'tour by roth: UNKNOWN, 0.5 s, not verified, no solution'
         """
+        if stopped is not None:
+            info = {**(info or {}), "stopped": stopped}
         return cls.answer(
             problem,
             method,
@@ -207,7 +212,7 @@ class Result:
         status: Status,
         objective: int | float | None,
         solution: Any,
-        time: float,
+        time: float = 0.0,
         bound: int | float | None = None,
         nodes: int | None = None,
         info: dict[str, Any] | None = None,
@@ -237,6 +242,24 @@ class Result:
     def with_(self, **changes: Any) -> Result:
         """Return a copy with some fields replaced."""
         return replace(self, **changes)
+
+    @property
+    def record(self) -> RunRecord:
+        """How the run went (:class:`~knightcert.problems.run_record.RunRecord`): why it
+        stopped, its times, its memory, where the method came from."""
+        return RunRecord.of(self)
+
+    def with_record(self, **entries: Any) -> Result:
+        """A copy with entries of :attr:`record` set (``stopped``, ``interrupted``, ``warm_s``,
+        ``peak_mb``, ``foreign``), kept in ``info`` under those names; the flag ``interrupted`` is
+        kept only while True."""
+        unknown = sorted(set(entries) - set(INFO_KEYS))
+        if unknown:
+            raise TypeError(f"not entries of the run record: {', '.join(unknown)}")
+        info = {**self.info, **entries}
+        if not info.get("interrupted", True):
+            del info["interrupted"]
+        return replace(self, info=info)
 
     def summary(self) -> str:
         """One line: instance, method, status, value, bound, time, checks; the solution left out.
