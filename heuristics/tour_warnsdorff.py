@@ -34,7 +34,7 @@ import numpy as np
 from knightcert.algorithms.tour_separator import with_separator
 from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.method import method
-from knightcert.problems.moves import KNIGHT_OFFSETS, move_order
+from knightcert.problems.moves import KNIGHT_OFFSETS, TIE_BREAKS, move_order
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance
 
@@ -56,8 +56,6 @@ DEFAULT_BUDGET = 2_000_000
 #: Seed 003's jump priority, as printed: pairs read as (column, row) increments.
 CENPL_PAIRS = ((-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2))
 CENPL_OFFSETS = tuple((row, col) for col, row in CENPL_PAIRS)
-#: The tie-breaks, in the engine's numbering (``heuristics.tour_kernels.tie_key``).
-TIE_BREAKS = ("first", "marginality", "roth", "centre", "random")
 
 
 def run_warnsdorff(
@@ -81,7 +79,7 @@ def run_warnsdorff(
     else every usable square): a complete search. With only the end fixed, the
     walk starts there and the tour found is turned round to finish there.
     Fewer starts exhausted, a spent budget or a dead end without backtracking
-    is ``UNKNOWN`` with the reason in ``info["stopped"]``. ``info["covered"]`` is the most squares a
+    is ``UNKNOWN`` with the reason in ``record.stopped``. ``info["covered"]`` is the most squares a
     partial tour reached (the gap of a dead end in comparisons is
     ``1 - covered / usable squares``). A tour is an ``(n, 2)`` int32 array of ``[row, col]``.
     """
@@ -143,14 +141,21 @@ def _no_tour(
     # a closed tour passes through any start; an open one may begin anywhere allowed
     every_start = instance.closed or instance.start is not None or backwards or tried >= board.n_free
     incomplete = f"no tour from {tried} of the {board.n_free} allowed starts (search incomplete)"
-    stopped = "node budget spent" if backtracking else "dead end"
-    info["stopped"] = (None if every_start else incomplete) if proven else stopped
+    stopped = (
+        (None if every_start else incomplete)
+        if proven
+        else "node budget spent"
+        if backtracking
+        else "dead end"
+    )
     status = Status.INFEASIBLE if proven and every_start else Status.UNKNOWN
     partial = None
     if status is Status.UNKNOWN and walked is not None:
         squares = np.stack(np.divmod(walked, board.cols), axis=1)
         partial = {"partial": squares[::-1] if backwards else squares}  # a walk from the end, turned
-    result = Result.empty("tour", name, status=status, nodes=nodes, info=info, certificate=partial)
+    result = Result.empty(
+        "tour", name, status=status, nodes=nodes, info=info, certificate=partial, stopped=stopped
+    )
     return with_separator(instance, result)  # an exhausted search: a separator makes it certified
 
 

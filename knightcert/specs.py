@@ -29,7 +29,7 @@ from typing import Any
 
 from knightcert.problems.argument_checks import BOUNDS, bounded, describe
 from knightcert.problems.errors import InvalidArgument, InvalidInstance
-from knightcert.problems.moves import move_order
+from knightcert.problems.moves import TIE_BREAKS, move_order
 
 __all__ = [
     "DEFAULTS",
@@ -109,7 +109,7 @@ HINT = Option("hint", "squares", help="a solution hint: [row, col] squares")
 
 def _warnsdorff(tie_break: str, backtracking: bool = True) -> tuple[Option, ...]:
     """The options of the Warnsdorff family, its default tie-break first."""
-    ties = (tie_break, *(t for t in ("first", "marginality", "roth", "centre", "random") if t != tie_break))
+    ties = (tie_break, *(t for t in TIE_BREAKS if t != tie_break))
     tie = Option("tie_break", "choice", choices=ties, help="ties in onward moves (random: by --seed)")
     return (BACKTRACKING, BUDGET, ORDER, tie) if backtracking else (BUDGET, ORDER, tie)
 

@@ -77,7 +77,7 @@ def auto(instance: TourInstance, *, time_limit: float | None = None, seed: int |
     Result
         ``FEASIBLE`` with the tour (an (n, 2) int32 array) and ``info["rule"]``;
         ``INFEASIBLE`` with its reason in ``evidence``; ``UNKNOWN`` with
-        ``info["stopped"]`` when the search of rule 3 ran out of time.
+        ``record.stopped`` when the search of rule 3 ran out of time.
 
     Examples
     --------
@@ -171,12 +171,11 @@ def _search(instance: TourInstance, clock: Deadline, seed: int | None) -> Result
     evidence: tuple[Evidence, ...] = ()
     if exact.status is Status.INFEASIBLE:
         evidence = (Evidence("infeasible", Backing.SOLVER, "CP-SAT proof"),)
-    if exact.status is Status.UNKNOWN:
-        info["stopped"] = (
-            f"undecided: Warnsdorff found no tour within {SEARCH_BUDGET} nodes and CP-SAT none "
-            f"within {remaining:.1f} s"
-        )
-    return exact.with_(method="auto", evidence=evidence, info=info)
+    exact = exact.with_(method="auto", evidence=evidence, info=info)
+    if exact.status is not Status.UNKNOWN:
+        return exact
+    why = f"Warnsdorff found no tour within {SEARCH_BUDGET} nodes and CP-SAT none within {remaining:.1f} s"
+    return exact.with_record(stopped=f"undecided: {why}")
 
 
 def _separated(separator: Any, info: dict, nodes: int | None = None) -> Result:

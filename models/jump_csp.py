@@ -54,7 +54,7 @@ def csp(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
         return Result.empty("jump", "csp")
     except KeyboardInterrupt:
         stopping.caught()  # the signal, not this answer, tells a driver to stop
-        return Result.empty("jump", "csp", info={"interrupted": True})
+        return Result.empty("jump", "csp").with_record(interrupted=True)
     return game_result(instance, "csp", table)
 
 

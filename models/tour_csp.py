@@ -62,7 +62,7 @@ def csp(instance: TourInstance, *, time_limit: float | None = None, seed: int | 
         solution = problem.getSolution()
     except KeyboardInterrupt:
         stopping.caught()  # the signal, not this answer, tells a driver to stop
-        return Result.empty("tour", "csp", info={"interrupted": True})
+        return Result.empty("tour", "csp").with_record(interrupted=True)
     if not solution:
         return with_separator(instance, Result.empty("tour", "csp", status=Status.INFEASIBLE))
     tour = [list(board.square(solution[step])) for step in range(n)]

@@ -55,7 +55,7 @@ from knightcert.problems.checkers.knights_band import band_entry
 from knightcert.problems.errors import InvalidArgument, InvalidInstance, KnightcertError
 from knightcert.problems.instance_types import PROBLEMS, instance_type, problem_of
 from knightcert.problems.output_file import atomic_output
-from knightcert.problems.result import Backing, Evidence, Result, Status
+from knightcert.problems.result import Backing, Evidence, Result, Status, plain
 from knightcert.problems.side_constraints import SIDE_FIELDS, sides_of
 
 __all__ = [
@@ -382,12 +382,12 @@ def answer_fields(result: Result) -> dict[str, Any]:
     return {
         "method": result.method,
         "status": result.status.value,
-        "objective": _plain(result.objective),
-        "bound": _plain(result.bound),
+        "objective": plain(result.objective),
+        "bound": plain(result.bound),
         "solution": _solution_out(result.solution),
         "certificate": _certificate_out(result.certificate),
         "time_s": round(float(result.time), 6),
-        "nodes": _plain(result.nodes),
+        "nodes": plain(result.nodes),
         "info": _jsonable(result.info),
     }
 
@@ -782,12 +782,6 @@ def versions() -> dict[str, str]:
     return found
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
 def _solution_out(solution: Any) -> Any:
     if isinstance(solution, np.ndarray):
         solution = solution.tolist()
@@ -813,15 +807,5 @@ def _certificate_out(certificate: Any) -> Any:
 
 
 def _jsonable(value: Any) -> Any:
-    """Plain JSON values (numpy scalars and arrays turned into Python ones; floats kept as they are)."""
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return _jsonable(value.tolist())
-    if isinstance(value, np.generic):
-        value = value.item()
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    return str(value)
+    """Plain JSON values; anything else written as its text."""
+    return plain(value, str)

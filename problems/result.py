@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -331,9 +332,10 @@ class Result:
         }
 
 
-def plain(value: Any) -> Any:
+def plain(value: Any, other: Callable[[Any], Any] | None = None) -> Any:
     """``value`` in plain JSON types: arrays and tuples as lists, numpy scalars as Python
-    numbers, a whole float as an int where a count is meant is left as it is.
+    numbers, a whole float as an int where a count is meant is left as it is; any other value
+    kept as it is, or given to ``other`` (``str``: written as its text).
 
     Examples
     --------
@@ -344,12 +346,12 @@ def plain(value: Any) -> Any:
     if value is None or isinstance(value, (str, bool, int, float)):
         return value
     if isinstance(value, dict):
-        return {str(key): plain(item) for key, item in value.items()}
+        return {str(key): plain(item, other) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
+        return [plain(item, other) for item in value]
     tolist = getattr(value, "tolist", None)  # numpy arrays and scalars
     if callable(tolist):
         return tolist()
     if isinstance(value, enum.Enum):
         return value.value
-    return value
+    return value if other is None else other(value)

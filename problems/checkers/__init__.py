@@ -108,7 +108,7 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
     else:
         # an UNKNOWN result has no answer to verify, only (at most) a bound with its evidence
         answered = clean.status is not Status.UNKNOWN
-        if info.get("foreign"):
+        if clean.record.foreign:
             evidence = [_unproven(e, clean.method) for e in evidence]
         out = clean.with_(verified=answered, evidence=tuple(evidence), certificate=certificate)
     return _remember(out, instance)
