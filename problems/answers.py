@@ -351,23 +351,14 @@ def answer_to_dict(
         described["data"] = data
     if instance_path is not None:
         described["path"] = os.fspath(instance_path)
-    fields = answer_fields(result)
     answer = {
         "schema": SCHEMA,
         "problem": problem,
         "instance": described,
-        "method": fields["method"],
-        "status": fields["status"],
-        "objective": fields["objective"],
-        "bound": fields["bound"],
-        "solution": fields["solution"],
-        "certificate": fields["certificate"],
+        **answer_fields(result),
         "evidence": [e.to_dict() for e in result.evidence],
         "verified": bool(result.verified),
         "certified": bool(result.certified),
-        "time_s": fields["time_s"],
-        "nodes": fields["nodes"],
-        "info": fields["info"],
         "versions": versions(),
         "parameters": _jsonable(parameters or {}),
     }
