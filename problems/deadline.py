@@ -34,7 +34,7 @@ class Deadline:
     Notes
     -----
     Reads ``time.perf_counter``; O(1) per question. ``elapsed`` is the wall
-    time since the call began, which is what ``Result.time`` reports.
+    time since the call began (``Result.time`` is measured by the run path).
     """
 
     __slots__ = ("began", "time_limit")

@@ -117,7 +117,9 @@ class Result:
     solution : object
         The answer itself in plain JSON-able form (lists of ``[row, col]``).
     time : float
-        Wall-clock seconds spent by the method (solver time for CP-SAT).
+        Wall-clock seconds of the method's call, measured by the run path
+        (:func:`knightcert.solving.run`) around it; a method function called directly leaves
+        0.0 or its own reading (the composite methods and CP-SAT model objects keep one).
     verified : bool
         True when the problem's independent checker
         (:func:`knightcert.problems.checkers.certify`) accepted the answer and
