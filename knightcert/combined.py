@@ -230,7 +230,7 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
                 solver = cpsat(
                     instance, hint=best.solution, hint_source=hint_source, stop_when=proof.done, **side
                 )
-                interrupted = solver.record.interrupted  # Ctrl-C, caught by CP-SAT's solve
+                interrupted = bool(solver.info.get("interrupted"))  # Ctrl-C, caught by CP-SAT's solve
             if not interrupted and (solver is None or _count(solver) < target):
                 proof.wait()  # CP-SAT stopped short of the target (or proved the best optimal)
         except KeyboardInterrupt:  # Ctrl-C while waiting for the proof

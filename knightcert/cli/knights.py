@@ -21,12 +21,13 @@ from knightcert.cli.output import (
     exit_code,
     export_proof,
     print_json,
-    solve_one,
+    save_answer,
     stopped_text,
 )
-from knightcert.cli.picture import add_picture_arguments
+from knightcert.cli.picture import add_picture_arguments, write_pictures
 from knightcert.cli.session import stop_requested
 from knightcert.cli.text import printable
+from knightcert.cli.watched import run_watched
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
 from knightcert.problems.result import Result, Status
 from knightcert.registry import default_method
@@ -70,7 +71,19 @@ def run(args: argparse.Namespace) -> int:
         return export_model(args.export_model, instance)
     # the one run path; no --method: the instance's default (cpsat on a torus with an odd side)
     options = method_options(args.option)
-    result = solve_one(args, "knights", instance, options, args.board)
+    result = run_watched(
+        "knights", args.method, instance, time_limit=args.time_limit, seed=args.seed, options=options
+    )
+    write_pictures(args, "knights", instance, result)
+    save_answer(
+        args.save,
+        result,
+        instance,
+        instance_path=args.board,
+        time_limit=args.time_limit,
+        seed=args.seed,
+        **options,
+    )
     if args.json:
         print_json([result])
     else:

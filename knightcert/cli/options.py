@@ -43,7 +43,6 @@ __all__ = [
     "shared_bound",
     "split_methods",
     "square",
-    "whole_number",
     "worker_count",
 ]
 
@@ -68,17 +67,12 @@ def positive_float(text: str) -> float:
     return bounded_seconds(value, "time limit", "the time limit", error=argparse.ArgumentTypeError)
 
 
-def whole_number(text: str) -> int:
-    """A whole number, or the argparse error that says what was given instead."""
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {_cut(text)!r}") from None
-
-
 def positive_int(text: str) -> int:
     """A whole number >= 1 (sizes)."""
-    value = whole_number(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {_cut(text)!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {_cut(text)!r}")
     return value
@@ -88,7 +82,10 @@ def bounded_int(low: int, high: int, what: str) -> Callable[[str], int]:
     """An argparse type: a whole number in ``low..high`` (``what`` names it in the message)."""
 
     def parse(text: str) -> int:
-        value = whole_number(text)
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {_cut(text)!r}") from None
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{what} must be in {low}..{high}, got {_cut(text)}")
         return value
@@ -102,7 +99,10 @@ def shared_bound(name: str) -> Callable[[str], int]:
     (:func:`knightcert.problems.argument_checks.bounded`: same range, same message)."""
 
     def parse(text: str) -> int:
-        value = whole_number(text)
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {_cut(text)!r}") from None
         try:
             return bounded(value, name)
         except InvalidArgument as exc:

@@ -18,11 +18,9 @@ __all__ = [
     "evidence_for",
     "exit_code",
     "export_proof",
-    "keep_answer",
     "print_json",
     "save_answer",
     "solve_files",
-    "solve_one",
     "stopped_text",
     "table_console",
 ]
@@ -85,12 +83,7 @@ def exit_code(results: Sequence[Result]) -> int:
 
     if any("check_error" in r.info for r in results):
         return session.EXIT_FAILED_CHECK
-    codes = {
-        "memory": session.EXIT_OUT_OF_MEMORY,
-        "killed": session.EXIT_KILLED,
-        "crash": session.EXIT_CRASHED,
-    }
-    failures = [codes[r.record.failure] for r in results if r.record.failure is not None]
+    failures = [session.FAILURE_EXITS[r.record.failure] for r in results if r.record.failure is not None]
     return failures[0] if failures else session.EXIT_OK
 
 
@@ -186,32 +179,19 @@ def solve_files(args: Any, problem: str, read: Any) -> tuple[list[Any], list[Res
 
     results, interrupted = solve_each(solve, instances, seed=args.seed)
     if results and not interrupted:
-        keep_answer(args, problem, instances[0], results[0], args.files[0], given)
+        from knightcert.cli.picture import write_pictures
+
+        write_pictures(args, problem, instances[0], results[0])
+        save_answer(
+            args.save,
+            results[0],
+            instances[0],
+            instance_path=args.files[0],
+            time_limit=args.time_limit,
+            seed=args.seed,
+            **given,
+        )
     return instances, results, interrupted
-
-
-def solve_one(args: Any, problem: str, instance: Any, options: dict[str, Any], path: str | None) -> Result:
-    """A one-instance command's run: the one run path, its time limit watched (a built-in
-    overrunning it is stopped: :mod:`knightcert.cli.watched`), the answer checked, then
-    pictured and saved as asked (:func:`keep_answer`)."""
-    from knightcert.cli.watched import run_watched
-
-    result = run_watched(
-        problem, args.method, instance, time_limit=args.time_limit, seed=args.seed, options=options
-    )
-    keep_answer(args, problem, instance, result, path, options)
-    return result
-
-
-def keep_answer(
-    args: Any, problem: str, instance: Any, result: Result, path: str | None, options: dict[str, Any]
-) -> None:
-    """``--svg``/``--png`` and ``--save``: the answer's pictures and its answer file, as asked."""
-    from knightcert.cli.picture import write_pictures
-
-    write_pictures(args, problem, instance, result)
-    parameters = {"time_limit": args.time_limit, "seed": args.seed, **options}
-    save_answer(args.save, result, instance, instance_path=path, **parameters)
 
 
 def save_answer(

@@ -22,11 +22,12 @@ from knightcert.cli.output import (
     evidence_for,
     exit_code,
     print_json,
-    solve_one,
+    save_answer,
 )
-from knightcert.cli.picture import add_picture_arguments
+from knightcert.cli.picture import add_picture_arguments, write_pictures
 from knightcert.cli.session import stop_requested
 from knightcert.cli.tour_output import numbered_text
+from knightcert.cli.watched import run_watched
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
 from knightcert.registry import default_method
@@ -112,7 +113,19 @@ def run(args: argparse.Namespace) -> int:
         options["backtracking"] = False
     # the one run path: options checked, fit, the budget kept (a built-in overrunning it is
     # stopped: knightcert.cli.watched), and the answer reported is checked
-    result = solve_one(args, "tour", instance, options, args.board)
+    result = run_watched(
+        "tour", args.method, instance, time_limit=args.time_limit, seed=args.seed, options=options
+    )
+    write_pictures(args, "tour", instance, result)
+    save_answer(
+        args.save,
+        result,
+        instance,
+        instance_path=args.board,
+        time_limit=args.time_limit,
+        seed=args.seed,
+        **options,
+    )
     if args.json:
         print_json([result])
     elif args.npy:

@@ -101,7 +101,7 @@ def test_nothing_is_written_without_a_proof(tmp_path, capsys):
 def test_a_bad_folder_is_one_line_and_exit_2_before_any_work(tmp_path, capsys, monkeypatch, where, command):
     import knightcert.cli.knights as knights
 
-    monkeypatch.setattr(knights, "solve_one", lambda *args, **kw: pytest.fail("solved"))
+    monkeypatch.setattr(knights, "run_watched", lambda *args, **kw: pytest.fail("solved"))
     target = tmp_path / "file"
     target.write_text("")
     bad = target if where == "a file" else tmp_path / "missing" / "p"
