@@ -577,14 +577,8 @@ def plain_answer(value: Result | dict[str, Any]) -> dict[str, Any]:
 
 
 def _json_default(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        return np.asarray(value).tolist()
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, Status):
-        return value.value
-    if isinstance(value, tuple):
-        return list(value)
+    if isinstance(value, np.ndarray | np.generic | Status | tuple):
+        return plain(value)
     raise TypeError(f"{type(value).__name__} is not an answer value")
 
 
