@@ -7,7 +7,6 @@ seed's O(J·N·M) method) and serves as an independent cross-check.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
@@ -56,7 +55,6 @@ def bfs(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
     ``PLAIN_BFS_CELLS`` cells are searched in plain Python, larger ones by a
     compiled kernel; both give the same labels.
     """
-    began = time.perf_counter()
     rows, cols = instance.rows, instance.cols
     table: list[dict[str, Any]] = []
     certificate = None
@@ -72,7 +70,7 @@ def bfs(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
         for p, (r, c) in enumerate(instance.starts):
             table.append(_lookup(instance, p, r * cols + c, dist, best))
         certificate = {"rounds": dist.reshape(rows, cols), "keys": best.reshape(rows, cols)}
-    return game_result(instance, "bfs", table, time.perf_counter() - began, certificate=certificate)
+    return game_result(instance, "bfs", table, certificate=certificate)
 
 
 def _rounds_and_keys_plain(
@@ -148,7 +146,6 @@ def bfs_player(instance: JumpInstance, *, time_limit: float | None = None, seed:
     """
     from knightcert.algorithms.jump_kernels import forward_player
 
-    began = time.perf_counter()
     rows, cols = instance.rows, instance.cols
     n = rows * cols
     values = instance.values.reshape(-1)
@@ -182,4 +179,4 @@ def bfs_player(instance: JumpInstance, *, time_limit: float | None = None, seed:
                 path=[list(divmod(x, cols)) for x in cells],
             )
         table.append(row)
-    return game_result(instance, "bfs-player", table, time.perf_counter() - began)
+    return game_result(instance, "bfs-player", table)

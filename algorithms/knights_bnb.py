@@ -10,11 +10,10 @@ placement known; the seed used its greedy value as first incumbent (passed in by
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from knightcert.problems import stopping
+from knightcert.problems.deadline import Deadline
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.method import method
 from knightcert.problems.moves import knight_neighbours
@@ -57,7 +56,6 @@ def bnb(
     why the seed needed 220 s on 6 x 6. Squares are Python-int bitsets.
     """
     board = instance.board
-    began = time.perf_counter()
     n = board.size
     free = board.free.reshape(-1)
     nb = knight_neighbours(board)
@@ -68,14 +66,14 @@ def bnb(
     nodes = 0
     interrupted = False
     # stop a little early: reading the answer back and the caller's wrapping come after
-    stop_at = began + (time_limit - min(_STOP_MARGIN, 0.02 * time_limit) if time_limit is not None else 0.0)
+    clock = Deadline(None if time_limit is None else time_limit - min(_STOP_MARGIN, 0.02 * time_limit))
     # stack of (next square, still-available squares, placed knights bitset, count)
     stack = [(0, all_free, 0, 0)]
     try:
         while stack:
             square, available, placed, count = stack.pop()
             nodes += 1
-            if nodes % _CHECK_EVERY == 0 and time_limit is not None and time.perf_counter() > stop_at:
+            if nodes % _CHECK_EVERY == 0 and clock.expired():
                 interrupted = True
                 break
             rest = available >> square
@@ -105,7 +103,6 @@ def bnb(
         status=status,
         objective=best[0],
         solution=placed_squares,
-        time=time.perf_counter() - began,
         bound=bound,
         nodes=nodes,
         info={"incumbent": len(start)},

@@ -47,7 +47,7 @@ def matching(
     -------
     Result
         ``OPTIMAL`` with the placement and the matching as certificate;
-        ``UNKNOWN`` (reason in ``info["stopped"]``) when ``time_limit`` runs out first.
+        ``UNKNOWN`` (reason in ``record.stopped``) when ``time_limit`` runs out first.
 
     Raises
     ------
@@ -80,8 +80,10 @@ def matching(
     clock = Deadline(time_limit)
     tiled = _tiled_matching(board)
     if tiled is not None and clock.expired():
-        info = {**clock.stopped("the matching"), "matching_size": 0}
-        return Result.empty("knights", "matching", clock.elapsed(), info=info)
+        stopped = clock.stopped("the matching")
+        return Result.empty(
+            "knights", "matching", clock.elapsed(), info={"matching_size": 0}, stopped=stopped
+        )
     if tiled is not None:  # perfect: maximum with no search, and Kőnig's set is one colour class
         colour = (np.add.outer(np.arange(board.rows), np.arange(board.cols)) % 2).reshape(-1)
         info = {"matching_size": len(tiled), "tiled": True}
@@ -95,8 +97,8 @@ def matching(
     run = MatchingRun(board, knight_neighbours(board))
     while True:
         if clock.expired():
-            info = {**clock.stopped("the matching"), "matching_size": run.size}
-            return Result.empty("knights", "matching", clock.elapsed(), info=info)
+            info, stopped = {"matching_size": run.size}, clock.stopped("the matching")
+            return Result.empty("knights", "matching", clock.elapsed(), info=info, stopped=stopped)
         if run.phase() == 0:
             break
     independent = koenig_independent(run.nb, run.left, run.right, run.match, run.dist < INF).astype(bool)

@@ -7,8 +7,6 @@ caches the machine code next to the module.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from knightcert.problems.errors import SizeLimitExceeded
@@ -62,7 +60,6 @@ def bfs(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
     by a compiled kernel; both label the same squares.
     """
     board = instance.board
-    began = time.perf_counter()
     blocked = board.blocked.reshape(-1).view(np.uint8)
     dist = np.full(board.size, -1, dtype=np.int32)
     if board.size <= PLAIN_BFS_SQUARES:
@@ -74,25 +71,21 @@ def bfs(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
     expanded = search(blocked, board.rows, board.cols, instance.start_index, instance.exit_index, dist)
     goal_dist = int(dist[instance.exit_index])
     if goal_dist < 0:
-        elapsed = time.perf_counter() - began
         return Result.empty(
             "path",
             "bfs",
-            elapsed,
             status=Status.INFEASIBLE,
             nodes=int(expanded),
             certificate={"closed": dist >= 0},
         )
     path = _walk_back(instance, dist)
     labels = np.where((dist < 0) | (dist > goal_dist), np.int32(goal_dist), dist)
-    elapsed = time.perf_counter() - began
     return Result.answer(
         "path",
         "bfs",
         status=Status.OPTIMAL,
         objective=goal_dist,
         solution=path,
-        time=elapsed,
         bound=goal_dist,
         nodes=int(expanded),
         certificate={"labels": labels},
@@ -142,7 +135,6 @@ def best_first(instance: LostKnightInstance, weight_g: int, name: str) -> Result
         raise SizeLimitExceeded(
             f"{name} handles boards up to about 10^7 squares; this one has {board.size} (use bfs)"
         )
-    began = time.perf_counter()
     blocked = board.blocked.reshape(-1).view(np.uint8)
     parent = np.full(board.size, -1, dtype=np.int64)
     g = np.full(board.size, -1, dtype=np.int64)
@@ -150,11 +142,9 @@ def best_first(instance: LostKnightInstance, weight_g: int, name: str) -> Result
         blocked, board.rows, board.cols, instance.start_index, instance.exit_index, weight_g, parent, g
     )
     if not found:
-        elapsed = time.perf_counter() - began
         return Result.empty(
             "path",
             name,
-            elapsed,
             status=Status.INFEASIBLE,
             nodes=int(expanded),
             certificate={"closed": g >= 0},
@@ -164,7 +154,6 @@ def best_first(instance: LostKnightInstance, weight_g: int, name: str) -> Result
         squares.append(int(parent[squares[-1]]))
     path = [list(board.square(i)) for i in reversed(squares)]
     length = len(path) - 1
-    elapsed = time.perf_counter() - began
     if weight_g:
         return Result.answer(
             "path",
@@ -172,7 +161,6 @@ def best_first(instance: LostKnightInstance, weight_g: int, name: str) -> Result
             status=Status.OPTIMAL,
             objective=length,
             solution=path,
-            time=elapsed,
             bound=length,
             nodes=int(expanded),
         )
@@ -182,7 +170,6 @@ def best_first(instance: LostKnightInstance, weight_g: int, name: str) -> Result
         status=Status.FEASIBLE,
         objective=length,
         solution=path,
-        time=elapsed,
         nodes=int(expanded),
     )
 

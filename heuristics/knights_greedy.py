@@ -47,7 +47,7 @@ def greedy(instance: KnightsInstance, *, time_limit: float | None = None, seed: 
     -----
     O(n log n) for n squares (a heap with lazy deletion; costs only drop).
     """
-    began = time.perf_counter()  # the compiled code's loading counts: Result.time is the call's wall time
+    began = time.perf_counter()  # the combined methods read this time to share out their limit
     from knightcert.heuristics.knights_kernels import greedy_fewest_removed
 
     board = instance.board

@@ -33,7 +33,6 @@ come back); the ``solver`` given by the caller (e.g. the CP-SAT model of
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 from pathlib import Path
@@ -621,7 +620,6 @@ def divide(instance: TourInstance, *, time_limit: float | None = None, seed: int
     board = instance.board
     if board.blocked.any() or instance.end is not None:
         raise InvalidInstance("divide builds tours of full boards without a fixed end")
-    began = time.perf_counter()
     reason = (closed_tour_reason if instance.closed else open_tour_reason)(board.rows, board.cols)
     if reason is not None and board.torus:  # the theorems are about plain boards
         raise InvalidInstance(
@@ -630,9 +628,7 @@ def divide(instance: TourInstance, *, time_limit: float | None = None, seed: int
         )
     if reason is not None:
         evidence = (Evidence("infeasible", Backing.THEOREM, reason),)
-        return Result.empty(
-            "tour", "divide", time.perf_counter() - began, status=Status.INFEASIBLE, evidence=evidence
-        )
+        return Result.empty("tour", "divide", status=Status.INFEASIBLE, evidence=evidence)
     squares = construct(board.rows, board.cols, closed=instance.closed, start=instance.start)
     if squares is None:
         raise InvalidInstance(
@@ -645,5 +641,4 @@ def divide(instance: TourInstance, *, time_limit: float | None = None, seed: int
         status=Status.FEASIBLE,
         objective=len(squares),
         solution=squares,
-        time=time.perf_counter() - began,
     )

@@ -27,7 +27,6 @@ the first usable square in row-major order. Backtracking is on by default with a
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
@@ -35,7 +34,7 @@ import numpy as np
 from knightcert.algorithms.tour_separator import with_separator
 from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.method import method
-from knightcert.problems.moves import KNIGHT_OFFSETS, move_order
+from knightcert.problems.moves import KNIGHT_OFFSETS, TIE_BREAKS, move_order
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance
 
@@ -57,8 +56,6 @@ DEFAULT_BUDGET = 2_000_000
 #: Seed 003's jump priority, as printed: pairs read as (column, row) increments.
 CENPL_PAIRS = ((-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2))
 CENPL_OFFSETS = tuple((row, col) for col, row in CENPL_PAIRS)
-#: The tie-breaks, in the engine's numbering (``heuristics.tour_kernels.tie_key``).
-TIE_BREAKS = ("first", "marginality", "roth", "centre", "random")
 
 
 def run_warnsdorff(
@@ -82,11 +79,11 @@ def run_warnsdorff(
     else every usable square): a complete search. With only the end fixed, the
     walk starts there and the tour found is turned round to finish there.
     Fewer starts exhausted, a spent budget or a dead end without backtracking
-    is ``UNKNOWN`` with the reason in ``info["stopped"]``. ``info["covered"]`` is the most squares a
+    is ``UNKNOWN`` with the reason in ``record.stopped``. ``info["covered"]`` is the most squares a
     partial tour reached (the gap of a dead end in comparisons is
     ``1 - covered / usable squares``). A tour is an ``(n, 2)`` int32 array of ``[row, col]``.
     """
-    from knightcert.heuristics.tour_kernels import EXHAUSTED, FOUND, order_squares, warnsdorff
+    from knightcert.heuristics.tour_kernels import EXHAUSTED, FOUND, warnsdorff
 
     if budget < 1:
         raise InvalidArgument(f"budget must be at least 1 node, got {budget}")
@@ -94,16 +91,8 @@ def run_warnsdorff(
         raise InvalidArgument(f"tie_break: expected one of {', '.join(TIE_BREAKS)}, got {tie_break!r}")
     jumps = np.array(move_order(order), dtype=np.int64)
     board = instance.board
-    began = time.perf_counter()
     free = board.free.reshape(-1).view(np.uint8)
-    end = -1 if instance.end is None else board.index(*instance.end)
-    # only the end fixed: walk from it and turn the tour round afterwards (every tour ends there)
-    backwards = not all_starts and instance.start is None and instance.end is not None
-    starts = [instance.start if instance.start is not None else board.square(int(np.argmax(free)))]
-    if backwards and instance.end is not None:
-        starts, end = [instance.end], -1
-    elif all_starts and instance.start is None:
-        starts = [board.square(int(i)) for i in np.flatnonzero(free)]
+    starts, end, backwards = _starts(instance, free, all_starts)
     path = np.empty(board.size, dtype=np.int32)
     nodes = backtracks = covered = 0
     proven = True
@@ -118,37 +107,80 @@ def run_warnsdorff(
         nodes, backtracks, covered = nodes + int(used), backtracks + int(back), max(covered, int(deepest))
         info.update(backtracks=backtracks, starts_tried=tried, covered=covered)
         if status == FOUND:
-            tour = np.empty((int(length), 2), dtype=np.int32)
-            order_squares(path[:length], board.cols, tour)
-            if backwards:  # a closed tour rotated to finish at the end, an open one reversed
-                tour = np.roll(tour, -1, axis=0) if instance.closed else tour[::-1].copy()
+            tour = _tour(instance, path[:length], backwards)
             return Result.answer(
                 "tour",
                 name,
                 status=Status.FEASIBLE,
                 objective=int(length),
                 solution=tour,
-                time=time.perf_counter() - began,
                 nodes=nodes,
                 info=info,
             )
         if status != EXHAUSTED or not backtracking:
             proven = False
             break
+    walked = path[:length] if 0 < int(length) == covered else None  # the dead end is the deepest path
+    return _no_tour(instance, name, len(starts), proven, backtracking, backwards, walked, nodes, info)
+
+
+def _no_tour(
+    instance: TourInstance,
+    name: str,
+    tried: int,
+    proven: bool,
+    backtracking: bool,
+    backwards: bool,
+    walked: np.ndarray | None,
+    nodes: int,
+    info: dict[str, Any],
+) -> Result:
+    """No tour found from ``tried`` starts: ``INFEASIBLE`` when the search was exhausted from
+    every start the instance allows, else ``UNKNOWN`` saying why, with the deepest walk."""
+    board = instance.board
     # a closed tour passes through any start; an open one may begin anywhere allowed
-    every_start = instance.closed or instance.start is not None or backwards or len(starts) >= board.n_free
-    incomplete = f"no tour from {len(starts)} of the {board.n_free} allowed starts (search incomplete)"
-    stopped = "node budget spent" if backtracking else "dead end"
-    info["stopped"] = (None if every_start else incomplete) if proven else stopped
+    every_start = instance.closed or instance.start is not None or backwards or tried >= board.n_free
+    incomplete = f"no tour from {tried} of the {board.n_free} allowed starts (search incomplete)"
+    stopped = (
+        (None if every_start else incomplete)
+        if proven
+        else "node budget spent"
+        if backtracking
+        else "dead end"
+    )
     status = Status.INFEASIBLE if proven and every_start else Status.UNKNOWN
     partial = None
-    if status is Status.UNKNOWN and 0 < int(length) == covered:  # the dead end is the deepest path
-        squares = np.stack(np.divmod(path[:length], board.cols), axis=1)
+    if status is Status.UNKNOWN and walked is not None:
+        squares = np.stack(np.divmod(walked, board.cols), axis=1)
         partial = {"partial": squares[::-1] if backwards else squares}  # a walk from the end, turned
     result = Result.empty(
-        "tour", name, time.perf_counter() - began, status=status, nodes=nodes, info=info, certificate=partial
+        "tour", name, status=status, nodes=nodes, info=info, certificate=partial, stopped=stopped
     )
     return with_separator(instance, result)  # an exhausted search: a separator makes it certified
+
+
+def _starts(instance: TourInstance, free: np.ndarray, all_starts: bool) -> tuple[list[Any], int, bool]:
+    """``(starts, end index or -1, backwards)``: the squares to walk from, in turn. With only the
+    end fixed, the walk starts there (``backwards``) and the tour is turned round afterwards."""
+    board = instance.board
+    if not all_starts and instance.start is None and instance.end is not None:
+        return [instance.end], -1, True  # every tour ends there
+    end = -1 if instance.end is None else board.index(*instance.end)
+    if all_starts and instance.start is None:
+        return [board.square(int(i)) for i in np.flatnonzero(free)], end, False
+    return [instance.start if instance.start is not None else board.square(int(np.argmax(free)))], end, False
+
+
+def _tour(instance: TourInstance, squares: np.ndarray, backwards: bool) -> np.ndarray:
+    """The tour found as an ``(n, 2)`` int32 array; a walk from the end turned round to finish
+    there (a closed tour rotated, an open one reversed)."""
+    from knightcert.heuristics.tour_kernels import order_squares
+
+    tour = np.empty((len(squares), 2), dtype=np.int32)
+    order_squares(squares, instance.board.cols, tour)
+    if backwards:
+        tour = np.roll(tour, -1, axis=0) if instance.closed else tour[::-1].copy()
+    return tour
 
 
 @method("tour", "warnsdorff")

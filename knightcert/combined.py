@@ -409,11 +409,8 @@ def _at_least_the_start(result: Result, start: Result) -> Result:
     time_s = result.time + start.time
     if result.solution is not None or start.solution is None:
         return result.with_(time=time_s)
-    why = result.info.get("stopped") or "no placement within the time limit"
-    return result.with_(
-        status=Status.FEASIBLE,
-        objective=start.objective,
-        solution=start.solution,
-        time=time_s,
-        info={**result.info, "stopped": f"{why}; the greedy start is the best placement found"},
+    why = result.record.stopped or "no placement within the time limit"
+    found = result.with_(status=Status.FEASIBLE, objective=start.objective, solution=start.solution)
+    return found.with_(time=time_s).with_record(
+        stopped=f"{why}; the greedy start is the best placement found"
     )

@@ -18,7 +18,7 @@ The contract (docs/your-own-method.md):
   cannot know); exit code 0.
 
 Whatever else happens is one ``UNKNOWN`` answer with the reason in
-``info["stopped"]``: a non-zero exit (with the tail of its standard error),
+``record.stopped``: a non-zero exit (with the tail of its standard error),
 output that is not one JSON answer, more than :data:`MAX_OUTPUT_BYTES` on
 standard output, or running past the time limit plus :func:`knightcert.workers.grace` (then the
 program and everything it started are killed). The program runs in its own
@@ -118,7 +118,7 @@ def run_program(
     -------
     Result
         What the program printed (fields checked strictly, nothing believed:
-        the caller certifies it), or ``UNKNOWN`` with ``info["stopped"]``
+        the caller certifies it), or ``UNKNOWN`` with ``record.stopped``
         saying what went wrong. ``info["stderr"]`` holds the tail of its
         standard error when it wrote any.
     """
@@ -168,7 +168,7 @@ def run_program(
         else:
             theirs = {"method_info": dict(result.info)} if result.info else {}
             return result.with_(info={**theirs, **info}, time=spent)  # the program's info apart from ours
-    return Result.empty(problem, "", spent, info={**info, "stopped": stopped})
+    return Result.empty(problem, "", spent, info=info, stopped=stopped)
 
 
 def _communicate(

@@ -173,8 +173,7 @@ class MethodRef:
             instance=getattr(instance, "name", "") or "",
             verified=False,
             evidence=(),
-            info={**result.info, "foreign": self.origin},
-        )
+        ).with_record(foreign=self.origin)
         return certify(instance, result) if check else result
 
     def _call_here(
@@ -205,7 +204,7 @@ class MethodRef:
             last = traceback.extract_tb(exc.__traceback__)[-1:]
             where = f" ({os.path.basename(last[0].filename)}:{last[0].lineno})" if last else ""
             stopped = f"crash: {type(exc).__name__}: {str(exc)[:300]}{where}"
-            return Result.empty(self.problem, self.name, 0.0, info={"stopped": stopped})
+            return Result.empty(self.problem, self.name, 0.0, stopped=stopped)
         return answer.with_(info=keep_apart(answer.info, self.origin, None))
 
 

@@ -17,6 +17,7 @@ from knightcert.memory import check_fits
 from knightcert.problems.checkers import certify
 from knightcert.problems.checkers.plain import sole_holder
 from knightcert.problems.errors import InvalidArgument
+from knightcert.problems.instance_types import load, problem_of
 from knightcert.problems.method import check_arguments
 from knightcert.problems.result import Result, Status
 from knightcert.registry import MethodRef, default_method, resolve
@@ -28,37 +29,10 @@ __all__ = ["model", "over_budget", "prepare", "problem_of", "run", "solve"]
 
 #: problem -> the builder of its exact CP-SAT model (``knightcert.models``)
 MODEL_BUILDERS = {
-    "knights": "knights_cpsat:KnightsModel",
-    "tour": "tour_cpsat:TourModel",
-    "path": "path_cpsat:PathModel",
+    "knights": "knightcert.models.knights_cpsat:KnightsModel",
+    "tour": "knightcert.models.tour_cpsat:TourModel",
+    "path": "knightcert.models.path_cpsat:PathModel",
 }
-
-
-def problem_of(instance: Any) -> str:
-    """The problem name an instance belongs to (``"path"``, ``"jump"``, ``"knights"``, ``"tour"``).
-
-    Raises
-    ------
-    InvalidArgument
-        ``instance`` is not one of the project's instance types.
-    """
-    from knightcert.problems.independent_knights import KnightsInstance
-    from knightcert.problems.jump_game import JumpInstance
-    from knightcert.problems.lost_knight import LostKnightInstance
-    from knightcert.problems.tours import TourInstance
-
-    kinds = {
-        LostKnightInstance: "path",
-        JumpInstance: "jump",
-        KnightsInstance: "knights",
-        TourInstance: "tour",
-    }
-    for kind, problem in kinds.items():
-        if isinstance(instance, kind):
-            return problem
-    raise InvalidArgument(
-        f"instance: expected one of {', '.join(k.__name__ for k in kinds)}, got {type(instance).__name__}"
-    )
 
 
 def model(instance: Any, **options: Any) -> Any:
@@ -92,7 +66,6 @@ def model(instance: Any, **options: Any) -> Any:
     >>> result.status.value, [(e.claim, e.backing.value) for e in result.evidence]
     ('INFEASIBLE', [('infeasible', 'solver')])
     """
-    import importlib
     import inspect
 
     problem = problem_of(instance)
@@ -100,8 +73,7 @@ def model(instance: Any, **options: Any) -> Any:
         raise InvalidArgument(
             f"instance: no CP-SAT model object for {problem}; models: {', '.join(MODEL_BUILDERS)}"
         )
-    module, name = MODEL_BUILDERS[problem].split(":")
-    builder = getattr(importlib.import_module(f"knightcert.models.{module}"), name)
+    builder = load(MODEL_BUILDERS[problem])
     valid = [p for p in inspect.signature(builder).parameters if p not in ("instance", "clock")]
     for option in set(options) - set(valid):
         raise InvalidArgument(f"{option}: not an option of the {problem} model; options: {', '.join(valid)}")
@@ -220,7 +192,7 @@ def run(
         result = result.with_(time=result.time if ref.foreign else spent, cpu_time=cpu)
     result = over_budget(result, time_limit)
     if warm and not ref.foreign:  # what loading its code cost this run, beside its time, never in it
-        result = result.with_(info={**result.info, "warm_s": round(warm_s, 6)})
+        result = result.with_record(warm_s=round(warm_s, 6))
     name = getattr(instance, "name", "") or ""
     if (result.problem, result.method, result.instance) != (problem, ref.name, name):
         # the result names what ran, never what the method says it is
@@ -245,15 +217,16 @@ def _on_a_worker(
 
     budget = time_budget(time_limit)
     outcome = run_alone(_run_there, (ref, instance, time_limit, seed, given), budget and budget + 0.25)
-    info: dict[str, Any] = {"peak_mb": outcome.peak_mb}
     try:
         if outcome.stopped is None:
             result = result_from_answer(outcome.value["answer"], problem=ref.problem)
             cpu = outcome.value["cpu"]
-            return result.with_(info={**result.info, **info}, cpu_time=None if cpu is None else float(cpu))
+            result = result.with_(cpu_time=None if cpu is None else float(cpu))
+            return result.with_record(peak_mb=outcome.peak_mb)
     except (KnightcertError, KeyError, TypeError, ValueError):
         outcome.stopped = "crash: the method's answer came back malformed"
-    return Result.empty(ref.problem, ref.name, outcome.elapsed, info={**info, "stopped": outcome.stopped})
+    stopped = Result.empty(ref.problem, ref.name, outcome.elapsed, stopped=outcome.stopped)
+    return stopped.with_record(peak_mb=outcome.peak_mb)
 
 
 def _run_there(
@@ -300,13 +273,8 @@ def over_budget(result: Result, time_limit: float | None) -> Result:
     :func:`~knightcert.workers.grace`): an overrun is never a normal answer."""
     budget = time_budget(time_limit)
     # stopped: it says why; interrupted: a built-in stopped by the command's watchdog or Ctrl-C
-    if budget is None or result.time <= budget or any(result.info.get(k) for k in ("stopped", "interrupted")):
+    if budget is None or result.time <= budget or result.record.stopped or result.record.interrupted:
         return result
     stopped = f"time limit: answered after {result.time:.1f} s, past the budget of {budget:.1f} s"
-    return result.with_(
-        status=Status.UNKNOWN,
-        objective=None,
-        bound=None,
-        solution=None,
-        info={**result.info, "stopped": stopped},
-    )
+    late = result.with_(status=Status.UNKNOWN, objective=None, bound=None, solution=None)
+    return late.with_record(stopped=stopped)

@@ -29,7 +29,7 @@ from typing import Any
 
 from knightcert.problems.argument_checks import BOUNDS, bounded, describe
 from knightcert.problems.errors import InvalidArgument, InvalidInstance
-from knightcert.problems.moves import move_order
+from knightcert.problems.moves import TIE_BREAKS, move_order
 
 __all__ = [
     "DEFAULTS",
@@ -109,7 +109,7 @@ HINT = Option("hint", "squares", help="a solution hint: [row, col] squares")
 
 def _warnsdorff(tie_break: str, backtracking: bool = True) -> tuple[Option, ...]:
     """The options of the Warnsdorff family, its default tie-break first."""
-    ties = (tie_break, *(t for t in ("first", "marginality", "roth", "centre", "random") if t != tie_break))
+    ties = (tie_break, *(t for t in TIE_BREAKS if t != tie_break))
     tie = Option("tie_break", "choice", choices=ties, help="ties in onward moves (random: by --seed)")
     return (BACKTRACKING, BUDGET, ORDER, tie) if backtracking else (BUDGET, ORDER, tie)
 
@@ -252,230 +252,84 @@ def _add(*facts: MethodFacts) -> None:
 
 
 _EXACT = ("optimal", "infeasible")
-_add(
-    MethodFacts(
-        "path",
-        "bfs",
-        "knightcert.algorithms.path_search:bfs",
-        True,
-        _EXACT,
-        (),
-        200,
-        ("knightcert.algorithms.path_kernels",),
-        4096,  # algorithms.path_search.PLAIN_BFS_SQUARES
-        summary="breadth-first search",
-    ),
-    MethodFacts(
-        "path",
-        "astar",
-        "knightcert.algorithms.path_search:astar",
-        True,
-        _EXACT,
-        (),
-        200,
-        ("knightcert.algorithms.path_kernels",),
-        summary="A* with a knight-distance bound",
-    ),
-    MethodFacts(
-        "path",
-        "greedy",
-        "knightcert.heuristics.path_greedy:greedy",
-        False,
-        (),
-        (),
-        200,
-        summary="greedy walk towards S",
-    ),
-    MethodFacts(
-        "path",
-        "cpsat",
-        "knightcert.models.path_cpsat:cpsat",
-        True,
-        _EXACT,
-        (WORKERS, _formulation("distance")),
-        4000,
-        summary=_CPSAT,
-    ),
-    MethodFacts("path", "csp", "knightcert.models.path_csp:csp", True, _EXACT, (), summary=_CSP),
-    MethodFacts(
-        "jump",
-        "bfs",
-        "knightcert.algorithms.jump_search:bfs",
-        True,
-        _EXACT,
-        (),
-        200,
-        ("knightcert.algorithms.jump_kernels",),
-        4096,  # algorithms.jump_search.PLAIN_BFS_CELLS
-        summary="round-by-round search of every player",
-    ),
-    MethodFacts(
-        "jump",
-        "bfs-player",
-        "knightcert.algorithms.jump_search:bfs_player",
-        True,
-        _EXACT,
-        (),
-        200,
-        ("knightcert.algorithms.jump_kernels",),
-        summary="one search per player",
-    ),
-    MethodFacts(
-        "jump",
-        "cpsat",
-        "knightcert.models.jump_cpsat:cpsat",
-        True,
-        _EXACT,
-        (WORKERS, _formulation("layers")),
-        summary=_CPSAT,
-    ),
-    MethodFacts("jump", "csp", "knightcert.models.jump_csp:csp", True, _EXACT, (), summary=_CSP),
-    MethodFacts(
-        "knights",
-        "matching",
-        "knightcert.algorithms.knights_matching:matching",
-        True,
-        ("optimal",),
-        (),
-        800,
-        ("knightcert.problems.knight_matching",),
-        1024,  # algorithms.knights_matching.PLAIN_MATCHING_SQUARES
-        _bipartite,
-        summary="maximum matching and Kőnig's theorem (bipartite boards)",
-    ),
-    MethodFacts(
-        "knights",
-        "greedy",
-        "knightcert.heuristics.knights_greedy:greedy",
-        False,
-        (),
-        (),
-        200,
-        ("knightcert.heuristics.knights_kernels",),
-        summary="fewest-removed greedy",
-    ),
-    MethodFacts(
-        "knights",
-        "greedy+",
-        "knightcert.heuristics.knights_greedy:greedy_plus",
-        False,
-        (),
-        (ITERATIONS,),
-        200,
-        ("knightcert.heuristics.knights_kernels",),
-        summary="greedy with swap local search",
-    ),
-    MethodFacts(
-        "knights",
-        "cpsat",
-        "knightcert.combined:knights_cpsat",
-        True,
-        ("optimal", "bound"),
-        (
-            WORKERS,
-            _formulation("star", "pairwise"),
-            Option("cuts", "choice", choices=("auto", "none"), help="redundant constraints"),
-            Option("search", "choice", choices=("colour", "solver"), help="search strategy"),
-        ),
-        4000,
-        ("knightcert.heuristics.knights_kernels",),
-        summary="CP-SAT (bounded by a matching, or a band); odd tori: proven by CaDiCaL (LRAT)",
-    ),
-    MethodFacts(
-        "knights",
-        "bnb",
-        "knightcert.combined:knights_bnb",
-        True,
-        ("optimal",),
-        (),
-        800,
-        ("knightcert.heuristics.knights_kernels",),
-        summary="branch and bound from the greedy placement",
-    ),
-    MethodFacts("knights", "csp", "knightcert.models.knights_csp:csp", True, ("optimal",), (), summary=_CSP),
-    MethodFacts(
-        "tour",
-        "auto",
-        "knightcert.tour_auto:auto",
-        False,
-        ("infeasible",),
-        (),
-        400,
-        ("knightcert.heuristics.tour_kernels",),
-        50_000,  # heuristics.tour_divide.PYTHON_WALK (the construction's walk)
-        summary="theorem, construction, then search",
-    ),
-    MethodFacts(
-        "tour",
-        "warnsdorff",
-        "knightcert.heuristics.tour_warnsdorff:warnsdorff",
-        False,
-        ("infeasible",),
-        _warnsdorff("first"),
-        400,
-        ("knightcert.heuristics.tour_kernels",),
-        summary="Warnsdorff's rule with backtracking",
-    ),
-    MethodFacts(
-        "tour",
-        "marginality",
-        "knightcert.heuristics.tour_warnsdorff:marginality",
-        False,
-        ("infeasible",),
-        _warnsdorff("marginality"),
-        400,
-        ("knightcert.heuristics.tour_kernels",),
-        summary="Warnsdorff, ties by distance to the edge",
-    ),
-    MethodFacts(
-        "tour",
-        "roth",
-        "knightcert.heuristics.tour_warnsdorff:roth",
-        False,
-        ("infeasible",),
-        _warnsdorff("roth"),
-        400,
-        ("knightcert.heuristics.tour_kernels",),
-        summary="Warnsdorff, ties by Roth's rule",
-    ),
-    MethodFacts(
-        "tour",
-        "cenpl",
-        "knightcert.heuristics.tour_warnsdorff:cenpl",
-        False,
-        ("infeasible",),
-        _warnsdorff("centre", backtracking=False),
-        400,
-        ("knightcert.heuristics.tour_kernels",),
-        summary="seed 003's search",
-    ),
-    MethodFacts(
-        "tour",
-        "divide",
-        "knightcert.heuristics.tour_divide:divide",
-        False,
-        ("infeasible",),
-        (),
-        400,
-        ("knightcert.heuristics.tour_kernels",),
-        50_000,  # heuristics.tour_divide.PYTHON_WALK
-        _full_board,
-        summary="linear-time construction (full boards)",
-    ),
-    MethodFacts(
-        "tour",
-        "cpsat",
-        "knightcert.combined:tour_cpsat",
-        True,
-        _EXACT,
-        (WORKERS, HINT, _formulation("circuit")),
-        4000,
-        ("knightcert.heuristics.tour_kernels",),
-        summary="CP-SAT from the construction's tour or Warnsdorff's path",
-        honours=("visits", "forbidden_moves", "required_moves"),
-    ),
-    MethodFacts("tour", "csp", "knightcert.models.tour_csp:csp", True, _EXACT, (), summary=_CSP),
+_PATH_KERNELS = ("knightcert.algorithms.path_kernels",)
+_JUMP_KERNELS = ("knightcert.algorithms.jump_kernels",)
+_KNIGHTS_KERNELS = ("knightcert.heuristics.knights_kernels",)
+_TOUR_KERNELS = ("knightcert.heuristics.tour_kernels",)
+_WALK = 50_000  # heuristics.tour_divide.PYTHON_WALK: the construction's walk
+_OPTIMAL = ("optimal",)
+_INFEASIBLE = ("infeasible",)
+_KNIGHTS_CPSAT = (
+    WORKERS,
+    _formulation("star", "pairwise"),
+    Option("cuts", "choice", choices=("auto", "none"), help="redundant constraints"),
+    Option("search", "choice", choices=("colour", "solver"), help="search strategy"),
 )
+# each method: its problem, name and "module:function", then by keyword what differs from the defaults
+# fmt: off
+_add(
+    MethodFacts("path", "bfs", "knightcert.algorithms.path_search:bfs", exact=True, proves=_EXACT,
+                bytes_per_square=200, kernels=_PATH_KERNELS,
+                compiled_from=4096,  # algorithms.path_search.PLAIN_BFS_SQUARES
+                summary="breadth-first search"),
+    MethodFacts("path", "astar", "knightcert.algorithms.path_search:astar", exact=True, proves=_EXACT,
+                bytes_per_square=200, kernels=_PATH_KERNELS, summary="A* with a knight-distance bound"),
+    MethodFacts("path", "greedy", "knightcert.heuristics.path_greedy:greedy", bytes_per_square=200,
+                summary="greedy walk towards S"),
+    MethodFacts("path", "cpsat", "knightcert.models.path_cpsat:cpsat", exact=True, proves=_EXACT,
+                options=(WORKERS, _formulation("distance")), bytes_per_square=4000, summary=_CPSAT),
+    MethodFacts("path", "csp", "knightcert.models.path_csp:csp", exact=True, proves=_EXACT, summary=_CSP),
+    MethodFacts("jump", "bfs", "knightcert.algorithms.jump_search:bfs", exact=True, proves=_EXACT,
+                bytes_per_square=200, kernels=_JUMP_KERNELS,
+                compiled_from=4096,  # algorithms.jump_search.PLAIN_BFS_CELLS
+                summary="round-by-round search of every player"),
+    MethodFacts("jump", "bfs-player", "knightcert.algorithms.jump_search:bfs_player", exact=True,
+                proves=_EXACT, bytes_per_square=200, kernels=_JUMP_KERNELS, summary="one search per player"),
+    MethodFacts("jump", "cpsat", "knightcert.models.jump_cpsat:cpsat", exact=True, proves=_EXACT,
+                options=(WORKERS, _formulation("layers")), summary=_CPSAT),
+    MethodFacts("jump", "csp", "knightcert.models.jump_csp:csp", exact=True, proves=_EXACT, summary=_CSP),
+    MethodFacts("knights", "matching", "knightcert.algorithms.knights_matching:matching", exact=True,
+                proves=_OPTIMAL, bytes_per_square=800, kernels=("knightcert.problems.knight_matching",),
+                compiled_from=1024,  # algorithms.knights_matching.PLAIN_MATCHING_SQUARES
+                applies=_bipartite, summary="maximum matching and Kőnig's theorem (bipartite boards)"),
+    MethodFacts("knights", "greedy", "knightcert.heuristics.knights_greedy:greedy", bytes_per_square=200,
+                kernels=_KNIGHTS_KERNELS, summary="fewest-removed greedy"),
+    MethodFacts("knights", "greedy+", "knightcert.heuristics.knights_greedy:greedy_plus",
+                options=(ITERATIONS,), bytes_per_square=200, kernels=_KNIGHTS_KERNELS,
+                summary="greedy with swap local search"),
+    MethodFacts("knights", "cpsat", "knightcert.combined:knights_cpsat", exact=True,
+                proves=("optimal", "bound"), options=_KNIGHTS_CPSAT, bytes_per_square=4000,
+                kernels=_KNIGHTS_KERNELS,
+                summary="CP-SAT (bounded by a matching, or a band); odd tori: proven by CaDiCaL (LRAT)"),
+    MethodFacts("knights", "bnb", "knightcert.combined:knights_bnb", exact=True, proves=_OPTIMAL,
+                bytes_per_square=800, kernels=_KNIGHTS_KERNELS,
+                summary="branch and bound from the greedy placement"),
+    MethodFacts("knights", "csp", "knightcert.models.knights_csp:csp", exact=True, proves=_OPTIMAL,
+                summary=_CSP),
+    MethodFacts("tour", "auto", "knightcert.tour_auto:auto", proves=_INFEASIBLE, bytes_per_square=400,
+                kernels=_TOUR_KERNELS, compiled_from=_WALK, summary="theorem, construction, then search"),
+    MethodFacts("tour", "warnsdorff", "knightcert.heuristics.tour_warnsdorff:warnsdorff",
+                proves=_INFEASIBLE, options=_warnsdorff("first"), bytes_per_square=400,
+                kernels=_TOUR_KERNELS, summary="Warnsdorff's rule with backtracking"),
+    MethodFacts("tour", "marginality", "knightcert.heuristics.tour_warnsdorff:marginality",
+                proves=_INFEASIBLE, options=_warnsdorff("marginality"), bytes_per_square=400,
+                kernels=_TOUR_KERNELS, summary="Warnsdorff, ties by distance to the edge"),
+    MethodFacts("tour", "roth", "knightcert.heuristics.tour_warnsdorff:roth",
+                proves=_INFEASIBLE, options=_warnsdorff("roth"), bytes_per_square=400,
+                kernels=_TOUR_KERNELS, summary="Warnsdorff, ties by Roth's rule"),
+    MethodFacts("tour", "cenpl", "knightcert.heuristics.tour_warnsdorff:cenpl",
+                proves=_INFEASIBLE, options=_warnsdorff("centre", backtracking=False), bytes_per_square=400,
+                kernels=_TOUR_KERNELS, summary="seed 003's search"),
+    MethodFacts("tour", "divide", "knightcert.heuristics.tour_divide:divide", proves=_INFEASIBLE,
+                bytes_per_square=400, kernels=_TOUR_KERNELS, compiled_from=_WALK, applies=_full_board,
+                summary="linear-time construction (full boards)"),
+    MethodFacts("tour", "cpsat", "knightcert.combined:tour_cpsat", exact=True, proves=_EXACT,
+                options=(WORKERS, HINT, _formulation("circuit")), bytes_per_square=4000,
+                kernels=_TOUR_KERNELS, honours=("visits", "forbidden_moves", "required_moves"),
+                summary="CP-SAT from the construction's tour or Warnsdorff's path"),
+    MethodFacts("tour", "csp", "knightcert.models.tour_csp:csp", exact=True, proves=_EXACT, summary=_CSP),
+)
+# fmt: on
 
 #: problem -> its default methods, in order: an instance's default is the first that applies.
 DEFAULTS: dict[str, tuple[str, ...]] = {

@@ -26,10 +26,10 @@ Rules, in order (see docs/tours.md):
 
 from __future__ import annotations
 
-import time
 from functools import lru_cache
 from typing import Any
 
+from knightcert.problems.deadline import Deadline
 from knightcert.problems.method import method
 from knightcert.problems.result import Backing, Evidence, Result, Status
 from knightcert.problems.tours import TourInstance, counting_reason, full_board_reason
@@ -77,7 +77,7 @@ def auto(instance: TourInstance, *, time_limit: float | None = None, seed: int |
     Result
         ``FEASIBLE`` with the tour (an (n, 2) int32 array) and ``info["rule"]``;
         ``INFEASIBLE`` with its reason in ``evidence``; ``UNKNOWN`` with
-        ``info["stopped"]`` when the search of rule 3 ran out of time.
+        ``record.stopped`` when the search of rule 3 ran out of time.
 
     Examples
     --------
@@ -94,7 +94,7 @@ def auto(instance: TourInstance, *, time_limit: float | None = None, seed: int |
     """
     from knightcert.heuristics.tour_divide import construct
 
-    began = time.perf_counter()
+    clock = Deadline(time_limit)
     board = instance.board
     full = not board.blocked.any() and not board.torus  # the theorems are about plain boards
     reason = None
@@ -105,11 +105,11 @@ def auto(instance: TourInstance, *, time_limit: float | None = None, seed: int |
     if reason is None and (not full or instance.end is not None):
         reason = counting_reason(instance)
     if reason is not None:
-        return _no(began, Evidence("infeasible", Backing.THEOREM, reason), {"rule": "theorem"})
+        return _no(Evidence("infeasible", Backing.THEOREM, reason), {"rule": "theorem"})
     if full and instance.end is None:
 
         def solver(*piece):  # pieces cost milliseconds; none is started once the time limit is spent
-            if time_limit is not None and time.perf_counter() - began > time_limit:
+            if clock.expired():
                 return None
             return solve_piece(*piece)
 
@@ -123,25 +123,23 @@ def auto(instance: TourInstance, *, time_limit: float | None = None, seed: int |
                 status=Status.FEASIBLE,
                 objective=len(squares),
                 solution=squares,
-                time=time.perf_counter() - began,
                 info={"rule": "construction"},
             )
-    return _search(instance, began, time_limit, seed)
+    return _search(instance, clock, seed)
 
 
-def _search(instance: TourInstance, began: float, time_limit: float | None, seed: int | None) -> Result:
+def _search(instance: TourInstance, clock: Deadline, seed: int | None) -> Result:
     from knightcert.algorithms.tour_separator import find_separator
     from knightcert.heuristics.tour_warnsdorff import greedy_path, roth
     from knightcert.models.tour_cpsat import cpsat
 
     cheap = find_separator(instance, work=0)  # a board in pieces, or cut at a square: no search
     if cheap is not None:
-        return _separated(cheap, began, {})
+        return _separated(cheap, {})
     quick = roth(instance, budget=SEARCH_BUDGET, check=False)
     if quick.status is Status.FEASIBLE or quick.status is Status.INFEASIBLE:
         return quick.with_(
             method="auto",
-            time=time.perf_counter() - began,
             evidence=(Evidence("infeasible", Backing.SOLVER, "Warnsdorff backtracking search exhausted"),)
             if quick.status is Status.INFEASIBLE
             else (),
@@ -149,20 +147,17 @@ def _search(instance: TourInstance, began: float, time_limit: float | None, seed
         )
     separator = find_separator(instance)
     if separator is not None:
-        return _separated(separator, began, quick.info, quick.nodes)
+        return _separated(separator, quick.info, quick.nodes)
     if instance.board.n_free > MAX_CPSAT_SQUARES:
-        return quick.with_(
-            method="auto",
-            time=time.perf_counter() - began,
-            info={
-                **quick.info,
-                "rule": "warnsdorff",
-                "stopped": f"undecided: Warnsdorff found no tour within {SEARCH_BUDGET} nodes, and the board "
-                f"has more than {MAX_CPSAT_SQUARES} usable squares for CP-SAT",
-            },
+        stopped = (
+            f"undecided: Warnsdorff found no tour within {SEARCH_BUDGET} nodes, and the board has more "
+            f"than {MAX_CPSAT_SQUARES} usable squares for CP-SAT"
         )
-    limit = DEFAULT_SEARCH_SECONDS if time_limit is None else time_limit
-    remaining = max(0.05, limit - (time.perf_counter() - began))
+        return quick.with_(method="auto", info={**quick.info, "rule": "warnsdorff"}).with_record(
+            stopped=stopped
+        )
+    limit = DEFAULT_SEARCH_SECONDS if clock.time_limit is None else clock.time_limit
+    remaining = max(0.05, limit - clock.elapsed())
     exact = cpsat(
         instance,
         time_limit=remaining,
@@ -176,29 +171,25 @@ def _search(instance: TourInstance, began: float, time_limit: float | None, seed
     evidence: tuple[Evidence, ...] = ()
     if exact.status is Status.INFEASIBLE:
         evidence = (Evidence("infeasible", Backing.SOLVER, "CP-SAT proof"),)
-    if exact.status is Status.UNKNOWN:
-        info["stopped"] = (
-            f"undecided: Warnsdorff found no tour within {SEARCH_BUDGET} nodes and CP-SAT none "
-            f"within {remaining:.1f} s"
-        )
-    return exact.with_(method="auto", time=time.perf_counter() - began, evidence=evidence, info=info)
+    exact = exact.with_(method="auto", evidence=evidence, info=info)
+    if exact.status is not Status.UNKNOWN:
+        return exact
+    why = f"Warnsdorff found no tour within {SEARCH_BUDGET} nodes and CP-SAT none within {remaining:.1f} s"
+    return exact.with_record(stopped=f"undecided: {why}")
 
 
-def _separated(separator: Any, began: float, info: dict, nodes: int | None = None) -> Result:
+def _separated(separator: Any, info: dict, nodes: int | None = None) -> Result:
     """``INFEASIBLE`` with the separator that shows it as the certificate."""
     evidence = Evidence("infeasible", Backing.CERTIFICATE, "separator")
     info = {**info, "rule": "separator", "stopped": None}
-    return _no(began, evidence, info, nodes=nodes, certificate={"separator": separator})
+    return _no(evidence, info, nodes=nodes, certificate={"separator": separator})
 
 
-def _no(
-    began: float, evidence: Evidence, info: dict, *, nodes: int | None = None, certificate: Any = None
-) -> Result:
+def _no(evidence: Evidence, info: dict, *, nodes: int | None = None, certificate: Any = None) -> Result:
     """``INFEASIBLE``: no tour, the reason as the method's evidence (the checker re-derives it)."""
     return Result.empty(
         "tour",
         "auto",
-        time.perf_counter() - began,
         status=Status.INFEASIBLE,
         nodes=nodes,
         evidence=(evidence,),

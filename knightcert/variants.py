@@ -12,9 +12,9 @@ The checker certifies the joined answer against the instance with its side const
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
+from knightcert.problems.deadline import Deadline
 from knightcert.problems.independent_knights import KnightsInstance, fixed_conflict, rest_of
 from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.result import Result, Status
@@ -39,25 +39,25 @@ def _squares(solution: Any) -> list[list[int]]:
 
 
 def _by_legs(ref: Any, instance: LostKnightInstance, time_limit, seed, given) -> Result:
-    began = time.perf_counter()
+    clock = Deadline(time_limit)
     path = [list(instance.start)]
     optimal = True
     for a, b in instance.legs():
         if a == b:
             continue
-        spent = time.perf_counter() - began
-        left = None if time_limit is None else max(time_limit - spent, 1e-3)
+        left = clock.remaining()
+        left = None if left is None else max(left, 1e-3)
         leg = LostKnightInstance(instance.board, a, b, instance.name)
         result = ref(leg, time_limit=left, seed=seed, check=False, **given)
         if result.solution is None:  # no path on this leg (its certificate goes with it), or none found
             info = {**result.info, "leg": f"{a} -> {b}"}
-            return result.with_(objective=None, bound=None, time=time.perf_counter() - began, info=info)
+            return result.with_(objective=None, bound=None, info=info)
         path += _squares(result.solution)[1:]
         optimal &= result.status is Status.OPTIMAL
     status = Status.OPTIMAL if optimal else Status.FEASIBLE
     return Result.answer(
         "path", ref.name, status=status, objective=len(path) - 1, solution=path,
-        time=time.perf_counter() - began, bound=len(path) - 1 if optimal else None,
+        bound=len(path) - 1 if optimal else None,
         info={"legs": len(instance.legs())},
     )  # fmt: skip
 

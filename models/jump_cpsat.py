@@ -94,7 +94,7 @@ def cpsat(
         )
     began = time.perf_counter()
     if n == 0 or players == 0:  # nobody to follow: no winner, nothing to search
-        return game_result(instance, "cpsat", [], time.perf_counter() - began)
+        return game_result(instance, "cpsat", [])
     # data: the jumps u -> v (the goal is absorbing: no jump leaves it)
     goal = n - 1
     values = np.minimum(instance.values.reshape(-1), max(rows, cols)).astype(np.int64)
@@ -140,10 +140,10 @@ def cpsat(
     info = {**run.info(), "formulation": "layers", "constraints": len(constraints)}
     if run.status is not Status.OPTIMAL:  # the layers are exact only at the optimum
         status = Status.UNKNOWN if run.status is not Status.INFEASIBLE else run.status
-        return Result.empty("jump", "cpsat", time.perf_counter() - began, status=status, info=info)
+        return Result.empty("jump", "cpsat", status=status, info=info)
     labels = np.fromiter(run.solver.response_proto.solution, dtype=np.int64, count=total).reshape(players, n)
     table = [_player_row(instance, p, labels[p], tails, heads, values, two_jumps, n) for p in range(players)]
-    result = game_result(instance, "cpsat", table, time.perf_counter() - began)
+    result = game_result(instance, "cpsat", table)
     return result.with_(info=info)
 
 

@@ -9,11 +9,10 @@ candidate value in increasing order until feasible.
 
 from __future__ import annotations
 
-import time
-
 from constraint import AllDifferentConstraint, FunctionConstraint, InSetConstraint, Problem
 
 from knightcert.problems import stopping
+from knightcert.problems.deadline import Deadline
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.jump_game import JumpInstance, game_result, jump_targets, player_row
 from knightcert.problems.method import method
@@ -44,23 +43,22 @@ def csp(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
     n = rows * cols
     if n > MAX_CSP_CELLS:
         raise SizeLimitExceeded(f"csp handles boards up to {MAX_CSP_CELLS} cells; this one has {n}")
-    began = time.perf_counter()
-    deadline = None if time_limit is None else began + time_limit
+    clock = Deadline(time_limit)
     cells = [divmod(i, cols) for i in range(n)]
     succ = {i: {r * cols + c for r, c in jump_targets(instance.values, *cells[i])} for i in range(n)}
     table = []
     try:
         for p, start in enumerate(instance.starts):
-            table.append(_player(instance, p, start[0] * cols + start[1], succ, deadline))
+            table.append(_player(instance, p, start[0] * cols + start[1], succ, clock))
     except TimeoutError:
-        return Result.empty("jump", "csp", time.perf_counter() - began)
+        return Result.empty("jump", "csp")
     except KeyboardInterrupt:
         stopping.caught()  # the signal, not this answer, tells a driver to stop
-        return Result.empty("jump", "csp", time.perf_counter() - began, info={"interrupted": True})
-    return game_result(instance, "csp", table, time.perf_counter() - began)
+        return Result.empty("jump", "csp").with_record(interrupted=True)
+    return game_result(instance, "csp", table)
 
 
-def _player(instance: JumpInstance, p: int, start: int, succ: dict[int, set[int]], deadline: float | None):
+def _player(instance: JumpInstance, p: int, start: int, succ: dict[int, set[int]], clock: Deadline):
     cols = instance.cols
     n = instance.rows * cols
     goal = n - 1
@@ -70,14 +68,14 @@ def _player(instance: JumpInstance, p: int, start: int, succ: dict[int, set[int]
         row.update(rounds=0, path=[list(divmod(start, cols))])
         return row
     for rounds in range(1, n):
-        _tick(deadline)
+        _tick(clock)
         solution = _solve(rounds, start, goal, n, succ, values, None)
         if solution is None:
             continue
         key = None
         if rounds >= 2:  # the cheapest jump possible in the round before the last
             for candidate in sorted(set(values) - {0}):
-                _tick(deadline)
+                _tick(clock)
                 keyed = _solve(rounds, start, goal, n, succ, values, candidate)
                 if keyed is not None:
                     solution, key = keyed, candidate
@@ -87,8 +85,8 @@ def _player(instance: JumpInstance, p: int, start: int, succ: dict[int, set[int]
     return row
 
 
-def _tick(deadline: float | None) -> None:
-    if deadline is not None and time.perf_counter() > deadline:
+def _tick(clock: Deadline) -> None:
+    if clock.expired():
         raise TimeoutError
 
 

@@ -246,7 +246,7 @@ def cpsat(
     time_limit : float, optional
         Seconds for the whole call, building included; without a proof the
         result is ``FEASIBLE`` with ``bound`` = CP-SAT's ``best_objective_bound``,
-        and ``UNKNOWN`` (reason in ``info["stopped"]``) when building used it all.
+        and ``UNKNOWN`` (reason in ``record.stopped``) when building used it all.
     seed : int, optional
         CP-SAT ``random_seed``.
     workers : int, optional
@@ -305,8 +305,8 @@ def cpsat(
             clock=clock,
         )
     except BuildStopped as stop:
-        info = {**clock.stopped(str(stop)), "build_time_s": round(clock.elapsed(), 6)}
-        return Result.empty("knights", "cpsat", clock.elapsed(), info=info)
+        info = {"build_time_s": round(clock.elapsed(), 6)}
+        return Result.empty("knights", "cpsat", clock.elapsed(), info=info, stopped=clock.stopped(str(stop)))
     model.info.update(
         formulation=formulation, cuts=cuts, search=search, hint=None if hint is None else hint_source
     )

@@ -7,11 +7,10 @@ CSP has no solution; the last feasible ``k`` is the optimum.
 
 from __future__ import annotations
 
-import time
-
 from constraint import FunctionConstraint, MinSumConstraint, Problem
 
 from knightcert.problems import stopping
+from knightcert.problems.deadline import Deadline
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.method import method
@@ -38,7 +37,7 @@ def csp(instance: KnightsInstance, *, time_limit: float | None = None, seed: int
         raise SizeLimitExceeded(
             f"csp handles up to {MAX_CSP_SQUARES} usable squares; this board has {board.n_free}"
         )
-    began = time.perf_counter()
+    clock = Deadline(time_limit)
     squares = [i for i in range(board.size) if board.free.reshape(-1)[i]]
     tails, heads = knight_edges(board)
     best: list[int] = []
@@ -47,14 +46,14 @@ def csp(instance: KnightsInstance, *, time_limit: float | None = None, seed: int
 
     def apart(a: int, b: int) -> bool:  # the search itself looks at the clock, every 1024 checks
         checks[0] += 1
-        if not checks[0] & 1023 and time_limit is not None and time.perf_counter() - began > time_limit:
+        if not checks[0] & 1023 and clock.expired():
             raise _OutOfTime
         return a + b <= 1
 
     try:
         while target <= len(squares):
-            if time_limit is not None and time.perf_counter() - began > time_limit:
-                return _best_so_far(board, best, began)
+            if clock.expired():
+                return _best_so_far(board, best)
             problem = Problem()
             problem.addVariables(squares, [0, 1])
             for u, v in zip(tails.tolist(), heads.tolist(), strict=True):
@@ -66,17 +65,16 @@ def csp(instance: KnightsInstance, *, time_limit: float | None = None, seed: int
             best = [i for i in squares if solution[i]]
             target = len(best) + 1
     except _OutOfTime:  # the time limit, inside a search: the best placement so far, unproven
-        return _best_so_far(board, best, began)
+        return _best_so_far(board, best)
     except KeyboardInterrupt:  # Ctrl-C: the best placement found so far, unproven
         stopping.caught()  # the signal, not this answer, tells a driver to stop
-        return _best_so_far(board, best, began)
+        return _best_so_far(board, best)
     return Result.answer(
         "knights",
         "csp",
         status=Status.OPTIMAL,
         objective=len(best),
         solution=[list(board.square(i)) for i in best],
-        time=time.perf_counter() - began,
         bound=len(best),
     )
 
@@ -85,7 +83,7 @@ class _OutOfTime(Exception):
     """Raised inside python-constraint's search when the time limit is spent."""
 
 
-def _best_so_far(board, best: list[int], began: float) -> Result:
+def _best_so_far(board, best: list[int]) -> Result:
     squares = [list(board.square(i)) for i in best]
     return Result.answer(
         "knights",
@@ -93,5 +91,4 @@ def _best_so_far(board, best: list[int], began: float) -> Result:
         status=Status.FEASIBLE,
         objective=len(best),
         solution=squares,
-        time=time.perf_counter() - began,
     )

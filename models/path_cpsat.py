@@ -136,9 +136,7 @@ class PathModel(CpsatModel):
             hinted = np.where(np.asarray(searched.certificate["closed"]).reshape(-1)[self.usable], 0, n)
         proto.solution_hint.vars.extend(range(n))
         proto.solution_hint.values.extend(hinted.tolist())
-        self.info.update(
-            hint="breadth-first distances", bound_source="breadth-first search", bfs_s=searched.time
-        )
+        self.info.update(hint="breadth-first distances", bound_source="breadth-first search")
 
     @functools.cached_property
     def dist(self) -> VariableMap:
@@ -225,8 +223,8 @@ def cpsat(
     try:
         model = PathModel(instance, formulation=formulation, bound=bound, clock=clock)
     except BuildStopped:
-        info = {"stopped": f"time limit of {time_limit:g} s reached while building the model"}
-        return Result.empty("path", "cpsat", clock.elapsed(), info=info)
+        stopped = f"time limit of {time_limit:g} s reached while building the model"
+        return Result.empty("path", "cpsat", clock.elapsed(), stopped=stopped)
     return model.run(began=clock.began, time_limit=time_limit, seed=seed, workers=workers)
 
 

@@ -11,11 +11,10 @@ without a solution, S is unreachable.
 
 from __future__ import annotations
 
-import time
-
 from constraint import AllDifferentConstraint, FunctionConstraint, Problem
 
 from knightcert.problems import stopping
+from knightcert.problems.deadline import Deadline
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.method import method
@@ -60,7 +59,7 @@ def csp(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
         raise SizeLimitExceeded(
             f"csp handles up to {MAX_CSP_SQUARES} free squares; this board has {board.n_free}"
         )
-    began = time.perf_counter()
+    clock = Deadline(time_limit)
     targets = knight_targets(board)
     squares = [int(i) for i in range(board.size) if board.free.reshape(-1)[i]]
     neighbours = {i: {int(t) for t in targets[i] if t >= 0 and t != i} for i in squares}
@@ -68,8 +67,8 @@ def csp(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
     checked = 0
     try:
         for length in range(1, len(squares)):
-            if time_limit is not None and time.perf_counter() - began > time_limit:
-                return _unknown(began, length, checked)
+            if clock.expired():
+                return _unknown(length, checked)
             problem = Problem()
             problem.addVariable(0, [start])
             for step in range(1, length):
@@ -89,19 +88,14 @@ def csp(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
                     status=Status.OPTIMAL,
                     objective=length,
                     solution=path,
-                    time=time.perf_counter() - began,
                     bound=length,
                     info={"lengths_tried": length},
                 )
     except KeyboardInterrupt:
         stopping.caught()  # the signal, not this answer, tells a driver to stop
-        return _unknown(began, checked + 1, checked)
-    return Result.empty(
-        "path", "csp", time.perf_counter() - began, status=Status.INFEASIBLE, info={"lengths_tried": checked}
-    )
+        return _unknown(checked + 1, checked)
+    return Result.empty("path", "csp", status=Status.INFEASIBLE, info={"lengths_tried": checked})
 
 
-def _unknown(began: float, bound: int, checked: int) -> Result:
-    return Result.empty(
-        "path", "csp", time.perf_counter() - began, bound=bound, info={"lengths_tried": checked}
-    )
+def _unknown(bound: int, checked: int) -> Result:
+    return Result.empty("path", "csp", bound=bound, info={"lengths_tried": checked})

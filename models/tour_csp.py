@@ -7,8 +7,6 @@ the fixed start and end.
 
 from __future__ import annotations
 
-import time
-
 from constraint import AllDifferentConstraint, FunctionConstraint, Problem
 
 from knightcert.algorithms.tour_separator import with_separator
@@ -39,13 +37,12 @@ def csp(instance: TourInstance, *, time_limit: float | None = None, seed: int | 
         raise SizeLimitExceeded(
             f"csp handles up to {MAX_CSP_SQUARES} usable squares; this board has {board.n_free}"
         )
-    began = time.perf_counter()
     usable = [int(i) for i in range(board.size) if board.free.reshape(-1)[i]]
     nb = knight_neighbours(board)
     adjacent = {i: {int(j) for j in nb[i] if j >= 0} for i in usable}
     n = len(usable)
     if instance.closed and n < 3:
-        return Result.empty("tour", "csp", time.perf_counter() - began, status=Status.INFEASIBLE)
+        return Result.empty("tour", "csp", status=Status.INFEASIBLE)
     problem = Problem()
     for step in range(n):
         domain = usable
@@ -65,9 +62,8 @@ def csp(instance: TourInstance, *, time_limit: float | None = None, seed: int | 
         solution = problem.getSolution()
     except KeyboardInterrupt:
         stopping.caught()  # the signal, not this answer, tells a driver to stop
-        return Result.empty("tour", "csp", time.perf_counter() - began, info={"interrupted": True})
-    elapsed = time.perf_counter() - began
+        return Result.empty("tour", "csp").with_record(interrupted=True)
     if not solution:
-        return with_separator(instance, Result.empty("tour", "csp", elapsed, status=Status.INFEASIBLE))
+        return with_separator(instance, Result.empty("tour", "csp", status=Status.INFEASIBLE))
     tour = [list(board.square(solution[step])) for step in range(n)]
-    return Result.answer("tour", "csp", status=Status.FEASIBLE, objective=n, solution=tour, time=elapsed)
+    return Result.answer("tour", "csp", status=Status.FEASIBLE, objective=n, solution=tour)

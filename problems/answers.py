@@ -52,9 +52,10 @@ from knightcert.problems.board import MAX_SQUARES
 from knightcert.problems.checkers.clausal_proof import proof_entry
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.checkers.knights_band import band_entry
-from knightcert.problems.errors import InvalidInstance, KnightcertError
+from knightcert.problems.errors import InvalidArgument, InvalidInstance, KnightcertError
+from knightcert.problems.instance_types import PROBLEMS, instance_type, problem_of
 from knightcert.problems.output_file import atomic_output
-from knightcert.problems.result import Backing, Evidence, Result, Status
+from knightcert.problems.result import Backing, Evidence, Result, Status, plain
 from knightcert.problems.side_constraints import SIDE_FIELDS, sides_of
 
 __all__ = [
@@ -95,7 +96,6 @@ EMBED_BYTES = 1_000_000
 COMPACT_SQUARES = 4096
 #: Integer types an answer file may use for arrays, smallest first.
 DTYPES = ("int8", "int16", "int32", "int64")
-PROBLEMS = ("path", "jump", "knights", "tour")
 
 
 class InvalidAnswer(CheckFailed):
@@ -208,34 +208,24 @@ def _is_encoded(value: Any) -> bool:
 
 def canonical_instance(instance: Any) -> tuple[str, dict[str, Any], dict[str, np.ndarray]]:
     """``(problem, fields, arrays)``: what identifies an instance, arrays kept apart (for hashing)."""
-    from knightcert.problems.independent_knights import KnightsInstance
-    from knightcert.problems.jump_game import JumpInstance
-    from knightcert.problems.lost_knight import LostKnightInstance
-    from knightcert.problems.tours import TourInstance
-
-    if isinstance(instance, JumpInstance):
+    try:
+        problem = problem_of(instance)
+    except InvalidArgument:
+        raise InvalidAnswer(f"instance: {type(instance).__name__} is not a knightcert instance") from None
+    if problem == "jump":
         starts = [list(map(int, s)) for s in instance.starts]
-        return (
-            "jump",
-            {"rows": instance.rows, "cols": instance.cols, "starts": starts},
-            {"values": instance.values},
-        )
+        fields: dict[str, Any] = {"rows": instance.rows, "cols": instance.cols, "starts": starts}
+        return problem, fields, {"values": instance.values}
     board = instance.board
-    fields: dict[str, Any] = {"rows": board.rows, "cols": board.cols, "torus": bool(board.torus)}
-    if isinstance(instance, LostKnightInstance):
-        problem = "path"
+    fields = {"rows": board.rows, "cols": board.cols, "torus": bool(board.torus)}
+    if problem == "path":
         fields.update(start=list(instance.start), exit=list(instance.exit))
-    elif isinstance(instance, KnightsInstance):
-        problem = "knights"
-    elif isinstance(instance, TourInstance):
-        problem = "tour"
+    elif problem == "tour":
         fields.update(
             closed=bool(instance.closed),
             start=None if instance.start is None else list(map(int, instance.start)),
             end=None if instance.end is None else list(map(int, instance.end)),
         )
-    else:
-        raise InvalidAnswer(f"instance: {type(instance).__name__} is not a knightcert instance")
     for name, value in sides_of(problem, instance).items():  # only those set: a plain instance's hash stays
         fields[name] = _lists(value)
     return problem, fields, {"blocked": board.blocked}
@@ -268,32 +258,29 @@ def instance_to_data(instance: Any) -> dict[str, Any]:
 def instance_from_data(data: Any, name: str = "") -> Any:
     """Rebuild an instance from :func:`instance_to_data`'s form (every field checked)."""
     from knightcert.problems.board import Board
-    from knightcert.problems.independent_knights import KnightsInstance
-    from knightcert.problems.jump_game import JumpInstance
-    from knightcert.problems.lost_knight import LostKnightInstance
-    from knightcert.problems.tours import TourInstance
 
     if not isinstance(data, dict) or data.get("problem") not in PROBLEMS:
         raise AnswerFileError("instance 'data': expected an embedded instance with its problem")
     problem = data["problem"]
+    kind = instance_type(problem)
     try:
         if problem == "jump":
             size = _int(data.get("rows"), "rows") * _int(data.get("cols"), "cols")
             values = decode_array(data.get("values"), "instance 'values'", max_elements=max(size, 0))
             starts = tuple(_pair(s, "instance 'starts'") for s in _list(data.get("starts"), "starts"))
-            return JumpInstance(values, starts, name)
+            return kind(values, starts, name)
         rows, cols = _int(data.get("rows"), "rows"), _int(data.get("cols"), "cols")
         blocked = decode_array(data.get("blocked"), "instance 'blocked'", max_elements=max(rows * cols, 0))
         board = Board(rows, cols, blocked, _bool(data.get("torus"), "torus"))
         sides: dict[str, Any] = {k: tuple(_list(data.get(k, []), k)) for k in SIDE_FIELDS[problem]}
         if problem == "path":
             knight, exit_ = _pair(data["start"], "start"), _pair(data["exit"], "exit")
-            return LostKnightInstance(board, knight, exit_, name, **sides)
+            return kind(board, knight, exit_, name, **sides)
         if problem == "knights":
-            return KnightsInstance(board, name, **sides)
+            return kind(board, name, **sides)
         start = None if data.get("start") is None else _pair(data["start"], "start")
         end = None if data.get("end") is None else _pair(data["end"], "end")
-        return TourInstance(board, _bool(data.get("closed", False), "closed"), start, end, name, **sides)
+        return kind(board, _bool(data.get("closed", False), "closed"), start, end, name, **sides)
     except (CheckFailed, InvalidInstance, KeyError, TypeError, ValueError, OverflowError) as exc:
         raise AnswerFileError(f"instance 'data': {exc}") from None
 
@@ -364,23 +351,14 @@ def answer_to_dict(
         described["data"] = data
     if instance_path is not None:
         described["path"] = os.fspath(instance_path)
-    fields = answer_fields(result)
     answer = {
         "schema": SCHEMA,
         "problem": problem,
         "instance": described,
-        "method": fields["method"],
-        "status": fields["status"],
-        "objective": fields["objective"],
-        "bound": fields["bound"],
-        "solution": fields["solution"],
-        "certificate": fields["certificate"],
+        **answer_fields(result),
         "evidence": [e.to_dict() for e in result.evidence],
         "verified": bool(result.verified),
         "certified": bool(result.certified),
-        "time_s": fields["time_s"],
-        "nodes": fields["nodes"],
-        "info": fields["info"],
         "versions": versions(),
         "parameters": _jsonable(parameters or {}),
     }
@@ -395,12 +373,12 @@ def answer_fields(result: Result) -> dict[str, Any]:
     return {
         "method": result.method,
         "status": result.status.value,
-        "objective": _plain(result.objective),
-        "bound": _plain(result.bound),
+        "objective": plain(result.objective),
+        "bound": plain(result.bound),
         "solution": _solution_out(result.solution),
         "certificate": _certificate_out(result.certificate),
         "time_s": round(float(result.time), 6),
-        "nodes": _plain(result.nodes),
+        "nodes": plain(result.nodes),
         "info": _jsonable(result.info),
     }
 
@@ -475,8 +453,37 @@ def result_from_answer(
     (:func:`array_limit`) before anything is decompressed.
     """
     limit = array_limit(instance) if max_elements is None else max_elements
-    from knightcert.problems.checkers.fields import int_array, optional_integer, squares
+    from knightcert.problems.checkers.fields import optional_integer
 
+    status, method = _answer_header(data, problem)
+    claim = {"OPTIMAL": "optimal", "INFEASIBLE": "infeasible"}.get(status.value, "bound")
+    try:
+        objective = optional_integer(data.get("objective"), "objective")
+        bound = optional_integer(data.get("bound"), "bound", claim="bound")
+        nodes = optional_integer(data.get("nodes"), "nodes")
+        solution = _solution_in(data.get("solution"), problem, limit)
+        certificate = _certificate_in(data.get("certificate"), claim, limit)
+    except InvalidAnswer:
+        raise
+    except CheckFailed as exc:
+        raise InvalidAnswer(exc.reason, exc.claim) from None
+    elapsed = data.get("time_s", 0.0)
+    if not (isinstance(elapsed, int | float) and not isinstance(elapsed, bool) and math.isfinite(elapsed)):
+        raise InvalidAnswer(f"time_s: {elapsed!r} is not a number of seconds")
+    info = data.get("info") or {}
+    if not isinstance(info, dict):
+        raise InvalidAnswer("info: expected an object")
+    described = data.get("instance")
+    name = str(described.get("name", "")) if isinstance(described, dict) else ""
+    evidence = _evidence_in(data.get("evidence"))
+    return Result(
+        problem, method, status, objective, bound, solution, float(elapsed), instance=name, nodes=nodes,
+        certificate=certificate, info=info, evidence=evidence,
+    )  # fmt: skip
+
+
+def _answer_header(data: Any, problem: str) -> tuple[Status, str]:
+    """An answer's schema, seal, problem, status and method, checked: ``(status, method)``."""
     if not isinstance(data, dict):
         raise InvalidAnswer("answer: expected a JSON object")
     if problem not in PROBLEMS:
@@ -490,63 +497,44 @@ def result_from_answer(
     status = data.get("status")
     if status not in {s.value for s in Status}:
         raise InvalidAnswer(f"status: {status!r} is not one of {', '.join(s.value for s in Status)}")
-    status = Status(status)
     method = data.get("method", "")
     if not isinstance(method, str):
         raise InvalidAnswer(f"method: {method!r} is not a name")
-    claim = {"OPTIMAL": "optimal", "INFEASIBLE": "infeasible"}.get(status.value, "bound")
-    try:
-        objective = optional_integer(data.get("objective"), "objective")
-        bound = optional_integer(data.get("bound"), "bound", claim="bound")
-        nodes = optional_integer(data.get("nodes"), "nodes")
-        solution = data.get("solution")
-        if _is_encoded(solution):
-            solution = decode_array(solution, "solution", max_elements=limit).tolist()
-        if solution is not None and problem != "jump":
-            squares(solution, "solution")
-        if problem == "jump" and solution is not None and not isinstance(solution, dict):
-            raise InvalidAnswer("solution: expected the jump game's dict (winner, round, key, path)")
-        certificate = data.get("certificate")
-        if certificate is not None:
-            if not isinstance(certificate, dict):
-                raise InvalidAnswer("certificate: expected an object", claim)
-            certificate = {
-                k: proof_entry(v, claim)
-                if k == "drat"
-                else band_entry(v, claim)
-                if k == "band"
-                else decode_array(v, f"certificate '{k}'", claim, limit)
-                if _is_encoded(v)
-                else int_array(v, f"certificate '{k}'", claim=claim)
-                for k, v in certificate.items()
-            }
-    except InvalidAnswer:
-        raise
-    except CheckFailed as exc:
-        raise InvalidAnswer(exc.reason, exc.claim) from None
-    elapsed = data.get("time_s", 0.0)
-    if not (isinstance(elapsed, int | float) and not isinstance(elapsed, bool) and math.isfinite(elapsed)):
-        raise InvalidAnswer(f"time_s: {elapsed!r} is not a number of seconds")
-    info = data.get("info") or {}
-    if not isinstance(info, dict):
-        raise InvalidAnswer("info: expected an object")
-    return Result(
-        problem,
-        method,
-        status,
-        objective,
-        bound,
-        solution,
-        float(elapsed),
-        verified=False,
-        instance=str((data.get("instance") or {}).get("name", ""))
-        if isinstance(data.get("instance"), dict)
-        else "",
-        nodes=nodes,
-        certificate=certificate,
-        info=info,
-        evidence=_evidence_in(data.get("evidence")),
-    )
+    return Status(status), method
+
+
+def _solution_in(solution: Any, problem: str, limit: int | None) -> Any:
+    """An answer's solution, checked: squares, or the jump game's dict; arrays decoded."""
+    from knightcert.problems.checkers.fields import squares
+
+    if _is_encoded(solution):
+        solution = decode_array(solution, "solution", max_elements=limit).tolist()
+    if solution is not None and problem != "jump":
+        squares(solution, "solution")
+    if problem == "jump" and solution is not None and not isinstance(solution, dict):
+        raise InvalidAnswer("solution: expected the jump game's dict (winner, round, key, path)")
+    return solution
+
+
+def _certificate_in(certificate: Any, claim: str, limit: int | None) -> dict[str, Any] | None:
+    """An answer's certificate, every entry checked (a proof, a band, integer arrays)."""
+    from knightcert.problems.checkers.fields import int_array
+
+    if certificate is None:
+        return None
+    if not isinstance(certificate, dict):
+        raise InvalidAnswer("certificate: expected an object", claim)
+
+    def entry(key: str, value: Any) -> Any:
+        if key == "drat":
+            return proof_entry(value, claim)
+        if key == "band":
+            return band_entry(value, claim)
+        if _is_encoded(value):
+            return decode_array(value, f"certificate '{key}'", claim, limit)
+        return int_array(value, f"certificate '{key}'", claim=claim)
+
+    return {key: entry(key, value) for key, value in certificate.items()}
 
 
 def plain_answer(value: Result | dict[str, Any]) -> dict[str, Any]:
@@ -589,14 +577,8 @@ def plain_answer(value: Result | dict[str, Any]) -> dict[str, Any]:
 
 
 def _json_default(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        return np.asarray(value).tolist()
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, Status):
-        return value.value
-    if isinstance(value, tuple):
-        return list(value)
+    if isinstance(value, np.ndarray | np.generic | Status | tuple):
+        return plain(value)
     raise TypeError(f"{type(value).__name__} is not an answer value")
 
 
@@ -785,12 +767,6 @@ def versions() -> dict[str, str]:
     return found
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
 def _solution_out(solution: Any) -> Any:
     if isinstance(solution, np.ndarray):
         solution = solution.tolist()
@@ -816,15 +792,5 @@ def _certificate_out(certificate: Any) -> Any:
 
 
 def _jsonable(value: Any) -> Any:
-    """Plain JSON values (numpy scalars and arrays turned into Python ones; floats kept as they are)."""
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return _jsonable(value.tolist())
-    if isinstance(value, np.generic):
-        value = value.item()
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    return str(value)
+    """Plain JSON values; anything else written as its text."""
+    return plain(value, str)

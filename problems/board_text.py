@@ -7,15 +7,23 @@ independent knights and tours (``.`` usable, ``x`` removed).
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import numpy as np
 
-from knightcert.problems.argument_checks import expect_text
-from knightcert.problems.board import MAX_SQUARES
+from knightcert.problems.argument_checks import expect_text, expect_whole
+from knightcert.problems.board import MAX_SQUARES, Board
 from knightcert.problems.errors import InstanceTooLarge, InvalidInstance
 from knightcert.problems.input_file import check_memory, read_input
 
-__all__ = ["MAX_BOARD_FILE_BYTES", "PARSE_BYTES_PER_BYTE", "parse_board_mask", "parse_grid", "read_bytes"]
+__all__ = [
+    "MAX_BOARD_FILE_BYTES",
+    "PARSE_BYTES_PER_BYTE",
+    "board_of",
+    "parse_board_mask",
+    "parse_grid",
+    "read_bytes",
+]
 
 #: Largest board file read (bytes): a board of ``MAX_SQUARES`` squares with CRLF line ends.
 MAX_BOARD_FILE_BYTES = MAX_SQUARES + MAX_SQUARES // 8
@@ -105,3 +113,29 @@ def parse_board_mask(text: str | bytes, source: str = "<string>") -> np.ndarray:
     ``C`` and ``S`` are accepted as usable squares, so lost-knight files can be reused.
     """
     return parse_grid(text, source, ".xCS") == 1
+
+
+def board_of(rows: Any, cols: Any, board_file: Any, torus: bool) -> tuple[Board, str]:
+    """The board of a knights or tour instance, from ``ROWS [COLS]`` or a board file (never
+    both), and its name: ``"8x8"``, or the file's name.
+
+    Raises
+    ------
+    InvalidInstance
+        Sizes below 1, both a size and a file, neither, or a malformed file.
+    """
+    for name, value in (("rows", rows), ("cols", cols)):
+        if value is not None:
+            expect_whole(value, name)  # the range is checked below, as a board size
+    if board_file is not None:
+        if rows is not None:
+            raise InvalidInstance("give ROWS [COLS] or --board FILE, not both")
+        data, source = read_bytes(board_file)
+        blocked = parse_board_mask(data, source)
+        return Board(blocked.shape[0], blocked.shape[1], blocked, torus=torus), os.path.basename(source)
+    if rows is None:
+        raise InvalidInstance("give the board size ROWS [COLS] or --board FILE")
+    cols = rows if cols is None else cols
+    if rows < 1 or cols < 1:
+        raise InvalidInstance(f"board size must be at least 1 x 1, got {rows} x {cols}")
+    return Board(rows, cols, torus=torus), f"{rows}x{cols}"

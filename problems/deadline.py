@@ -5,7 +5,7 @@ time is left before each costly step (building a model, a matching phase, a
 search chunk); CP-SAT gets only what remains after building
 (``knightcert.models.cpsat_solve``). When the
 budget is spent before an answer exists the method returns ``UNKNOWN`` with
-the reason in ``info["stopped"]``.
+the reason, :meth:`Deadline.stopped`, as ``record.stopped``.
 
 Examples
 --------
@@ -19,7 +19,6 @@ True
 from __future__ import annotations
 
 import time
-from typing import Any
 
 __all__ = ["Deadline"]
 
@@ -35,7 +34,7 @@ class Deadline:
     Notes
     -----
     Reads ``time.perf_counter``; O(1) per question. ``elapsed`` is the wall
-    time since the call began, which is what ``Result.time`` reports.
+    time since the call began (``Result.time`` is measured by the run path).
     """
 
     __slots__ = ("began", "time_limit")
@@ -57,6 +56,6 @@ class Deadline:
         left = self.remaining()
         return left is not None and left <= 0
 
-    def stopped(self, step: str) -> dict[str, Any]:
-        """The ``info`` of an answer cut short while ``step`` was running."""
-        return {"stopped": f"time limit of {self.time_limit:g} s reached during {step}"}
+    def stopped(self, step: str) -> str:
+        """Why an answer was cut short while ``step`` was running (``record.stopped``)."""
+        return f"time limit of {self.time_limit:g} s reached during {step}"

@@ -11,9 +11,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from knightcert.problems.argument_checks import expect_whole
 from knightcert.problems.board import Board
-from knightcert.problems.board_text import parse_board_mask, read_bytes
+from knightcert.problems.board_text import board_of
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.moves import KNIGHT_OFFSETS, is_knight_move
 from knightcert.problems.side_constraints import side_squares
@@ -51,23 +50,10 @@ def knights_instance(
     InvalidInstance
         Sizes below 1, both a size and a file, neither, or a malformed file.
     """
-    for name, value in (("rows", rows), ("cols", cols)):
-        if value is not None:
-            expect_whole(value, name)  # the range is checked below, as a board size
-    if board_file is not None:
-        if rows is not None:
-            raise InvalidInstance("give ROWS [COLS] or --board FILE, not both")
-        data, source = read_bytes(board_file)
-        blocked = parse_board_mask(data, source)
-        board = Board(blocked.shape[0], blocked.shape[1], blocked, torus=torus)
-        return KnightsInstance(board, os.path.basename(source) + (" (torus)" if torus else ""), fixed)
-    if rows is None:
-        raise InvalidInstance("give the board size ROWS [COLS] or --board FILE")
-    cols = rows if cols is None else cols
-    if rows < 1 or cols < 1:
-        raise InvalidInstance(f"board size must be at least 1 x 1, got {rows} x {cols}")
-    name = f"{rows}x{cols}" + (" torus" if torus else "")
-    return KnightsInstance(Board(rows, cols, torus=torus), name, fixed)
+    board, name = board_of(rows, cols, board_file, torus)
+    if torus:
+        name += " (torus)" if board_file is not None else " torus"
+    return KnightsInstance(board, name, fixed)
 
 
 def fixed_conflict(instance: KnightsInstance) -> str | None:

@@ -261,7 +261,6 @@ def game_result(
     instance: JumpInstance,
     name: str,
     table: list[dict[str, Any]],
-    elapsed: float,
     **extra: Any,
 ) -> Result:
     """Pick the winner from the per-player table (fewest rounds, then shortest previous
@@ -279,5 +278,5 @@ def game_result(
     }
     status = Status.INFEASIBLE if winner is None else Status.OPTIMAL
     return Result.answer(
-        "jump", name, status=status, objective=round_, solution=solution, time=elapsed, bound=round_, **extra
+        "jump", name, status=status, objective=round_, solution=solution, bound=round_, **extra
     )

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import functools
-import numbers
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
-from knightcert.problems.argument_checks import bounded_seconds, describe
+from knightcert.problems.argument_checks import BOUNDS, bounded, bounded_seconds, describe
 from knightcert.problems.checkers import certify
 from knightcert.problems.errors import InvalidArgument
+from knightcert.problems.instance_types import instance_type
 from knightcert.problems.result import Result
 
 __all__ = ["MAX_SEED", "Method", "check_arguments", "method"]
@@ -17,26 +17,7 @@ __all__ = ["MAX_SEED", "Method", "check_arguments", "method"]
 Method = Callable[..., Result]
 
 #: Largest seed (CP-SAT's ``random_seed`` is a 32-bit signed integer).
-MAX_SEED = 2**31 - 1
-
-
-def _instance_type(problem: str) -> type:
-    # imported lazily, like the checkers
-    if problem == "path":
-        from knightcert.problems.lost_knight import LostKnightInstance
-
-        return LostKnightInstance
-    if problem == "jump":
-        from knightcert.problems.jump_game import JumpInstance
-
-        return JumpInstance
-    if problem == "knights":
-        from knightcert.problems.independent_knights import KnightsInstance
-
-        return KnightsInstance
-    from knightcert.problems.tours import TourInstance
-
-    return TourInstance
+MAX_SEED = BOUNDS["seed"][1]
 
 
 def check_arguments(problem: str, instance: Any, time_limit: Any, seed: Any) -> None:
@@ -49,20 +30,13 @@ def check_arguments(problem: str, instance: Any, time_limit: Any, seed: Any) -> 
         positive finite number, ``seed`` not a whole number in ``0..MAX_SEED``;
         the message names the parameter.
     """
-    kind = _instance_type(problem)
+    kind = instance_type(problem)
     if not isinstance(instance, kind):
         raise InvalidArgument(f"instance: expected a {kind.__name__}, got {describe(instance)}")
     if time_limit is not None:
-        if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
-            raise InvalidArgument(f"time_limit: expected a number of seconds, got {describe(time_limit)}")
-        if not 0 < cast(float, time_limit) < float("inf"):  # a Real: compares with floats
-            raise InvalidArgument(f"time_limit must be positive and finite, got {time_limit}")
         bounded_seconds(time_limit, "time limit", "time_limit")  # the flags' and files' own bound
     if seed is not None:
-        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-            raise InvalidArgument(f"seed: expected a whole number, got {describe(seed)}")
-        if not 0 <= int(seed) <= MAX_SEED:
-            raise InvalidArgument(f"seed must be in 0..{MAX_SEED}, got {seed}")
+        bounded(seed, "seed")
 
 
 def method(problem: str, name: str) -> Callable[[Callable[..., Result]], Method]:

@@ -10,6 +10,7 @@ from knightcert.problems.errors import InvalidArgument
 
 __all__ = [
     "KNIGHT_OFFSETS",
+    "TIE_BREAKS",
     "is_knight_move",
     "knight_arcs",
     "knight_edges",
@@ -30,6 +31,11 @@ KNIGHT_OFFSETS: tuple[tuple[int, int], ...] = (
     (2, -1),
     (2, 1),
 )
+
+
+#: How a move-by-move search breaks ties between onward moves (Warnsdorff's rule and its
+#: refinements), in the engine's numbering (``heuristics.tour_kernels.tie_key``).
+TIE_BREAKS = ("first", "marginality", "roth", "centre", "random")
 
 
 def move_order(value: object, where: str = "order") -> tuple[tuple[int, int], ...]:

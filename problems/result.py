@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import enum
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
+
+from knightcert.problems.run_record import INFO_KEYS, RunRecord
 
 __all__ = ["Backing", "Evidence", "Result", "Status"]
 
@@ -114,7 +117,9 @@ class Result:
     solution : object
         The answer itself in plain JSON-able form (lists of ``[row, col]``).
     time : float
-        Wall-clock seconds spent by the method (solver time for CP-SAT).
+        Wall-clock seconds of the method's call, measured by the run path
+        (:func:`knightcert.solving.run`) around it; a method function called directly leaves
+        0.0 or its own reading (the composite methods and CP-SAT model objects keep one).
     verified : bool
         True when the problem's independent checker
         (:func:`knightcert.problems.checkers.certify`) accepted the answer and
@@ -175,15 +180,18 @@ class Result:
         info: dict[str, Any] | None = None,
         evidence: tuple[Evidence, ...] = (),
         certificate: Any = None,
+        stopped: str | None = None,
     ) -> Result:
         """A result without an answer (no objective, no solution): ``UNKNOWN`` by default, or
-        ``INFEASIBLE`` with what proves it.
+        ``INFEASIBLE`` with what proves it; ``stopped`` says why there is none (``record.stopped``).
 
         Examples
         --------
-        >>> Result.empty("tour", "roth", 0.5, info={"stopped": "node budget spent"}).summary()
+        >>> Result.empty("tour", "roth", 0.5, stopped="node budget spent").summary()
         'tour by roth: UNKNOWN, 0.5 s, not verified, no solution'
         """
+        if stopped is not None:
+            info = {**(info or {}), "stopped": stopped}
         return cls.answer(
             problem,
             method,
@@ -207,7 +215,7 @@ class Result:
         status: Status,
         objective: int | float | None,
         solution: Any,
-        time: float,
+        time: float = 0.0,
         bound: int | float | None = None,
         nodes: int | None = None,
         info: dict[str, Any] | None = None,
@@ -237,6 +245,24 @@ class Result:
     def with_(self, **changes: Any) -> Result:
         """Return a copy with some fields replaced."""
         return replace(self, **changes)
+
+    @property
+    def record(self) -> RunRecord:
+        """How the run went (:class:`~knightcert.problems.run_record.RunRecord`): why it
+        stopped, its times, its memory, where the method came from."""
+        return RunRecord.of(self)
+
+    def with_record(self, **entries: Any) -> Result:
+        """A copy with entries of :attr:`record` set (``stopped``, ``interrupted``, ``warm_s``,
+        ``peak_mb``, ``foreign``), kept in ``info`` under those names; the flag ``interrupted`` is
+        kept only while True."""
+        unknown = sorted(set(entries) - set(INFO_KEYS))
+        if unknown:
+            raise TypeError(f"not entries of the run record: {', '.join(unknown)}")
+        info = {**self.info, **entries}
+        if not info.get("interrupted", True):
+            del info["interrupted"]
+        return replace(self, info=info)
 
     def summary(self) -> str:
         """One line: instance, method, status, value, bound, time, checks; the solution left out.
@@ -308,9 +334,10 @@ class Result:
         }
 
 
-def plain(value: Any) -> Any:
+def plain(value: Any, other: Callable[[Any], Any] | None = None) -> Any:
     """``value`` in plain JSON types: arrays and tuples as lists, numpy scalars as Python
-    numbers, a whole float as an int where a count is meant is left as it is.
+    numbers, a whole float as an int where a count is meant is left as it is; any other value
+    kept as it is, or given to ``other`` (``str``: written as its text).
 
     Examples
     --------
@@ -321,12 +348,12 @@ def plain(value: Any) -> Any:
     if value is None or isinstance(value, (str, bool, int, float)):
         return value
     if isinstance(value, dict):
-        return {str(key): plain(item) for key, item in value.items()}
+        return {str(key): plain(item, other) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
+        return [plain(item, other) for item in value]
     tolist = getattr(value, "tolist", None)  # numpy arrays and scalars
     if callable(tolist):
         return tolist()
     if isinstance(value, enum.Enum):
         return value.value
-    return value
+    return value if other is None else other(value)

@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from knightcert.problems.argument_checks import expect_square, expect_whole
+from knightcert.problems.argument_checks import expect_square
 from knightcert.problems.board import Board
-from knightcert.problems.board_text import parse_board_mask, read_bytes
+from knightcert.problems.board_text import board_of
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.side_constraints import Move, side_moves, side_visits
@@ -100,26 +100,9 @@ def tour_instance(
         board or on a removed square, an end for a closed tour, or a start
         equal to the end.
     """
-    for name, value in (("rows", rows), ("cols", cols)):
-        if value is not None:
-            expect_whole(value, name)  # the range is checked below, as a board size
     expect_square(start, "start")
     expect_square(end, "end")
-    if board_file is not None:
-        if rows is not None:
-            raise InvalidInstance("give ROWS [COLS] or --board FILE, not both")
-        data, source = read_bytes(board_file)
-        blocked = parse_board_mask(data, source)
-        board = Board(blocked.shape[0], blocked.shape[1], blocked, torus=torus)
-        name = os.path.basename(source)
-    else:
-        if rows is None:
-            raise InvalidInstance("give the board size ROWS [COLS] or --board FILE")
-        cols = rows if cols is None else cols
-        if rows < 1 or cols < 1:
-            raise InvalidInstance(f"board size must be at least 1 x 1, got {rows} x {cols}")
-        board = Board(rows, cols, torus=torus)
-        name = f"{rows}x{cols}"
+    board, name = board_of(rows, cols, board_file, torus)
     for label, square in (("start", start), ("end", end)):  # the words of the command line
         if square is not None and board.contains(*square) and board.blocked[square]:
             raise InvalidInstance(f"{label} ({square[0]}, {square[1]}) is a removed square")

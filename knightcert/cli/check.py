@@ -13,14 +13,12 @@ from knightcert.cli.commands import HELP
 from knightcert.cli.options import add_export_proof, add_side_arguments, square
 from knightcert.cli.output import backing_text, export_proof
 from knightcert.cli.picture import add_picture_arguments, write_pictures
+from knightcert.cli.session import EXIT_FAILED_CHECK, EXIT_OK
 from knightcert.cli.text import printable, theirs
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.result import Result
 
-__all__ = ["EXIT_CERTIFIED", "EXIT_REJECTED", "add_parser", "load_instance", "run"]
-
-EXIT_CERTIFIED = 0
-EXIT_REJECTED = 1
+__all__ = ["add_parser", "load_instance", "run"]
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -121,7 +119,7 @@ def load_instance(spec: str, data: dict[str, Any], args: argparse.Namespace | No
 def _report(args: argparse.Namespace, data: dict, result: Result | None, failure: CheckFailed | None) -> int:
     name = args.answer
     if failure is not None:
-        code = EXIT_REJECTED
+        code = EXIT_FAILED_CHECK
         if args.json:
             _dump(data, None, {"claim": failure.claim, "reason": failure.reason}, [], code)
         else:
@@ -129,7 +127,7 @@ def _report(args: argparse.Namespace, data: dict, result: Result | None, failure
         return code
     assert result is not None
     solver_only = [e.claim for e in result.evidence if not e.certified]
-    code = EXIT_REJECTED if args.strict and solver_only else EXIT_CERTIFIED
+    code = EXIT_FAILED_CHECK if args.strict and solver_only else EXIT_OK
     if args.json:
         _dump(data, result, None, solver_only, code)
         return code

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from knightcert.cli import session
-from knightcert.cli.commands import EXIT_CODES, HELP
+from knightcert.cli.commands import EXIT_CODES, EXIT_SUMMARY, HELP
 from knightcert.cli.options import apply_memory_limit
 from knightcert.cli.session import (
     EXIT_CRASHED,
@@ -71,9 +71,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="knightcert",
         description="Exact and heuristic solvers for knight problems, with independent checkers.",
-        epilog="Exit codes: 0 done (every answer checked); 1 an answer or claim was rejected by the "
-        "checker; 2 bad input or usage; 3 a method crashed (or an internal error); 4 a method was "
-        "killed; 5 a method ran out of memory; 130 interrupted (Ctrl-C); 143 SIGTERM.",
+        epilog=EXIT_SUMMARY,
     )
     parser.add_argument("--version", action="version", version=f"knightcert {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

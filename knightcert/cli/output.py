@@ -72,47 +72,20 @@ def check_suffix(result: Result) -> str:
 def stopped_text(result: Result) -> str:
     """``, <why it stopped>`` for an answer that stopped without one (a program's failure, a
     limit), or ``""``."""
-    stopped = result.info.get("stopped")
-    return f", {stopped}" if isinstance(stopped, str) and stopped else ""
+    stopped = result.record.stopped
+    return f", {stopped}" if stopped else ""
 
 
 def exit_code(results: Sequence[Result]) -> int:
     """1 when a checker rejected an answer; else 5, 4 or 3 when a method ran out of memory, was
-    killed or crashed (:func:`failure_of`, the first such run's); else 0 (solved, or no answer
+    killed or crashed (``record.failure``, the first such run's); else 0 (solved, or no answer
     in time)."""
-    from knightcert.cli.session import EXIT_CRASHED, EXIT_KILLED, EXIT_OUT_OF_MEMORY
+    from knightcert.cli import session
 
     if any("check_error" in r.info for r in results):
-        return 1
-    codes = {"memory": EXIT_OUT_OF_MEMORY, "killed": EXIT_KILLED, "crash": EXIT_CRASHED}
-    for result in results:
-        failure = failure_of(result)
-        if failure is not None:
-            return codes[failure]
-    return 0
-
-
-def failure_of(result: Result) -> str | None:
-    """How a run without an answer failed, from the reason it stopped: ``"memory"`` (memory
-    limit, out of memory), ``"killed"`` (a signal from outside), ``"crash"``; None when it
-    did not fail (an answer, or no answer in time).
-
-    Examples
-    --------
-    >>> from knightcert.problems.result import Result
-    >>> [failure_of(Result.empty("knights", "m", info={"stopped": why})) for why in (
-    ...     "memory limit: the method's processes used 900 MB", "crash: the method was killed by signal 9",
-    ...     "crash: ZeroDivisionError: division by zero", "time limit: no answer after 2.0 s")]
-    ['memory', 'killed', 'crash', None]
-    """
-    stopped = str(result.info.get("stopped") or "")
-    if stopped.startswith("memory limit:") or stopped.startswith("crash: MemoryError"):
-        return "memory"
-    if stopped.startswith("crash:") and "killed by signal" in stopped:
-        return "killed"
-    if stopped.startswith("crash:"):
-        return "crash"
-    return None
+        return session.EXIT_FAILED_CHECK
+    failures = [session.FAILURE_EXITS[r.record.failure] for r in results if r.record.failure is not None]
+    return failures[0] if failures else session.EXIT_OK
 
 
 def evidence_for(result: Result, claim: str) -> Evidence | None:

@@ -74,7 +74,7 @@ def describe(result: Result) -> str:
         return f"unreachable ({claim_text(result).removeprefix('none exists').lstrip(', ')})"
     if result.status is Status.UNKNOWN:
         bound = f", {claim_text(result)}" if result.bound is not None else ""
-        stopped = ", interrupted" if result.info.get("interrupted") else stopped_text(result)
+        stopped = ", interrupted" if result.record.interrupted else stopped_text(result)
         return f"no answer ({result.method}: UNKNOWN{bound}{stopped})"
     text = f"{result.objective} moves"
     if result.status is Status.FEASIBLE:

@@ -22,6 +22,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_TERMINATED",
     "EXIT_USAGE",
+    "FAILURE_EXITS",
     "UsageError",
     "interruption",
     "on_signal",
@@ -47,6 +48,8 @@ EXIT_KILLED = 4
 EXIT_OUT_OF_MEMORY = 5
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
+#: How a method's run failed (``RunRecord.failure``) -> the command's exit code.
+FAILURE_EXITS = {"memory": EXIT_OUT_OF_MEMORY, "killed": EXIT_KILLED, "crash": EXIT_CRASHED}
 
 #: When this command started (``time.perf_counter()``): ``--time-limit`` counts from here.
 _started = time.perf_counter()

@@ -137,7 +137,7 @@ def render(instance: TourInstance, result: Result, time_limit: float | None = No
     if result.solution is None:
         ran_out = time_limit is not None and result.time >= 0.9 * time_limit  # said only when true
         limit = f"no answer within the time limit of {time_limit:g} s" if ran_out else "no reason given"
-        why = result.info.get("stopped") or limit
+        why = result.record.stopped or limit
         return f"no tour found ({result.method}: {result.status.value}, {why})\n"
     if result.method == "cenpl":
         text = format_mostra(numbered(instance.board, result.solution))

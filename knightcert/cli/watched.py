@@ -12,7 +12,7 @@ imports: :data:`knightcert.__main__._STARTED`). :func:`run_watched`:
   command's start, it stops the method the way Ctrl-C does (a
   ``KeyboardInterrupt`` in the main thread, not recorded as a stop request):
   a search that catches it returns its best answer so far, any other is
-  ``UNKNOWN``; either says ``time limit: ...`` in ``info["stopped"]``. A
+  ``UNKNOWN``; either says ``time limit: ...`` in ``record.stopped``. A
   method that still has not returned :data:`COMMAND_GRACE` later (it swallowed the
   stop, or runs in compiled code that never yields) ends the command: one
   line on standard error and exit code 4 (killed).
@@ -177,10 +177,9 @@ def _run_watched(
             f"after the command started (limit {time_limit:g} s + grace); it was stopped"
         )
         if answer is None:  # the stop went through the method: no answer
-            answer = Result.empty(problem, ref.name, time.perf_counter() - began, info={"stopped": reason})
-        elif answer.info.get("interrupted"):  # it caught the stop: its best answer so far
-            info = {key: value for key, value in answer.info.items() if key != "interrupted"}
-            answer = answer.with_(info={**info, "stopped": reason})
+            answer = Result.empty(problem, ref.name, time.perf_counter() - began, stopped=reason)
+        elif answer.record.interrupted:  # it caught the stop: its best answer so far
+            answer = answer.with_record(interrupted=False, stopped=reason)
     assert answer is not None
     checking = time.perf_counter()
     checked = certify(instance, answer)

@@ -14,6 +14,7 @@ from typing import Any
 
 from knightcert.problems.checkers.common import CheckFailed, check_status_fields
 from knightcert.problems.checkers.plain import exact_result
+from knightcert.problems.instance_types import load, problem_of
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 __all__ = ["CheckFailed", "certify", "check", "checker"]
@@ -22,28 +23,20 @@ __all__ = ["CheckFailed", "certify", "check", "checker"]
 _CERTIFIED: dict[int, tuple[weakref.ref, int]] = {}
 
 Checker = Callable[[Any, Result], tuple[list[Evidence], Any]]
+#: problem -> its checker (imported when first asked for: each pulls in its problem's types)
+CHECKERS = {
+    "path": "knightcert.problems.checkers.path:certify_path",
+    "jump": "knightcert.problems.checkers.jump:certify_jump",
+    "knights": "knightcert.problems.checkers.knights:certify_knights",
+    "tour": "knightcert.problems.checkers.tour:certify_tour",
+}
 
 
 def checker(problem: str) -> Checker:
     """The problem's checker: ``(instance, result) -> (evidence, certificate)``; raises CheckFailed."""
-    # imported lazily: each checker module pulls in its problem's types
-    if problem == "path":
-        from knightcert.problems.checkers.path import certify_path
-
-        return certify_path
-    if problem == "jump":
-        from knightcert.problems.checkers.jump import certify_jump
-
-        return certify_jump
-    if problem == "knights":
-        from knightcert.problems.checkers.knights import certify_knights
-
-        return certify_knights
-    if problem == "tour":
-        from knightcert.problems.checkers.tour import certify_tour
-
-        return certify_tour
-    raise ValueError(f"no checker for problem {problem!r}")
+    if problem not in CHECKERS:
+        raise ValueError(f"no checker for problem {problem!r}")
+    return load(CHECKERS[problem])  # type: ignore[no-any-return]
 
 
 def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Result:
@@ -91,7 +84,7 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
     entry = _CERTIFIED.get(id(result))
     if entry is not None and entry[0]() is result and entry[1] is instance:
         return result
-    problem = _problem_of(instance)
+    problem = problem_of(instance)
     try:
         exact = exact_result(result, sole_holder=sole_holder)  # the method's objects are copied
     except CheckFailed as exc:
@@ -115,7 +108,7 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
     else:
         # an UNKNOWN result has no answer to verify, only (at most) a bound with its evidence
         answered = clean.status is not Status.UNKNOWN
-        if info.get("foreign"):
+        if clean.record.foreign:
             evidence = [_unproven(e, clean.method) for e in evidence]
         out = clean.with_(verified=answered, evidence=tuple(evidence), certificate=certificate)
     return _remember(out, instance)
@@ -169,16 +162,3 @@ def _remember(result: Result, instance: Any) -> Result:
 
     _CERTIFIED[key] = (weakref.ref(result, forget), instance)
     return result
-
-
-def _problem_of(instance: Any) -> str:
-    name = type(instance).__name__
-    problems = {
-        "LostKnightInstance": "path",
-        "JumpInstance": "jump",
-        "KnightsInstance": "knights",
-        "TourInstance": "tour",
-    }
-    if name not in problems:
-        raise ValueError(f"no checker for instances of type {name}")
-    return problems[name]

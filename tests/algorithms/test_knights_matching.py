@@ -98,7 +98,7 @@ def test_the_board_that_took_scipy_a_quarter_of_an_hour():
 def test_matching_stops_at_its_time_limit():
     result = matching(KnightsInstance(Board(60, 60), "60x60"), time_limit=1e-9, check=False)
     assert result.status is Status.UNKNOWN and result.solution is None
-    assert "time limit" in result.info["stopped"]
+    assert "time limit" in result.record.stopped
 
 
 def test_dead_ends_are_marked():

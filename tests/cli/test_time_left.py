@@ -25,5 +25,5 @@ def test_an_exact_method_out_of_time_returns_the_greedy_start():
         result = certify(instance, solve(instance, time_limit=0.01))
         assert result.status is Status.FEASIBLE and result.verified, result.info
         if solve is knights_cpsat:  # bnb starts from the greedy incumbent and keeps it itself
-            assert "greedy start" in result.info["stopped"]
+            assert "greedy start" in result.record.stopped
         assert result.objective > 0

@@ -28,7 +28,7 @@ def test_no_false_infeasible(method):
         if result.status is Status.INFEASIBLE:
             assert result.verified, (instance.name, result.info.get("check_error"))
         elif result.status is Status.UNKNOWN:
-            assert result.info.get("stopped"), instance.name  # says why it does not decide
+            assert result.record.stopped, instance.name  # says why it does not decide
         else:
             assert result.verified
 
@@ -36,4 +36,4 @@ def test_no_false_infeasible(method):
 def test_one_start_exhausted_is_unknown_with_the_reason():
     result = warnsdorff(CORNERLESS)
     assert result.status is Status.UNKNOWN
-    assert "1 of the 11 allowed starts" in result.info["stopped"]
+    assert "1 of the 11 allowed starts" in result.record.stopped

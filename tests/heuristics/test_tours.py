@@ -60,7 +60,7 @@ def test_cenpl_8x8_is_a_valid_tour_and_the_published_one_is_valid_too():
 
 def test_cenpl_budget_gives_unknown_not_a_false_no():
     result = cenpl(tour_instance(6, 6, closed=True), budget=10)
-    assert result.status is Status.UNKNOWN and result.info["stopped"] == "node budget spent"
+    assert result.status is Status.UNKNOWN and result.record.stopped == "node budget spent"
 
 
 @pytest.mark.parametrize(("n", "start"), [(31, (0, 0)), (100, (2, 3))])
@@ -101,7 +101,7 @@ def test_closed_tours_with_backtracking(method):
 
 def test_without_backtracking_a_dead_end_is_unknown():
     result = warnsdorff(tour_instance(1000), backtracking=False, check=False)
-    assert result.status is Status.UNKNOWN and result.info["stopped"] == "dead end"
+    assert result.status is Status.UNKNOWN and result.record.stopped == "dead end"
 
 
 def test_fixed_end_is_respected():

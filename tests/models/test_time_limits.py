@@ -26,7 +26,7 @@ def test_building_past_the_limit_answers_unknown_with_the_reason(solve):
     began = time.perf_counter()
     result = solve(1e-6)
     assert result.status is Status.UNKNOWN and result.solution is None
-    assert "time limit" in result.info["stopped"]
+    assert "time limit" in result.record.stopped
     assert result.time <= time.perf_counter() - began  # the wall time of the call, nothing more
 
 
