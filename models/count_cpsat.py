@@ -21,6 +21,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from knightcert.models.side_constraints import add_knight_sides, rotated_to_visits, tour_sides_in_proto
+from knightcert.problems.checkers.sides import via_passed
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.moves import knight_arcs, knight_edges
@@ -157,7 +158,7 @@ def enumerate_paths(
             model.add_exactly_one(states)
             for j, v in itertools.product(range(len(via) + 1) if t else [0], free):
                 before = [passed[t - 1][j].Not()] if t else []
-                model.add_bool_or([*before, at[t][v].Not(), states[_passed(via, j, v)]])
+                model.add_bool_or([*before, at[t][v].Not(), states[via_passed(via, j, v)]])
         model.add(passed[length][len(via)] == 1)
     found = Enumeration()
 
@@ -167,14 +168,6 @@ def enumerate_paths(
         return [list(board.square(v)) for v in path]
 
     return _enumerate(model, decode, keep, time_limit, found)
-
-
-def _passed(via: list[int], j: int, v: int) -> int:
-    """The via squares passed once square ``v`` is reached with ``j`` passed (all that are ``v``
-    in a row: the checker finds them in order, one square may stand for two in a row)."""
-    while j < len(via) and via[j] == v:
-        j += 1
-    return j
 
 
 def enumerate_knights(

@@ -16,7 +16,9 @@ from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.tours import TourInstance
 
 
-def test_both_counters_agree_on_a_corner_start():
+def test_both_counters_agree_on_a_corner_start(monkeypatch):
+    """The checker's enumeration takes 1.7 million steps here (about 10 s): given 1,000 steps, it stops."""
+    monkeypatch.setattr(counting, "NODES", 1000)
     tally = knightcert.count(knightcert.tour_instance(5, start=(0, 0)), keep=3)
     assert (tally.count, tally.directed, tally.undirected, tally.agreed) == (
         304,
@@ -26,6 +28,7 @@ def test_both_counters_agree_on_a_corner_start():
     )
     assert "from (0, 0)" in tally.convention and len(tally.solutions) == 3
     assert len({tuple(map(tuple, s)) for s in tally.solutions}) == 3
+    assert tally.counters[2].count is None and "over 1,000 steps" in tally.counters[2].note
 
 
 def test_conventions_of_closed_tours():
@@ -47,19 +50,20 @@ def test_a_disagreement_gives_no_count(monkeypatch):
 
 def test_a_counter_that_stops_is_not_counted():
     tally = knightcert.count(knightcert.tour_instance(9, 9), time_limit=0.2)
-    assert tally.count is None and [c.count for c in tally.counters] == [None, None]
+    assert tally.count is None and [c.count for c in tally.counters] == [None, None, None]
     assert "at most 64" in tally.counters[0].note and "time limit" in tally.counters[1].note
+    assert "too large" in tally.counters[2].note
 
 
 def test_paths_and_knights():
     path = knightcert.count(LostKnightInstance(Board(5, 7, torus=True), (0, 0), (3, 4)), keep=1)
     assert (
         path.count is not None
-        and path.agreed == ("search", "cpsat")
+        and path.agreed == ("search", "cpsat", "checker")
         and path.optimum == len(path.solutions[0]) - 1
     )
     knights = knightcert.count(knightcert.knights_instance(4, torus=True))
-    assert knights.count == 2 and knights.optimum == 8 and knights.agreed == ("cpsat",)
+    assert knights.count == 2 and knights.optimum == 8 and knights.agreed == ("cpsat", "checker")
 
 
 def test_the_jump_game_has_nothing_to_count():
@@ -89,5 +93,5 @@ def test_a_side_constraint_the_counters_do_not_know_is_refused():
         visit: tuple = ()
 
     assert knightcert.count(Visiting(Board(3, 4))).count == 16
-    with pytest.raises(InvalidInstance, match="no side constraint yet: the instance has 'visit'"):
+    with pytest.raises(InvalidInstance, match="does not know the field 'visit' of the instance"):
         knightcert.count(Visiting(Board(3, 4), visit=((0, 1, 2),)))

@@ -1,0 +1,187 @@
+"""The checker's own count: a plain exhaustive enumeration of every solution, small instances only.
+
+It shares nothing with the counters of :mod:`knightcert.algorithms.counting` and
+:mod:`knightcert.models.count_cpsat`: it walks the checker's move table square by square and
+keeps what the checker's side-constraint predicates (:mod:`~knightcert.problems.checkers.sides`)
+accept. Each search stops after ``nodes`` steps (then it has counted nothing):
+
+* tours: every sequence of distinct squares (a closed tour without a fixed square from the first
+  square only), a square with a place (``visits``) only there, no forbidden move; each whole
+  tour checked by the predicates (closing move, end, visits, moves forbidden and required);
+* shortest paths: every walk from C that can still reach S through the via squares left in
+  the moves left (breadth-first distances from S and each via square), each whole path
+  checked by :func:`~knightcert.problems.checkers.sides.via_fault`;
+* knights: every independent set, square by square (a fixed square always taken), cut when the
+  squares left unattacked cannot reach the best placement found.
+
+Examples
+--------
+>>> from knightcert.problems.tours import tour_instance
+>>> enumerate_solutions(tour_instance(3, 4))
+(None, 16)
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+
+from knightcert.problems.checkers.sides import (
+    forbidden_moves_fault,
+    required_moves_fault,
+    via_fault,
+    via_passed,
+    visits_fault,
+)
+from knightcert.problems.independent_knights import KnightsInstance
+from knightcert.problems.lost_knight import LostKnightInstance
+from knightcert.problems.moves import is_knight_move, knight_neighbours
+from knightcert.problems.tours import TourInstance
+
+__all__ = ["NODES", "SQUARES", "TOUR_SQUARES", "enumerate_solutions"]
+
+#: Steps after which the enumeration gives up (about 10 s of plain Python, measured).
+NODES = 2_000_000
+#: Squares of the largest board enumerated (the move table is a Python list).
+SQUARES = 10_000
+#: Usable squares of the largest tour enumerated (25 from a corner take 1.7 million steps).
+TOUR_SQUARES = 30
+
+
+class _Spent(Exception):
+    pass
+
+
+def enumerate_solutions(instance: Any, nodes: int = NODES) -> tuple[int | None, int] | None:
+    """(optimum, count): tours ``(None, directed tours)``, paths ``(moves, shortest paths)``,
+    knights ``(most knights, placements of that many)``; ``(None, 0)`` when none exists; None
+    when the search took more than ``nodes`` steps."""
+    board = instance.board
+    kinds = {TourInstance: _tours, LostKnightInstance: _paths, KnightsInstance: _knights}
+    kind = next(walk for problem, walk in kinds.items() if isinstance(instance, problem))
+    if board.size > SQUARES or (kind is _tours and board.n_free > TOUR_SQUARES):
+        return None
+    table = [[int(v) for v in row if v >= 0] for row in knight_neighbours(board)]
+    budget = itertools.count(-nodes)
+
+    def step() -> None:
+        if next(budget) >= 0:
+            raise _Spent
+
+    try:
+        return kind(instance, table, step)
+    except _Spent:
+        return None
+
+
+def _tours(instance: TourInstance, table: list[list[int]], step) -> tuple[int | None, int]:
+    board, n = instance.board, instance.board.n_free
+    squares = [int(s) for s in np.flatnonzero(board.free.reshape(-1))]
+    place = {k - 1: board.index(r, c) for r, c, k in instance.visits}
+    forbidden = {frozenset(board.index(*square) for square in move) for move in instance.forbidden_moves}
+    anchored = instance.start or instance.end or instance.visits
+    first = (
+        [board.index(*instance.start)]
+        if instance.start
+        else squares[: 1 if instance.closed and not anchored else n]
+    )
+    path: list[int] = []
+    found = 0
+
+    def accepted() -> bool:
+        tour = np.array([board.square(s) for s in path])
+        ends = board.square(path[-1]), board.square(path[0])
+        closes = not instance.closed or (n > 2 and is_knight_move(board, *ends))
+        faults = (
+            fault(instance, tour) for fault in (visits_fault, forbidden_moves_fault, required_moves_fault)
+        )
+        return closes and instance.end in (None, ends[0]) and not any(faults)
+
+    def walk(square: int) -> None:
+        nonlocal found
+        step()
+        path.append(square)
+        if len(path) == n:
+            found += accepted()
+        for v in table[square] if len(path) < n else ():
+            if v not in path and place.get(len(path), v) == v and {square, v} not in forbidden:
+                walk(v)
+        path.pop()
+
+    for square in first:
+        walk(square)
+    return None, found
+
+
+def _paths(instance: LostKnightInstance, table: list[list[int]], step) -> tuple[int | None, int]:
+    board = instance.board
+    via = [board.index(*square) for square in instance.via]
+    targets = [*via, instance.exit_index]
+    far = [_distances(table, target) for target in targets]  # from a target = to it: moves go both ways
+    legs = [far[j + 1].get(targets[j]) for j in range(len(via))]
+    if None in legs or instance.start_index not in far[0]:
+        return None, 0
+    after = [sum(legs[j:]) for j in range(len(targets))]  # moves from target j to S through the rest
+
+    def least(square: int, passed: int) -> int:  # the fewest moves left from here
+        return far[passed].get(square, board.size * len(targets)) + after[passed]
+
+    path = [instance.start_index]
+    found = 0
+
+    def walk(passed: int, left: int) -> None:
+        nonlocal found
+        step()
+        if left == 0:
+            found += via_fault(instance, np.array([board.square(s) for s in path])) is None
+        for v in table[path[-1]] if left else ():
+            ahead = via_passed(via, passed, v)
+            if least(v, ahead) < left:
+                path.append(v)
+                walk(ahead, left - 1)
+                path.pop()
+
+    begun = via_passed(via, 0, instance.start_index)
+    walk(begun, least(instance.start_index, begun))
+    return least(instance.start_index, begun), found
+
+
+def _distances(table: list[list[int]], source: int) -> dict[int, int]:
+    """Moves from ``source`` to every square it reaches (breadth-first)."""
+    far, frontier = {source: 0}, [source]
+    while frontier:
+        reached = [v for u in frontier for v in table[u] if v not in far]
+        far.update((v, far[frontier[0]] + 1) for v in reached)
+        frontier = list(dict.fromkeys(reached))
+    return far
+
+
+def _knights(instance: KnightsInstance, table: list[list[int]], step) -> tuple[int | None, int]:
+    board = instance.board
+    squares = [int(s) for s in np.flatnonzero(board.free.reshape(-1))]
+    fixed = {board.index(*square) for square in instance.fixed}
+    attacked = [0] * board.size
+    best, found = -1, 0
+
+    def walk(k: int, placed: int) -> None:
+        nonlocal best, found
+        step()
+        if placed + sum(not attacked[s] for s in squares[k:]) < best:
+            return
+        if k == len(squares):
+            best, found = placed, (found + 1 if placed == best else 1)
+            return
+        square = squares[k]
+        if not attacked[square]:
+            for v in table[square]:
+                attacked[v] += 1
+            walk(k + 1, placed + 1)
+            for v in table[square]:
+                attacked[v] -= 1
+        if square not in fixed:
+            walk(k + 1, placed)
+
+    walk(0, 0)
+    return (None, 0) if best < 0 else (best, found)
