@@ -1,17 +1,16 @@
-"""The checker's own count: a plain exhaustive enumeration of every solution, small instances only.
+"""The checker's own count: an exhaustive enumeration of every solution, small instances only.
 
 It shares nothing with the counters of :mod:`knightcert.algorithms.counting` and
-:mod:`knightcert.models.count_cpsat`: it walks the checker's move table square by square and
-keeps what the checker's side-constraint predicates (:mod:`~knightcert.problems.checkers.sides`)
-accept. Each search stops after ``nodes`` steps (then it has counted nothing):
+:mod:`knightcert.models.count_cpsat`. Each search stops after a number of steps (then it has
+counted nothing):
 
-* tours: every sequence of distinct squares (a closed tour without a fixed square from the first
-  square only), a square with a place (``visits``) only there, no forbidden move; each whole
-  tour checked by the predicates (closing move, end, visits, moves forbidden and required);
-* shortest paths: every walk from C that can still reach S through the via squares left in
+* tours: the checker's exhaustive search (:func:`~knightcert.problems.checkers.tour.count_tours_searched`,
+  side constraints applied as it goes) going on past every tour, ``tour_nodes`` nodes;
+* in plain Python over the checker's move table, ``nodes`` steps:
+  shortest paths: every walk from C that can still reach S through the via squares left in
   the moves left (breadth-first distances from S and each via square), each whole path
   checked by :func:`~knightcert.problems.checkers.sides.via_fault`;
-* knights: every independent set, square by square (a fixed square always taken), cut when the
+  knights: every independent set, square by square (a fixed square always taken), cut when the
   squares left unattacked cannot reach the best placement found.
 
 Examples
@@ -28,40 +27,38 @@ from typing import Any
 
 import numpy as np
 
-from knightcert.problems.checkers.sides import (
-    forbidden_moves_fault,
-    required_moves_fault,
-    via_fault,
-    via_passed,
-    visits_fault,
-)
+from knightcert.problems.checkers.sides import via_fault, via_passed
+from knightcert.problems.checkers.tour import count_tours_searched
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.lost_knight import LostKnightInstance
-from knightcert.problems.moves import is_knight_move, knight_neighbours
+from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.tours import TourInstance
 
-__all__ = ["NODES", "SQUARES", "TOUR_SQUARES", "enumerate_solutions"]
+__all__ = ["NODES", "SQUARES", "TOUR_NODES", "enumerate_solutions"]
 
 #: Steps after which the enumeration gives up (about 10 s of plain Python, measured).
 NODES = 2_000_000
 #: Squares of the largest board enumerated (the move table is a Python list).
 SQUARES = 10_000
-#: Usable squares of the largest tour enumerated (25 from a corner take 1.7 million steps).
-TOUR_SQUARES = 30
+#: Nodes of the checker's tour search (compiled; 6 x 6 closed tours take 3.3 million, 3 to 9 s).
+TOUR_NODES = 5_000_000
 
 
 class _Spent(Exception):
     pass
 
 
-def enumerate_solutions(instance: Any, nodes: int = NODES) -> tuple[int | None, int] | None:
+def enumerate_solutions(
+    instance: Any, nodes: int = NODES, tour_nodes: int = TOUR_NODES
+) -> tuple[int | None, int] | None:
     """(optimum, count): tours ``(None, directed tours)``, paths ``(moves, shortest paths)``,
     knights ``(most knights, placements of that many)``; ``(None, 0)`` when none exists; None
     when the search took more than ``nodes`` steps."""
+    if isinstance(instance, TourInstance):
+        tours = count_tours_searched(instance, tour_nodes)
+        return None if tours is None else (None, tours)
     board = instance.board
-    kinds = {TourInstance: _tours, LostKnightInstance: _paths, KnightsInstance: _knights}
-    kind = next(walk for problem, walk in kinds.items() if isinstance(instance, problem))
-    if board.size > SQUARES or (kind is _tours and board.n_free > TOUR_SQUARES):
+    if board.size > SQUARES:
         return None
     table = [[int(v) for v in row if v >= 0] for row in knight_neighbours(board)]
     budget = itertools.count(-nodes)
@@ -71,48 +68,9 @@ def enumerate_solutions(instance: Any, nodes: int = NODES) -> tuple[int | None, 
             raise _Spent
 
     try:
-        return kind(instance, table, step)
+        return (_knights if isinstance(instance, KnightsInstance) else _paths)(instance, table, step)
     except _Spent:
         return None
-
-
-def _tours(instance: TourInstance, table: list[list[int]], step) -> tuple[int | None, int]:
-    board, n = instance.board, instance.board.n_free
-    squares = [int(s) for s in np.flatnonzero(board.free.reshape(-1))]
-    place = {k - 1: board.index(r, c) for r, c, k in instance.visits}
-    forbidden = {frozenset(board.index(*square) for square in move) for move in instance.forbidden_moves}
-    anchored = instance.start or instance.end or instance.visits
-    first = (
-        [board.index(*instance.start)]
-        if instance.start
-        else squares[: 1 if instance.closed and not anchored else n]
-    )
-    path: list[int] = []
-    found = 0
-
-    def accepted() -> bool:
-        tour = np.array([board.square(s) for s in path])
-        ends = board.square(path[-1]), board.square(path[0])
-        closes = not instance.closed or (n > 2 and is_knight_move(board, *ends))
-        faults = (
-            fault(instance, tour) for fault in (visits_fault, forbidden_moves_fault, required_moves_fault)
-        )
-        return closes and instance.end in (None, ends[0]) and not any(faults)
-
-    def walk(square: int) -> None:
-        nonlocal found
-        step()
-        path.append(square)
-        if len(path) == n:
-            found += accepted()
-        for v in table[square] if len(path) < n else ():
-            if v not in path and place.get(len(path), v) == v and {square, v} not in forbidden:
-                walk(v)
-        path.pop()
-
-    for square in first:
-        walk(square)
-    return None, found
 
 
 def _paths(instance: LostKnightInstance, table: list[list[int]], step) -> tuple[int | None, int]:

@@ -11,7 +11,7 @@ def test_tour_count_prints_both_conventions_and_the_counters(capsys):
     assert main(["tour", "5", "--start", "0,0", "--count"]) == 0
     head, counters = capsys.readouterr().out.splitlines()
     assert head.startswith("5x5 open from 0,0: 304 directed, 304 undirected; open tours from (0, 0)")
-    assert counters.endswith("agreed: search, cpsat")
+    assert counters.endswith("agreed: search, cpsat, checker")
 
 
 def test_all_writes_checked_solutions_as_json_lines(capsys):
@@ -31,7 +31,8 @@ def test_knights_and_path_counts(capsys, tmp_path):
     assert number == len(out) - 2 and "agreed: search, cpsat" in out[1]
 
 
-def test_no_count_exits_1(capsys):
+def test_no_count_exits_1(capsys, monkeypatch):
+    monkeypatch.setattr("knightcert.counting.TOUR_NODES", 1000)  # the checker's search stops at once
     assert main(["tour", "9", "--count", "--time-limit", "0.2"]) == 1
     assert "no count" in capsys.readouterr().out
 
