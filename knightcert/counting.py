@@ -55,6 +55,8 @@ PROBLEMS = {
     LostKnightInstance: ("path", "paths"),
     KnightsInstance: ("knights", "knights"),
 }
+
+
 @dataclass(frozen=True)
 class Counter:
     """One counter's run: its count (None when it stopped or cannot take the instance), its
@@ -188,10 +190,14 @@ def _enumeration(problem: str, plural: str, instance: Any, optimum: int | None, 
     (else the size, an int). ``asked``: solutions to keep, the time limit, whether to count."""
     keep, time_limit, second = asked
     if problem == "path":
-        cells = None if optimum is None else (optimum + 1) * instance.board.n_free * (len(instance.via) + 1)
-        if not second or cells is None or cells > PATH_MODEL_CELLS:
-            return None if cells is None or not second else cells
-        return count_cpsat.enumerate_paths(instance, optimum, 0, time_limit)
+        if not second or optimum is None:
+            return None
+        cells = (optimum + 1) * instance.board.n_free * (len(instance.via) + 1)
+        return (
+            cells
+            if cells > PATH_MODEL_CELLS
+            else count_cpsat.enumerate_paths(instance, optimum, 0, time_limit)
+        )
     if not (second or keep):
         return None
     return getattr(count_cpsat, f"enumerate_{plural}")(instance, keep, time_limit, not second)

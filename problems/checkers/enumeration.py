@@ -38,8 +38,8 @@ __all__ = ["NODES", "SQUARES", "TOUR_NODES", "enumerate_solutions"]
 
 #: Steps after which the enumeration gives up (about 10 s of plain Python, measured).
 NODES = 2_000_000
-#: Squares of the largest board enumerated (the move table is a Python list).
-SQUARES = 10_000
+#: Squares of the largest board enumerated in plain Python (a frame per square of a knights search).
+SQUARES = 900
 #: Nodes of the checker's tour search (compiled; 6 x 6 closed tours take 3.3 million, 3 to 9 s).
 TOUR_NODES = 5_000_000
 
@@ -68,7 +68,9 @@ def enumerate_solutions(
             raise _Spent
 
     try:
-        return (_knights if isinstance(instance, KnightsInstance) else _paths)(instance, table, step)
+        if isinstance(instance, KnightsInstance):
+            return _knights(instance, table, step)
+        return _paths(instance, table, step)
     except _Spent:
         return None
 
@@ -78,8 +80,8 @@ def _paths(instance: LostKnightInstance, table: list[list[int]], step) -> tuple[
     via = [board.index(*square) for square in instance.via]
     targets = [*via, instance.exit_index]
     far = [_distances(table, target) for target in targets]  # from a target = to it: moves go both ways
-    legs = [far[j + 1].get(targets[j]) for j in range(len(via))]
-    if None in legs or instance.start_index not in far[0]:
+    legs = [far[j + 1].get(targets[j], -1) for j in range(len(via))]
+    if -1 in legs or instance.start_index not in far[0]:
         return None, 0
     after = [sum(legs[j:]) for j in range(len(targets))]  # moves from target j to S through the rest
 

@@ -76,3 +76,7 @@ def test_knights_with_fixed_squares():
         assert enumerate_solutions(instance) == count_knights(instance), instance
     assert enumerate_solutions(KnightsInstance(Board(4, 4, torus=True))) == (8, 2)
     assert enumerate_solutions(KnightsInstance(Board(8, 8)), nodes=100) is None
+
+
+def test_a_board_past_its_size_is_not_enumerated():
+    assert enumerate_solutions(KnightsInstance(Board(8, 400))) is None  # no recursion 3,200 deep
