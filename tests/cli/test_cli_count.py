@@ -60,5 +60,10 @@ def test_side_constraints_from_the_command_line(capsys, tmp_path):
     assert main(["path", str(board), "--via", "5,5", "--via", "1,1", "--count"]) == 0
     out = capsys.readouterr().out
     assert "54 shortest paths" in out and "through the via squares in order (8 moves)" in out
+    assert main(["knights", "5", "--fixed", "0,1", "--fixed", "2,2", "--count"]) == 0
+    assert (
+        "0 placements of the maximum number of knights with the fixed knights (none exists)"
+        in capsys.readouterr().out
+    )
     assert main(["tour", "5", "--start", "0,0", "--visit", "0,1@2", "--count"]) == 0
     assert "0 directed, 0 undirected" in capsys.readouterr().out
