@@ -78,7 +78,7 @@ def _feasible(nb, adjacent, visited, du, cur, start, end, closed, queue, seen): 
 
 
 @njit(cache=True, nogil=True)
-def search(nb, starts, end, closed, budget, path, at_depth, depth_of, req, count):  # pragma: no cover - numba
+def search(nb, starts, end, closed, budget, count, path, at_depth, depth_of, req):  # pragma: no cover - numba
     """Look for a tour; return (FOUND / NONE / UNDECIDED, nodes, tours). ``path`` receives a found
     tour; with ``count``, the search goes on past every tour and ``tours`` counts them (a tour
     from each start; a closed one from the first only, one way round per call).
@@ -247,8 +247,8 @@ def find_tour(
         int(end),
         bool(closed),
         int(budget),
+        bool(count),
         path,
         *(np.ascontiguousarray(a, dtype=np.int64) for a in sides),
-        bool(count),
     )
     return int(outcome), int(nodes), path, int(tours)
