@@ -7,7 +7,10 @@
 * independent knights: a dynamic programme over rows whose state is the last two rows
   (plain boards of at most ``MAX_WIDTH`` columns on the narrow side, holes allowed).
 
-Each returns plain integers; :func:`knightcert.count` compares them with a second counter.
+Each honours the instance's side constraints (tours: visits at their places in the search,
+forbidden moves cut from the masks, required moves by inclusion and exclusion; paths: a leg
+between via squares at a time; knights: the board the fixed knights leave) and returns plain
+integers; :func:`knightcert.count` compares them with two other counters.
 """
 
 from __future__ import annotations
