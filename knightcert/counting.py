@@ -222,7 +222,10 @@ def _checker_counter(instance: Any, optimum: int | None) -> Counter:
     seconds = time.perf_counter() - began
     if got is None:
         return Counter(
-            "checker", None, seconds, f"over its steps ({TOUR_NODES:,} tour nodes, {NODES:,} else)"
+            "checker",
+            None,
+            seconds,
+            f"over its budget ({TOUR_NODES:,} tour nodes, {NODES:,} steps else) or board size",
         )
     if optimum is not None and got[0] not in (None, optimum):
         return Counter("checker", None, seconds, f"disagrees: its optimum is {got[0]}, not {optimum}")

@@ -49,7 +49,7 @@ def test_a_counter_that_stops_is_not_counted(monkeypatch):
     tally = knightcert.count(knightcert.tour_instance(9, 9), time_limit=0.2)
     assert tally.count is None and [c.count for c in tally.counters] == [None, None, None]
     assert "at most 64" in tally.counters[0].note and "time limit" in tally.counters[1].note
-    assert "over its steps (1,000 tour nodes" in tally.counters[2].note
+    assert "over its budget (1,000 tour nodes" in tally.counters[2].note
 
 
 def test_paths_and_knights():

@@ -5,7 +5,8 @@ It shares nothing with the counters of :mod:`knightcert.algorithms.counting` and
 counted nothing):
 
 * tours: the checker's exhaustive search (:func:`~knightcert.problems.checkers.tour.count_tours_searched`,
-  side constraints applied as it goes) going on past every tour, ``tour_nodes`` nodes;
+  side constraints applied as it goes) going on past every tour, ``tour_nodes`` nodes, on
+  boards of at most ``EXHAUSTIVE_SQUARES`` usable squares (the checker's search's own limit);
 * in plain Python over the checker's move table, ``nodes`` steps:
   shortest paths: every walk from C that can still reach S through the via squares left in
   the moves left (breadth-first distances from S and each via square), each whole path
@@ -28,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from knightcert.problems.checkers.sides import via_fault, via_passed
-from knightcert.problems.checkers.tour import count_tours_searched
+from knightcert.problems.checkers.tour import EXHAUSTIVE_SQUARES, count_tours_searched
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.moves import knight_neighbours
@@ -54,8 +55,10 @@ def enumerate_solutions(
     """(optimum, count): tours ``(None, directed tours)``, paths ``(moves, shortest paths)``,
     knights ``(most knights, placements of that many)``; ``(None, 0)`` when none exists; None
     when the search took more than ``nodes`` steps."""
-    if isinstance(instance, TourInstance):
-        tours = count_tours_searched(instance, tour_nodes)
+    if isinstance(instance, TourInstance):  # the search's tables are n x n: no more than its own squares
+        tours = (
+            None if instance.board.n_free > EXHAUSTIVE_SQUARES else count_tours_searched(instance, tour_nodes)
+        )
         return None if tours is None else (None, tours)
     board = instance.board
     if board.size > SQUARES:

@@ -80,3 +80,4 @@ def test_knights_with_fixed_squares():
 
 def test_a_board_past_its_size_is_not_enumerated():
     assert enumerate_solutions(KnightsInstance(Board(8, 400))) is None  # no recursion 3,200 deep
+    assert enumerate_solutions(TourInstance(Board(400, 400))) is None  # no table of 160,000 x 160,000
