@@ -18,10 +18,12 @@ def _popcount(x):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def count_hamiltonian_paths(nbr, free, start, last):  # pragma: no cover - compiled
+def count_hamiltonian_paths(nbr, free, start, last, place, reserved):  # pragma: no cover - compiled
     """Paths from ``start`` through every square of ``free`` that end on a square of ``last``.
 
-    ``nbr[v]`` is the bitmask of the squares one move from ``v``. A depth-first search on
+    ``nbr[v]`` is the bitmask of the squares one move from ``v``; ``place[k] >= 0`` is the
+    square the path must have at position ``k`` (from 0), and the squares of ``reserved`` (those
+    with a place) stand nowhere else. A depth-first search on
     bitmasks, pruned by links: every unvisited square needs two links (unvisited neighbours,
     the current square, and a virtual sink joined to the squares of ``last``), and at most one
     may have fewer than two links without the sink (it can only be the path's end).
@@ -34,7 +36,7 @@ def count_hamiltonian_paths(nbr, free, start, last):  # pragma: no cover - compi
     depth = 0
     stack_square[0] = start
     visited = one << np.uint64(start)
-    stack_left[0] = nbr[start] & free & ~visited
+    stack_left[0] = nbr[start] & free & ~visited & _allowed(place, reserved, 1)
     if n == 1:
         return 1 if (last >> np.uint64(start)) & one else 0
     while depth >= 0:
@@ -75,8 +77,14 @@ def count_hamiltonian_paths(nbr, free, start, last):  # pragma: no cover - compi
             continue
         depth += 1
         stack_square[depth] = w
-        stack_left[depth] = nbr[w] & rest
+        stack_left[depth] = nbr[w] & rest & _allowed(place, reserved, depth + 1)
     return total
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _allowed(place, reserved, k):  # pragma: no cover - compiled
+    """The squares that may stand at position ``k``: its own if it has one, else any unreserved."""
+    return np.uint64(1) << np.uint64(place[k]) if place[k] >= 0 else ~reserved
 
 
 @njit(cache=True, nogil=True)

@@ -7,18 +7,22 @@
 * independent knights: a dynamic programme over rows whose state is the last two rows
   (plain boards of at most ``MAX_WIDTH`` columns on the narrow side, holes allowed).
 
-Each returns plain integers; :func:`knightcert.count` compares them with a second counter.
+Each honours the instance's side constraints (tours: visits at their places in the search,
+forbidden moves cut from the masks, required moves by inclusion and exclusion; paths: a leg
+between via squares at a time; knights: the board the fixed knights leave) and returns plain
+integers; :func:`knightcert.count` compares them with two other counters.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import numpy as np
 
 from knightcert.algorithms.count_kernels import count_hamiltonian_paths, count_max_rows
 from knightcert.problems.errors import InvalidInstance
-from knightcert.problems.independent_knights import KnightsInstance
+from knightcert.problems.independent_knights import KnightsInstance, fixed_conflict, rest_of
 from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.tours import TourInstance
@@ -32,7 +36,8 @@ MAX_WIDTH = 8
 
 
 def _masks(instance: TourInstance) -> tuple[np.ndarray, np.uint64, dict[int, int]]:
-    """Neighbour bitmasks over the usable squares numbered 0..n-1, their full mask, the numbering."""
+    """Neighbour bitmasks over the usable squares numbered 0..n-1 (no forbidden move), their
+    full mask, the numbering."""
     board = instance.board
     if board.n_free > MAX_TOUR_SQUARES:
         raise InvalidInstance(
@@ -44,16 +49,78 @@ def _masks(instance: TourInstance) -> tuple[np.ndarray, np.uint64, dict[int, int
     for s, row in zip(squares, knight_neighbours(board)[squares], strict=True):
         for t in row[row >= 0]:
             nbr[bit[int(s)]] |= np.uint64(1) << np.uint64(bit[int(t)])
-    return nbr, np.uint64((1 << len(squares)) - 1), bit
+    return _cut(nbr, _bits(instance, bit, instance.forbidden_moves)), np.uint64((1 << len(squares)) - 1), bit
+
+
+def _bits(instance: TourInstance, bit: dict[int, int], moves) -> list[tuple[int, int]]:
+    return [(bit[instance.board.index(*a)], bit[instance.board.index(*b)]) for a, b in moves]
+
+
+def _cut(nbr: np.ndarray, moves) -> np.ndarray:
+    """The masks without the moves ``(a, b)`` (numbered squares), both ways."""
+    nbr = nbr.copy()
+    for a, b in moves:
+        nbr[a] &= ~(np.uint64(1) << np.uint64(b))
+        nbr[b] &= ~(np.uint64(1) << np.uint64(a))
+    return nbr
+
+
+def _merged(pairs) -> dict[int, int] | None:
+    """``{position: square}`` from ``(square, position)`` pairs; None when two disagree."""
+    at: dict[int, int] = {}
+    where: dict[int, int] = {}
+    for square, k in pairs:
+        if at.setdefault(k, square) != square or where.setdefault(square, k) != k:
+            return None
+    return at
+
+
+def _places(instance: TourInstance, bit: dict[int, int], n: int) -> dict[int, int] | None:
+    """The squares with a place (start, end, visits) as ``{position from 0: square}``, None when
+    they contradict each other. A closed tour is turned so that one of them is its first square
+    (a cycle's places count from anywhere); an open tour with an end only is read backwards."""
+    given = [(instance.start, 1), (instance.end, n)] + [((r, c), k) for r, c, k in instance.visits]
+    pairs = [(bit[instance.board.index(*sq)], k - 1) for sq, k in given if sq is not None]
+    if pairs and all(k for _, k in pairs):
+        turn = (lambda k: (k - pairs[0][1]) % n) if instance.closed else (lambda k: n - 1 - k)
+        if instance.closed or instance.end is not None:
+            pairs = [(sq, turn(k)) for sq, k in pairs]
+    return _merged(pairs)
+
+
+def _sequences(closed: bool, nbr: np.ndarray, free: np.uint64, places: dict[int, int]) -> int:
+    """Directed tours (a closed one from its first square) with the squares at their places."""
+    n, one = len(nbr), np.uint64(1)
+    place = np.full(n + 1, -1, dtype=np.int64)
+    for k, square in places.items():
+        place[k] = square
+    reserved = np.uint64(sum(1 << s for s in places.values()))
+    last = free if n - 1 not in places else one << np.uint64(places[n - 1])
+    if closed:
+        first = places.get(0, int(np.argmin([bin(int(m)).count("1") for m in nbr])))
+        return 0 if n < 3 else count_hamiltonian_paths(nbr, free, first, last & nbr[first], place, reserved)
+    starts = [places[0]] if 0 in places else [s for s in range(n) if s not in places.values()]
+    return sum(count_hamiltonian_paths(nbr, free, s, last, place, reserved) for s in starts)
+
+
+def _directed(instance: TourInstance, nbr: np.ndarray, free: np.uint64, places: dict[int, int], bit) -> int:
+    """Tours that take every required move: by inclusion and exclusion over those left out."""
+    required = _bits(instance, bit, instance.required_moves)
+    return sum(
+        (-1) ** size * _sequences(instance.closed, _cut(nbr, left), free, places)
+        for size in range(len(required) + 1)
+        for left in itertools.combinations(required, size)
+    )
 
 
 def count_tours(instance: TourInstance) -> tuple[int, int]:
-    """(directed, undirected) tours of the instance.
+    """(directed, undirected) tours of the instance, with its side constraints.
 
     Directed tours are sequences of squares (an open tour without fixed ends counted from
     both of its ends; a closed tour counted in both directions, wherever it starts);
-    undirected ones are sets of moves (paths, or cycles for closed tours). With a fixed start
-    or end, both counts are the sequences from the fixed start (or into the fixed end).
+    undirected ones are sets of moves (paths, or cycles for closed tours): a set counted in
+    both directions (its reverse has the start, end and visits in their places too) is
+    one undirected tour, so with a fixed start or end of an open tour both counts are equal.
 
     Examples
     --------
@@ -63,24 +130,15 @@ def count_tours(instance: TourInstance) -> tuple[int, int]:
     """
     nbr, free, bit = _masks(instance)
     n = len(nbr)
-    board = instance.board
-    start = None if instance.start is None else bit[board.index(*instance.start)]
-    end = None if instance.end is None else bit[board.index(*instance.end)]
-    if start is None and end is not None:  # a path into the end, read backwards
-        start, end = end, None
-    if instance.closed:
-        if n < 3:
-            return 0, 0
-        first = start if start is not None else int(np.argmin([bin(int(m)).count("1") for m in nbr]))
-        last = nbr[first] if end is None else np.uint64(1) << np.uint64(end)
-        directed = count_hamiltonian_paths(nbr, free, first, last)
-        return (directed, directed) if end is not None else (directed, directed // 2)
-    last = free if end is None else np.uint64(1) << np.uint64(end)
-    if start is not None:
-        paths = count_hamiltonian_paths(nbr, free, start, last)
-        return paths, paths
-    directed = sum(count_hamiltonian_paths(nbr, free, s, last) for s in range(n))
-    return directed, (directed if n == 1 else directed // 2)
+    places = _places(instance, bit, n)
+    if places is None:
+        return 0, 0
+    directed = _directed(instance, nbr, free, places, bit)
+    mirror = (lambda k: -k % n) if instance.closed else (lambda k: n - 1 - k)
+    both = _merged([(sq, k) for k, sq in places.items()] + [(sq, mirror(k)) for k, sq in places.items()])
+    if n == 1 or both == places:  # every tour counted in both directions (or its own reverse)
+        return directed, directed // (1 + (n > 1))
+    return directed, directed - (0 if both is None else _directed(instance, nbr, free, both, bit)) // 2
 
 
 def _layers(instance: LostKnightInstance) -> tuple[np.ndarray, np.ndarray, list[int]]:
@@ -103,11 +161,18 @@ def _layers(instance: LostKnightInstance) -> tuple[np.ndarray, np.ndarray, list[
     return dist, nbr, ways
 
 
+def _legs(instance: LostKnightInstance) -> list[LostKnightInstance]:
+    """The path's legs between distinct squares, each a lost-knight instance of its own."""
+    return [LostKnightInstance(instance.board, a, b) for a, b in instance.legs() if a != b]
+
+
 def count_paths(instance: LostKnightInstance) -> tuple[int | None, int]:
     """(shortest length, number of shortest paths) from C to S; (None, 0) when S is unreachable.
 
     Paths are sequences of squares (two jumps between the same squares of a small torus are
-    one path).
+    one path). With via squares a shortest path is one of each leg, joined (each leg of it
+    is as short as can be, or the whole would be longer): the lengths add up, the counts
+    multiply.
 
     Examples
     --------
@@ -115,13 +180,31 @@ def count_paths(instance: LostKnightInstance) -> tuple[int | None, int]:
     >>> count_paths(parse_lost_knight("C.........\\n..........\\n..........\\n.........S\\n"))
     (2, 2)
     """
-    dist, _, ways = _layers(instance)
-    length = int(dist[instance.exit_index])
-    return (None, 0) if length < 0 else (length, ways[instance.exit_index])
+    length, ways = 0, 1
+    for leg in _legs(instance):
+        dist, _, into = _layers(leg)
+        if dist[leg.exit_index] < 0:
+            return None, 0
+        length, ways = length + int(dist[leg.exit_index]), ways * into[leg.exit_index]
+    return length, ways
 
 
 def shortest_paths(instance: LostKnightInstance) -> Iterator[list[list[int]]]:
-    """Every shortest path from C to S, as lists of ``[row, col]`` (walked back over the layers)."""
+    """Every shortest path from C to S (through the via squares), as lists of ``[row, col]``."""
+    yield from _joined(_legs(instance))
+
+
+def _joined(legs: list[LostKnightInstance]) -> Iterator[list[list[int]]]:
+    if not legs:
+        yield []
+        return
+    for head in _leg_paths(legs[0]):
+        for tail in _joined(legs[1:]):
+            yield head + tail[1:]
+
+
+def _leg_paths(instance: LostKnightInstance) -> Iterator[list[list[int]]]:
+    """Every shortest path of one leg (walked back over the layers)."""
     dist, nbr, _ = _layers(instance)
     board = instance.board
     if dist[instance.exit_index] < 0:
@@ -138,8 +221,10 @@ def shortest_paths(instance: LostKnightInstance) -> Iterator[list[list[int]]]:
     yield from back(instance.exit_index, [])
 
 
-def count_knights(instance: KnightsInstance) -> tuple[int, int]:
-    """(maximum number of independent knights, number of placements of that many).
+def count_knights(instance: KnightsInstance) -> tuple[int | None, int]:
+    """(maximum number of independent knights, number of placements of that many); with fixed
+    knights, those of the rest of the board (:func:`~knightcert.problems.independent_knights.rest_of`)
+    with them, (None, 0) when two attack each other.
 
     Examples
     --------
@@ -147,6 +232,9 @@ def count_knights(instance: KnightsInstance) -> tuple[int, int]:
     >>> count_knights(knights_instance(8, 8))
     (32, 2)
     """
+    if instance.fixed:
+        top, ways = (None, 0) if fixed_conflict(instance) else count_knights(rest_of(instance))
+        return None if top is None else top + len(instance.fixed), ways
     board = instance.board
     if board.torus:
         raise InvalidInstance("knights counting: the row-by-row counter takes plain boards only")

@@ -1,18 +1,20 @@
-"""Counting and enumeration: :func:`count` runs two independent counters and says which agreed.
+"""Counting and enumeration: :func:`count` runs three independent counters and says which agreed.
 
 The first counter is exact and specialised (:mod:`knightcert.algorithms.counting`: a pruned
 bitmask search for tours, breadth-first layers for shortest paths, a row-by-row programme for
 independent knights); the second is CP-SAT's enumeration of every solution
-(:mod:`knightcert.models.count_cpsat`), built from the problem's definition alone. A count is
-reported when every counter that finished gives it; each solution handed back is checked by
-the problem's checker like any answer. Published counts are test references only.
+(:mod:`knightcert.models.count_cpsat`), built from the problem's definition alone; the third
+the checker's own plain enumeration (:mod:`knightcert.problems.checkers.enumeration`), on
+small instances. All three honour the side constraints. A count is reported when every
+counter that finished gives it; each solution handed back is checked by the problem's
+checker like any answer, side constraints included. Published counts are test references only.
 
 Examples
 --------
 >>> from knightcert.problems.tours import tour_instance
 >>> tally = count(tour_instance(3, 4))
 >>> (tally.count, tally.directed, tally.undirected, tally.agreed)
-(16, 16, 8, ('search', 'cpsat'))
+(16, 16, 8, ('search', 'cpsat', 'checker'))
 """
 
 from __future__ import annotations
@@ -25,32 +27,33 @@ from typing import Any
 
 from knightcert.algorithms import counting
 from knightcert.models import count_cpsat
+from knightcert.models.count_cpsat import Enumeration
 from knightcert.problems.checkers import check
+from knightcert.problems.checkers.enumeration import NODES, TOUR_NODES, enumerate_solutions
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.result import Result, Status
+from knightcert.problems.side_constraints import SIDE_FIELDS, sides_of
 from knightcert.problems.tours import TourInstance
 
-__all__ = ["BASE_FIELDS", "CONVENTIONS", "COUNTERS", "PATH_MODEL_CELLS", "Count", "Counter", "count"]
+__all__ = ["BASE_FIELDS", "CONVENTIONS", "PATH_MODEL_CELLS", "Count", "Counter", "count"]
 
-#: Largest path model enumerated (a Boolean per square and step).
+#: Largest path model enumerated (a Boolean per square and step, and per via square and step).
 PATH_MODEL_CELLS = 200_000
 
-#: What is counted, tours aside (:func:`_tour_convention`).
+#: What is counted, tours aside (:func:`_tour_convention`), and what the side constraints add.
 CONVENTIONS = {
-    "path": "shortest paths: sequences of squares from C to S",
-    "knights": "placements of the maximum number of knights",
+    "path": ("shortest paths: sequences of squares from C to S", " through the via squares in order"),
+    "knights": ("placements of the maximum number of knights", " with the fixed knights"),
 }
-#: The fields of the instances the counters know (any other set field is refused).
+#: The fields of the instances the counters know, side constraints aside (any other set field is refused).
 BASE_FIELDS = frozenset({"board", "closed", "start", "end", "exit", "name"})
-#: The name of each problem's counters (``count_tours``, ``enumerate_tours``, ...).
-PLURAL = {"tour": "tours", "path": "paths", "knights": "knights"}
-#: What each counter is, as the output names it.
-COUNTERS = {
-    "search": "exact search (tours: bitmask depth-first search pruned by links; paths: "
-    "breadth-first layers; knights: row-by-row programme)",
-    "cpsat": "CP-SAT's enumeration of every solution",
+#: The problems counted, by instance type, and the name of their counters (``count_tours``, ...).
+PROBLEMS = {
+    TourInstance: ("tour", "tours"),
+    LostKnightInstance: ("path", "paths"),
+    KnightsInstance: ("knights", "knights"),
 }
 
 
@@ -101,7 +104,8 @@ def _disagree(counters: tuple[Counter, ...] | list[Counter]) -> bool:
 
 
 def count(instance: Any, *, keep: int = 0, time_limit: float | None = 10.0, second: bool = True) -> Count:
-    """Count the solutions of a tour, lost-knight or knights instance with two counters.
+    """Count the solutions of a tour, lost-knight or knights instance (with its side
+    constraints) with three counters.
 
     Parameters
     ----------
@@ -109,88 +113,141 @@ def count(instance: Any, *, keep: int = 0, time_limit: float | None = 10.0, seco
     keep : int
         Solutions to hand back (each checked): up to ``keep``.
     time_limit : float, optional
-        Seconds for the CP-SAT enumeration (the exact counters run to the end).
+        Seconds for the CP-SAT enumeration (the exact counters run to the end, the checker's
+        enumeration to its step budget).
     second : bool
-        Run CP-SAT's enumeration as well (default True).
+        Run CP-SAT's enumeration and the checker's as well (default True).
 
     Raises
     ------
     InvalidInstance
-        Not an instance of a problem with a count (the jump game has one winner).
+        Not an instance of a problem with a count (the jump game has one winner), or one with
+        a field the counters do not know.
     """
-    kinds = {TourInstance: "tour", LostKnightInstance: "path", KnightsInstance: "knights"}
-    problem = next((name for kind, name in kinds.items() if isinstance(instance, kind)), None)
+    problem, plural = _problem(instance)
+    pair, seconds, why = _search(plural, instance)
+    optimum = None if pair is None or problem == "tour" else pair[0]
+    counters = [Counter("search", None if pair is None else pair[problem != "tour"], seconds, why)]
+    found = _enumeration(problem, plural, instance, optimum, (keep, time_limit, second))
+    if second:
+        counters += [_cpsat_counter(found, optimum), _checker_counter(instance, optimum)]
+    tally = Count(
+        problem, _agreed(counters), "", tuple(counters), solutions=_checked(problem, instance, keep, found)
+    )
+    return _described(tally, instance, pair, optimum, found)
+
+
+def _agreed(counters: list[Counter]) -> int | None:
+    """The count every counter that finished gave (None when none did or two disagree)."""
+    finished = {c.count for c in counters if c.count is not None}
+    return None if _disagree(counters) or not finished else finished.pop()
+
+
+def _described(tally: Count, instance: Any, pair: tuple | None, optimum: int | None, found: Any) -> Count:
+    """The count with its convention, a tour's both counts, a path's or knights' optimum."""
+    problem, number = tally.problem, tally.count
+    if problem == "tour":  # the undirected count is the search's (none counted means none either way)
+        undirected = pair[1] if pair is not None and pair[0] == number else None if number else number
+        return dataclasses.replace(
+            tally, convention=_tour_convention(instance), directed=number, undirected=undirected
+        )
+    text, sides = CONVENTIONS[problem]
+    optimum = optimum if optimum is not None or not isinstance(found, Enumeration) else found.optimum
+    return dataclasses.replace(
+        tally, convention=text + sides * bool(sides_of(problem, instance)), optimum=optimum
+    )
+
+
+def _search(plural: str, instance: Any) -> tuple[tuple | None, float, str]:
+    """The exact counter's pair (tours: directed, undirected; paths: moves, paths; knights:
+    knights, placements; None when it cannot take the instance), its seconds and why not."""
+    began = time.perf_counter()
+    try:
+        return getattr(counting, f"count_{plural}")(instance), time.perf_counter() - began, ""
+    except InvalidInstance as error:
+        return None, time.perf_counter() - began, str(error)
+
+
+def _problem(instance: Any) -> tuple[str, str]:
+    """The problem's name and plural, once its fields are known to the counters."""
+    problem = next((names for kind, names in PROBLEMS.items() if isinstance(instance, kind)), None)
     if problem is None:
         raise InvalidInstance(
             f"nothing to count on a {type(instance).__name__}: tours, paths and knights only"
         )
+    known = BASE_FIELDS | set(SIDE_FIELDS[problem[0]])
     extra = [
-        f.name
-        for f in dataclasses.fields(instance)
-        if f.name not in BASE_FIELDS and getattr(instance, f.name)
+        f.name for f in dataclasses.fields(instance) if f.name not in known and getattr(instance, f.name)
     ]
-    if extra:  # a side constraint the counters would ignore: refused, never counted as the base problem
-        raise InvalidInstance(f"counting takes no side constraint yet: the instance has {extra[0]!r}")
-    began = time.perf_counter()
-    try:  # tours: (directed, undirected); paths: (moves, paths); knights: (knights, placements)
-        exact_pair = getattr(counting, f"count_{PLURAL[problem]}")(instance)
-        counters = [Counter("search", exact_pair[problem != "tour"], time.perf_counter() - began)]
-    except InvalidInstance as error:
-        exact_pair, counters = None, [Counter("search", None, time.perf_counter() - began, str(error))]
-    optimum = None if exact_pair is None or problem == "tour" else exact_pair[0]
-    found = None
-    if problem == "path" and second and optimum is not None:
-        cells = (optimum + 1) * instance.board.n_free
-        if cells > PATH_MODEL_CELLS:
-            counters.append(Counter("cpsat", None, 0.0, f"{cells} step variables, over {PATH_MODEL_CELLS}"))
-        else:
-            found = count_cpsat.enumerate_paths(instance, optimum, 0, time_limit)
-    elif problem != "path" and (second or keep):
-        found = getattr(count_cpsat, f"enumerate_{PLURAL[problem]}")(instance, keep, time_limit, not second)
-    if second and found is not None:
-        note = "" if found.complete else f"stopped after {found.count} solutions (time limit)"
-        if found.shorter:
-            note = f"disagrees: a walk reaches S in fewer than {optimum} moves"
-        elif found.optimum is not None and optimum is not None and found.optimum != optimum:
-            note = f"disagrees: its maximum is {found.optimum}, not {optimum}"
-        counters.append(
-            Counter("cpsat", found.count if found.complete and not note else None, found.seconds, note)
+    if extra:  # a field the counters would ignore: refused, never counted as the base problem
+        raise InvalidInstance(f"counting does not know the field {extra[0]!r} of the instance")
+    return problem
+
+
+def _enumeration(problem: str, plural: str, instance: Any, optimum: int | None, asked: tuple) -> Any:
+    """CP-SAT's enumeration (None when not run): every solution, or the first ``keep`` when
+    only solutions are asked for; paths need the search's length, within the model's size
+    (else the size, an int). ``asked``: solutions to keep, the time limit, whether to count."""
+    keep, time_limit, second = asked
+    if problem == "path":
+        if not second or optimum is None:
+            return None
+        cells = (optimum + 1) * instance.board.n_free * (len(instance.via) + 1)
+        return (
+            cells
+            if cells > PATH_MODEL_CELLS
+            else count_cpsat.enumerate_paths(instance, optimum, 0, time_limit)
         )
-    finished = {c.count for c in counters if c.count is not None}
-    number = None if _disagree(counters) or not finished else finished.pop()
+    if not (second or keep):
+        return None
+    return getattr(count_cpsat, f"enumerate_{plural}")(instance, keep, time_limit, not second)
+
+
+def _cpsat_counter(found: Any, optimum: int | None) -> Counter:
+    if isinstance(found, int):  # a path model too large to build
+        return Counter("cpsat", None, 0.0, f"{found} step variables, over {PATH_MODEL_CELLS}")
+    if found is None:
+        return Counter("cpsat", None, 0.0, "not run")
+    note = "" if found.complete else f"stopped after {found.count} solutions (time limit)"
+    if found.shorter:
+        note = f"disagrees: a walk reaches S in fewer than {optimum} moves"
+    elif found.optimum is not None and optimum is not None and found.optimum != optimum:
+        note = f"disagrees: its maximum is {found.optimum}, not {optimum}"
+    return Counter("cpsat", found.count if found.complete and not note else None, found.seconds, note)
+
+
+def _checker_counter(instance: Any, optimum: int | None) -> Counter:
+    began = time.perf_counter()
+    got = enumerate_solutions(instance, NODES, TOUR_NODES)
+    seconds = time.perf_counter() - began
+    if got is None:
+        return Counter(
+            "checker",
+            None,
+            seconds,
+            f"over its budget ({TOUR_NODES:,} tour nodes, {NODES:,} steps else) or board size",
+        )
+    if optimum is not None and got[0] not in (None, optimum):
+        return Counter("checker", None, seconds, f"disagrees: its optimum is {got[0]}, not {optimum}")
+    return Counter("checker", got[1], seconds)
+
+
+def _checked(problem: str, instance: Any, keep: int, found: Any) -> tuple[Any, ...]:
+    """The solutions asked for, each checked as any answer (side constraints included)."""
     if problem == "path":
         solutions = list(itertools.islice(counting.shortest_paths(instance), keep))
     else:
         solutions = [] if found is None else found.solutions
-        optimum = optimum if optimum is not None or found is None else found.optimum
-    for solution in solutions:  # each checked as any answer
+    for solution in solutions:
         size = len(solution) - (problem == "path")
         check(instance, Result(problem, "count", Status.FEASIBLE, size, None, solution, 0.0))
-    return Count(
-        problem,
-        number,
-        _tour_convention(instance) if problem == "tour" else CONVENTIONS[problem],
-        tuple(counters),
-        number if problem == "tour" else None,
-        _undirected(instance, number) if problem == "tour" else None,
-        optimum,
-        tuple(solutions),
-    )
-
-
-def _undirected(instance: TourInstance, directed: int | None) -> int | None:
-    """Undirected tours (sets of moves) from directed ones: each counted twice, once per
-    direction, unless the direction is fixed (an open tour's start or end, a closed one's both)."""
-    if directed is None or instance.board.n_free == 1:
-        return directed
-    fixed = (instance.start is not None, instance.end is not None)
-    halved = not all(fixed) if instance.closed else not any(fixed)
-    return directed // 2 if halved else directed
+    return tuple(solutions)
 
 
 def _tour_convention(instance: TourInstance) -> str:
     ends = " ".join(f"{k} {v}" for k, v in (("from", instance.start), ("ending at", instance.end)) if v)
-    kind = f"{'closed' if instance.closed else 'open'} tours{' ' + ends if ends else ''}"
+    sides = " under " + ", ".join(sides_of("tour", instance)) if sides_of("tour", instance) else ""
+    kind = f"{'closed' if instance.closed else 'open'} tours{' ' + ends if ends else ''}{sides}"
     if instance.closed and (instance.start is None or instance.end is None):
         return (
             f"{kind}: directed = cycles with a direction, undirected = cycles (where they start not counted)"

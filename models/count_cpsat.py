@@ -13,12 +13,15 @@ the exact counters of :mod:`knightcert.algorithms.counting`:
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 from ortools.sat.python import cp_model
 
+from knightcert.models.side_constraints import add_knight_sides, rotated_to_visits, tour_sides_in_proto
+from knightcert.problems.checkers.sides import via_passed
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.moves import knight_arcs, knight_edges
@@ -94,20 +97,22 @@ def enumerate_tours(
     model = cp_model.CpModel()
     arcs = [(int(t), int(h), model.new_bool_var(f"{t}>{h}")) for t, h in zip(tails, heads, strict=True)]
     circuit = list(arcs)
-    if instance.closed:
-        if instance.start is not None and instance.end is not None:
-            closing = [
-                x for t, h, x in arcs if (t, h) == (board.index(*instance.end), board.index(*instance.start))
-            ]
-            model.add_bool_or(closing)  # empty: no closing move, no tour
-    else:
+    if instance.closed and instance.start is not None and instance.end is not None:
+        closing = [
+            x for t, h, x in arcs if (t, h) == (board.index(*instance.end), board.index(*instance.start))
+        ]
+        model.add_bool_or(closing)  # empty: no closing move, no tour
+    enter = {}
+    if not instance.closed:
         extra = board.size
         for label, square in (("start", instance.start), ("end", instance.end)):
             allowed = squares if square is None else [board.index(*square)]
             for s in allowed:
                 pair = (extra, s) if label == "start" else (s, extra)
                 circuit.append((*pair, model.new_bool_var(f"{label}{s}")))
+                enter.update({squares.index(s): circuit[-1][2].index} if label == "start" else {})
     model.add_circuit(circuit)
+    tour_sides_in_proto(model, instance, tails, heads, squares, enter)
 
     def decode(solver: cp_model.CpSolverSolutionCallback) -> list[list[int]]:
         after = {t: h for t, h, x in circuit if solver.value(x)}
@@ -121,7 +126,7 @@ def enumerate_tours(
         tour = [first]
         while len(tour) < len(squares):
             tour.append(after[tour[-1]])
-        return [list(board.square(s)) for s in tour]
+        return rotated_to_visits([list(board.square(s)) for s in tour], instance)
 
     return _enumerate(model, decode, keep, time_limit, Enumeration(), stop)
 
@@ -146,11 +151,20 @@ def enumerate_paths(
     for t in range(1, length + 1):
         for v in free:
             model.add_bool_or([at[t - 1][u] for u in into[v]]).only_enforce_if(at[t][v])
+    if instance.via:  # passed[t][j]: j via squares passed (in order) by step t, as an automaton reads them
+        via = [board.index(*square) for square in instance.via]
+        passed = [[model.new_bool_var("") for _ in range(len(via) + 1)] for _ in at]
+        for t, states in enumerate(passed):
+            model.add_exactly_one(states)
+            for j, v in itertools.product(range(len(via) + 1) if t else [0], free):
+                before = [passed[t - 1][j].Not()] if t else []
+                model.add_bool_or([*before, at[t][v].Not(), states[via_passed(via, j, v)]])
+        model.add(passed[length][len(via)] == 1)
     found = Enumeration()
 
     def decode(solver: cp_model.CpSolverSolutionCallback) -> list[list[int]]:
         path = [next(v for v in free if solver.value(at[t][v])) for t in range(length + 1)]
-        found.shorter |= length > 0 and path[-2] == instance.exit_index
+        found.shorter |= any(a == b for a, b in itertools.pairwise(path))  # it waited on S
         return [list(board.square(v)) for v in path]
 
     return _enumerate(model, decode, keep, time_limit, found)
@@ -167,11 +181,13 @@ def enumerate_knights(
     knight = {v: model.new_bool_var(f"k{v}") for v in free}
     for a, b in zip(*knight_edges(board), strict=True):
         model.add_at_most_one(knight[int(a)], knight[int(b)])
+    add_knight_sides(model, {board.square(v): x for v, x in knight.items()}, instance)
     model.maximize(sum(knight.values()))
     began = time.perf_counter()
     solver = _solver(time_limit, 2)
-    if solver.solve(model) != cp_model.OPTIMAL:
-        return Enumeration(seconds=time.perf_counter() - began)
+    status = solver.solve(model)
+    if status != cp_model.OPTIMAL:  # infeasible: fixed knights that attack each other
+        return Enumeration(complete=status == cp_model.INFEASIBLE, seconds=time.perf_counter() - began)
     found = Enumeration(optimum=round(solver.objective_value), seconds=time.perf_counter() - began)
     model.clear_objective()
     model.add(sum(knight.values()) == found.optimum)

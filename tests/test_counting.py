@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 import pytest
 
@@ -10,20 +11,18 @@ import knightcert
 from knightcert import counting
 from knightcert.models.count_cpsat import Enumeration
 from knightcert.problems.board import Board
+from knightcert.problems.checkers import CheckFailed
 from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.jump_game import parse_jump
 from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.tours import TourInstance
 
 
-def test_both_counters_agree_on_a_corner_start():
+def test_three_counters_agree_on_a_corner_start():
     tally = knightcert.count(knightcert.tour_instance(5, start=(0, 0)), keep=3)
-    assert (tally.count, tally.directed, tally.undirected, tally.agreed) == (
-        304,
-        304,
-        304,
-        ("search", "cpsat"),
-    )
+    assert (tally.count, tally.directed, tally.undirected) == (304, 304, 304)
+    assert tally.agreed == ("search", "cpsat", "checker")
     assert "from (0, 0)" in tally.convention and len(tally.solutions) == 3
     assert len({tuple(map(tuple, s)) for s in tally.solutions}) == 3
 
@@ -45,21 +44,23 @@ def test_a_disagreement_gives_no_count(monkeypatch):
     assert tally.disagree and tally.count is None and tally.agreed == ()
 
 
-def test_a_counter_that_stops_is_not_counted():
+def test_a_counter_that_stops_is_not_counted(monkeypatch):
+    monkeypatch.setattr(counting, "TOUR_NODES", 1000)
     tally = knightcert.count(knightcert.tour_instance(9, 9), time_limit=0.2)
-    assert tally.count is None and [c.count for c in tally.counters] == [None, None]
+    assert tally.count is None and [c.count for c in tally.counters] == [None, None, None]
     assert "at most 64" in tally.counters[0].note and "time limit" in tally.counters[1].note
+    assert "over its budget (1,000 tour nodes" in tally.counters[2].note
 
 
 def test_paths_and_knights():
     path = knightcert.count(LostKnightInstance(Board(5, 7, torus=True), (0, 0), (3, 4)), keep=1)
     assert (
         path.count is not None
-        and path.agreed == ("search", "cpsat")
+        and path.agreed == ("search", "cpsat", "checker")
         and path.optimum == len(path.solutions[0]) - 1
     )
     knights = knightcert.count(knightcert.knights_instance(4, torus=True))
-    assert knights.count == 2 and knights.optimum == 8 and knights.agreed == ("cpsat",)
+    assert knights.count == 2 and knights.optimum == 8 and knights.agreed == ("cpsat", "checker")
 
 
 def test_the_jump_game_has_nothing_to_count():
@@ -89,5 +90,60 @@ def test_a_side_constraint_the_counters_do_not_know_is_refused():
         visit: tuple = ()
 
     assert knightcert.count(Visiting(Board(3, 4))).count == 16
-    with pytest.raises(InvalidInstance, match="no side constraint yet: the instance has 'visit'"):
+    with pytest.raises(InvalidInstance, match="does not know the field 'visit' of the instance"):
         knightcert.count(Visiting(Board(3, 4), visit=((0, 1, 2),)))
+
+
+def test_side_constraints_of_each_problem_are_counted_and_checked():
+    visits = ((2, 1, 2), (4, 2, 3))
+    tour = TourInstance(Board(5, 5), False, (0, 0), visits=visits, required_moves=(((4, 4), (3, 2)),))
+    tally = knightcert.count(tour, keep=8)
+    assert (tally.count, tally.agreed) == (8, ("search", "cpsat", "checker"))
+    assert "under visits, required_moves" in tally.convention
+    assert len(tally.solutions) == 8 and all(s[1:3] == [[2, 1], [4, 2]] for s in tally.solutions)
+    path = LostKnightInstance(Board(7, 9, torus=True), (0, 0), (3, 4), via=((5, 5), (1, 1)))
+    tally = knightcert.count(path, keep=60)
+    assert (tally.count, tally.optimum, len(tally.solutions)) == (54, 8, 54)
+    assert tally.agreed == ("search", "cpsat", "checker") and "through the via squares" in tally.convention
+    knights = knightcert.count(KnightsInstance(Board(5, 5), fixed=((0, 1),)), keep=2)
+    assert (knights.count, knights.optimum, knights.agreed) == (2, 12, ("search", "cpsat", "checker"))
+    assert all([0, 1] in placement for placement in knights.solutions)
+    closed = knightcert.count(TourInstance(Board(5, 6), True, forbidden_moves=(((0, 0), (1, 2)),)))
+    assert (closed.directed, closed.undirected, len(closed.agreed)) == (0, 0, 3)  # the corner's other move
+    no = knightcert.count(TourInstance(Board(5, 5), False, (0, 0), visits=((0, 1, 2),)))
+    assert no.count == 0 and no.agreed == ("search", "cpsat", "checker")
+
+
+def test_a_forged_solution_that_breaks_a_side_constraint_is_rejected(monkeypatch):
+    """Each solution handed back is checked with the instance's side constraints: a counter that
+    hands back a solution of the base problem only is caught, whatever it counted."""
+    tours = knightcert.count(TourInstance(Board(3, 4)), keep=16).solutions
+    first = tours[0]
+    move = (tuple(first[0]), tuple(first[1]))
+    other = next(t for t in tours if t[1] != first[1] and t[0] != first[1])
+    without = next(
+        t for t in tours if not any(sorted([a, b]) == sorted(first[:2]) for a, b in itertools.pairwise(t))
+    )
+    cases = [
+        (TourInstance(Board(3, 4), visits=((*first[1], 2),)), other, "visits"),
+        (TourInstance(Board(3, 4), forbidden_moves=(move,)), first, "forbidden_moves"),
+        (TourInstance(Board(3, 4), required_moves=(move,)), without, "required_moves"),
+    ]
+    for instance, forged, field in cases:
+        found = Enumeration(count=1, complete=True, solutions=[forged])
+        monkeypatch.setattr(counting.count_cpsat, "enumerate_tours", lambda *a: found)  # noqa: B023
+        with pytest.raises(CheckFailed, match=field):
+            knightcert.count(instance, keep=1)
+    placements = knightcert.count(KnightsInstance(Board(4, 4)), keep=6).solutions
+    forged = next(p for p in placements if [0, 1] not in p)
+    monkeypatch.setattr(counting.count_cpsat, "enumerate_knights", lambda *a: Enumeration(1, True, [forged]))
+    with pytest.raises(CheckFailed, match="fixed"):
+        knightcert.count(KnightsInstance(Board(4, 4), fixed=((0, 1),)), keep=1)
+    shortest = next(
+        counting.counting.shortest_paths(LostKnightInstance(Board(7, 9, torus=True), (0, 0), (3, 4)))
+    )
+    path = LostKnightInstance(Board(7, 9, torus=True), (0, 0), (3, 4), via=((6, 8),))
+    assert [6, 8] not in shortest
+    monkeypatch.setattr(counting.counting, "shortest_paths", lambda instance: iter([shortest]))
+    with pytest.raises(CheckFailed, match="via"):
+        knightcert.count(path, keep=1)

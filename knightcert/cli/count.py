@@ -55,9 +55,9 @@ def _headline(tally: Any) -> str:
         return f"no count ({tally.convention})"
     if tally.problem == "tour":
         return f"{tally.directed} directed, {tally.undirected} undirected; {tally.convention}"
-    if tally.problem == "knights":
-        return f"{tally.count} {tally.convention} ({tally.optimum})"
-    return f"{tally.count} {tally.convention} ({tally.optimum} moves)"
+    if tally.optimum is None:  # nothing to place: fixed knights that attack each other; S unreachable
+        return f"{tally.count} {tally.convention} (none exists)"
+    return f"{tally.count} {tally.convention} ({tally.optimum}{' moves' * (tally.problem == 'path')})"
 
 
 def _counters(tally: Any) -> str:

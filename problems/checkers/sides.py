@@ -9,6 +9,7 @@ proved in its docstring and never assumes more than the constraints say.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Hashable, Sequence
 
 import numpy as np
 
@@ -22,6 +23,7 @@ __all__ = [
     "required_moves_fault",
     "tour_moves",
     "via_fault",
+    "via_passed",
     "visits_argument",
     "visits_fault",
 ]
@@ -76,14 +78,21 @@ def fixed_fault(instance, squares: np.ndarray) -> str | None:
 
 def via_fault(instance, squares: np.ndarray) -> str | None:
     """A via square the path does not pass through after the previous one (in order)."""
-    at = 0
-    path = list(map(_square, squares))
-    for j, square in enumerate(instance.via):
-        try:
-            at = path.index(square, at)
-        except ValueError:
-            return f"via[{j}]: the path does not pass through {square} after the squares before it"
+    passed = 0
+    for square in map(_square, squares):
+        passed = via_passed(instance.via, passed, square)
+    if passed < len(instance.via):
+        missed = instance.via[passed]
+        return f"via[{passed}]: the path does not pass through {missed} after the squares before it"
     return None
+
+
+def via_passed(via: Sequence[Hashable], passed: int, square: Hashable) -> int:
+    """The via squares passed, in order, once the path reaches ``square`` with ``passed`` behind
+    it: the next ones while they are ``square`` (one square stands for a via square repeated)."""
+    while passed < len(via) and via[passed] == square:
+        passed += 1
+    return passed
 
 
 def visits_argument(instance: TourInstance) -> str | None:

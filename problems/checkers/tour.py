@@ -84,6 +84,7 @@ __all__ = [
     "argument_against",
     "certify_tour",
     "check_tour_moves",
+    "count_tours_searched",
     "nonexistence_evidence",
     "nonexistence_reason",
     "partial_tour_length",
@@ -440,13 +441,9 @@ def search_tour(instance: TourInstance, budget: int | None = None) -> tuple[int,
 
     budget = EXHAUSTIVE_NODES if budget is None else budget
     board = instance.board
-    usable = np.flatnonzero(board.free.reshape(-1))
-    compact = np.full(board.size, -1, dtype=np.int64)
-    compact[usable] = np.arange(usable.size)
-    neighbours = tour_graph(instance)[usable]
-    neighbours = np.where(neighbours >= 0, compact[np.maximum(neighbours, 0)], -1)
+    usable, compact, neighbours = _compact_graph(instance)
     if instance.visits or instance.required_moves:
-        return _search_variant(instance, usable, compact, neighbours, budget)
+        return _search_variant(instance, usable, compact, neighbours, budget)[:3]
     start = None if instance.start is None else int(compact[board.index(*instance.start)])
     end = -1 if instance.end is None else int(compact[board.index(*instance.end)])
     if instance.closed:
@@ -457,16 +454,40 @@ def search_tour(instance: TourInstance, budget: int | None = None) -> tuple[int,
     if start is None and end >= 0:
         start, end = end, -1  # search the path backwards from its fixed end
     starts = np.array([start]) if start is not None else np.arange(usable.size)
-    outcome, nodes, path = find_tour(neighbours, starts, end, instance.closed, budget)
+    outcome, nodes, path, _ = find_tour(neighbours, starts, end, instance.closed, budget)
     tour = [int(usable[i]) for i in path if i >= 0] if outcome == FOUND else []
     if outcome == FOUND and instance.start is None and instance.end is not None:
         tour.reverse()
     return outcome, nodes, tour
 
 
+def count_tours_searched(instance: TourInstance, budget: int) -> int | None:
+    """The checker's count of directed tours (a closed one from its first square, one way round
+    each), by its exhaustive search going on past every tour; None past ``budget`` nodes."""
+    from knightcert.problems.checkers.tour_search import UNDECIDED
+
+    outcome, _, _, tours = _search_variant(instance, *_compact_graph(instance), budget, count=True)
+    return None if outcome == UNDECIDED else tours
+
+
+def _compact_graph(instance: TourInstance) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The usable squares, their numbers from 0 (-1 elsewhere), the neighbour table in those numbers."""
+    board = instance.board
+    usable = np.flatnonzero(board.free.reshape(-1))
+    compact = np.full(board.size, -1, dtype=np.int64)
+    compact[usable] = np.arange(usable.size)
+    neighbours = tour_graph(instance)[usable]
+    return usable, compact, np.where(neighbours >= 0, compact[np.maximum(neighbours, 0)], -1)
+
+
 def _search_variant(
-    instance: TourInstance, usable: np.ndarray, compact: np.ndarray, neighbours: np.ndarray, budget: int
-) -> tuple[int, int, list[int]]:
+    instance: TourInstance,
+    usable: np.ndarray,
+    compact: np.ndarray,
+    neighbours: np.ndarray,
+    budget: int,
+    count: bool = False,
+) -> tuple[int, int, list[int], int]:
     """:func:`search_tour` with visits and required moves applied as the search goes
     (:mod:`~knightcert.problems.checkers.tour_search`). The search runs from an anchor, a
     square of known place ``a`` (the start, the end, or a visit), its places renumbered
@@ -497,7 +518,7 @@ def _search_variant(
         for u, v in ((a, b), (b, a)):
             row = req[compact[board.index(*u)]]
             if (row >= 0).all():
-                return NONE, 0, []  # three required moves at a square (the forced-moves argument)
+                return NONE, 0, [], 0  # three required moves at a square (the forced-moves argument)
             row[np.argmax(row < 0)] = compact[board.index(*v)]
     if at_depth[0] >= 0:
         starts = at_depth[:1]
@@ -506,15 +527,15 @@ def _search_variant(
         if instance.closed:
             starts = starts[:1]  # a cycle passes through every square: one start is enough
     end = -1 if backwards or instance.closed else int(at_depth[n - 1])
-    outcome, nodes, path = find_tour(
-        neighbours, starts, end, instance.closed, budget, (at_depth, depth_of, req)
+    outcome, nodes, path, tours = find_tour(
+        neighbours, starts, end, instance.closed, budget, (at_depth, depth_of, req), count
     )
-    if outcome != FOUND:
-        return outcome, nodes, []
+    if outcome != FOUND or count:
+        return outcome, nodes, [], tours
     tour = [int(usable[i]) for i in path]
     if backwards:
         tour.reverse()
-    return outcome, nodes, tour[n - shift :] + tour[: n - shift] if shift else tour
+    return outcome, nodes, tour[n - shift :] + tour[: n - shift] if shift else tour, tours
 
 
 def _search_cycle(
@@ -545,7 +566,7 @@ def _search_cycle(
         for b in ends[i + 1 :]:
             if end is not None and b != end:
                 continue
-            outcome, nodes, path = find_tour(
+            outcome, nodes, path, _ = find_tour(
                 rest, np.array([compact[a]]), int(compact[b]), False, budget - total
             )
             total += nodes

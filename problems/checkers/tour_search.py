@@ -78,8 +78,10 @@ def _feasible(nb, adjacent, visited, du, cur, start, end, closed, queue, seen): 
 
 
 @njit(cache=True, nogil=True)
-def search(nb, starts, end, closed, budget, path, at_depth, depth_of, req):  # pragma: no cover - numba
-    """Look for a tour; return (FOUND / NONE / UNDECIDED, nodes). ``path`` receives a found tour.
+def search(nb, starts, end, closed, budget, count, path, at_depth, depth_of, req):  # pragma: no cover - numba
+    """Look for a tour; return (FOUND / NONE / UNDECIDED, nodes, tours). ``path`` receives a found
+    tour; with ``count``, the search goes on past every tour and ``tours`` counts them (a tour
+    from each start; a closed one from the first only, one way round per call).
 
     ``nb`` (n, 8): distinct neighbours of each square (compact indices, -1 padded);
     ``starts``: first squares to try; ``end``: the last square or -1.
@@ -100,13 +102,14 @@ def search(nb, starts, end, closed, budget, path, at_depth, depth_of, req):  # p
     queue = np.empty(n, dtype=np.int64)
     seen = np.zeros(n, dtype=np.bool_)
     nodes = 0
+    tours = 0
     for si in range(starts.shape[0]):
         s = starts[si]
         if n == 1:
             path[0] = s
             if closed or (end >= 0 and end != s):
-                return NONE, nodes
-            return FOUND, nodes
+                return NONE, nodes, 0
+            return FOUND, nodes, 1
         _visit(nb, visited, du, s, True)
         path[0] = s
         depth = 0
@@ -124,13 +127,15 @@ def search(nb, starts, end, closed, budget, path, at_depth, depth_of, req):  # p
             pos[depth] += 1
             nodes += 1
             if nodes > budget:
-                return UNDECIDED, nodes
+                return UNDECIDED, nodes, tours
             _visit(nb, visited, du, x, True)
             depth += 1
             path[depth] = x
             if depth == n - 1:
                 if (end < 0 or x == end) and (not closed or (adjacent[x, s] and _joins(req, s, path[1], x))):
-                    return FOUND, nodes
+                    tours += 1
+                    if not count:
+                        return FOUND, nodes, tours
                 ok = False
             else:
                 ok = _feasible(nb, adjacent, visited, du, x, s, end, closed, queue, seen)
@@ -158,7 +163,7 @@ def search(nb, starts, end, closed, budget, path, at_depth, depth_of, req):  # p
                 )
         if closed:
             break  # a closed tour passes through the first square
-    return NONE, nodes
+    return (FOUND if tours else NONE), nodes, tours
 
 
 @njit(cache=True, nogil=True)
@@ -224,8 +229,10 @@ def find_tour(
     closed: bool,
     budget: int,
     sides: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-) -> tuple[int, int, np.ndarray]:
-    """Run :func:`search`: (FOUND / NONE / UNDECIDED, nodes used, the tour found as compact indices).
+    count: bool = False,
+) -> tuple[int, int, np.ndarray, int]:
+    """Run :func:`search`: (FOUND / NONE / UNDECIDED, nodes used, the tour found as compact
+    indices, the tours counted: with ``count``, all of them).
 
     ``sides``: ``(at_depth, depth_of, req)`` (module docstring); None: no side constraint.
     """
@@ -234,13 +241,14 @@ def find_tour(
     if sides is None:
         free = np.full(n, -1, dtype=np.int64)
         sides = (free, free, free.reshape(n, 1))
-    outcome, nodes = search(
+    outcome, nodes, tours = search(
         neighbours.astype(np.int64),
         starts.astype(np.int64),
         int(end),
         bool(closed),
         int(budget),
+        bool(count),
         path,
         *(np.ascontiguousarray(a, dtype=np.int64) for a in sides),
     )
-    return int(outcome), int(nodes), path
+    return int(outcome), int(nodes), path, int(tours)

@@ -37,22 +37,33 @@ def neighbours(board: Board) -> dict[tuple[int, int], set[tuple[int, int]]]:
     return out
 
 
-def brute_tours(instance: TourInstance) -> int:
-    """Directed tours by plain depth-first search over every start."""
+def brute_tours(instance: TourInstance) -> tuple[int, int]:
+    """(directed, undirected) tours by plain depth-first search over every start, the side
+    constraints tested on each whole tour; undirected: the distinct sets of moves."""
     graph = neighbours(instance.board)
     n = len(graph)
+    found = []
 
-    def extend(path: list, seen: set) -> int:
-        if len(path) == n:
-            closes = path[0] in graph[path[-1]] and n >= 3
-            return int((not instance.closed or closes) and (instance.end is None or path[-1] == instance.end))
-        return sum(extend([*path, t], seen | {t}) for t in graph[path[-1]] if t not in seen)
+    def extend(path: list, seen: set) -> None:
+        if len(path) < n:
+            for t in graph[path[-1]] - seen:
+                extend([*path, t], seen | {t})
+            return
+        moves = {frozenset(m) for m in zip(path, path[1:] + path[:1] * instance.closed, strict=False)}
+        closes = path[0] in graph[path[-1]] and n >= 3
+        if (
+            (not instance.closed or closes)
+            and (instance.end is None or path[-1] == instance.end)
+            and all(path[k - 1] == (r, c) for r, c, k in instance.visits)
+            and not moves & {frozenset(m) for m in instance.forbidden_moves}
+            and {frozenset(m) for m in instance.required_moves} <= moves
+        ):
+            found.append(frozenset(moves) if n > 1 else path[0])
 
-    starts = [instance.start] if instance.start is not None else list(graph)
-    total = sum(extend([s], {s}) for s in starts)
-    if instance.closed and instance.start is None:
-        return total // n  # each directed cycle counted from each of its n squares
-    return total
+    for s in [instance.start] if instance.start is not None else list(graph):
+        extend([s], {s})
+    anchored = instance.start or instance.end or instance.visits
+    return len(found) // (n if instance.closed and not anchored else 1), len(set(found))
 
 
 def random_board(rng, torus: bool) -> Board:
@@ -85,11 +96,46 @@ def test_tour_counts_match_a_brute_force_on_small_boards():
                     continue
                 instance = TourInstance(board, closed, start, end)
                 directed, undirected = count_tours(instance)
-                assert directed == brute_tours(instance), (board.blocked, board.torus, closed, start, end)
+                assert (directed, undirected) == brute_tours(instance), (board.blocked, closed, start, end)
                 halved = (start is None and end is None and board.n_free > 1) or closed
                 assert undirected == (directed // 2 if halved else directed)
                 nonzero += directed > 0
     assert nonzero > 20
+
+
+def random_sides(rng, board: Board) -> dict:
+    """One to three visits, moves forbidden and required, at random (often contradictory)."""
+    free = [tuple(map(int, s)) for s in np.argwhere(board.free)]
+    moves = sorted(
+        {tuple(sorted(m)) for m in itertools.combinations(free, 2) if m[1] in neighbours(board)[m[0]]}
+    )
+    picks = [
+        rng.choice(len(x), size=min(len(x), int(rng.integers(0, 3))), replace=False)
+        for x in (free, moves, moves)
+    ]
+    return {
+        "visits": [(*free[i], int(rng.integers(1, len(free) + 1))) for i in picks[0]],
+        "forbidden_moves": [moves[i] for i in picks[1]],
+        "required_moves": [moves[i] for i in picks[2]],
+    }
+
+
+def test_tour_counts_under_side_constraints_match_a_brute_force():
+    rng = np.random.default_rng(44)
+    nonzero = set()
+    for trial in range(150):
+        board = random_board(rng, torus=bool(trial % 2))
+        if board.n_free < 2:
+            continue
+        free = [tuple(map(int, s)) for s in np.argwhere(board.free)]
+        end = (None, free[-1])[trial % 3 == 1]
+        instance = TourInstance(
+            board, trial % 4 == 3, (None, free[0])[trial % 3 == 2], end, **random_sides(rng, board)
+        )
+        counted = count_tours(instance)
+        assert counted == brute_tours(instance), instance
+        nonzero.add((bool(instance.visits), counted[0] > 0, counted[0] != counted[1]))
+    assert {(True, True, True), (True, True, False), (True, False, False), (False, True, True)} <= nonzero
 
 
 def test_a_closed_tour_between_fixed_ends_uses_the_closing_move():

@@ -11,7 +11,7 @@ def test_tour_count_prints_both_conventions_and_the_counters(capsys):
     assert main(["tour", "5", "--start", "0,0", "--count"]) == 0
     head, counters = capsys.readouterr().out.splitlines()
     assert head.startswith("5x5 open from 0,0: 304 directed, 304 undirected; open tours from (0, 0)")
-    assert counters.endswith("agreed: search, cpsat")
+    assert counters.endswith("agreed: search, cpsat, checker")
 
 
 def test_all_writes_checked_solutions_as_json_lines(capsys):
@@ -31,7 +31,8 @@ def test_knights_and_path_counts(capsys, tmp_path):
     assert number == len(out) - 2 and "agreed: search, cpsat" in out[1]
 
 
-def test_no_count_exits_1(capsys):
+def test_no_count_exits_1(capsys, monkeypatch):
+    monkeypatch.setattr("knightcert.counting.TOUR_NODES", 1000)  # the checker's search stops at once
     assert main(["tour", "9", "--count", "--time-limit", "0.2"]) == 1
     assert "no count" in capsys.readouterr().out
 
@@ -40,3 +41,29 @@ def test_options_of_a_solve_are_refused(capsys):
     assert main(["tour", "5", "--count", "--json"]) == 2
     assert "--json does not go with --count or --all" in capsys.readouterr().err
     assert main(["tour", "5", "--all", "2", "--no-backtracking"]) == 2
+
+
+def test_side_constraints_from_the_command_line(capsys, tmp_path):
+    sides = ["--visit", "2,1@2", "--visit", "4,2@3", "--require-move", "4,4:3,2", "--forbid-move", "2,2:3,0"]
+    assert main(["tour", "5", "--start", "0,0", *sides, "--count", "--all", "9"]) == 0
+    head, counters, *lines = capsys.readouterr().out.splitlines()
+    tours = [json.loads(line)["solution"] for line in lines]
+    number = int(head.split(": ")[1].split()[0])
+    assert "under visits, forbidden_moves, required_moves" in head and 0 < number == len(tours) < 8
+    assert counters.endswith("agreed: search, cpsat, checker") and all(t[1] == [2, 1] for t in tours)
+    assert main(["knights", "5", "--fixed", "0,1", "--count", "--all", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "5x5: 2 placements of the maximum number of knights with the fixed knights (12)"
+    assert all([0, 1] in json.loads(line)["solution"] for line in out[2:])
+    board = tmp_path / "b.txt"
+    board.write_text("C........\n" + ".........\n" * 2 + "....S....\n" + ".........\n" * 3)
+    assert main(["path", str(board), "--via", "5,5", "--via", "1,1", "--count"]) == 0
+    out = capsys.readouterr().out
+    assert "54 shortest paths" in out and "through the via squares in order (8 moves)" in out
+    assert main(["knights", "5", "--fixed", "0,1", "--fixed", "2,2", "--count"]) == 0
+    assert (
+        "0 placements of the maximum number of knights with the fixed knights (none exists)"
+        in capsys.readouterr().out
+    )
+    assert main(["tour", "5", "--start", "0,0", "--visit", "0,1@2", "--count"]) == 0
+    assert "0 directed, 0 undirected" in capsys.readouterr().out

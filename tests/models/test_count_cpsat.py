@@ -59,3 +59,36 @@ def test_knights_agree_on_plain_boards():
 def test_stop_keeps_the_first_solutions_only():
     found = enumerate_tours(TourInstance(Board(3, 4), False), keep=3, stop=True)
     assert len(found.solutions) == 3 and not found.complete
+
+
+def test_side_constraints_agree_with_the_exact_counter():
+    """Visits, moves forbidden and required on tours (3 x 4 open, 5 x 6 closed: 16 directed
+    tours each); via squares on paths; fixed knights."""
+    rng = np.random.default_rng(44)
+    counted = set()
+    for trial in range(16):
+        board = Board(*((3, 4), (5, 6))[trial % 2])
+        free = [(int(r), int(c)) for r, c in np.argwhere(board.free)]
+        moves = [(a, b) for a in free for b in free if a < b and abs(a[0] - b[0]) * abs(a[1] - b[1]) == 2]
+        picks = [
+            rng.choice(len(x), size=int(rng.integers(0, 3)), replace=False) for x in (free, moves, moves)
+        ]
+        instance = TourInstance(
+            board,
+            trial % 2 == 1,
+            visits=[(*free[i], int(rng.integers(1, len(free) + 1))) for i in picks[0]],
+            forbidden_moves=[moves[i] for i in picks[1]],
+            required_moves=[moves[i] for i in picks[2]],
+        )
+        found = enumerate_tours(instance, keep=1)
+        assert found.complete and found.count == count_tours(instance)[0], instance
+        counted.add((bool(instance.visits), found.count > 0))
+    assert counted == {(True, True), (True, False), (False, True), (False, False)}
+    path = LostKnightInstance(Board(7, 9, torus=True), (0, 0), (3, 4), via=((5, 5), (5, 5), (1, 1)))
+    length, number = count_paths(path)
+    assert length is not None and enumerate_paths(path, length).count == number == 54
+    assert enumerate_paths(path, length + 1).shorter
+    for fixed in (((0, 1),), ((0, 1), (2, 2))):
+        instance = KnightsInstance(Board(5, 5), fixed=fixed)
+        found = enumerate_knights(instance)
+        assert found.complete and (found.optimum, found.count) == count_knights(instance)
