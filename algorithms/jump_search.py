@@ -12,14 +12,16 @@ from typing import Any
 
 import numpy as np
 
+from knightcert.problems.compiled import kernel
 from knightcert.problems.jump_game import JumpInstance, game_result, jump_targets, player_row
 from knightcert.problems.method import method
 from knightcert.problems.result import Result
 
 __all__ = ["PLAIN_BFS_CELLS", "bfs", "bfs_player"]
 
-#: Boards up to this many cells are searched in plain Python: loading the compiled kernel
-#: (about 0.4 s) costs more than the whole search there (docs/benchmarks.md).
+#: Without the kernel compiled ahead of time (:mod:`knightcert.problems.compiled`), boards up
+#: to this many cells are searched in plain Python: loading numba's kernel (about 0.5 s) costs
+#: more than the whole search there.
 PLAIN_BFS_CELLS = 4096
 
 
@@ -52,20 +54,22 @@ def bfs(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
     -----
     O(N·M) time and memory whatever the number of players J, plus O(J·R) to
     write the paths (R = rounds). Exact: BFS distances are shortest, and the
-    tie key is a minimum over exactly the fastest paths. Boards up to
-    ``PLAIN_BFS_CELLS`` cells are searched in plain Python, larger ones by a
-    compiled kernel; both give the same labels.
+    tie key is a minimum over exactly the fastest paths. The kernel compiled
+    ahead of time searches every board; without it, boards up to
+    ``PLAIN_BFS_CELLS`` cells are searched in plain Python, larger ones by
+    numba's kernel; all give the same labels.
     """
     began = time.perf_counter()
     rows, cols = instance.rows, instance.cols
     table: list[dict[str, Any]] = []
     certificate = None
     if rows * cols:
-        if rows * cols <= PLAIN_BFS_CELLS:
+        search = kernel("rounds_and_keys")
+        if search is None and rows * cols <= PLAIN_BFS_CELLS:
             search = _rounds_and_keys_plain
-        else:
+        elif search is None:
             from knightcert.algorithms.jump_kernels import rounds_and_keys as search
-        values = instance.values.reshape(-1)
+        values = np.ascontiguousarray(instance.values, dtype=np.int64).reshape(-1)
         dist = np.full(rows * cols, -1, dtype=np.int32)
         best = np.full(rows * cols, -1, dtype=np.int64)
         search(values, rows, cols, rows * cols - 1, dist, best)
@@ -146,12 +150,13 @@ def bfs_player(instance: JumpInstance, *, time_limit: float | None = None, seed:
     -----
     O(J·N·M) time, O(N·M) memory.
     """
-    from knightcert.algorithms.jump_kernels import forward_player
-
+    forward_player = kernel("forward_player")
+    if forward_player is None:
+        from knightcert.algorithms.jump_kernels import forward_player
     began = time.perf_counter()
     rows, cols = instance.rows, instance.cols
     n = rows * cols
-    values = instance.values.reshape(-1)
+    values = np.ascontiguousarray(instance.values, dtype=np.int64).reshape(-1)
     parent = np.empty(max(n, 1), dtype=np.int32)
     queue = np.empty(max(n, 1), dtype=np.int32)
     table = []

@@ -26,6 +26,7 @@ import numpy as np
 
 from knightcert.problems.checkers.common import CheckFailed, as_squares, bound_claim, certificate_of
 from knightcert.problems.checkers.fields import describe_value, grid, optional_integer
+from knightcert.problems.compiled import kernel
 from knightcert.problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
@@ -63,16 +64,14 @@ def _checked_labels(instance: JumpInstance, certificate: dict, claim: str) -> tu
     """The attached labels when the answer brings any (integers of the board's shape), else the
     checker's own; checked either way."""
     shape = (instance.rows, instance.cols)
-    jumps = None
     if instance.rows * instance.cols == 0:
         rounds = keys = np.zeros(shape, dtype=np.int64)
     elif "rounds" in certificate or "keys" in certificate:
         rounds = grid(certificate.get("rounds"), "certificate 'rounds'", shape, minimum=-1, claim=claim)
         keys = grid(certificate.get("keys"), "certificate 'keys'", shape, minimum=-1, claim=claim)
     else:
-        jumps = list(_jumps(instance.values))  # computed once for the labelling and its check
-        rounds, keys = labels(instance, jumps)
-    check_labels(instance, rounds, keys, claim, jumps)
+        rounds, keys = labels(instance)
+    check_labels(instance, rounds, keys, claim)
     return rounds, keys
 
 
@@ -210,14 +209,9 @@ def replay(instance: JumpInstance, player: int, path: Any) -> tuple[int, int | N
 
 
 def check_labels(
-    instance: JumpInstance,
-    rounds: np.ndarray,
-    keys: np.ndarray,
-    claim: str = "optimal",
-    jumps: list[tuple[np.ndarray, np.ndarray]] | None = None,
+    instance: JumpInstance, rounds: np.ndarray, keys: np.ndarray, claim: str = "optimal"
 ) -> None:
-    """Check that ``rounds`` are exact distances to the goal and ``keys`` lower bounds
-    (``jumps``: ``_jumps(instance.values)`` when already computed)."""
+    """Check that ``rounds`` are exact distances to the goal and ``keys`` lower bounds."""
     if instance.rows * instance.cols == 0:
         return
     goal = instance.goal
@@ -228,7 +222,7 @@ def check_labels(
     if rounds.size > KERNEL_CELLS:
         _raise_faults(_kernel_faults(instance.values, rounds, keys), claim)
     else:
-        _raise_faults(_numpy_faults(instance.values, rounds, keys, jumps), claim)
+        _raise_faults(_numpy_faults(instance.values, rounds, keys, None), claim)
     two = rounds == 2
     if np.any(keys[two] != instance.values[two]):
         raise CheckFailed("a cell two rounds from the goal does not have its own value as tie key", claim)
@@ -260,12 +254,14 @@ def _raise_faults(faults: np.ndarray, claim: str) -> None:
 
 
 def _kernel_faults(values: np.ndarray, rounds: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    from knightcert.problems.checkers.jump_kernel import DIRECTIONS, label_faults
+    label_faults = kernel("label_faults")
+    if label_faults is None:
+        from knightcert.problems.checkers.jump_kernel import label_faults
 
     def plain(array: np.ndarray) -> np.ndarray:
         return np.ascontiguousarray(array, dtype=np.int64)
 
-    return label_faults(plain(values), plain(rounds), plain(keys), DIRECTIONS)
+    return label_faults(plain(values), plain(rounds), plain(keys))
 
 
 def _numpy_faults(
@@ -289,60 +285,18 @@ def _numpy_faults(
     return faults
 
 
-def labels(
-    instance: JumpInstance, jumps: list[tuple[np.ndarray, np.ndarray]] | None = None
-) -> tuple[np.ndarray, np.ndarray]:
+def labels(instance: JumpInstance) -> tuple[np.ndarray, np.ndarray]:
     """The checker's own labelling, breadth-first from the goal over the reversed jumps (no
-    search code shared).
-
-    O(cells + jumps): each layer touches only the jumps into the cells of the layer before
-    it (a reversed-jump index built once, sorted by target) and the jumps out of its own
-    new cells (their keys); it was a whole-board numpy pass per layer and direction,
-    O(layers x cells), 15 s on EX5 (1000 x 1000) against 3 s for the solve.
-    """
-    values = instance.values
-    size = values.size
-    rounds = np.full(size, -1, dtype=np.int64)
-    keys = np.full(size, -1, dtype=np.int64)
-    if size == 0:
-        return rounds.reshape(values.shape), keys.reshape(values.shape)
-    flat_values = values.reshape(-1)
-    jumps = [(t.reshape(-1), v.reshape(-1)) for t, v in (_jumps(values) if jumps is None else jumps)]
-    # the reversed jumps: for every cell, the cells that jump onto it (counting sort by target)
-    sources = np.concatenate([np.flatnonzero(valid) for _, valid in jumps]).astype(np.int32)
-    targets = np.concatenate([target[valid] for target, valid in jumps]).astype(np.int32)
-    into = sources[np.argsort(targets)]  # the order among one target's sources does not matter
-    first = np.zeros(size + 1, dtype=np.int64)
-    np.cumsum(np.bincount(targets, minlength=size), out=first[1:])
-    goal = instance.goal[0] * values.shape[1] + instance.goal[1]
-    rounds[goal] = 0
-    stamp = np.zeros(size, dtype=np.int64)
-    frontier = np.array([goal], dtype=np.int64)
-    layer = 0
-    while frontier.size:
-        layer += 1
-        counts = first[frontier + 1] - first[frontier]
-        total = int(counts.sum())
-        if total == 0:
-            break
-        # positions first[f] .. first[f + 1] - 1 of every frontier cell f, in one array
-        base = np.repeat(first[frontier] - np.cumsum(counts) + counts, counts)
-        found = into[base + np.arange(total)].astype(np.int64)
-        found = found[rounds[found] < 0]
-        stamp[found] = np.arange(found.size)  # the last write wins: keep one copy of each cell
-        found = found[stamp[found] == np.arange(found.size)]
-        rounds[found] = layer
-        if layer == 2:
-            keys[found] = flat_values[found]
-        elif layer > 2:
-            best = np.full(found.size, np.iinfo(np.int64).max)
-            for target, valid in jumps:
-                to = target[found]
-                closer = valid[found] & (rounds[to] == layer - 1)
-                best = np.where(closer, np.minimum(best, keys[to]), best)
-            keys[found] = best
-        frontier = found
-    return rounds.reshape(values.shape), keys.reshape(values.shape)
+    search code shared): :func:`~knightcert.problems.checkers.jump_kernel.jump_labels`, compiled
+    ahead of time (:mod:`knightcert.problems.compiled`) or by numba. O(cells + jumps); the
+    layered numpy labelling before it cost more than the ``bfs-player`` solve it checks."""
+    values = np.ascontiguousarray(instance.values, dtype=np.int64)
+    rounds, keys = np.full(values.shape, -1, dtype=np.int64), np.full(values.shape, -1, dtype=np.int64)
+    own = kernel("jump_labels")
+    if own is None:
+        from knightcert.problems.checkers.jump_kernel import jump_labels as own
+    own(values, *instance.goal, rounds, keys)
+    return rounds, keys
 
 
 def _jumps(values: np.ndarray):

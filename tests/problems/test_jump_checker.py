@@ -92,7 +92,7 @@ def test_the_kernel_and_numpy_flag_the_same_label_faults():
     import random
 
     from knightcert.problems.checkers import jump as checker
-    from knightcert.problems.checkers.jump_kernel import DIRECTIONS, label_faults
+    from knightcert.problems.checkers.jump_kernel import label_faults
     from knightcert.problems.jump_game import JumpInstance
 
     rng = random.Random(31)
@@ -109,7 +109,7 @@ def test_the_kernel_and_numpy_flag_the_same_label_faults():
             grid[rng.randrange(rows), rng.randrange(cols)] += rng.choice((-2, -1, 1, 2))
         expected = label_faults_by_definition(values, rounds, keys)
         seen = [a or b for a, b in zip(seen, expected, strict=True)]
-        assert label_faults(values, rounds, keys, DIRECTIONS).tolist() == expected
+        assert label_faults(values, rounds, keys).tolist() == expected
         assert checker._numpy_faults(values, rounds, keys, None).tolist() == expected
     assert all(seen)  # every fault occurred in the draw
 
