@@ -32,7 +32,7 @@ KERNELS = {
     ),
     "label_faults": ("problems/checkers/jump_kernel.py", f"b1[:]({_GRID}, {_GRID}, {_GRID})"),
     "scan": ("problems/jump_scan.py", "UniTuple(i8, 2)(u1[:], i8[:], i4[:], i8)"),
-    "jump_labels": ("problems/checkers/jump_kernel.py", f"void({_GRID}, i8, i8, {_GRID}, {_GRID})"),
+    "jump_labels": ("problems/checkers/jump_kernel.py", f"void({_GRID}, i8, i8[:], i8[:], i8[:])"),
 }
 
 PACKAGE = Path(__file__).parent.parent

@@ -42,7 +42,9 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
     (nobody arrives earlier, or as early with a shorter previous jump, or as
     early and as short but earlier in input order) and the no-winner claim
     are proven with the labels: the attached ``{"rounds": ..., "keys": ...}``
-    when they hold only integers of the board's shape, else the checker's own.
+    when they hold only integers of the board's shape (checked; returned), else
+    the checker's own breadth-first search from the goal, stopped once every
+    start is labelled (exact up to there; nothing returned).
 
     Raises
     ------
@@ -51,28 +53,22 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
     """
     claim = "infeasible" if result.status is Status.INFEASIBLE else "optimal"
     solution = None if result.solution is None else _solution_fields(result.solution)
-    rounds, keys = _checked_labels(instance, certificate_of(result, claim), claim)
+    certificate = certificate_of(result, claim)
+    checked = None
+    if "rounds" in certificate or "keys" in certificate:
+        shape = (instance.rows, instance.cols)
+        rounds = grid(certificate.get("rounds"), "certificate 'rounds'", shape, minimum=-1, claim=claim)
+        keys = grid(certificate.get("keys"), "certificate 'keys'", shape, minimum=-1, claim=claim)
+        check_labels(instance, rounds, keys, claim)
+        checked = {"rounds": rounds, "keys": keys}
+    else:  # as cheap as the per-player search it checks: it stops at the last start
+        rounds, keys = labels(instance, players_only=True)
     ranking = [_lower_key(instance, rounds, keys, p) for p in range(instance.players)]
     evidence: list[Evidence] = []
     for applies, check in POLICY:
         if applies(result, solution):
             evidence += check(instance, result, solution, ranking)
-    return evidence, {"rounds": rounds, "keys": keys}
-
-
-def _checked_labels(instance: JumpInstance, certificate: dict, claim: str) -> tuple[np.ndarray, np.ndarray]:
-    """The attached labels when the answer brings any (integers of the board's shape), else the
-    checker's own; checked either way."""
-    shape = (instance.rows, instance.cols)
-    if instance.rows * instance.cols == 0:
-        rounds = keys = np.zeros(shape, dtype=np.int64)
-    elif "rounds" in certificate or "keys" in certificate:
-        rounds = grid(certificate.get("rounds"), "certificate 'rounds'", shape, minimum=-1, claim=claim)
-        keys = grid(certificate.get("keys"), "certificate 'keys'", shape, minimum=-1, claim=claim)
-    else:
-        rounds, keys = labels(instance)
-    check_labels(instance, rounds, keys, claim)
-    return rounds, keys
+    return evidence, checked
 
 
 #: Each player's (rounds, tie key, input order) read off the labels: the smallest wins.
@@ -285,18 +281,20 @@ def _numpy_faults(
     return faults
 
 
-def labels(instance: JumpInstance) -> tuple[np.ndarray, np.ndarray]:
+def labels(instance: JumpInstance, *, players_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The checker's own labelling, breadth-first from the goal over the reversed jumps (no
     search code shared): :func:`~knightcert.problems.checkers.jump_kernel.jump_labels`, compiled
-    ahead of time (:mod:`knightcert.problems.compiled`) or by numba. O(cells + jumps); the
-    layered numpy labelling before it cost more than the ``bfs-player`` solve it checks."""
+    ahead of time (:mod:`knightcert.problems.compiled`) or by numba; O(cells + jumps).
+    ``players_only``: stop once every player's start is labelled (cells further out: -1)."""
     values = np.ascontiguousarray(instance.values, dtype=np.int64)
-    rounds, keys = np.full(values.shape, -1, dtype=np.int64), np.full(values.shape, -1, dtype=np.int64)
+    rounds, keys = np.full(values.size, -1, dtype=np.int64), np.full(values.size, -1, dtype=np.int64)
+    starts = [r * instance.cols + c for r, c in instance.starts] if players_only else []
     own = kernel("jump_labels")
     if own is None:
         from knightcert.problems.checkers.jump_kernel import jump_labels as own
-    own(values, *instance.goal, rounds, keys)
-    return rounds, keys
+    goal = instance.goal[0] * instance.cols + instance.goal[1]
+    own(values, goal, np.array(starts, dtype=np.int64), rounds, keys)
+    return rounds.reshape(values.shape), keys.reshape(values.shape)
 
 
 def _jumps(values: np.ndarray):

@@ -64,11 +64,9 @@ def label_faults(values, rounds, keys):  # pragma: no cover - numba
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _jump(values, cell, d):  # pragma: no cover - numba
-    """The flat cell the jump from flat ``cell`` in direction ``d`` reaches, or -1."""
+def _jump(values, r, c, d):  # pragma: no cover - numba
+    """The flat cell the jump from ``(r, c)`` in direction ``d`` reaches, or -1."""
     rows, cols = values.shape
-    r = cell // cols
-    c = cell - r * cols
     value = values[r, c]
     tr = r + DIRECTIONS[d, 0] * value
     tc = c + DIRECTIONS[d, 1] * value
@@ -78,50 +76,58 @@ def _jump(values, cell, d):  # pragma: no cover - numba
 
 
 @njit(cache=True, nogil=True)
-def jump_labels(values, goal_row, goal_col, rounds, keys):  # pragma: no cover - numba
-    """The checker's labels: ``rounds`` (pre-set to -1) the fewest jumps from each cell to the
-    goal, breadth-first over the reversed jumps (indexed by target: a counting sort); then, in
-    that order (nondecreasing rounds), ``keys`` (pre-set to -1): a cell's own value two rounds
-    out, beyond that the least key of its jumps one round closer. O(cells)."""
+def jump_labels(values, goal, starts, rounds, keys):  # pragma: no cover - numba
+    """The checker's labels of the flat cells: ``rounds`` (pre-set to -1) the fewest jumps from
+    each cell to the flat ``goal``, breadth-first over the reversed jumps (indexed by target: a
+    counting sort), until every cell of ``starts`` is labelled (no starts: the whole board);
+    then, in that order (nondecreasing rounds), ``keys`` (pre-set to -1): a cell's own value two
+    rounds out, beyond that the least key of its jumps one round closer. O(cells)."""
     rows, cols = values.shape
     n = rows * cols
-    first = np.zeros(n + 1, dtype=np.int64)
-    for cell in range(n):
-        for d in range(4):
-            target = _jump(values, cell, d)
-            if target >= 0:
-                first[target + 1] += 1
+    first = np.zeros(n + 1, dtype=np.int32)
+    for r in range(rows):
+        for c in range(cols):
+            for d in range(4):
+                first[_jump(values, r, c, d) + 1] += 1  # no jump (-1) counts in first[0]
+    first[0] = 0
     for cell in range(n):
         first[cell + 1] += first[cell]
     into = np.empty(first[n], dtype=np.int32)
-    queue = first[:n].astype(np.int32)  # fill pointers first, then the breadth-first queue
-    for cell in range(n):
-        for d in range(4):
-            target = _jump(values, cell, d)
-            if target >= 0:
-                into[queue[target]] = cell
-                queue[target] += 1
-    flat_rounds, flat_keys, flat_values = rounds.reshape(n), keys.reshape(n), values.reshape(n)
-    flat_rounds[goal_row * cols + goal_col] = 0
-    queue[0] = goal_row * cols + goal_col
+    queue = first[:n].copy()  # fill pointers first, then the breadth-first queue
+    for r in range(rows):
+        for c in range(cols):
+            for d in range(4):
+                target = _jump(values, r, c, d)
+                if target >= 0:
+                    into[queue[target]] = r * cols + c
+                    queue[target] += 1
+    wanted = np.zeros(n, dtype=np.bool_)
+    wanted[starts] = True
+    wanted[goal] = False
+    waiting = np.count_nonzero(wanted) if starts.size else n
+    rounds[goal] = 0
+    queue[0] = goal
     head, tail = 0, 1
-    while head < tail:
+    while head < tail and waiting > 0:
         target = queue[head]
         head += 1
         for j in range(first[target], first[target + 1]):
-            if flat_rounds[into[j]] < 0:
-                flat_rounds[into[j]] = flat_rounds[target] + 1
-                queue[tail] = into[j]
+            cell = into[j]
+            if rounds[cell] < 0:
+                rounds[cell] = rounds[target] + 1
+                waiting -= wanted[cell]
+                queue[tail] = cell
                 tail += 1
     for i in range(tail):
         cell = queue[i]
-        label = flat_rounds[cell]
+        r = cell // cols
+        label = rounds[cell]
         if label == 2:
-            flat_keys[cell] = flat_values[cell]
+            keys[cell] = values[r, cell - r * cols]
         elif label > 2:
             best = np.iinfo(np.int64).max
             for d in range(4):
-                target = _jump(values, cell, d)
-                if target >= 0 and flat_rounds[target] == label - 1:
-                    best = min(best, flat_keys[target])
-            flat_keys[cell] = best
+                target = _jump(values, r, cell - r * cols, d)
+                if target >= 0 and rounds[target] == label - 1:
+                    best = min(best, keys[target])
+            keys[cell] = best
