@@ -306,7 +306,6 @@ _add(
         (),
         200,
         ("knightcert.algorithms.jump_kernels",),
-        4096,  # algorithms.jump_search.PLAIN_BFS_CELLS
         summary="round-by-round search of every player",
     ),
     MethodFacts(

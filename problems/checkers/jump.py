@@ -215,23 +215,13 @@ def check_labels(
         raise CheckFailed("the goal's round label is not 0", claim)
     if np.count_nonzero(rounds == 0) != 1:
         raise CheckFailed("a cell other than the goal has round label 0", claim)
-    if rounds.size > KERNEL_CELLS:
-        _raise_faults(_kernel_faults(instance.values, rounds, keys), claim)
-    else:
-        _raise_faults(_numpy_faults(instance.values, rounds, keys, None), claim)
+    _raise_faults(_kernel_faults(instance.values, rounds, keys), claim)
     two = rounds == 2
     if np.any(keys[two] != instance.values[two]):
         raise CheckFailed("a cell two rounds from the goal does not have its own value as tie key", claim)
 
 
-#: Boards of more cells than this have their labels checked by the compiled kernel
-#: (:mod:`knightcert.problems.checkers.jump_kernel`: one pass, 39 ms against 89 ms on
-#: 1000 x 1000), smaller ones by numpy (no kernel to load). The same size as the search's
-#: (``algorithms.jump_search.PLAIN_BFS_CELLS``), so that the warm-up of ``bfs`` past it
-#: (:mod:`knightcert.warming`) loads the checker's kernel too.
-KERNEL_CELLS = 4096
-
-#: What each fault flag of :func:`_numpy_faults` and the kernel means, in the order checked.
+#: What each fault flag of the kernel (:mod:`knightcert.problems.checkers.jump_kernel`) means.
 _FAULTS = (
     "a round label is larger than a jump allows (labels are not lower bounds)",
     "a tie key is larger than a successor's (keys are not lower bounds)",
@@ -250,6 +240,8 @@ def _raise_faults(faults: np.ndarray, claim: str) -> None:
 
 
 def _kernel_faults(values: np.ndarray, rounds: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """The fault flags of :func:`~knightcert.problems.checkers.jump_kernel.label_faults`: one
+    pass over the board (compiled ahead of time, or by numba)."""
     label_faults = kernel("label_faults")
     if label_faults is None:
         from knightcert.problems.checkers.jump_kernel import label_faults
@@ -258,27 +250,6 @@ def _kernel_faults(values: np.ndarray, rounds: np.ndarray, keys: np.ndarray) -> 
         return np.ascontiguousarray(array, dtype=np.int64)
 
     return label_faults(plain(values), plain(rounds), plain(keys))
-
-
-def _numpy_faults(
-    values: np.ndarray,
-    rounds: np.ndarray,
-    keys: np.ndarray,
-    jumps: list[tuple[np.ndarray, np.ndarray]] | None,
-) -> np.ndarray:
-    """The kernel's fault flags by whole-board numpy passes, direction by direction."""
-    faults = np.zeros(9, dtype=bool)
-    has_shorter = np.zeros(rounds.shape, dtype=bool)
-    for d, (target, valid) in enumerate(_jumps(values) if jumps is None else jumps):
-        t_rounds = np.where(valid, rounds.take(target), -1)
-        t_keys = np.where(valid, keys.take(target), 0)
-        reached = t_rounds >= 0
-        faults[2 * d] = np.any(reached & ((rounds < 0) | (rounds > t_rounds + 1)))
-        one_closer = reached & (rounds >= 1) & (t_rounds == rounds - 1)
-        has_shorter |= one_closer
-        faults[2 * d + 1] = np.any(one_closer & (rounds > 2) & (keys > t_keys))
-    faults[8] = np.any((rounds > 0) & ~has_shorter)
-    return faults
 
 
 def labels(instance: JumpInstance, *, players_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -295,18 +266,6 @@ def labels(instance: JumpInstance, *, players_only: bool = False) -> tuple[np.nd
     goal = instance.goal[0] * instance.cols + instance.goal[1]
     own(values, goal, np.array(starts, dtype=np.int64), rounds, keys)
     return rounds.reshape(values.shape), keys.reshape(values.shape)
-
-
-def _jumps(values: np.ndarray):
-    """For each direction: the flat target index of every cell (0 where invalid) and the validity mask."""
-    rows, cols = values.shape
-    r = np.arange(rows)[:, None]
-    c = np.arange(cols)[None, :]
-    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        tr = r + dr * values
-        tc = c + dc * values
-        valid = (values > 0) & (tr >= 0) & (tr < rows) & (tc >= 0) & (tc < cols)
-        yield np.where(valid, tr * cols + tc, 0), valid
 
 
 def _lower_key(instance: JumpInstance, rounds: np.ndarray, keys: np.ndarray, p: int) -> tuple:
