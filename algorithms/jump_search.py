@@ -58,7 +58,7 @@ def bfs(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
     table: list[dict[str, Any]] = []
     certificate = None
     if rows * cols:
-        search = kernel("rounds_and_keys")
+        search: Any = kernel("rounds_and_keys")
         if search is None:
             from knightcert.algorithms.jump_kernels import rounds_and_keys as search
         values = np.ascontiguousarray(instance.values, dtype=np.int64).reshape(-1)
@@ -103,7 +103,7 @@ def bfs_player(instance: JumpInstance, *, time_limit: float | None = None, seed:
     -----
     O(J·N·M) time, O(N·M) memory.
     """
-    forward_player = kernel("forward_player")
+    forward_player: Any = kernel("forward_player")
     if forward_player is None:
         from knightcert.algorithms.jump_kernels import forward_player
     began = time.perf_counter()

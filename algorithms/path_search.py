@@ -8,6 +8,7 @@ compiled loops: BFS's compiled ahead of time at install
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 
@@ -63,7 +64,7 @@ def bfs(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
     began = time.perf_counter()
     blocked = board.blocked.reshape(-1).view(np.uint8)
     dist = np.full(board.size, -1, dtype=np.int32)
-    search = kernel("bfs_torus")
+    search: Any = kernel("bfs_torus")
     if search is None and board.size <= PLAIN_BFS_SQUARES:
         search = _bfs_plain
     elif search is None:

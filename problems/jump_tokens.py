@@ -9,6 +9,7 @@ tokens. Small files are read in plain Python, with the same numbers, lines and e
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 
@@ -44,7 +45,7 @@ def tokenize(data: bytes, source: str) -> tuple[np.ndarray, np.ndarray]:
     check_memory(12 * capacity, f"reading {buf.size} bytes of numbers", source)
     values = np.empty(capacity, dtype=np.int64)
     lines = np.empty(capacity, dtype=np.int32)
-    scan = kernel("scan")
+    scan: Any = kernel("scan")
     if scan is None:
         from knightcert.problems.jump_scan import scan
     status, n = scan(buf, values, lines, _MAX_DIGITS)

@@ -242,7 +242,7 @@ def _raise_faults(faults: np.ndarray, claim: str) -> None:
 def _kernel_faults(values: np.ndarray, rounds: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """The fault flags of :func:`~knightcert.problems.checkers.jump_kernel.label_faults`: one
     pass over the board (compiled ahead of time, or by numba)."""
-    label_faults = kernel("label_faults")
+    label_faults: Any = kernel("label_faults")
     if label_faults is None:
         from knightcert.problems.checkers.jump_kernel import label_faults
 
@@ -260,7 +260,7 @@ def labels(instance: JumpInstance, *, players_only: bool = False) -> tuple[np.nd
     values = np.ascontiguousarray(instance.values, dtype=np.int64)
     rounds, keys = np.full(values.size, -1, dtype=np.int64), np.full(values.size, -1, dtype=np.int64)
     starts = [r * instance.cols + c for r, c in instance.starts] if players_only else []
-    own = kernel("jump_labels")
+    own: Any = kernel("jump_labels")
     if own is None:
         from knightcert.problems.checkers.jump_kernel import jump_labels as own
     goal = instance.goal[0] * instance.cols + instance.goal[1]
