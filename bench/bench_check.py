@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
             solves.append(solved - began)
         solve, check = statistics.median(solves), statistics.median(checks)
         print(
-            f"| {problem} | {name} | {label} | {solve:.3f} | {check:.3f} | {check / solve:.2f} "
+            f"| {problem} | {name} | {label} | {solve:.5f} | {check:.5f} | {check / solve:.2f} "
             f"| {result.certified} | {load:.1f} |",
             flush=True,
         )
