@@ -13,11 +13,14 @@ from other sources; the caller then takes its numba kernel (compiled or loaded o
 from __future__ import annotations
 
 import importlib
+import re
 import zlib
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 __all__ = ["KERNELS", "kernel", "source_stamp"]
 
@@ -62,6 +65,19 @@ def _module() -> Any:
 
 
 def kernel(name: str) -> Callable[..., Any] | None:
-    """The kernel ``name`` of :data:`KERNELS` compiled ahead of time, or None (see the module docstring)."""
+    """The kernel ``name`` of :data:`KERNELS` compiled ahead of time, or None (see the module
+    docstring). It refuses (TypeError) arrays of another dtype than its signature's, or not
+    C-ordered: the compiled code does not check them (it would read their memory as its own)."""
     module = _module()
-    return None if module is None else getattr(module, name)
+    if module is None:
+        return None
+    function, signature = getattr(module, name), KERNELS[name][1]
+    dtypes = [np.dtype(code) for code in re.findall(r"(\w+)\[", signature[signature.rindex("(") :])]
+
+    def checked(*args: Any) -> Any:
+        arrays = [arg for arg in args if isinstance(arg, np.ndarray)]
+        if [a.dtype for a in arrays] != dtypes or not all(a.flags.c_contiguous for a in arrays):
+            raise TypeError(f"{name}: expected C-ordered arrays of {', '.join(map(str, dtypes))}")
+        return function(*args)
+
+    return checked

@@ -4,6 +4,7 @@ answer as numba's kernels do."""
 from __future__ import annotations
 
 import shutil
+from typing import Any
 
 import numpy as np
 import pytest
@@ -19,15 +20,29 @@ def fresh_lookup():
 
 
 def _built_with(stamp: int):
-    return type("Built", (), {"stamp": staticmethod(lambda: stamp), "bfs_torus": "the kernel"})
+    return type(
+        "Built", (), {"stamp": staticmethod(lambda: stamp), "bfs_torus": staticmethod(lambda *a: "ran")}
+    )
 
 
 def test_the_module_is_used_only_when_built_from_these_sources(monkeypatch, fresh_lookup):
-    for offset, expected in ((0, "the kernel"), (1, None)):
+    for offset in (0, 1):
         built = _built_with(compiled.source_stamp() + offset)
         monkeypatch.setattr(compiled.importlib, "import_module", lambda name, built=built: built)
         compiled._module.cache_clear()
-        assert compiled.kernel("bfs_torus") == expected
+        assert (compiled.kernel("bfs_torus") is None) == bool(offset)
+
+
+def test_a_compiled_kernel_refuses_arrays_of_another_dtype_or_order(monkeypatch, fresh_lookup):
+    built = _built_with(compiled.source_stamp())
+    monkeypatch.setattr(compiled.importlib, "import_module", lambda name: built)
+    search = compiled.kernel("bfs_torus")
+    assert search is not None
+    blocked, dist = np.zeros(12, np.uint8), np.full(12, -1, np.int32)
+    assert search(blocked, 3, 4, 0, 5, dist) == "ran"
+    for wrong in ((blocked, dist.astype(np.int64)), (blocked.astype(bool), dist), (blocked, dist[::2])):
+        with pytest.raises(TypeError, match="bfs_torus: expected C-ordered arrays of uint8, int32"):
+            search(wrong[0], 3, 4, 0, 5, wrong[1])
 
 
 def test_the_stamp_follows_every_kernel_source(monkeypatch, tmp_path):
@@ -51,24 +66,31 @@ def test_the_compiled_kernels_label_as_numba_does():
     from knightcert.algorithms.path_kernels import bfs_torus
     from knightcert.problems.checkers.jump_kernel import jump_labels
 
+    def both(jit: Any, name: str, *args: Any, sizes=(np.int32,)) -> None:
+        """``jit`` and the compiled ``name`` on ``args`` and fresh -1 arrays of ``sizes``: the same."""
+        outs = []
+        for function in (jit, compiled.kernel(name) or jit):  # (skipped above when not built)
+            outs.append([np.full(n, -1, dtype) for dtype in sizes])
+            outs[-1].append(function(*args, *outs[-1]))
+        assert all(np.array_equal(a, b) for a, b in zip(*outs, strict=True)), name
+
     rng = np.random.default_rng(40)
     for _ in range(50):
         rows, cols = (int(x) for x in rng.integers(1, 40, size=2))
-        blocked = (rng.random(rows * cols) < 0.3).astype(np.uint8)
-        start, goal = (int(x) for x in rng.integers(0, rows * cols, size=2))
-        outs = [np.full(rows * cols, -1, np.int32) for _ in range(2)]
-        steps = [
-            f(blocked, rows, cols, start, goal, out)
-            for f, out in zip((bfs_torus, compiled.kernel("bfs_torus")), outs, strict=True)
-        ]
-        assert steps[0] == steps[1] and (outs[0] == outs[1]).all()
+        n = rows * cols
+        blocked = (rng.random(n) < 0.3).astype(np.uint8)
+        start, goal = (int(x) for x in rng.integers(0, n, size=2))
+        both(bfs_torus, "bfs_torus", blocked, rows, cols, start, goal)
         values = rng.integers(0, max(rows, cols), size=(rows, cols)).astype(np.int64)
-        for f in (rounds_and_keys, compiled.kernel("rounds_and_keys")):
-            outs.append((np.full(rows * cols, -1, np.int32), np.full(rows * cols, -1, np.int64)))
-            f(values.reshape(-1), rows, cols, rows * cols - 1, *outs[-1])
-        assert all((a == b).all() for a, b in zip(outs[2], outs[3], strict=True))
-        starts = rng.integers(0, rows * cols, size=3)
-        for f in (jump_labels, compiled.kernel("jump_labels")):
-            outs.append((np.full(rows * cols, -1, np.int64), np.full(rows * cols, -1, np.int64)))
-            f(values, rows * cols - 1, starts, *outs[-1])
-        assert all((a == b).all() for a, b in zip(outs[4], outs[5], strict=True))
+        both(
+            rounds_and_keys,
+            "rounds_and_keys",
+            values.reshape(-1),
+            rows,
+            cols,
+            n - 1,
+            sizes=(np.int32, np.int64),
+        )
+        both(
+            jump_labels, "jump_labels", values, n - 1, rng.integers(0, n, size=3), sizes=(np.int64, np.int64)
+        )
