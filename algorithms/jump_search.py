@@ -11,15 +11,12 @@ from typing import Any
 
 import numpy as np
 
+from knightcert.problems.compiled import kernel
 from knightcert.problems.jump_game import JumpInstance, game_result, jump_targets, player_row
 from knightcert.problems.method import method
 from knightcert.problems.result import Result
 
-__all__ = ["PLAIN_BFS_CELLS", "bfs", "bfs_player"]
-
-#: Boards up to this many cells are searched in plain Python: loading the compiled kernel
-#: (about 0.4 s) costs more than the whole search there (docs/benchmarks.md).
-PLAIN_BFS_CELLS = 4096
+__all__ = ["bfs", "bfs_player"]
 
 
 @method("jump", "bfs")
@@ -51,19 +48,18 @@ def bfs(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
     -----
     O(N·M) time and memory whatever the number of players J, plus O(J·R) to
     write the paths (R = rounds). Exact: BFS distances are shortest, and the
-    tie key is a minimum over exactly the fastest paths. Boards up to
-    ``PLAIN_BFS_CELLS`` cells are searched in plain Python, larger ones by a
-    compiled kernel; both give the same labels.
+    tie key is a minimum over exactly the fastest paths. The search is a
+    kernel compiled ahead of time (:mod:`knightcert.problems.compiled`), or
+    by numba on first use when the install did not build it.
     """
     rows, cols = instance.rows, instance.cols
     table: list[dict[str, Any]] = []
     certificate = None
     if rows * cols:
-        if rows * cols <= PLAIN_BFS_CELLS:
-            search = _rounds_and_keys_plain
-        else:
+        search: Any = kernel("rounds_and_keys")
+        if search is None:
             from knightcert.algorithms.jump_kernels import rounds_and_keys as search
-        values = instance.values.reshape(-1)
+        values = np.ascontiguousarray(instance.values, dtype=np.int64).reshape(-1)
         dist = np.full(rows * cols, -1, dtype=np.int32)
         best = np.full(rows * cols, -1, dtype=np.int64)
         search(values, rows, cols, rows * cols - 1, dist, best)
@@ -71,45 +67,6 @@ def bfs(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
             table.append(_lookup(instance, p, r * cols + c, dist, best))
         certificate = {"rounds": dist.reshape(rows, cols), "keys": best.reshape(rows, cols)}
     return game_result(instance, "bfs", table, certificate=certificate)
-
-
-def _rounds_and_keys_plain(
-    values: np.ndarray, rows: int, cols: int, goal: int, dist: np.ndarray, best: np.ndarray
-) -> int:
-    """:func:`~knightcert.algorithms.jump_kernels.rounds_and_keys` in plain Python (small boards)."""
-    cells = values.tolist()
-    preds: list[list[int]] = [[] for _ in cells]
-    for cell, v in enumerate(cells):
-        if v > 0:
-            r, c = divmod(cell, cols)
-            if r - v >= 0:
-                preds[cell - v * cols].append(cell)
-            if r + v < rows:
-                preds[cell + v * cols].append(cell)
-            if c - v >= 0:
-                preds[cell - v].append(cell)
-            if c + v < cols:
-                preds[cell + v].append(cell)
-    rounds = [-1] * len(cells)
-    keys = [-1] * len(cells)
-    rounds[goal] = 0
-    queue = [goal]
-    for u in queue:  # the list grows while it is read: breadth-first order
-        d = rounds[u] + 1
-        key = keys[u]
-        for p in preds[u]:
-            if rounds[p] < 0:
-                rounds[p] = d
-                queue.append(p)
-                if d == 2:
-                    keys[p] = cells[p]
-                elif d > 2:
-                    keys[p] = key
-            elif rounds[p] == d and d > 2 and key < keys[p]:
-                keys[p] = key
-    dist[:] = rounds
-    best[:] = keys
-    return len(queue)
 
 
 def _lookup(instance: JumpInstance, p: int, cell: int, dist: np.ndarray, best: np.ndarray) -> dict[str, Any]:
@@ -144,11 +101,12 @@ def bfs_player(instance: JumpInstance, *, time_limit: float | None = None, seed:
     -----
     O(J·N·M) time, O(N·M) memory.
     """
-    from knightcert.algorithms.jump_kernels import forward_player
-
+    forward_player: Any = kernel("forward_player")
+    if forward_player is None:
+        from knightcert.algorithms.jump_kernels import forward_player
     rows, cols = instance.rows, instance.cols
     n = rows * cols
-    values = instance.values.reshape(-1)
+    values = np.ascontiguousarray(instance.values, dtype=np.int64).reshape(-1)
     parent = np.empty(max(n, 1), dtype=np.int32)
     queue = np.empty(max(n, 1), dtype=np.int32)
     table = []

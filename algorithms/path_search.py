@@ -1,14 +1,17 @@
 """Shortest knight paths on toroidal boards: BFS and A* (exact), and the best-first engine.
 
-Both search the implicit knight graph of a :class:`LostKnightInstance`
-with compiled (numba) loops; the first call of each compiles it once and
-caches the machine code next to the module.
+Both search the implicit knight graph of a :class:`LostKnightInstance` with
+compiled loops: BFS's compiled ahead of time at install
+(:mod:`knightcert.problems.compiled`), else by numba on first use.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from knightcert.problems.compiled import kernel
 from knightcert.problems.errors import SizeLimitExceeded
 from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.method import method
@@ -19,13 +22,9 @@ __all__ = ["astar", "best_first", "bfs"]
 
 #: Largest board A* and greedy accept: their priority keys are packed in 63 bits.
 MAX_BEST_FIRST_BITS = 62
-#: Boards up to this many squares are searched in plain Python: loading the compiled
-#: kernel (about 0.4 s) costs more than the whole search there (docs/benchmarks.md).
+#: Without the kernel compiled ahead of time, boards up to this many squares are searched in
+#: plain Python: loading numba's kernel (about 0.5 s) costs more than the whole search there.
 PLAIN_BFS_SQUARES = 4096
-#: Boards up to this many squares are searched layer by layer with numpy (:func:`_bfs_layers`):
-#: loading the compiled kernel costs about 0.5 s of CPU per process, more than the layered
-#: search of a board this size (docs/benchmarks-archive.md, "The 11 seed boards in one call").
-LAYERED_BFS_SQUARES = 1_000_000
 
 
 @method("path", "bfs")
@@ -55,18 +54,18 @@ def bfs(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
     Notes
     -----
     O(8 * rows * cols) time and O(rows * cols) memory; stops as soon as S is
-    labelled. Exact: BFS labels squares in order of distance. Boards up to
+    labelled. Exact: BFS labels squares in order of distance. The kernel
+    compiled ahead of time searches every board; without it, boards up to
     ``PLAIN_BFS_SQUARES`` squares are searched in plain Python, larger ones
-    by a compiled kernel; both label the same squares.
+    by numba's kernel; all label the same squares.
     """
     board = instance.board
     blocked = board.blocked.reshape(-1).view(np.uint8)
     dist = np.full(board.size, -1, dtype=np.int32)
-    if board.size <= PLAIN_BFS_SQUARES:
+    search: Any = kernel("bfs_torus")
+    if search is None and board.size <= PLAIN_BFS_SQUARES:
         search = _bfs_plain
-    elif board.size <= LAYERED_BFS_SQUARES:
-        search = _bfs_layers
-    else:
+    elif search is None:
         from knightcert.algorithms.path_kernels import bfs_torus as search
     expanded = search(blocked, board.rows, board.cols, instance.start_index, instance.exit_index, dist)
     goal_dist = int(dist[instance.exit_index])
@@ -197,30 +196,6 @@ def _bfs_plain(blocked: np.ndarray, rows: int, cols: int, start: int, goal: int,
                 queue.append(v)
     dist[:] = labels
     return head
-
-
-def _bfs_layers(blocked: np.ndarray, rows: int, cols: int, start: int, goal: int, dist: np.ndarray) -> int:
-    """Breadth-first search a layer at a time with numpy: the eight jumps of the whole frontier
-    at once, each new square kept once. Fills ``dist`` with exact distances up to the goal's
-    layer (the layer is completed) and returns the number of expanded squares (the frontiers
-    before the goal's layer). O(squares) work in O(layers) numpy calls."""
-    n = rows * cols
-    free = blocked == 0
-    stamp = np.zeros(n, dtype=np.int64)
-    dist[start] = 0
-    frontier = np.array([start], dtype=np.int64)
-    expanded = layer = 0
-    while frontier.size and dist[goal] < 0:
-        expanded += frontier.size
-        layer += 1
-        r, c = np.divmod(frontier, cols)
-        reached = np.concatenate([((r + dr) % rows) * cols + (c + dc) % cols for dr, dc in KNIGHT_OFFSETS])
-        reached = reached[free[reached] & (dist[reached] < 0)]
-        stamp[reached] = np.arange(reached.size)  # one copy of each square: the write that stuck
-        reached = reached[stamp[reached] == np.arange(reached.size)]
-        dist[reached] = layer
-        frontier = reached
-    return expanded
 
 
 def _walk_back(instance: LostKnightInstance, dist: np.ndarray) -> list[list[int]]:

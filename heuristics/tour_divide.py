@@ -36,9 +36,11 @@ import json
 from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from knightcert.problems.compiled import kernel
 from knightcert.problems.errors import InvalidInstance, SizeLimitExceeded
 from knightcert.problems.method import method
 from knightcert.problems.result import Backing, Evidence, Result, Status
@@ -484,9 +486,10 @@ def walk_order(table: np.ndarray, first: int) -> np.ndarray:
     walk, past :data:`PYTHON_WALK` squares)."""
     n = table.shape[0]
     if n > PYTHON_WALK:
-        from knightcert.heuristics.tour_kernels import walk_order as compiled
-
-        return compiled(table, first)
+        compiled: Any = kernel("walk_order")  # ahead of time, else numba's
+        if compiled is None:
+            from knightcert.heuristics.tour_kernels import walk_order as compiled
+        return compiled(np.ascontiguousarray(table, dtype=np.int32), first)
     order = np.empty(n, dtype=np.int64)
     t = table.tolist()
     previous, current = -1, first
@@ -503,9 +506,10 @@ def squares_of(order: np.ndarray, cols: int) -> np.ndarray:
     :data:`PYTHON_WALK` squares, else a slice at a time: no whole-array temporaries)."""
     out = np.empty((len(order), 2), dtype=np.int32)
     if len(order) > PYTHON_WALK:
-        from knightcert.heuristics.tour_kernels import order_squares
-
-        order_squares(order, cols, out)
+        order_squares: Any = kernel("order_squares")  # ahead of time, else numba's
+        if order_squares is None:
+            from knightcert.heuristics.tour_kernels import order_squares
+        order_squares(np.ascontiguousarray(order, dtype=np.int32), cols, out)
         return out
     step = 1 << 18
     for s in range(0, len(order), step):

@@ -280,9 +280,7 @@ _add(
                 options=(WORKERS, _formulation("distance")), bytes_per_square=4000, summary=_CPSAT),
     MethodFacts("path", "csp", "knightcert.models.path_csp:csp", exact=True, proves=_EXACT, summary=_CSP),
     MethodFacts("jump", "bfs", "knightcert.algorithms.jump_search:bfs", exact=True, proves=_EXACT,
-                bytes_per_square=200, kernels=_JUMP_KERNELS,
-                compiled_from=4096,  # algorithms.jump_search.PLAIN_BFS_CELLS
-                summary="round-by-round search of every player"),
+                bytes_per_square=200, kernels=_JUMP_KERNELS, summary="round-by-round search of every player"),
     MethodFacts("jump", "bfs-player", "knightcert.algorithms.jump_search:bfs_player", exact=True,
                 proves=_EXACT, bytes_per_square=200, kernels=_JUMP_KERNELS, summary="one search per player"),
     MethodFacts("jump", "cpsat", "knightcert.models.jump_cpsat:cpsat", exact=True, proves=_EXACT,

@@ -1,17 +1,19 @@
 """A fast tokenizer for whitespace-separated non-negative integers.
 
 Reads every number of a file in one compiled pass (:mod:`knightcert.problems.jump_scan`,
-numba) and remembers the line of each, so that the parser can check the structure with
-numpy and report positions without a Python loop over millions of tokens. Small files are
-read in plain Python, with the same numbers, lines and errors.
+compiled ahead of time or by numba) and remembers the line of each, so that the parser can
+check the structure with numpy and report positions without a Python loop over millions of
+tokens. Small files are read in plain Python, with the same numbers, lines and errors.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 
+from knightcert.problems.compiled import kernel
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.input_file import check_memory, echo
 
@@ -43,8 +45,9 @@ def tokenize(data: bytes, source: str) -> tuple[np.ndarray, np.ndarray]:
     check_memory(12 * capacity, f"reading {buf.size} bytes of numbers", source)
     values = np.empty(capacity, dtype=np.int64)
     lines = np.empty(capacity, dtype=np.int32)
-    from knightcert.problems.jump_scan import scan
-
+    scan: Any = kernel("scan")
+    if scan is None:
+        from knightcert.problems.jump_scan import scan
     status, n = scan(buf, values, lines, _MAX_DIGITS)
     if status < 0:
         _raise_at(data, -1 - status, source)

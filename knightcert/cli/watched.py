@@ -20,13 +20,13 @@ imports: :data:`knightcert.__main__._STARTED`). :func:`run_watched`:
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import os
 import signal
 import threading
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from knightcert.cli import session
@@ -118,9 +118,9 @@ def run_watched(
     from knightcert.solving import prepare
 
     ref, _ = prepare(problem, method, instance, options)
-    if not ref.foreign:  # its code loaded now, its models' too (OR-Tools): the import counts
+    if not ref.foreign:  # its code loaded now, its model's too (OR-Tools): the import counts
         ref.function()
-        with contextlib.suppress(ImportError):
+        if (Path(__file__).parents[1] / "models" / f"{problem}_{ref.name}.py").exists():  # not OR-Tools else
             importlib.import_module(f"knightcert.models.{problem}_{ref.name}")
     with progress.listening(_progress_line()):
         return _run_watched(problem, ref, instance, time_limit=time_limit, seed=seed, options=options)

@@ -26,6 +26,7 @@ import numpy as np
 
 from knightcert.problems.checkers.common import CheckFailed, as_squares, bound_claim, certificate_of
 from knightcert.problems.checkers.fields import describe_value, grid, optional_integer
+from knightcert.problems.compiled import kernel
 from knightcert.problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
@@ -41,7 +42,9 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
     (nobody arrives earlier, or as early with a shorter previous jump, or as
     early and as short but earlier in input order) and the no-winner claim
     are proven with the labels: the attached ``{"rounds": ..., "keys": ...}``
-    when they hold only integers of the board's shape, else the checker's own.
+    when they hold only integers of the board's shape (checked; returned), else
+    the checker's own breadth-first search from the goal, stopped once every
+    start is labelled (exact up to there; nothing returned).
 
     Raises
     ------
@@ -50,30 +53,22 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
     """
     claim = "infeasible" if result.status is Status.INFEASIBLE else "optimal"
     solution = None if result.solution is None else _solution_fields(result.solution)
-    rounds, keys = _checked_labels(instance, certificate_of(result, claim), claim)
+    certificate = certificate_of(result, claim)
+    checked = None
+    if "rounds" in certificate or "keys" in certificate:
+        shape = (instance.rows, instance.cols)
+        rounds = grid(certificate.get("rounds"), "certificate 'rounds'", shape, minimum=-1, claim=claim)
+        keys = grid(certificate.get("keys"), "certificate 'keys'", shape, minimum=-1, claim=claim)
+        check_labels(instance, rounds, keys, claim)
+        checked = {"rounds": rounds, "keys": keys}
+    else:  # as cheap as the per-player search it checks: it stops at the last start
+        rounds, keys = labels(instance, players_only=True)
     ranking = [_lower_key(instance, rounds, keys, p) for p in range(instance.players)]
     evidence: list[Evidence] = []
     for applies, check in POLICY:
         if applies(result, solution):
             evidence += check(instance, result, solution, ranking)
-    return evidence, {"rounds": rounds, "keys": keys}
-
-
-def _checked_labels(instance: JumpInstance, certificate: dict, claim: str) -> tuple[np.ndarray, np.ndarray]:
-    """The attached labels when the answer brings any (integers of the board's shape), else the
-    checker's own; checked either way."""
-    shape = (instance.rows, instance.cols)
-    jumps = None
-    if instance.rows * instance.cols == 0:
-        rounds = keys = np.zeros(shape, dtype=np.int64)
-    elif "rounds" in certificate or "keys" in certificate:
-        rounds = grid(certificate.get("rounds"), "certificate 'rounds'", shape, minimum=-1, claim=claim)
-        keys = grid(certificate.get("keys"), "certificate 'keys'", shape, minimum=-1, claim=claim)
-    else:
-        jumps = list(_jumps(instance.values))  # computed once for the labelling and its check
-        rounds, keys = labels(instance, jumps)
-    check_labels(instance, rounds, keys, claim, jumps)
-    return rounds, keys
+    return evidence, checked
 
 
 #: Each player's (rounds, tie key, input order) read off the labels: the smallest wins.
@@ -210,14 +205,9 @@ def replay(instance: JumpInstance, player: int, path: Any) -> tuple[int, int | N
 
 
 def check_labels(
-    instance: JumpInstance,
-    rounds: np.ndarray,
-    keys: np.ndarray,
-    claim: str = "optimal",
-    jumps: list[tuple[np.ndarray, np.ndarray]] | None = None,
+    instance: JumpInstance, rounds: np.ndarray, keys: np.ndarray, claim: str = "optimal"
 ) -> None:
-    """Check that ``rounds`` are exact distances to the goal and ``keys`` lower bounds
-    (``jumps``: ``_jumps(instance.values)`` when already computed)."""
+    """Check that ``rounds`` are exact distances to the goal and ``keys`` lower bounds."""
     if instance.rows * instance.cols == 0:
         return
     goal = instance.goal
@@ -225,23 +215,13 @@ def check_labels(
         raise CheckFailed("the goal's round label is not 0", claim)
     if np.count_nonzero(rounds == 0) != 1:
         raise CheckFailed("a cell other than the goal has round label 0", claim)
-    if rounds.size > KERNEL_CELLS:
-        _raise_faults(_kernel_faults(instance.values, rounds, keys), claim)
-    else:
-        _raise_faults(_numpy_faults(instance.values, rounds, keys, jumps), claim)
+    _raise_faults(_kernel_faults(instance.values, rounds, keys), claim)
     two = rounds == 2
     if np.any(keys[two] != instance.values[two]):
         raise CheckFailed("a cell two rounds from the goal does not have its own value as tie key", claim)
 
 
-#: Boards of more cells than this have their labels checked by the compiled kernel
-#: (:mod:`knightcert.problems.checkers.jump_kernel`: one pass, 39 ms against 89 ms on
-#: 1000 x 1000), smaller ones by numpy (no kernel to load). The same size as the search's
-#: (``algorithms.jump_search.PLAIN_BFS_CELLS``), so that the warm-up of ``bfs`` past it
-#: (:mod:`knightcert.warming`) loads the checker's kernel too.
-KERNEL_CELLS = 4096
-
-#: What each fault flag of :func:`_numpy_faults` and the kernel means, in the order checked.
+#: What each fault flag of the kernel (:mod:`knightcert.problems.checkers.jump_kernel`) means.
 _FAULTS = (
     "a round label is larger than a jump allows (labels are not lower bounds)",
     "a tie key is larger than a successor's (keys are not lower bounds)",
@@ -260,101 +240,32 @@ def _raise_faults(faults: np.ndarray, claim: str) -> None:
 
 
 def _kernel_faults(values: np.ndarray, rounds: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    from knightcert.problems.checkers.jump_kernel import DIRECTIONS, label_faults
+    """The fault flags of :func:`~knightcert.problems.checkers.jump_kernel.label_faults`: one
+    pass over the board (compiled ahead of time, or by numba)."""
+    label_faults: Any = kernel("label_faults")
+    if label_faults is None:
+        from knightcert.problems.checkers.jump_kernel import label_faults
 
     def plain(array: np.ndarray) -> np.ndarray:
         return np.ascontiguousarray(array, dtype=np.int64)
 
-    return label_faults(plain(values), plain(rounds), plain(keys), DIRECTIONS)
+    return label_faults(plain(values), plain(rounds), plain(keys))
 
 
-def _numpy_faults(
-    values: np.ndarray,
-    rounds: np.ndarray,
-    keys: np.ndarray,
-    jumps: list[tuple[np.ndarray, np.ndarray]] | None,
-) -> np.ndarray:
-    """The kernel's fault flags by whole-board numpy passes, direction by direction."""
-    faults = np.zeros(9, dtype=bool)
-    has_shorter = np.zeros(rounds.shape, dtype=bool)
-    for d, (target, valid) in enumerate(_jumps(values) if jumps is None else jumps):
-        t_rounds = np.where(valid, rounds.take(target), -1)
-        t_keys = np.where(valid, keys.take(target), 0)
-        reached = t_rounds >= 0
-        faults[2 * d] = np.any(reached & ((rounds < 0) | (rounds > t_rounds + 1)))
-        one_closer = reached & (rounds >= 1) & (t_rounds == rounds - 1)
-        has_shorter |= one_closer
-        faults[2 * d + 1] = np.any(one_closer & (rounds > 2) & (keys > t_keys))
-    faults[8] = np.any((rounds > 0) & ~has_shorter)
-    return faults
-
-
-def labels(
-    instance: JumpInstance, jumps: list[tuple[np.ndarray, np.ndarray]] | None = None
-) -> tuple[np.ndarray, np.ndarray]:
+def labels(instance: JumpInstance, *, players_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The checker's own labelling, breadth-first from the goal over the reversed jumps (no
-    search code shared).
-
-    O(cells + jumps): each layer touches only the jumps into the cells of the layer before
-    it (a reversed-jump index built once, sorted by target) and the jumps out of its own
-    new cells (their keys); it was a whole-board numpy pass per layer and direction,
-    O(layers x cells), 15 s on EX5 (1000 x 1000) against 3 s for the solve.
-    """
-    values = instance.values
-    size = values.size
-    rounds = np.full(size, -1, dtype=np.int64)
-    keys = np.full(size, -1, dtype=np.int64)
-    if size == 0:
-        return rounds.reshape(values.shape), keys.reshape(values.shape)
-    flat_values = values.reshape(-1)
-    jumps = [(t.reshape(-1), v.reshape(-1)) for t, v in (_jumps(values) if jumps is None else jumps)]
-    # the reversed jumps: for every cell, the cells that jump onto it (counting sort by target)
-    sources = np.concatenate([np.flatnonzero(valid) for _, valid in jumps]).astype(np.int32)
-    targets = np.concatenate([target[valid] for target, valid in jumps]).astype(np.int32)
-    into = sources[np.argsort(targets)]  # the order among one target's sources does not matter
-    first = np.zeros(size + 1, dtype=np.int64)
-    np.cumsum(np.bincount(targets, minlength=size), out=first[1:])
-    goal = instance.goal[0] * values.shape[1] + instance.goal[1]
-    rounds[goal] = 0
-    stamp = np.zeros(size, dtype=np.int64)
-    frontier = np.array([goal], dtype=np.int64)
-    layer = 0
-    while frontier.size:
-        layer += 1
-        counts = first[frontier + 1] - first[frontier]
-        total = int(counts.sum())
-        if total == 0:
-            break
-        # positions first[f] .. first[f + 1] - 1 of every frontier cell f, in one array
-        base = np.repeat(first[frontier] - np.cumsum(counts) + counts, counts)
-        found = into[base + np.arange(total)].astype(np.int64)
-        found = found[rounds[found] < 0]
-        stamp[found] = np.arange(found.size)  # the last write wins: keep one copy of each cell
-        found = found[stamp[found] == np.arange(found.size)]
-        rounds[found] = layer
-        if layer == 2:
-            keys[found] = flat_values[found]
-        elif layer > 2:
-            best = np.full(found.size, np.iinfo(np.int64).max)
-            for target, valid in jumps:
-                to = target[found]
-                closer = valid[found] & (rounds[to] == layer - 1)
-                best = np.where(closer, np.minimum(best, keys[to]), best)
-            keys[found] = best
-        frontier = found
+    search code shared): :func:`~knightcert.problems.checkers.jump_kernel.jump_labels`, compiled
+    ahead of time (:mod:`knightcert.problems.compiled`) or by numba; O(cells + jumps).
+    ``players_only``: stop once every player's start is labelled (cells further out: -1)."""
+    values = np.ascontiguousarray(instance.values, dtype=np.int64)
+    rounds, keys = np.full(values.size, -1, dtype=np.int64), np.full(values.size, -1, dtype=np.int64)
+    starts = [r * instance.cols + c for r, c in instance.starts] if players_only else []
+    own: Any = kernel("jump_labels")
+    if own is None:
+        from knightcert.problems.checkers.jump_kernel import jump_labels as own
+    goal = instance.goal[0] * instance.cols + instance.goal[1]
+    own(values, goal, np.array(starts, dtype=np.int64), rounds, keys)
     return rounds.reshape(values.shape), keys.reshape(values.shape)
-
-
-def _jumps(values: np.ndarray):
-    """For each direction: the flat target index of every cell (0 where invalid) and the validity mask."""
-    rows, cols = values.shape
-    r = np.arange(rows)[:, None]
-    c = np.arange(cols)[None, :]
-    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        tr = r + dr * values
-        tc = c + dc * values
-        valid = (values > 0) & (tr >= 0) & (tr < rows) & (tc >= 0) & (tc < cols)
-        yield np.where(valid, tr * cols + tc, 0), valid
 
 
 def _lower_key(instance: JumpInstance, rounds: np.ndarray, keys: np.ndarray, p: int) -> tuple:

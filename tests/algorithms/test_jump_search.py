@@ -139,21 +139,3 @@ def test_values_beyond_any_jump_are_represented_by_the_exact_models(huge):
         assert result.verified, (solve.method_name, result.info)
         answers[solve.method_name] = winner(result)
     assert len(set(answers.values())) == 1 and answers["bfs"] == ("B", 2), answers
-
-
-def test_the_plain_search_labels_like_the_compiled_kernel():
-    """Small boards are searched in plain Python (no kernel to load); both give the same rounds
-    and tie keys cell for cell, on random boards of every shape up to 30 x 30."""
-    from knightcert.algorithms.jump_kernels import rounds_and_keys
-    from knightcert.algorithms.jump_search import _rounds_and_keys_plain
-
-    rng = np.random.default_rng(4)
-    for _ in range(200):
-        rows, cols = (int(x) for x in rng.integers(1, 31, size=2))
-        values = rng.integers(0, int(rng.integers(1, 12)), size=rows * cols).astype(np.int64)
-        values[-1] = 0
-        compiled = (np.full(rows * cols, -1, np.int32), np.full(rows * cols, -1, np.int64))
-        plain = (compiled[0].copy(), compiled[1].copy())
-        reached = rounds_and_keys(values, rows, cols, rows * cols - 1, *compiled)
-        assert _rounds_and_keys_plain(values, rows, cols, rows * cols - 1, *plain) == reached
-        assert (plain[0] == compiled[0]).all() and (plain[1] == compiled[1]).all()

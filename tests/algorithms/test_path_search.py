@@ -84,20 +84,3 @@ def test_the_plain_bfs_labels_like_the_compiled_kernel():
         expanded = bfs_torus(blocked, rows, cols, start, goal, compiled)
         assert _bfs_plain(blocked, rows, cols, start, goal, plain) == expanded
         assert (plain == compiled).all()
-
-
-def test_the_layered_bfs_labels_as_the_plain_one():
-    from knightcert.algorithms.path_search import _bfs_layers, _bfs_plain
-
-    rng = np.random.default_rng(7)
-    for _ in range(100):
-        rows, cols = int(rng.integers(1, 25)), int(rng.integers(1, 25))
-        blocked = (rng.random(rows * cols) < 0.3).astype(np.uint8)
-        start, goal = int(rng.integers(rows * cols)), int(rng.integers(rows * cols))
-        blocked[start] = blocked[goal] = 0
-        plain, layered = np.full(rows * cols, -1, np.int32), np.full(rows * cols, -1, np.int32)
-        _bfs_plain(blocked, rows, cols, start, goal, plain)
-        _bfs_layers(blocked, rows, cols, start, goal, layered)
-        assert plain[goal] == layered[goal]
-        below = (plain >= 0) & ((plain < plain[goal]) | (plain[goal] < 0))  # labelled by both
-        assert (plain[below] == layered[below]).all()

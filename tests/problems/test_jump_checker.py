@@ -86,13 +86,13 @@ def label_faults_by_definition(values, rounds, keys):
     return faults
 
 
-def test_the_kernel_and_numpy_flag_the_same_label_faults():
-    """Both label checks (the compiled kernel on large boards, numpy on small ones) against
-    the test's own definition, on random boards with true and corrupted labels."""
+def test_the_kernel_flags_the_label_faults_of_the_definition():
+    """The label check's kernel against the test's own definition, on random boards with true
+    and corrupted labels."""
     import random
 
     from knightcert.problems.checkers import jump as checker
-    from knightcert.problems.checkers.jump_kernel import DIRECTIONS, label_faults
+    from knightcert.problems.checkers.jump_kernel import label_faults
     from knightcert.problems.jump_game import JumpInstance
 
     rng = random.Random(31)
@@ -109,30 +109,13 @@ def test_the_kernel_and_numpy_flag_the_same_label_faults():
             grid[rng.randrange(rows), rng.randrange(cols)] += rng.choice((-2, -1, 1, 2))
         expected = label_faults_by_definition(values, rounds, keys)
         seen = [a or b for a, b in zip(seen, expected, strict=True)]
-        assert label_faults(values, rounds, keys, DIRECTIONS).tolist() == expected
-        assert checker._numpy_faults(values, rounds, keys, None).tolist() == expected
+        assert label_faults(values, rounds, keys).tolist() == expected
+        assert checker._kernel_faults(values, rounds, keys).tolist() == expected  # ahead of time
     assert all(seen)  # every fault occurred in the draw
 
 
-def test_large_boards_are_checked_by_the_kernel(monkeypatch):
-    """The same forged labels refused with the same words above and below the kernel's size."""
-    from knightcert.problems.checkers import jump as checker
-
-    rounds, keys = labels(GAME)
-    forged = rounds.copy()
-    forged[0, 1] = 1
-    words = []
-    for cells in (10**9, 0):  # numpy, then the kernel
-        monkeypatch.setattr(checker, "KERNEL_CELLS", cells)
-        with pytest.raises(CheckFailed, match="labels are not") as caught:
-            check(GAME, bfs(GAME).with_(certificate={"rounds": forged, "keys": keys}))
-        words.append(str(caught.value))
-        check(GAME, bfs(GAME))
-    assert words[0] == words[1]
-
-
-def test_each_label_fault_is_raised_with_its_words(monkeypatch):
-    """Through ``check_labels``, numpy and kernel alike: corrupted labels are refused exactly
+def test_each_label_fault_is_raised_with_its_words():
+    """Through ``check_labels``: corrupted labels are refused exactly
     when the test's own definition finds a fault, with the words of the first one (direction
     by direction, a label above its jump's before a tie key above its successor's; then a
     label with no jump one round closer)."""
@@ -164,16 +147,13 @@ def test_each_label_fault_is_raised_with_its_words(monkeypatch):
             continue  # refused by the last rule, past the nine flags
         flags = label_faults_by_definition(values, rounds, keys)
         first = next((i for i, flag in enumerate(flags) if flag), None)
-        for cells in (10**9, 0):
-            monkeypatch.setattr(checker, "KERNEL_CELLS", cells)
-            if first is None:
-                checker.check_labels(game, rounds, keys)
-                continue
-            expected = "no jump one round closer" if first == 8 else words[first % 2]
-            with pytest.raises(CheckFailed, match=expected):
-                checker.check_labels(game, rounds, keys)
-        if first is not None:
-            first_seen.add(first)
+        if first is None:
+            checker.check_labels(game, rounds, keys)
+            continue
+        expected = "no jump one round closer" if first == 8 else words[first % 2]
+        with pytest.raises(CheckFailed, match=expected):
+            checker.check_labels(game, rounds, keys)
+        first_seen.add(first)
     assert first_seen >= {0, 2, 4, 6, 8}, first_seen  # a first fault in every direction, and the last
 
 

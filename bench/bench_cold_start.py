@@ -1,0 +1,150 @@
+"""The cold start (issue 40): the first solve in a fresh process against the same solve warm.
+
+For each default method on boards from 8 x 8 to 1000 x 1000, the whole command
+(``python -m knightcert PROBLEM FILE``: parse, solve, check, print) in a fresh process,
+minus a fresh ``python -c "import knightcert"``, against the same command run again and
+again in one process (``knightcert.cli.main.main``, the median after a first call). Target:
+fresh - import within 2 x warm + 0.1 s. Figures are CPU seconds (user + system of the child
+processes; the machine is shared) with the wall seconds beside them. Three states of numba's
+cache (they matter only where a kernel is not compiled ahead of time):
+
+(a) empty: ``NUMBA_CACHE_DIR`` an empty folder (a fresh install);
+(b) populated: the same folder after a first run of the same command;
+(c) user: an unprivileged user (uid 1234, ``.ci/as-user``) with a fresh home, so numba's
+    cache is that user's own (it cannot write beside the sources): its first command.
+
+Run from the repository root (the ``../shared`` instances are used when present)::
+
+    PYTHONPATH=. python bench/bench_cold_start.py [--states a,b,c] [--problems path,jump] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data"
+VENV = Path(sys.executable).parent.parent
+
+WARM = """
+import contextlib, io, json, statistics, sys, time
+from knightcert.cli.main import main
+argv = json.loads(sys.argv[1])
+walls, cpus = [], []
+for _ in range(int(sys.argv[2]) + 1):
+    wall, cpu = time.perf_counter(), time.process_time()
+    with contextlib.redirect_stdout(io.StringIO()):
+        main(argv)
+    walls.append(time.perf_counter() - wall)
+    cpus.append(time.process_time() - cpu)
+print(json.dumps([statistics.median(cpus[1:]), statistics.median(walls[1:])]))
+"""
+
+FRESH = """
+import json, os, resource, subprocess, sys, time
+def run(command):
+    before, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return cpu, time.perf_counter() - wall
+base = run([sys.executable, "-c", "import knightcert"])
+whole = run([sys.executable, "-m", "knightcert", *json.loads(sys.argv[1])])
+print(json.dumps([whole[0] - base[0], whole[1] - base[1]]))
+"""
+
+
+def instances(folder: Path, problems: list[str]) -> list[tuple[str, str, list[str]]]:
+    """(problem, label, command-line arguments) of every case."""
+
+    def generated(problem: str, side: int) -> str:
+        path = folder / f"{problem}{side}.txt"
+        text = subprocess.run(
+            [sys.executable, "-m", "knightcert", "instance", problem, str(side), "--seed", "1"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        path.write_text(text)
+        return str(path)
+
+    lost, jump = SHARED / "lost-knight", SHARED / "jump-game"
+    cases = {
+        "path": [
+            ("8 x 8, generated", [generated("path", 8)]),
+            ("caso100 (100 x 100)", [str(lost / "caso100.txt")]),
+            ("caso550 (550 x 550)", [str(lost / "caso550.txt")]),
+            ("1000 x 1000, generated", [generated("path", 1000)]),
+        ],
+        "jump": [
+            ("8 x 8, generated", [generated("jump", 8)]),
+            ("EX4 (10 x 10)", [str(jump / "EX4.in")]),
+            ("100 x 100, generated", [generated("jump", 100)]),
+            ("EX5 (1000 x 1000)", [str(jump / "EX5.in")]),
+        ],
+        "knights": [(f"{n} x {n}", [str(n)]) for n in (8, 100, 1000)],
+        "tour": [(f"{n} x {n}", [str(n)]) for n in (8, 100, 1000)],
+    }
+    found = []
+    for problem in problems:
+        for label, args in cases[problem]:
+            if problem in ("path", "jump") and not Path(args[0]).exists():
+                continue
+            found.append((problem, label, [problem, *args]))
+    return found
+
+
+def child(code: str, argv: list[str], env: dict[str, str], *extra: str, as_user: bool = False) -> list[float]:
+    command = [sys.executable, "-c", code, json.dumps(argv), *extra]
+    if as_user:
+        command = [str(ROOT / ".ci" / "as-user"), str(VENV), "python", "-c", code, json.dumps(argv), *extra]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT)
+    if done.returncode:
+        raise SystemExit(f"{' '.join(argv)}: {done.stderr.strip()[-500:]}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--states", default="a,b,c", help="cache states: a empty, b populated, c user")
+    parser.add_argument("--problems", default="path,jump,knights,tour")
+    parser.add_argument("--repeat", type=int, default=5, help="warm runs (the median is shown)")
+    args = parser.parse_args()
+    states = args.states.split(",")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its byte code compiled
+    folders = [str(ROOT / layer) for layer in ("knightcert", "problems", "algorithms", "heuristics")]
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *folders], check=True, env=env)
+    print(f"load {os.getloadavg()[0]:.1f}; CPU s (wall s)")
+    fresh_columns = " | ".join(f"fresh - import ({s})" for s in states)
+    print(f"| problem | instance | warm | {fresh_columns} | within 2x warm + 0.1 s |")
+    print("|---|---|---:|" + "---:|" * len(states) + ":---:|")
+    with tempfile.TemporaryDirectory() as folder:
+        os.chmod(folder, 0o755)  # the unprivileged user reads the instances
+        for problem, label, argv in instances(Path(folder), args.problems.split(",")):
+            cache = tempfile.mkdtemp(dir=folder)
+            mine = {**env, "NUMBA_CACHE_DIR": cache}
+            warm = child(WARM, argv, env, str(args.repeat))
+            cells, met = [], []
+            for state in states:
+                if state == "c":
+                    fresh = child(FRESH, argv, env, as_user=True)
+                else:  # "a" in an empty folder; "b" in the folder a first run filled
+                    if state == "b" and not os.listdir(cache):
+                        child(FRESH, argv, mine)
+                    fresh = child(FRESH, argv, mine)
+                cells.append(f"{fresh[0]:.2f} ({fresh[1]:.2f})")
+                met.append("yes" if fresh[0] <= 2 * warm[0] + 0.1 else "no")
+            row = f"| {problem} | {label} | {warm[0]:.3f} ({warm[1]:.3f}) | {' | '.join(cells)}"
+            print(f"{row} | {'/'.join(met)} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

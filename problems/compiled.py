@@ -1,0 +1,86 @@
+"""Kernels compiled ahead of time: the numba kernels of the default methods and their checks,
+built into one extension module when the package is installed.
+
+Loading a numba kernel in a fresh process costs 0.5-1 s of CPU (numba's import, then its
+cache), seconds more when the cache is empty or another user's: more than most solves
+(docs/benchmarks.md, "Cold start"). So ``pip install`` compiles the kernels of
+:data:`KERNELS` (``setup.py``, numba's ``pycc``) into ``knightcert.problems.compiled_kernels``,
+which loads in milliseconds and without numba. :func:`kernel` returns one of them, or None
+when the module was not built (a checkout run in place, no C compiler at install) or was built
+from other sources; the caller then takes its numba kernel (compiled or loaded on first use).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import zlib
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["KERNELS", "kernel", "source_stamp"]
+
+_GRID = "i8[:, ::1]"  # a C-ordered int64 grid
+#: Exported name (the numba function's own) -> (its source file under the package, its signature).
+KERNELS = {
+    "bfs_torus": ("algorithms/path_kernels.py", "i8(u1[:], i8, i8, i8, i8, i4[:])"),
+    "rounds_and_keys": ("algorithms/jump_kernels.py", "i8(i8[:], i8, i8, i8, i4[:], i8[:])"),
+    "forward_player": (
+        "algorithms/jump_kernels.py",
+        "UniTuple(i8, 3)(i8[:], i8, i8, i8, i8, i4[:], i4[:], i4[:])",
+    ),
+    "label_faults": ("problems/checkers/jump_kernel.py", f"b1[:]({_GRID}, {_GRID}, {_GRID})"),
+    "walk_order": ("heuristics/tour_kernels.py", "i4[:](i4[:, ::1], i8)"),
+    "order_squares": ("heuristics/tour_kernels.py", "void(i4[:], i8, i4[:, ::1])"),
+    "format_grid": ("cli/text_kernels.py", "i8(i8[:, ::1], i8, u1[:])"),
+    "scan": ("problems/jump_scan.py", "UniTuple(i8, 2)(u1[:], i8[:], i4[:], i8)"),
+    "jump_labels": ("problems/checkers/jump_kernel.py", f"void({_GRID}, i8, i8[:], i8[:], i8[:])"),
+}
+
+PACKAGE = Path(__file__).parent.parent
+
+
+def source_stamp() -> int:
+    """CRC-32 of :data:`KERNELS` and the files it names: the module is used only when built from these.
+
+    Examples
+    --------
+    >>> source_stamp() == source_stamp() > 0
+    True
+    """
+    stamp = zlib.crc32(repr(sorted(KERNELS.items())).encode())
+    for name in sorted({file for file, _ in KERNELS.values()}):
+        stamp = zlib.crc32((PACKAGE / name).read_bytes(), stamp)
+    return stamp
+
+
+@cache
+def _module() -> Any:
+    try:
+        module = importlib.import_module("knightcert.problems.compiled_kernels")
+    except ImportError:
+        return None
+    return module if module.stamp() == source_stamp() else None
+
+
+def kernel(name: str) -> Callable[..., Any] | None:
+    """The kernel ``name`` of :data:`KERNELS` compiled ahead of time, or None (see the module
+    docstring). It refuses (TypeError) arrays of another dtype than its signature's, or not
+    C-ordered: the compiled code does not check them (it would read their memory as its own)."""
+    module = _module()
+    if module is None:
+        return None
+    function, signature = getattr(module, name), KERNELS[name][1]
+    dtypes = [np.dtype(code) for code in re.findall(r"(\w+)\[", signature[signature.rindex("(") :])]
+
+    def checked(*args: Any) -> Any:
+        arrays = [arg for arg in args if isinstance(arg, np.ndarray)]
+        if [a.dtype for a in arrays] != dtypes or not all(a.flags.c_contiguous for a in arrays):
+            raise TypeError(f"{name}: expected C-ordered arrays of {', '.join(map(str, dtypes))}")
+        return function(*args)
+
+    return checked
