@@ -38,7 +38,7 @@ from knightcert.problems.result import Result
 from knightcert.registry import MethodRef, resolve
 from knightcert.solving import over_budget, run
 from knightcert.warming import WARMED, ensure_warm, warm_up
-from knightcert.workers import Job, Pool, shared_pool, time_budget
+from knightcert.workers import Job, Pool, checked_again, shared_pool, time_budget
 
 __all__ = [
     "CHECK_SECONDS",
@@ -279,7 +279,8 @@ def _work(task: Task) -> dict[str, Any]:  # pragma: no cover - runs in a worker
         _WARM_HERE.add((task.problem, task.method))
         run_task_answer(task)
     row, result = run_task_answer(task)
-    return {"row": row.as_dict(), "answer": None if result is None else answer_fields(result)}
+    wanted = checked_again()  # the caller checks the row again: a foreign job ran here
+    return {"row": row.as_dict(), "answer": answer_fields(result) if wanted and result else None}
 
 
 def pool_rows(pool: Pool, tasks: Iterable[Task]) -> Generator[Row, None, None]:
@@ -294,9 +295,14 @@ def pool_rows(pool: Pool, tasks: Iterable[Task]) -> Generator[Row, None, None]:
                     row.peak_mb = outcome.peak_mb
                     if row.warm_s and (ref := task.method_ref()) is not None:
                         WARMED.setdefault((task.problem, ref.name), row.warm_s)
-                    # checked again here unless its worker ran the project's code only
-                    yield _stamp(row, task) if outcome.clean else recheck(task, row, answer)
-                    continue
+                    if outcome.clean:  # its worker ran the project's code only: as it is
+                        yield _stamp(row, task)
+                        continue
+                    if answer is not None:  # checked again here
+                        yield recheck(task, row, answer)
+                        continue
+                    # after foreign code: a row without an answer says at most why it failed
+                    outcome.stopped = row.error or "crash: the worker sent a row without its answer"
             except (KeyError, TypeError, ValueError):
                 outcome.stopped = "crash: the worker's row was garbled"
             row = failed_row(task.problem, task.name, task.method, str(outcome.stopped), outcome.elapsed)

@@ -55,6 +55,7 @@ __all__ = [
     "Job",
     "Outcome",
     "Pool",
+    "checked_again",
     "grace",
     "in_worker",
     "memory_limit",
@@ -132,6 +133,7 @@ class Job:
     tag: Any = None  # the caller's, handed back with the outcome
     trusted: bool = False  # runs the project's own code only (no foreign method)
     data: bytes | None = field(default=None, repr=False)  # pickled, once
+    clean: bool = field(default=False, repr=False)  # its worker had run trusted jobs only, it included
 
 
 @dataclass
@@ -146,11 +148,18 @@ class Outcome:
 
 
 _worker_side = False
+_checked_again = True
 
 
 def in_worker() -> bool:
     """Whether this process is a knightcert worker (a method runs here directly)."""
     return _worker_side
+
+
+def checked_again() -> bool:
+    """In a worker: whether the caller checks this job's value again (a foreign job has run on this
+    worker: the value must carry what the check needs); False: the caller takes it as it is."""
+    return _checked_again
 
 
 def timed_call_begins() -> None:
@@ -184,7 +193,7 @@ def _receive(fd: int) -> bytes | None:
 
 def serve() -> None:  # pragma: no cover - runs in the worker
     """A worker's loop: read a pickled job, run it, write its JSON value back, until EOF."""
-    global _worker_side
+    global _worker_side, _checked_again
     _worker_side = True
     tasks, answers = os.dup(0), os.dup(1)
     _CHANNEL[:] = [tasks, answers]
@@ -206,7 +215,8 @@ def serve() -> None:  # pragma: no cover - runs in the worker
     threading.Thread(target=watch, daemon=True).start()
     while (data := _receive(tasks)) is not None:
         try:
-            function, args = pickle.loads(data)
+            _checked_again = data[:1] != b"\x01"
+            function, args = pickle.loads(memoryview(data)[1:])
             reply: Any = {"value": function(*args)}
         except BaseException as exc:  # SystemExit, KeyboardInterrupt in a method: a crash row
             last = traceback.extract_tb(exc.__traceback__)[-1:]
@@ -274,11 +284,11 @@ class _Worker:
         if self.queue and len(data) > AHEAD_BYTES:  # it could fill the pipe while the worker
             return False  # fills its reply to us: sent when the worker has nothing left to do
         self.queue.append(job)
-        self.clean = self.clean and job.trusted
+        self.clean = job.clean = self.clean and job.trusted
         if len(self.queue) == 1:
             self.front()
         try:
-            self.process.stdin.write(_HEADER.pack(len(data)) + data)
+            self.process.stdin.write(_HEADER.pack(len(data) + 1) + (b"\x01" if job.clean else b"\x00") + data)
             self.process.stdin.flush()
         except OSError:  # it has ended: the job was not sent (its end is read from its output)
             self.queue.pop()
@@ -514,7 +524,7 @@ class Pool:
 
     def _finish(self, worker: _Worker, outcome: Outcome) -> tuple[Job, Outcome]:
         job, outcome.elapsed = worker.queue.popleft(), time.perf_counter() - worker.began
-        outcome.clean = worker.clean
+        outcome.clean = job.clean
         if outcome.stopped is None:
             outcome.peak_mb = round(max(worker.peak, _resident(worker.pid)[0]) / 2**20, 1)
             if worker.queue:

@@ -38,6 +38,7 @@ re-derives or re-checks every claim (:func:`check_answer`).
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import math
@@ -772,8 +773,9 @@ def check_answer(instance: Any, answer: dict[str, Any] | str | os.PathLike[str])
     return check(instance, result.with_(instance=getattr(instance, "name", "") or result.instance))
 
 
+@functools.cache  # read once per process: 10,000 answer files would read them 60,000 times
 def versions() -> dict[str, str]:
-    """Versions of knightcert, Python and the libraries that make or check answers."""
+    """Versions of knightcert, Python and the libraries that make or check answers (do not change it)."""
     from importlib import metadata
 
     found = {"python": platform.python_version()}
