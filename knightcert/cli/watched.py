@@ -1,7 +1,7 @@
 """One method run of a single command, its time budget kept whatever the method does.
 
-``--time-limit`` bounds the whole command, from its start (before the heavy
-imports: :data:`knightcert.__main__._STARTED`). :func:`run_watched`:
+``--time-limit`` bounds the whole command, from its process's start (the
+interpreter's start and the heavy imports included: :data:`knightcert.__main__._STARTED`). :func:`run_watched`:
 
 * loads a built-in method's code (OR-Tools, compiled kernels) *before* it
   reads what is left of the limit, so the import counts against it;
@@ -35,10 +35,11 @@ from knightcert.problems.result import Result
 
 __all__ = ["COMMAND_GRACE", "Watchdog", "run_watched"]
 
-#: Seconds past ``--time-limit`` (counted from the command's start) at which the watchdog stops a
+#: Seconds past ``--time-limit`` (counted from the process's start) at which the watchdog stops a
 #: built-in method, and again after which it ends the command: the whole command's overrun stays
-#: about a second, under load too (a method's own budget, the limit plus its grace, may be longer).
-COMMAND_GRACE = 0.5
+#: under a second at load 8 on 2 cores, where the stop itself may land 0.5 s late (a method's own
+#: budget, the limit plus its grace, may be longer).
+COMMAND_GRACE = 0.3
 
 
 class Watchdog:
