@@ -1,7 +1,8 @@
 """One method run of a single command, its time budget kept whatever the method does.
 
 ``--time-limit`` bounds the whole command, from its process's start (the
-interpreter's start and the heavy imports included: :data:`knightcert.__main__._STARTED`). :func:`run_watched`:
+interpreter's start and the heavy imports included:
+:data:`knightcert.__main__._STARTED`). :func:`run_watched`:
 
 * loads a built-in method's code (OR-Tools, compiled kernels) *before* it
   reads what is left of the limit, so the import counts against it;
