@@ -243,6 +243,7 @@ def save_run_answer(task: Task, result) -> None:
         result,
         task.instance,
         parameters=parameters,
+        durable=False,  # whole or absent after a power loss: a resume redoes a run without its answer
     )
 
 

@@ -413,8 +413,10 @@ def write_answer(
     *,
     parameters: dict[str, Any] | None = None,
     instance_path: str | os.PathLike[str] | None = None,
+    durable: bool = True,
 ) -> None:
-    """Write :func:`answer_to_dict` to ``path`` atomically (a temporary file, then a rename).
+    """Write :func:`answer_to_dict` to ``path`` atomically (a temporary file, then a rename;
+    synced unless not ``durable``: :func:`~knightcert.problems.output_file.atomic_output`).
 
     Raises
     ------
@@ -422,9 +424,10 @@ def write_answer(
         The file cannot be written (full disk, name too long); the message names it.
     """
     answer = answer_to_dict(result, instance, parameters=parameters, instance_path=instance_path)
-    with atomic_output(path) as stream:  # created exclusively, renamed into place: no link followed
-        json.dump(answer, stream, separators=(",", ":"))  # a NaN a method wrote is kept, then rejected
-        stream.write("\n")
+    with atomic_output(path, durable=durable) as stream:  # created exclusively, renamed: no link followed
+        # one string (json.dump encodes in pure Python, a write per token); a NaN a method
+        # wrote is kept, then rejected
+        stream.write(json.dumps(answer, separators=(",", ":")) + "\n")
 
 
 def read_answer(path: str | os.PathLike[str]) -> dict[str, Any]:
