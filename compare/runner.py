@@ -24,7 +24,7 @@ import resource
 import threading
 import time
 import traceback
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -53,10 +53,8 @@ __all__ = [
     "run_remote",
     "run_task",
     "run_task_answer",
-    "run_tasks",
     "run_with_executor",
     "save_run_answer",
-    "stop_if_interrupted",
     "warm_up",
 ]
 
@@ -145,7 +143,8 @@ def run_task_answer(task: Task) -> tuple[Row, Result | None]:
             warm=True,
         )
         cpu = result.cpu_time
-        stop_if_interrupted(mark)
+        if stopping.since(mark):  # a CP-SAT solve stopped by Ctrl-C returns its best answer: stop here
+            raise KeyboardInterrupt
         if (result.method, result.instance) != (task.method, task.name):
             # the row names what the task ran, never what the method says it is
             result = result.with_(method=task.method, instance=task.name)
@@ -247,18 +246,6 @@ def save_run_answer(task: Task, result) -> None:
     )
 
 
-def stop_if_interrupted(mark: int) -> None:
-    """Raise ``KeyboardInterrupt`` when Ctrl-C or SIGTERM arrived since ``mark``
-    (:func:`knightcert.problems.stopping.current`).
-
-    A CP-SAT solve stopped by Ctrl-C returns its best answer instead of raising;
-    a driver running many tasks must stop there, not go on. The signal decides,
-    never a method's ``info["interrupted"]`` (a foreign method could say it).
-    """
-    if stopping.since(mark):
-        raise KeyboardInterrupt
-
-
 def _peak_mb() -> float:
     """Peak resident memory of this process, or of a program it ran if that was larger (MB)."""
     peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
@@ -296,11 +283,9 @@ def pool_rows(pool: Pool, tasks: Iterable[Task]) -> Generator[Row, None, None]:
                     row.peak_mb = outcome.peak_mb
                     if row.warm_s and (ref := task.method_ref()) is not None:
                         WARMED.setdefault((task.problem, ref.name), row.warm_s)
-                    if outcome.clean:  # its worker ran the project's code only: as it is
-                        yield _stamp(row, task)
-                        continue
-                    if answer is not None:  # checked again here
-                        yield recheck(task, row, answer)
+                    # as it is when its worker ran the project's code only, else checked again here
+                    if job.clean or answer is not None:
+                        yield _stamp(row, task) if job.clean else recheck(task, row, answer)
                         continue
                     # after foreign code: a row without an answer says at most why it failed
                     outcome.stopped = row.error or "crash: the worker sent a row without its answer"
@@ -396,20 +381,3 @@ LOST_EXECUTOR = frozenset(
 def executor_lost(exc: BaseException) -> bool:
     """Whether ``exc`` from a future says the executor itself is gone (see :data:`LOST_EXECUTOR`)."""
     return any(kind.__name__ in LOST_EXECUTOR for kind in type(exc).__mro__)
-
-
-def run_tasks(
-    tasks: list[Task],
-    *,
-    workers: int = 2,
-    executor: Executor | None = None,
-    on_row: Callable[[Row], None] | None = None,
-) -> list[Row]:
-    """Run all tasks (isolated processes by default) and collect the rows."""
-    rows = []
-    source = run_with_executor(tasks, executor) if executor is not None else run_isolated(tasks, workers)
-    for row in source:
-        rows.append(row)
-        if on_row is not None:
-            on_row(row)
-    return rows

@@ -144,7 +144,6 @@ class Outcome:
     stopped: str | None = None
     peak_mb: float | None = None
     elapsed: float = 0.0
-    clean: bool = False  # its worker had run trusted jobs only: nothing foreign could patch it
 
 
 _worker_side = False
@@ -165,7 +164,7 @@ def checked_again() -> bool:
 def timed_call_begins() -> None:
     """In a worker: tell the caller the timed call begins now (its wall clock restarts here)."""
     if _worker_side:
-        _send(_CHANNEL[1], _BEGIN)
+        _send(_CHANNEL[0], _BEGIN)
 
 
 _CHANNEL: list[int] = []
@@ -177,26 +176,19 @@ def _send(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _receive(fd: int) -> bytes | None:
-    def exactly(size: int) -> bytes | None:
-        chunks = b""
-        while len(chunks) < size:
-            chunk = os.read(fd, size - len(chunks))
-            if not chunk:
-                return None
-            chunks += chunk
-        return chunks
-
-    header = exactly(_HEADER.size)
-    return None if header is None else exactly(_HEADER.unpack(header)[0])
+def _receive(stream: Any) -> bytes | None:
+    """The next message of the buffered ``stream``, None at its end."""
+    header = stream.read(_HEADER.size)
+    data = stream.read(_HEADER.unpack(header)[0]) if len(header) == _HEADER.size else b""
+    return data if data else None  # a job is never empty: its first byte is its flag
 
 
 def serve() -> None:  # pragma: no cover - runs in the worker
     """A worker's loop: read a pickled job, run it, write its JSON value back, until EOF."""
     global _worker_side, _checked_again
     _worker_side = True
-    tasks, answers = os.dup(0), os.dup(1)
-    _CHANNEL[:] = [tasks, answers]
+    tasks, answers = os.fdopen(os.dup(0), "rb"), os.dup(1)
+    _CHANNEL[:] = [answers]
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(2, 1)  # a method's print goes to standard error, never into the channel
@@ -524,7 +516,6 @@ class Pool:
 
     def _finish(self, worker: _Worker, outcome: Outcome) -> tuple[Job, Outcome]:
         job, outcome.elapsed = worker.queue.popleft(), time.perf_counter() - worker.began
-        outcome.clean = job.clean
         if outcome.stopped is None:
             outcome.peak_mb = round(max(worker.peak, _resident(worker.pid)[0]) / 2**20, 1)
             if worker.queue:
