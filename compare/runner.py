@@ -142,7 +142,6 @@ def run_task_answer(task: Task) -> tuple[Row, Result | None]:
             options=dict(task.options),
             warm=True,
         )
-        cpu = result.cpu_time
         if stopping.since(mark):  # a CP-SAT solve stopped by Ctrl-C returns its best answer: stop here
             raise KeyboardInterrupt
         if (result.method, result.instance) != (task.method, task.name):
@@ -152,7 +151,7 @@ def run_task_answer(task: Task) -> tuple[Row, Result | None]:
         foreign = ref is not None and ref.foreign and "peak_mb" in result.info
         peak = result.info["peak_mb"] if foreign else _peak_mb()
         row = row_from_result(result, task.known_optimum, peak_mb=peak, instance=task.instance)
-        row.cpu_s, row.load = (None if cpu is None else round(cpu, 6)), load
+        row.cpu_s, row.load = (None if result.cpu_time is None else round(result.cpu_time, 6)), load
         if task.answers is not None:
             save_run_answer(task, result)
     except Exception as exc:
@@ -190,10 +189,9 @@ def recheck(task: Task, row: Row, answer: dict[str, Any] | None) -> Row:
 
 def machine_load() -> float | None:
     """The machine's 1-minute load average (``os.getloadavg``), None where it is not available."""
-    try:
+    with contextlib.suppress(OSError, AttributeError):
         return round(os.getloadavg()[0], 2)
-    except (OSError, AttributeError):
-        return None
+    return None
 
 
 def _failed(task: Task, exc: Exception, elapsed: float) -> Row:

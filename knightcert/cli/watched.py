@@ -120,6 +120,9 @@ def run_watched(
     from knightcert.solving import prepare
 
     ref, _ = prepare(problem, method, instance, options)
+    if time_limit is not None and time.perf_counter() > _deadline(time_limit):  # a loaded machine: no
+        why = f"time limit: {time_limit:g} s + grace had passed before the method started"  # time to
+        return Result.empty(problem, ref.name, info={"stopped": why})  # load its code (OR-Tools: 1 s)
     if not ref.foreign:  # its code loaded now, its models' too (OR-Tools): the import counts
         ref.function()
         with contextlib.suppress(ImportError):
@@ -153,7 +156,6 @@ def _run_watched(
 ) -> Result:
     from knightcert.problems.checkers import certify
     from knightcert.solving import run
-    from knightcert.workers import grace
 
     limit = session.time_left(time_limit)
     watched = not ref.foreign and time_limit is not None and _can_watch()
@@ -161,8 +163,7 @@ def _run_watched(
         result = run(problem, ref, instance, time_limit=limit, seed=seed, options=options)
         return result
     assert time_limit is not None
-    deadline = session.started_at() + time_limit + min(grace(time_limit), COMMAND_GRACE)
-    watchdog = Watchdog(deadline, COMMAND_GRACE, f"method {ref.name!r}")
+    watchdog = Watchdog(_deadline(time_limit), COMMAND_GRACE, f"method {ref.name!r}")
     began = time.perf_counter()
     answer: Result | None = None
     try:
@@ -185,6 +186,13 @@ def _run_watched(
             answer = answer.with_(info={**info, "stopped": reason})
     assert answer is not None
     return certify(instance, answer)  # its seconds in check_time
+
+
+def _deadline(time_limit: float) -> float:
+    """When the watchdog stops a built-in method (``time.perf_counter()``)."""
+    from knightcert.workers import grace
+
+    return session.started_at() + time_limit + min(grace(time_limit), COMMAND_GRACE)
 
 
 def _can_watch() -> bool:
