@@ -187,11 +187,23 @@ def end_group(process: subprocess.Popen, timeout: float = 15) -> None:
     process.wait()
 
 
-def scheduler_address(folder: Path, name: str = "s.json") -> str | None:
-    """The address a Dask scheduler wrote to its scheduler file ``folder/name`` (None before)."""
+def scheduler_address(folder: Path) -> str | None:
+    """The address a Dask scheduler wrote to its scheduler file ``folder/s.json`` (None before)."""
     import json
 
     try:
-        return json.loads((folder / name).read_text())["address"]
+        return json.loads((folder / "s.json").read_text())["address"]
     except (OSError, ValueError, KeyError):
         return None
+
+
+def start_scheduler(folder: Path) -> tuple[subprocess.Popen, str]:
+    """A Dask scheduler on 127.0.0.1 and a free port (``--port 0``: never one another test took
+    meanwhile), its scheduler file ``folder/s.json``: the process, once it listens, and its address."""
+    scheduler = start_module(folder, "distributed.cli.dask_scheduler", "--scheduler-file", "s.json",
+                             "--host", "127.0.0.1", "--port", "0", "--no-dashboard")  # fmt: skip
+    address = scheduler_address(folder) if wait_until(lambda: scheduler_address(folder), 60) else None
+    if address is None:
+        end_group(scheduler)
+        pytest.fail("the Dask scheduler did not start")
+    return scheduler, address

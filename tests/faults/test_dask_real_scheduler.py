@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from .conftest import end_group, report_runs, run_cli, scheduler_address, start_module, wait_until
+from .conftest import end_group, report_runs, run_cli, start_module, start_scheduler, wait_until
 
 pytest.importorskip("distributed")
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process semantics")
@@ -28,14 +28,10 @@ def _workers(address: str) -> int:
 
 
 def test_compare_runs_on_a_dask_scheduler_and_two_workers_and_checks_every_answer(tmp_path):
-    # --port 0 and the scheduler file: a free port, never one another test took meanwhile
-    scheduler = start_module(tmp_path, "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-                             "--port", "0", "--scheduler-file", "s.json", "--no-dashboard")  # fmt: skip
+    scheduler, address = start_scheduler(tmp_path)
     started = [scheduler]
     try:
-        assert wait_until(lambda: scheduler_address(tmp_path) is not None, 60), "the scheduler did not start"
-        address = scheduler_address(tmp_path)
-        assert address is not None and address.startswith("tcp://127.0.0.1:")
+        assert address.startswith("tcp://127.0.0.1:")
         for _ in range(2):
             started.append(start_module(tmp_path, "distributed.cli.dask_worker", address, "--nworkers", "1",
                                         "--nthreads", "1", "--no-dashboard"))  # fmt: skip

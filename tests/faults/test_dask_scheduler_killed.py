@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from .conftest import report_runs as _runs
-from .conftest import run_cli, scheduler_address, start_cli, start_module, wait_until
+from .conftest import run_cli, start_cli, start_module, start_scheduler, wait_until
 
 pytest.importorskip("distributed")
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process semantics")
@@ -36,13 +36,9 @@ COMPARE = ("compare", "knights", "--suite", "scaling", "--sizes", "4,5,6", "--me
 
 def test_a_killed_dask_scheduler_is_one_line_and_a_resume_redoes_the_unfinished_rows(tmp_path):
     (tmp_path / "gate.py").write_text(GATE)
-    scheduler = start_module(tmp_path, "distributed.cli.dask_scheduler", "--scheduler-file", "s.json",
-                             "--host", "127.0.0.1", "--port", "0", "--no-dashboard")  # fmt: skip
+    scheduler, address = start_scheduler(tmp_path)
     started = [scheduler]
     try:
-        assert wait_until(lambda: scheduler_address(tmp_path) is not None, 60), "the scheduler did not start"
-        address = scheduler_address(tmp_path)
-        assert address is not None
         started.append(start_module(tmp_path, "distributed.cli.dask_worker", "--scheduler-file", "s.json",
                                     "--nthreads", "1", "--no-nanny", "--no-dashboard"))  # fmt: skip
         command = start_cli(tmp_path, *COMPARE, "--dask", address)
