@@ -10,8 +10,8 @@ method) on a large instance, and on the instances where the default is another r
 odd torus's CP-SAT, a tour search on a board with squares removed): the method call with the
 checker off (``check=False``), then ``knightcert.problems.checkers.certify`` on its answer,
 each timed in this process after a warm-up call on the same instance (compiled kernels
-loaded), in CPU seconds of this process (the machine is shared). "check / solve" below 1: the answer costs less to certify than to find. The load
-average is printed on every row.
+loaded), in CPU seconds of this process (the machine is shared). "check / solve" below 1:
+the answer costs less to certify than to find. The load average is printed on every row.
 """
 
 from __future__ import annotations

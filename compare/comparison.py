@@ -292,7 +292,7 @@ class _Comparison:
 
     def save(self, now: bool = True) -> None:
         """Every report written with the rows so far, their gaps and references noted; while runs
-        arrive (``now`` False), only once the last write's cost is a tenth of the time since it
+        arrive (``now`` False), only once the last write's cost is a thirtieth of the time since it
         (every row of a small report; 10,000 cheap rows are not written 10,000 times)."""
         began = time.perf_counter()
         if not now and began < self.next_save:
@@ -308,7 +308,7 @@ class _Comparison:
         self.header["warmup_s"] = {**self.warmed_before, **warmed}  # a resumed report keeps earlier ones
         for path in self.outputs:
             write_rows(self.rows, path, self.header)
-        self.next_save = time.perf_counter() + 9 * (time.perf_counter() - began)
+        self.next_save = time.perf_counter() + 29 * (time.perf_counter() - began)
 
     def run(self) -> list[Row]:
         """The runs left, then the reference runs; the rows in the order of the tasks."""

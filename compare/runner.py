@@ -24,7 +24,7 @@ import resource
 import threading
 import time
 import traceback
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -38,7 +38,7 @@ from knightcert.problems.result import Result
 from knightcert.registry import MethodRef, resolve
 from knightcert.solving import over_budget, run
 from knightcert.warming import WARMED, ensure_warm, warm_up
-from knightcert.workers import Job, Pool, shared_pool, time_budget
+from knightcert.workers import Job, Pool, checked_again, shared_pool, time_budget
 
 __all__ = [
     "CHECK_SECONDS",
@@ -53,10 +53,8 @@ __all__ = [
     "run_remote",
     "run_task",
     "run_task_answer",
-    "run_tasks",
     "run_with_executor",
     "save_run_answer",
-    "stop_if_interrupted",
     "warm_up",
 ]
 
@@ -144,8 +142,8 @@ def run_task_answer(task: Task) -> tuple[Row, Result | None]:
             options=dict(task.options),
             warm=True,
         )
-        cpu = result.cpu_time
-        stop_if_interrupted(mark)
+        if stopping.since(mark):  # a CP-SAT solve stopped by Ctrl-C returns its best answer: stop here
+            raise KeyboardInterrupt
         if (result.method, result.instance) != (task.method, task.name):
             # the row names what the task ran, never what the method says it is
             result = result.with_(method=task.method, instance=task.name)
@@ -153,7 +151,7 @@ def run_task_answer(task: Task) -> tuple[Row, Result | None]:
         foreign = ref is not None and ref.foreign and "peak_mb" in result.info
         peak = result.info["peak_mb"] if foreign else _peak_mb()
         row = row_from_result(result, task.known_optimum, peak_mb=peak, instance=task.instance)
-        row.cpu_s, row.load = (None if cpu is None else round(cpu, 6)), load
+        row.cpu_s, row.load = (None if result.cpu_time is None else round(result.cpu_time, 6)), load
         if task.answers is not None:
             save_run_answer(task, result)
     except Exception as exc:
@@ -191,10 +189,9 @@ def recheck(task: Task, row: Row, answer: dict[str, Any] | None) -> Row:
 
 def machine_load() -> float | None:
     """The machine's 1-minute load average (``os.getloadavg``), None where it is not available."""
-    try:
+    with contextlib.suppress(OSError, AttributeError):
         return round(os.getloadavg()[0], 2)
-    except (OSError, AttributeError):
-        return None
+    return None
 
 
 def _failed(task: Task, exc: Exception, elapsed: float) -> Row:
@@ -243,19 +240,8 @@ def save_run_answer(task: Task, result) -> None:
         result,
         task.instance,
         parameters=parameters,
+        durable=False,  # whole or absent after a power loss: a resume redoes a run without its answer
     )
-
-
-def stop_if_interrupted(mark: int) -> None:
-    """Raise ``KeyboardInterrupt`` when Ctrl-C or SIGTERM arrived since ``mark``
-    (:func:`knightcert.problems.stopping.current`).
-
-    A CP-SAT solve stopped by Ctrl-C returns its best answer instead of raising;
-    a driver running many tasks must stop there, not go on. The signal decides,
-    never a method's ``info["interrupted"]`` (a foreign method could say it).
-    """
-    if stopping.since(mark):
-        raise KeyboardInterrupt
 
 
 def _peak_mb() -> float:
@@ -279,7 +265,8 @@ def _work(task: Task) -> dict[str, Any]:  # pragma: no cover - runs in a worker
         _WARM_HERE.add((task.problem, task.method))
         run_task_answer(task)
     row, result = run_task_answer(task)
-    return {"row": row.as_dict(), "answer": None if result is None else answer_fields(result)}
+    wanted = checked_again()  # the caller checks the row again: a foreign job ran here
+    return {"row": row.as_dict(), "answer": answer_fields(result) if wanted and result else None}
 
 
 def pool_rows(pool: Pool, tasks: Iterable[Task]) -> Generator[Row, None, None]:
@@ -294,9 +281,12 @@ def pool_rows(pool: Pool, tasks: Iterable[Task]) -> Generator[Row, None, None]:
                     row.peak_mb = outcome.peak_mb
                     if row.warm_s and (ref := task.method_ref()) is not None:
                         WARMED.setdefault((task.problem, ref.name), row.warm_s)
-                    # checked again here unless its worker ran the project's code only
-                    yield _stamp(row, task) if outcome.clean else recheck(task, row, answer)
-                    continue
+                    # as it is when its worker ran the project's code only, else checked again here
+                    if job.clean or answer is not None:
+                        yield _stamp(row, task) if job.clean else recheck(task, row, answer)
+                        continue
+                    # after foreign code: a row without an answer says at most why it failed
+                    outcome.stopped = row.error or "crash: the worker sent a row without its answer"
             except (KeyError, TypeError, ValueError):
                 outcome.stopped = "crash: the worker's row was garbled"
             row = failed_row(task.problem, task.name, task.method, str(outcome.stopped), outcome.elapsed)
@@ -389,20 +379,3 @@ LOST_EXECUTOR = frozenset(
 def executor_lost(exc: BaseException) -> bool:
     """Whether ``exc`` from a future says the executor itself is gone (see :data:`LOST_EXECUTOR`)."""
     return any(kind.__name__ in LOST_EXECUTOR for kind in type(exc).__mro__)
-
-
-def run_tasks(
-    tasks: list[Task],
-    *,
-    workers: int = 2,
-    executor: Executor | None = None,
-    on_row: Callable[[Row], None] | None = None,
-) -> list[Row]:
-    """Run all tasks (isolated processes by default) and collect the rows."""
-    rows = []
-    source = run_with_executor(tasks, executor) if executor is not None else run_isolated(tasks, workers)
-    for row in source:
-        rows.append(row)
-        if on_row is not None:
-            on_row(row)
-    return rows

@@ -55,6 +55,7 @@ __all__ = [
     "Job",
     "Outcome",
     "Pool",
+    "checked_again",
     "grace",
     "in_worker",
     "memory_limit",
@@ -132,6 +133,7 @@ class Job:
     tag: Any = None  # the caller's, handed back with the outcome
     trusted: bool = False  # runs the project's own code only (no foreign method)
     data: bytes | None = field(default=None, repr=False)  # pickled, once
+    clean: bool = field(default=False, repr=False)  # its worker had run trusted jobs only, it included
 
 
 @dataclass
@@ -142,10 +144,10 @@ class Outcome:
     stopped: str | None = None
     peak_mb: float | None = None
     elapsed: float = 0.0
-    clean: bool = False  # its worker had run trusted jobs only: nothing foreign could patch it
 
 
 _worker_side = False
+_checked_again = True
 
 
 def in_worker() -> bool:
@@ -153,10 +155,16 @@ def in_worker() -> bool:
     return _worker_side
 
 
+def checked_again() -> bool:
+    """In a worker: whether the caller checks this job's value again (a foreign job has run on this
+    worker: the value must carry what the check needs); False: the caller takes it as it is."""
+    return _checked_again
+
+
 def timed_call_begins() -> None:
     """In a worker: tell the caller the timed call begins now (its wall clock restarts here)."""
     if _worker_side:
-        _send(_CHANNEL[1], _BEGIN)
+        _send(_CHANNEL[0], _BEGIN)
 
 
 _CHANNEL: list[int] = []
@@ -168,26 +176,19 @@ def _send(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _receive(fd: int) -> bytes | None:
-    def exactly(size: int) -> bytes | None:
-        chunks = b""
-        while len(chunks) < size:
-            chunk = os.read(fd, size - len(chunks))
-            if not chunk:
-                return None
-            chunks += chunk
-        return chunks
-
-    header = exactly(_HEADER.size)
-    return None if header is None else exactly(_HEADER.unpack(header)[0])
+def _receive(stream: Any) -> bytes | None:
+    """The next message of the buffered ``stream``, None at its end."""
+    header = stream.read(_HEADER.size)
+    data = stream.read(_HEADER.unpack(header)[0]) if len(header) == _HEADER.size else b""
+    return data if data else None  # a job is never empty: its first byte is its flag
 
 
 def serve() -> None:  # pragma: no cover - runs in the worker
     """A worker's loop: read a pickled job, run it, write its JSON value back, until EOF."""
-    global _worker_side
+    global _worker_side, _checked_again
     _worker_side = True
-    tasks, answers = os.dup(0), os.dup(1)
-    _CHANNEL[:] = [tasks, answers]
+    tasks, answers = os.fdopen(os.dup(0), "rb"), os.dup(1)
+    _CHANNEL[:] = [answers]
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(2, 1)  # a method's print goes to standard error, never into the channel
@@ -206,7 +207,8 @@ def serve() -> None:  # pragma: no cover - runs in the worker
     threading.Thread(target=watch, daemon=True).start()
     while (data := _receive(tasks)) is not None:
         try:
-            function, args = pickle.loads(data)
+            _checked_again = data[:1] != b"\x01"
+            function, args = pickle.loads(memoryview(data)[1:])
             reply: Any = {"value": function(*args)}
         except BaseException as exc:  # SystemExit, KeyboardInterrupt in a method: a crash row
             last = traceback.extract_tb(exc.__traceback__)[-1:]
@@ -274,11 +276,11 @@ class _Worker:
         if self.queue and len(data) > AHEAD_BYTES:  # it could fill the pipe while the worker
             return False  # fills its reply to us: sent when the worker has nothing left to do
         self.queue.append(job)
-        self.clean = self.clean and job.trusted
+        self.clean = job.clean = self.clean and job.trusted
         if len(self.queue) == 1:
             self.front()
         try:
-            self.process.stdin.write(_HEADER.pack(len(data)) + data)
+            self.process.stdin.write(_HEADER.pack(len(data) + 1) + (b"\x01" if job.clean else b"\x00") + data)
             self.process.stdin.flush()
         except OSError:  # it has ended: the job was not sent (its end is read from its output)
             self.queue.pop()
@@ -514,7 +516,6 @@ class Pool:
 
     def _finish(self, worker: _Worker, outcome: Outcome) -> tuple[Job, Outcome]:
         job, outcome.elapsed = worker.queue.popleft(), time.perf_counter() - worker.began
-        outcome.clean = worker.clean
         if outcome.stopped is None:
             outcome.peak_mb = round(max(worker.peak, _resident(worker.pid)[0]) / 2**20, 1)
             if worker.queue:

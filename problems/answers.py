@@ -38,6 +38,7 @@ re-derives or re-checks every claim (:func:`check_answer`).
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import math
@@ -390,8 +391,10 @@ def write_answer(
     *,
     parameters: dict[str, Any] | None = None,
     instance_path: str | os.PathLike[str] | None = None,
+    durable: bool = True,
 ) -> None:
-    """Write :func:`answer_to_dict` to ``path`` atomically (a temporary file, then a rename).
+    """Write :func:`answer_to_dict` to ``path`` atomically (a temporary file, then a rename;
+    synced unless not ``durable``: :func:`~knightcert.problems.output_file.atomic_output`).
 
     Raises
     ------
@@ -399,9 +402,10 @@ def write_answer(
         The file cannot be written (full disk, name too long); the message names it.
     """
     answer = answer_to_dict(result, instance, parameters=parameters, instance_path=instance_path)
-    with atomic_output(path) as stream:  # created exclusively, renamed into place: no link followed
-        json.dump(answer, stream, separators=(",", ":"))  # a NaN a method wrote is kept, then rejected
-        stream.write("\n")
+    with atomic_output(path, durable=durable) as stream:  # created exclusively, renamed: no link followed
+        # one string (json.dump encodes in pure Python, a write per token); a NaN a method
+        # wrote is kept, then rejected
+        stream.write(json.dumps(answer, separators=(",", ":")) + "\n")
 
 
 def read_answer(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -754,8 +758,9 @@ def check_answer(instance: Any, answer: dict[str, Any] | str | os.PathLike[str])
     return check(instance, result.with_(instance=getattr(instance, "name", "") or result.instance))
 
 
+@functools.cache  # read once per process: 10,000 answer files would read them 60,000 times
 def versions() -> dict[str, str]:
-    """Versions of knightcert, Python and the libraries that make or check answers."""
+    """Versions of knightcert, Python and the libraries that make or check answers (do not change it)."""
     from importlib import metadata
 
     found = {"python": platform.python_version()}

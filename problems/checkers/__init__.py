@@ -8,6 +8,7 @@ the one entry point: the method decorator, the harness, the command line and
 
 from __future__ import annotations
 
+import time
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -61,7 +62,8 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
         The same answer with ``verified`` (the checker found nothing wrong),
         ``evidence`` (one :class:`Evidence` per claim: ``answer``, ``optimal``,
         ``infeasible``, ``bound``) and ``certificate`` (the one that was
-        checked: the method's own, or the checker's when it derived one).
+        checked: the method's own, or the checker's when it derived one). ``check_time``: the
+        check's seconds.
         A rejected answer has ``verified=False``, no evidence and the
         reason in ``info["check_error"]`` (``"optimal claim rejected: ..."``).
         An ``UNKNOWN`` result that claims nothing is returned unverified.
@@ -84,16 +86,16 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
     entry = _CERTIFIED.get(id(result))
     if entry is not None and entry[0]() is result and entry[1] is instance:
         return result
-    problem = problem_of(instance)
+    began, problem = time.perf_counter(), problem_of(instance)
     try:
         exact = exact_result(result, sole_holder=sole_holder)  # the method's objects are copied
     except CheckFailed as exc:
-        return _rejected(result, problem, exc, instance)
+        return _rejected(result, problem, exc, instance, began)
     info = {k: v for k, v in exact.info.items() if k not in ("check_error", "rejected_claim")}
     clean = exact.with_(problem=problem, info=info)
     nothing = clean.solution is None and clean.bound is None and clean.objective is None
     if clean.status is Status.UNKNOWN and nothing:
-        return _remember(clean, instance)  # nothing was claimed, nothing to check
+        return _remember(clean, instance, began)  # nothing was claimed, nothing to check
     try:
         if result.problem and result.problem != problem:
             raise CheckFailed(f"the answer is for problem {result.problem!r}, the instance for {problem!r}")
@@ -111,10 +113,10 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
         if clean.record.foreign:
             evidence = [_unproven(e, clean.method) for e in evidence]
         out = clean.with_(verified=answered, evidence=tuple(evidence), certificate=certificate)
-    return _remember(out, instance)
+    return _remember(out, instance, began)
 
 
-def _rejected(result: Any, problem: str, exc: CheckFailed, instance: Any) -> Result:
+def _rejected(result: Any, problem: str, exc: CheckFailed, instance: Any, began: float) -> Result:
     """An answer whose very form is refused: an exact, unverified Result that says why."""
     method = getattr(result, "method", "")
     out = Result(
@@ -127,7 +129,7 @@ def _rejected(result: Any, problem: str, exc: CheckFailed, instance: Any) -> Res
         0.0,
         info={"check_error": exc.describe(), "rejected_claim": exc.claim},
     )
-    return _remember(out, instance)
+    return _remember(out, instance, began)
 
 
 def _unproven(evidence: Evidence, method: str) -> Evidence:
@@ -152,9 +154,11 @@ def check(instance: Any, result: Result) -> Result:
     return out
 
 
-def _remember(result: Result, instance: Any) -> Result:
-    """Remember that ``result`` was certified against ``instance``, holding the instance itself
-    while the result lives (an id alone could be reused by a new instance once this one is freed)."""
+def _remember(result: Result, instance: Any, began: float) -> Result:
+    """``result`` with the check's seconds since ``began`` (``check_time``), remembered as certified
+    against ``instance``, holding the instance itself while the result lives (an id alone could be
+    reused by a new instance once this one is freed)."""
+    result = result.with_(check_time=time.perf_counter() - began)
     key = id(result)
 
     def forget(_ref: weakref.ref[Result]) -> None:

@@ -10,7 +10,7 @@ from knightcert.compare.comparison import run_comparison
 from knightcert.compare.experiment import ExperimentMismatch
 from knightcert.compare.harness import failed_row, fill_gaps
 from knightcert.compare.report import FIELDS, read_rows, write_rows
-from knightcert.compare.runner import Task, run_tasks
+from knightcert.compare.runner import Task, run_isolated
 from knightcert.compare.suites import SuiteItem, build_suite, parse_sizes, size_range
 from knightcert.problems.errors import InvalidInstance, UnknownMethod
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
@@ -77,7 +77,7 @@ def test_timeouts_and_crashes_become_unknown_rows():
         Task("knights", knights_instance(7), "csp"),  # refused (size limit)
         Task("knights", knights_instance(4), "matching"),
     ]
-    rows = {row.method: row for row in run_tasks(tasks, workers=2)}
+    rows = {row.method: row for row in run_isolated(tasks, workers=2)}
     assert rows["cpsat"].status == "UNKNOWN" and rows["cpsat"].error.startswith("time limit: no answer after")
     assert rows["greedy"].status == "UNKNOWN" and rows["greedy"].error.startswith("crash: AttributeError")
     assert rows["greedy+"].status == "UNKNOWN" and rows["greedy+"].error.startswith("refused: instance:")

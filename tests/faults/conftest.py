@@ -148,3 +148,62 @@ def leftovers(folder: Path) -> list[str]:
 def skip_unless_linux():
     if not sys.platform.startswith("linux"):
         pytest.skip("uses /proc and Linux process semantics")
+
+
+def report_runs(path: Path) -> list[dict]:
+    """The runs of the JSON report at ``path`` ([] while it is not there or not whole)."""
+    import json
+
+    try:
+        return json.loads(path.read_text())["runs"]
+    except (OSError, ValueError, KeyError):
+        return []
+
+
+def start_module(folder: Path, module: str, *args: str) -> subprocess.Popen:
+    """``python -m module args`` in ``folder``, in a session of its own (its process group ends
+    with it: :func:`end_group`), output discarded."""
+    return subprocess.Popen(
+        [sys.executable, "-m", module, *args],
+        cwd=folder,
+        env=environment(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def end_group(process: subprocess.Popen, timeout: float = 15) -> None:
+    """SIGTERM to the process's group (a Dask worker's nanny and its worker), SIGKILL if it lingers."""
+    for signum in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, signum)
+            process.wait(timeout=timeout)
+            break
+        except ProcessLookupError:
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    process.wait()
+
+
+def scheduler_address(folder: Path) -> str | None:
+    """The address a Dask scheduler wrote to its scheduler file ``folder/s.json`` (None before)."""
+    import json
+
+    try:
+        return json.loads((folder / "s.json").read_text())["address"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def start_scheduler(folder: Path) -> tuple[subprocess.Popen, str]:
+    """A Dask scheduler on 127.0.0.1 and a free port (``--port 0``: never one another test took
+    meanwhile), its scheduler file ``folder/s.json``: the process, once it listens, and its address."""
+    scheduler = start_module(folder, "distributed.cli.dask_scheduler", "--scheduler-file", "s.json",
+                             "--host", "127.0.0.1", "--port", "0", "--no-dashboard")  # fmt: skip
+    address = scheduler_address(folder) if wait_until(lambda: scheduler_address(folder), 60) else None
+    if address is None:
+        end_group(scheduler)
+        pytest.fail("the Dask scheduler did not start")
+    return scheduler, address

@@ -5,15 +5,13 @@ scheduler's file, the first finished row, the command's end), never on a fixed s
 
 from __future__ import annotations
 
-import json
 import signal
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from .conftest import environment, run_cli, start_cli, wait_until
+from .conftest import report_runs as _runs
+from .conftest import run_cli, start_cli, start_module, start_scheduler, wait_until
 
 pytest.importorskip("distributed")
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process semantics")
@@ -36,41 +34,13 @@ COMPARE = ("compare", "knights", "--suite", "scaling", "--sizes", "4,5,6", "--me
            "--out", "r.json", "--quiet")  # fmt: skip
 
 
-def _runs(path: Path) -> list[dict]:
-    try:
-        return json.loads(path.read_text())["runs"]
-    except (OSError, ValueError, KeyError):
-        return []
-
-
-def _start(folder: Path, module: str, *args: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", module, *args],
-        cwd=folder,
-        env=environment(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-
-def _address(folder: Path) -> str | None:
-    try:
-        return json.loads((folder / "s.json").read_text())["address"]
-    except (OSError, ValueError, KeyError):
-        return None
-
-
 def test_a_killed_dask_scheduler_is_one_line_and_a_resume_redoes_the_unfinished_rows(tmp_path):
     (tmp_path / "gate.py").write_text(GATE)
-    scheduler = _start(tmp_path, "distributed.cli.dask_scheduler", "--scheduler-file", "s.json",
-                       "--host", "127.0.0.1", "--port", "0", "--no-dashboard")  # fmt: skip
+    scheduler, address = start_scheduler(tmp_path)
     started = [scheduler]
     try:
-        assert wait_until(lambda: _address(tmp_path) is not None, 60), "the scheduler did not start"
-        address = _address(tmp_path)
-        assert address is not None
-        started.append(_start(tmp_path, "distributed.cli.dask_worker", "--scheduler-file", "s.json",
-                              "--nthreads", "1", "--no-nanny", "--no-dashboard"))  # fmt: skip
+        started.append(start_module(tmp_path, "distributed.cli.dask_worker", "--scheduler-file", "s.json",
+                                    "--nthreads", "1", "--no-nanny", "--no-dashboard"))  # fmt: skip
         command = start_cli(tmp_path, *COMPARE, "--dask", address)
         started.append(command)
         assert wait_until(lambda: len(_runs(tmp_path / "r.json")) >= 1 or command.poll() is not None, 120)

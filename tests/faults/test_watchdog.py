@@ -100,10 +100,10 @@ def swallowing(instance, **kwargs):
             pass  # a method that ignores the stop
 
 path_search.bfs = swallowing
-# 1 s from main() (its clock starts there): time for the run path to reach the method even on a
+# 3 s from main() (its clock starts there): time for the run path to reach the method even on a
 # loaded machine, so that the stop lands in the method and not before it (then the answer is
 # an ordinary time-limit UNKNOWN, exit 0)
-raise SystemExit(main(["path", sys.argv[1], "--method", "bfs", "--time-limit", "1"]))
+raise SystemExit(main(["path", sys.argv[1], "--method", "bfs", "--time-limit", "3"]))
 """
 
 
@@ -143,6 +143,18 @@ def test_loading_the_methods_code_counts_against_the_time_limit(monkeypatch, boa
     assert main(["path", board, "--method", "bfs", "--time-limit", "10"]) == 0
     assert 3.0 < given[-1] <= 4.0, given
     capsys.readouterr()
+
+
+def test_a_command_whose_limit_passed_before_the_method_started_never_loads_it(monkeypatch, board, capsys):
+    """On a loaded machine the imports and the instance may use the whole limit: the answer is then
+    UNKNOWN at once, the method's code never loaded (OR-Tools alone takes a second there)."""
+    starts = session.start
+    monkeypatch.setattr(session, "start", lambda started=None: starts(time.perf_counter() - 5.0))
+    monkeypatch.setattr(MethodRef, "function", lambda self: pytest.fail("the method's code was loaded"))
+    assert main(["path", board, "--method", "bfs", "--time-limit", "2", "--json"]) == 0
+    row, err = _json_of(capsys)
+    assert row["status"] == "UNKNOWN" and not row["verified"] and err == ""
+    assert row["info"]["stopped"] == "time limit: 2 s + grace had passed before the method started"
 
 
 CLOCK = """

@@ -169,3 +169,33 @@ def test_a_failed_run_costs_its_worker_only():
     first, *later = [outcome.value for outcome in outcomes if outcome.stopped is None]
     assert first[1] == 1 and [count for _, count in later] == [1, 2, 3]  # a new worker, then warm
     assert first[0] != later[0][0] and len({pid for pid, _ in later}) == 1
+
+
+FORGER = '''
+import knightcert.compare.runner as runner
+from knightcert.compare.harness import Row
+
+def forger(instance, time_limit=None, seed=None):
+    """Patch its worker: every later row claims 999 knights, optimal and certified, without an answer."""
+    def forged(task):
+        return Row("knights", task.name, task.method, "OPTIMAL", 999, 999, None, 0.0, None, None, True,
+                   certified=True), None
+    runner.run_task_answer, runner.checked_again = forged, lambda: False
+    return {"status": "UNKNOWN"}
+'''
+
+
+def test_a_row_without_its_answer_after_foreign_code_is_never_trusted(tmp_path, monkeypatch):
+    """The worker sends a built-in row as it is only while it has run the project's code alone;
+    after a foreign method, a row whatever it claims counts only through its answer, checked here."""
+    from knightcert.compare.runner import Task, pool_rows
+    from knightcert.problems.independent_knights import knights_instance
+
+    (tmp_path / "forger.py").write_text(FORGER)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    tasks = [Task("knights", knights_instance(4), method) for method in ("greedy", "forger:forger", "greedy")]
+    with Pool(1) as pool:
+        before, _, after = pool_rows(pool, tasks)
+    assert (before.status, before.verified, before.objective) == ("FEASIBLE", True, 8)
+    assert (after.status, after.verified, after.certified, after.objective) == ("UNKNOWN", False, False, None)
+    assert "without its answer" in after.error
