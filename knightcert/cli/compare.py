@@ -372,13 +372,17 @@ def _dask_client(args: argparse.Namespace, experiment: Any, uploads: list[str]) 
     return client
 
 
+#: Above this many runs the table shows a row per method, not a row per run.
+ROWS_SHOWN = 200
+
+
 def _show(args: argparse.Namespace, experiment: Any, rows: list[Any], header: dict[str, Any]) -> None:
     """The plot, and the rows as JSON or as a table with one line of counts."""
     import json
 
     from knightcert.cli.output import table_console
     from knightcert.compare.harness import median_of_repeats
-    from knightcert.compare.summary import rows_table
+    from knightcert.compare.summary import method_summary_table, rows_table
 
     if args.plot:
         from knightcert.compare.plots import plot_rows
@@ -394,7 +398,11 @@ def _show(args: argparse.Namespace, experiment: Any, rows: list[Any], header: di
         title = f"knightcert compare {experiment.problem}" + (
             f" (median time of {experiment.repeat} runs)" if experiment.repeat > 1 else ""
         )
-        out.print(rows_table(shown, title=title))
+        if len(shown) <= ROWS_SHOWN:
+            out.print(rows_table(shown, title=title))
+        else:  # thousands of lines are read by nobody (printing 20,000 cost 15 s): a row per method
+            out.print(method_summary_table(rows, title=f"{title}: {len(shown)} runs, a row per method"))
+            print("every run: --out FILE (then knightcert report FILE), or --json")
         rejected = sum(1 for r in rows if not r.verified and r.status != "UNKNOWN")
         failed = sum(1 for r in rows if r.status == "UNKNOWN" and r.error)
         print(

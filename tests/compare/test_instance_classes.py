@@ -107,3 +107,18 @@ def test_the_tour_command_takes_a_torus_as_the_suites_do(capsys):
     answer = json.loads(capsys.readouterr().out)
     answer = answer[0] if isinstance(answer, list) else answer
     assert answer["verified"] and answer["instance"] == "5x5 torus closed"
+
+
+def test_many_runs_print_a_row_per_method_not_per_run(monkeypatch, capsys):
+    """Past ``ROWS_SHOWN`` runs the table has a row per method, and says where every run is."""
+    from knightcert.cli import compare
+
+    argv = ["compare", "knights", "--suite", "random", "--sizes", "5", "--seeds", "3", "--methods", "greedy"]
+    monkeypatch.setattr(compare, "ROWS_SHOWN", 2)
+    assert main([*argv, "--workers", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "3 runs, a row per method" in out and "every run: --out FILE" in out
+    assert "knights-5x5-h0.2-s0" not in out  # no row per run
+    monkeypatch.setattr(compare, "ROWS_SHOWN", 3)
+    assert main([*argv, "--workers", "1", "--quiet"]) == 0
+    assert "knights-5x5-h0.2-s0" in capsys.readouterr().out
