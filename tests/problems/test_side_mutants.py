@@ -1,0 +1,89 @@
+"""Tests that kill the survivors of the mutation run on the side-constraint checker code
+(cosmic-ray, core and quiet operators; docs/certificates.md, "Mutation testing"): each pins a
+predicate or an argument of ``problems/checkers/sides.py`` exactly where a broken one let the
+whole suite pass: the words of a fault (which square, which move), a required move between
+adjacent places, the closing move of a closed tour, the colours on a torus with even sides."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from knightcert.problems.board import Board
+from knightcert.problems.checkers.sides import (
+    forbidden_moves_fault,
+    required_moves_fault,
+    visits_argument,
+    visits_fault,
+)
+from knightcert.problems.tours import TourInstance, tour_instance
+
+# an open 5 x 5 path of knight moves from (0, 0): enough for the predicates, which read squares only
+SQUARES = np.array([[0, 0], [1, 2], [2, 4], [4, 3], [3, 1]])
+
+
+def test_a_fault_names_the_square_or_move_it_is_about():
+    visit = tour_instance(5, visits=[(0, 0, 1), (2, 4, 4)])
+    assert visits_fault(visit, SQUARES) == "visits: square 4 of the tour is (4, 3), not (2, 4)"
+    required = tour_instance(5, required_moves=[((0, 0), (1, 2)), ((0, 0), (2, 1))])
+    assert required_moves_fault(required, SQUARES) == (
+        "required_moves: the tour does not take the move (0, 0) - (2, 1)"
+    )
+    forbidden = tour_instance(5, forbidden_moves=[((0, 0), (2, 1)), ((2, 4), (4, 3))])
+    assert forbidden_moves_fault(forbidden, SQUARES) == (
+        "forbidden_moves: the tour takes the move (2, 4) - (4, 3)"
+    )
+    both = tour_instance(5, required_moves=[((0, 0), (1, 2))], forbidden_moves=[((0, 0), (1, 2))])
+    assert visits_argument(both) == "moves: (0, 0) - (1, 2) is both required and forbidden"
+
+
+@pytest.mark.parametrize(
+    ("visits", "one", "other", "colours"),
+    [
+        ([(2, 2, 12)], (1, (0, 0)), (12, (2, 2)), "differ"),
+        ([(0, 1, 3)], (1, (0, 0)), (3, (0, 1)), "agree"),
+        ([(1, 2, 2), (2, 3, 5)], (2, (1, 2)), (5, (2, 3)), "differ"),
+    ],
+)
+def test_the_colour_argument_says_how_far_apart_the_places_are(visits, one, other, colours):
+    (k, a), (j, b) = one, other
+    assert visits_argument(tour_instance(5, start=(0, 0), visits=visits)) == (
+        f"colours: places {k} and {j} are {j - k} moves apart, so their squares' colours {colours}; "
+        f"{a} and {b} do not"
+    )
+
+
+@pytest.mark.parametrize(
+    ("fields", "refuted"),
+    [
+        # the required move joins places 1 and 2: nothing against it
+        ({"start": (0, 0), "visits": [(1, 2, 2)]}, False),
+        # neither end has a place: nothing against it
+        ({}, False),
+        # an open tour never joins places 1 and n
+        ({"start": (0, 0), "end": (1, 2)}, True),
+        # a closed one does, by its closing move ...
+        ({"closed": True, "visits": [(0, 0, 1), (1, 2, 36)]}, False),
+        # ... and joins no other places apart (1 and 4: colours consistent, so only this argument)
+        ({"closed": True, "visits": [(0, 0, 1), (1, 2, 4)]}, True),
+    ],
+)
+def test_a_required_move_is_refuted_exactly_when_its_places_are_not_adjacent(fields, refuted):
+    instance = tour_instance(6, required_moves=[((0, 0), (1, 2))], **fields)
+    argument = visits_argument(instance)
+    if refuted:
+        assert argument is not None and argument.endswith("yet joined by a required move")
+    else:
+        assert argument is None
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(4, 4), (6, 6), (8, 8), (4, 6), (6, 4), (5, 5), (6, 5), (5, 6)])
+def test_colours_refute_a_torus_exactly_when_both_sides_are_even(rows, cols):
+    # places 1 and 3 need squares of one colour; (0, 0) and (0, 1) differ, unless a wrap
+    # across an odd side keeps the colour
+    instance = TourInstance(Board(rows, cols, torus=True), start=(0, 0), visits=[(0, 1, 3)])
+    argument = visits_argument(instance)
+    if rows % 2 == 0 and cols % 2 == 0:
+        assert argument is not None and argument.startswith("colours: places 1 and 3")
+    else:
+        assert argument is None
