@@ -87,3 +87,34 @@ def test_colours_refute_a_torus_exactly_when_both_sides_are_even(rows, cols):
         assert argument is not None and argument.startswith("colours: places 1 and 3")
     else:
         assert argument is None
+
+
+def test_every_pair_of_adjacent_places_is_checked_the_closing_one_too():
+    apart = tour_instance(5, visits=[(0, 0, 2), (0, 1, 3)])  # colours fine, not a move apart
+    assert visits_argument(apart) == "visits: places 2 and 3 are (0, 0) and (0, 1), not a knight move apart"
+    ring = Board(1, 3, torus=True)  # three squares, each a knight move from the others
+    closing = TourInstance(
+        ring, closed=True, visits=[(0, 0, 1), (0, 1, 3)], forbidden_moves=[((0, 0), (0, 1))]
+    )
+    assert visits_argument(closing) == "visits: places 3 and 1 are (0, 1) and (0, 0), a forbidden move"
+    assert visits_argument(TourInstance(ring, closed=True, visits=[(0, 0, 1), (0, 1, 3)])) is None
+
+
+def test_a_tour_of_one_square_takes_no_move():
+    from knightcert.problems.checkers.sides import tour_moves
+
+    assert tour_moves(np.array([[0, 0]]), closed=True) == set()
+    assert tour_moves(np.array([[0, 0], [1, 2]]), closed=True) == {((0, 0), (1, 2))}
+
+
+def test_a_path_passes_through_its_own_start():
+    from knightcert.problems.checkers.sides import via_fault
+    from knightcert.problems.lost_knight import LostKnightInstance
+
+    path = np.array([[0, 0], [1, 2], [2, 4], [4, 3], [3, 1], [4, 4]])
+    board = Board(5, 5, torus=True)
+    assert via_fault(LostKnightInstance(board, (0, 0), (4, 4), via=[(0, 0), (1, 2)]), path) is None
+    again = LostKnightInstance(board, (0, 0), (4, 4), via=[(1, 2), (0, 0)])
+    assert (
+        via_fault(again, path) == "via[1]: the path does not pass through (0, 0) after the squares before it"
+    )
