@@ -1,8 +1,9 @@
-"""Tests that kill the survivors of the mutation run on the side-constraint checker code
-(cosmic-ray, core and quiet operators; docs/certificates.md, "Mutation testing"): each pins a
-predicate or an argument of ``problems/checkers/sides.py`` exactly where a broken one let the
-whole suite pass: the words of a fault (which square, which move), a required move between
-adjacent places, the closing move of a closed tour, the colours on a torus with even sides."""
+"""Tests that kill the survivors of the mutation run on the side-constraint code (cosmic-ray,
+core and quiet operators; docs/certificates.md, "Mutation testing"): each pins a predicate or an
+argument of ``problems/checkers/sides.py``, or a reader of ``problems/side_constraints.py``,
+exactly where a broken one let the tests pass: the words of a fault (which square, which move),
+a required move between adjacent places, the closing move of a closed tour, the colours on a
+torus with even sides, a field of the wrong shape or a step out of range."""
 
 from __future__ import annotations
 
@@ -58,8 +59,10 @@ def test_the_colour_argument_says_how_far_apart_the_places_are(visits, one, othe
     [
         # the required move joins places 1 and 2: nothing against it
         ({"start": (0, 0), "visits": [(1, 2, 2)]}, False),
-        # neither end has a place: nothing against it
+        # neither end has a place, or only one: nothing against it
         ({}, False),
+        ({"start": (0, 0)}, False),
+        ({"visits": [(1, 2, 5)]}, False),
         # an open tour never joins places 1 and n
         ({"start": (0, 0), "end": (1, 2)}, True),
         # a closed one does, by its closing move ...
@@ -118,3 +121,33 @@ def test_a_path_passes_through_its_own_start():
     assert (
         via_fault(again, path) == "via[1]: the path does not pass through (0, 0) after the squares before it"
     )
+
+
+# ------------------------------------------------ the readers of problems/side_constraints.py
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({"visits": 5}, "visits must be a sequence, got 5"),
+        ({"visits": "0,0,1"}, "visits must be a sequence, got '0,0,1'"),
+        ({"required_moves": [((0, 0),)]}, "required_moves[0]: ((0, 0),) is not a pair of squares"),
+        (
+            {"required_moves": [((0, 0), (1, 2), (2, 4))]},
+            "required_moves[0]: ((0, 0), (1, 2), (2, 4)) is not a pair",
+        ),
+        ({"visits": [(0, 0, 0)]}, "visits[0]: step 0 is not between 1 and 25"),
+        ({"visits": [(0, 0, 2.0)]}, "visits[0]: step 2.0 is not between 1 and 25"),
+        ({"visits": [(0, 0, True)]}, "visits[0]: step True is not between 1 and 25"),
+    ],
+)
+def test_a_side_field_that_is_not_its_shape_is_refused_naming_it(fields, words):
+    from knightcert.problems.errors import InvalidInstance
+
+    with pytest.raises(InvalidInstance) as refused:
+        TourInstance(Board(5, 5), **fields)
+    assert str(refused.value).startswith(words)
+
+
+def test_the_first_and_last_steps_are_places_of_the_tour():
+    assert TourInstance(Board(5, 5), visits=[(0, 0, 1), (4, 4, 25)]).visits == ((0, 0, 1), (4, 4, 25))
