@@ -151,3 +151,13 @@ def test_a_side_field_that_is_not_its_shape_is_refused_naming_it(fields, words):
 
 def test_the_first_and_last_steps_are_places_of_the_tour():
     assert TourInstance(Board(5, 5), visits=[(0, 0, 1), (4, 4, 25)]).visits == ((0, 0, 1), (4, 4, 25))
+
+
+def test_a_move_from_a_square_to_itself_is_refused_where_a_knight_jump_wraps_back():
+    from knightcert.problems.errors import InvalidInstance
+    from knightcert.problems.moves import is_knight_move
+
+    board = Board(2, 1, torus=True)  # a jump of (2, 1) lands where it started
+    assert is_knight_move(board, (0, 0), (0, 0))
+    with pytest.raises(InvalidInstance, match=r"required_moves\[0\]: \(\(0, 0\), \(0, 0\)\) is not a pair"):
+        TourInstance(board, required_moves=[((0, 0), (0, 0))])
