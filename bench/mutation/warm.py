@@ -12,7 +12,9 @@ Two modes, chosen by the environment (``-p warm`` with ``bench/mutation`` on ``P
     first, the collected tests the map says execute the mutated lines. A mutant inside a
     function body is installed in the child by swapping the function's code object; one in a
     module-level ``NAME = value`` by setting the new value wherever the old object is bound;
-    any other runs in a fresh ``python -m pytest`` on the mutated file. A mutant no test
+    any other runs in a fresh ``python -m pytest`` on the mutated file. ``KC_MAX_TEST_S``
+    leaves out the tests slower than that (by the map): their mutants' survivors meet them
+    later, with any new tests. A mutant no test
     executes survives ("no covering test"); one inside an annotation is skipped as equivalent
     (the targets postpone annotations: they are never evaluated). A time-out kills. The
     results go into the session (``cr-report session.sqlite``), one line per mutant into
@@ -279,6 +281,7 @@ def pytest_runtestloop(session):
 
     cover, durations, module_tests = _load_maps(Path.cwd())
     by_id = {item.nodeid: item for item in session.items}
+    cap = float(os.environ.get("KC_MAX_TEST_S", "inf"))  # slower tests (by the map) left to a second pass
     database = Path(os.environ["KC_SESSION"])
     logs = database.with_suffix(".logs")
     logs.mkdir(exist_ok=True)
@@ -301,7 +304,10 @@ def pytest_runtestloop(session):
             found = set().union(*(cover.get(f"{rel}:{line}", set()) for line in range(first, last + 1)))
             if IMPORT in found:
                 found = (found - {IMPORT}) | module_tests.get(rel, set())
-            ids = sorted((t for t in found if t in by_id), key=lambda t: durations.get(t, 1e9))
+            ids = sorted(
+                (t for t in found if t in by_id and durations.get(t, 0) <= cap),
+                key=lambda t: durations.get(t, 0.0),
+            )
             operator = get_operator(mutation.operator_name)()
             with use_mutation(Path(rel), operator, mutation.occurrence) as (original, mutated):
                 if mutated is None:
@@ -319,7 +325,9 @@ def pytest_runtestloop(session):
                         mode = "fresh"
                         code, took = _run(mode, rel, mutated, items, ids, log, budget)
                     text = f"{mode}; {len(ids)} tests; exit {code}; {took:.1f} s\n" + log.read_text()[-3000:]
-            killed = code is None or code not in (0, 4, 5, 97)  # 4, 5: usage, no tests; 97: the tool's error
+            # 5: no test ran; 97: the tool's error; 4 (usage) kills only when the mutant broke collection
+            broken = code == 4 and "SyntaxError" in text
+            killed = code is None or code not in (0, 4, 5, 97) or broken
             db.set_result(
                 work.job_id,
                 WorkResult(
