@@ -69,3 +69,51 @@ def test_the_entry_s_text_is_at_most_256_mi_characters(length, accepted):
 @pytest.mark.parametrize("binary", [b"", b"a", bytes(range(256)) * 3])
 def test_decoding_inverts_encoding(binary):
     assert decode_proof(encode_proof(binary, 2, lex=3, lines=4)) == binary
+
+
+@pytest.mark.parametrize(
+    ("blocked", "knights", "options", "where"),
+    [
+        (None, 3, {}, "the 1 x 2 board (lex 0, lines 0)"),
+        (
+            [[True, False], [False, False]],
+            4,
+            {},
+            "the 2 x 2 torus board with 1 squares removed (lex 0, lines 0)",
+        ),
+        (
+            [[False, False], [False, False]],
+            5,
+            {"lex": 1, "lines": 1},
+            "the 2 x 2 torus board (lex 1, lines 1)",
+        ),
+    ],
+)
+def test_the_exported_files_are_the_formula_the_proof_and_what_they_refute(
+    tmp_path, blocked, knights, options, where
+):
+    import numpy as np
+
+    from knightcert.problems.board import Board
+    from knightcert.problems.checkers.knights_cnf import knights_cnf
+    from knightcert.problems.checkers.lrat_files import export_proof, lrat_text_to_binary
+
+    board = Board(1, 2) if blocked is None else Board(2, 2, np.array(blocked), torus=True)
+    proof = "3 -1 0 1 2 0\n3 d 1 2 0\n4 0 3 0\n"  # the writer copies it; the checker is elsewhere
+    said = export_proof(board, encode_proof(lrat_text_to_binary(proof), knights, **options), str(tmp_path))
+    variables, clauses = knights_cnf(board, knights, **options)
+    header, *lines = (tmp_path / "formula.cnf").read_text().splitlines()
+    assert header == f"p cnf {variables} {len(clauses)}"
+    assert [[int(w) for w in line.split()] for line in lines] == [[*clause, 0] for clause in clauses]
+    assert (tmp_path / "proof.lrat").read_text() == proof
+    readme = (tmp_path / "README").read_text()
+    assert readme.startswith(
+        f"A refutation of 'at least {knights} independent knights' on {where}: no placement holds "
+        f"{knights} knights, so at most {knights - 1} fit.\n"
+    )
+    assert f"DIMACS: {variables} variables, {len(clauses)} clauses" in readme
+    assert "text LRAT: 2 additions, the last the empty clause" in readme
+    assert said == (
+        f"proof exported to {tmp_path}: formula.cnf ({variables} variables, {len(clauses)} clauses), "
+        "proof.lrat (2 additions), README"
+    )
