@@ -117,3 +117,16 @@ def test_the_exported_files_are_the_formula_the_proof_and_what_they_refute(
         f"proof exported to {tmp_path}: formula.cnf ({variables} variables, {len(clauses)} clauses), "
         "proof.lrat (2 additions), README"
     )
+
+
+def test_corrupt_data_is_named_by_the_first_60_characters_of_its_error():
+    import base64
+    import binascii
+
+    with pytest.raises(binascii.Error) as raised:
+        base64.b64decode(b"AAAAA", validate=True)
+    error = str(raised.value)
+    assert len(error) > 60
+    with pytest.raises(CheckFailed) as refused:
+        decode_proof(_entry(xz="AAAAA"))
+    assert f"certificate 'drat': corrupt data ({error[:60]})" in str(refused.value)
