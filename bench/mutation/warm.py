@@ -274,7 +274,7 @@ def _run(mode: str, rel: str, mutated: str, items: list, ids: list[str], log: Pa
 def pytest_runtestloop(session):
     if not os.environ.get("KC_SESSION"):
         return None
-    from cosmic_ray.mutating import _make_diff, use_mutation
+    from cosmic_ray.mutating import _make_diff, mutate_code, use_mutation
     from cosmic_ray.plugins import get_operator
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
@@ -309,6 +309,14 @@ def pytest_runtestloop(session):
                 key=lambda t: durations.get(t, 0.0),
             )
             operator = get_operator(mutation.operator_name)()
+            try:
+                mutate_code(source, operator, mutation.occurrence)
+            except Exception as error:  # the operator's own fault (cosmic-ray 8.7: a dotted exception name)
+                db.set_result(
+                    work.job_id, WorkResult(worker_outcome=WorkerOutcome.EXCEPTION, output=repr(error))
+                )
+                print(where, "the operator failed:", repr(error), file=out, flush=True)
+                continue
             with use_mutation(Path(rel), operator, mutation.occurrence) as (original, mutated):
                 if mutated is None:
                     db.set_result(work.job_id, WorkResult(worker_outcome=WorkerOutcome.NO_TEST))
