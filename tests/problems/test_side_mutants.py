@@ -162,3 +162,9 @@ def test_a_move_from_a_square_to_itself_is_refused_where_a_knight_jump_wraps_bac
     assert is_knight_move(board, (0, 0), (0, 0))
     with pytest.raises(InvalidInstance, match=r"required_moves\[0\]: \(\(0, 0\), \(0, 0\)\) is not a pair"):
         TourInstance(board, required_moves=[((0, 0), (0, 0))])
+
+
+@pytest.mark.parametrize(("first", "second"), [((0, 0), (2, 2)), ((2, 2), (0, 0))])
+def test_two_squares_at_one_place_are_refuted_in_either_order(first, second):
+    instance = tour_instance(5, visits=[(*first, 3), (*second, 3)])
+    assert visits_argument(instance) == f"visits: place 3 holds both {first} and {second}"
