@@ -130,3 +130,10 @@ def test_corrupt_data_is_named_by_the_first_60_characters_of_its_error():
     with pytest.raises(CheckFailed) as refused:
         decode_proof(_entry(xz="AAAAA"))
     assert f"certificate 'drat': corrupt data ({error[:60]})" in str(refused.value)
+
+
+def test_data_that_is_not_xz_is_corrupt_data():
+    import base64
+
+    with pytest.raises(CheckFailed, match=r"certificate 'drat': corrupt data \("):
+        decode_proof(_entry(xz=base64.b64encode(b"not xz data at all").decode(), bytes=3))
