@@ -137,3 +137,30 @@ def test_data_that_is_not_xz_is_corrupt_data():
 
     with pytest.raises(CheckFailed, match=r"certificate 'drat': corrupt data \("):
         decode_proof(_entry(xz=base64.b64encode(b"not xz data at all").decode(), bytes=3))
+
+
+@pytest.mark.parametrize("form", ["abc", "zzz", 5, "x" * 50])
+def test_a_format_other_than_lrat_binary_is_refused_naming_it(form):
+    with pytest.raises(CheckFailed) as refused:
+        proof_entry(_entry(format=form))
+    assert f"certificate 'drat': format {str(form)[:40]!r} is not 'lrat-binary'" in str(refused.value)
+
+
+@pytest.mark.parametrize("key", ["format", "knights", "bytes", "xz"])
+def test_an_entry_without_one_of_its_keys_is_refused(key):
+    entry = _entry()
+    del entry[key]
+    with pytest.raises(CheckFailed, match="expected an object with keys format, knights, bytes, xz"):
+        proof_entry(entry)
+
+
+def test_text_that_is_not_strict_base64_is_corrupt_data():
+    entry = encode_proof(b"a proof", 2)
+    assert decode_proof(entry) == b"a proof"
+    with pytest.raises(CheckFailed, match="corrupt data"):
+        decode_proof({**entry, "xz": entry["xz"][:8] + "*" + entry["xz"][8:]})
+
+
+def test_lex_and_lines_are_given_by_name():
+    with pytest.raises(TypeError):
+        encode_proof(b"", 2, 3)  # type: ignore[misc]
