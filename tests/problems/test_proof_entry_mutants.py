@@ -99,7 +99,7 @@ def test_the_exported_files_are_the_formula_the_proof_and_what_they_refute(
     from knightcert.problems.checkers.lrat_files import export_proof, lrat_text_to_binary
 
     board = Board(1, 2) if blocked is None else Board(2, 2, np.array(blocked), torus=True)
-    proof = "3 -1 0 1 2 0\n3 d 1 2 0\n4 0 3 0\n"  # the writer copies it; the checker is elsewhere
+    proof = "3 -1 0 1 2 0\n4 2 0 3 0\n4 d 1 2 0\n5 0 3 4 0\n"  # copied as it is: not checked here
     said = export_proof(board, encode_proof(lrat_text_to_binary(proof), knights, **options), str(tmp_path))
     variables, clauses = knights_cnf(board, knights, **options)
     header, *lines = (tmp_path / "formula.cnf").read_text().splitlines()
@@ -112,10 +112,10 @@ def test_the_exported_files_are_the_formula_the_proof_and_what_they_refute(
         f"{knights} knights, so at most {knights - 1} fit.\n"
     )
     assert f"DIMACS: {variables} variables, {len(clauses)} clauses" in readme
-    assert "text LRAT: 2 additions, the last the empty clause" in readme
+    assert "text LRAT: 3 additions, the last the empty clause" in readme
     assert said == (
         f"proof exported to {tmp_path}: formula.cnf ({variables} variables, {len(clauses)} clauses), "
-        "proof.lrat (2 additions), README"
+        "proof.lrat (3 additions), README"
     )
 
 
