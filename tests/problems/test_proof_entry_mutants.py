@@ -164,3 +164,20 @@ def test_text_that_is_not_strict_base64_is_corrupt_data():
 def test_lex_and_lines_are_given_by_name():
     with pytest.raises(TypeError):
         encode_proof(b"", 2, 3)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("line", ["5 0 1 0 2", "5 1 0 2", "0 1 0 2 0", "5 1 0 2 0 0"])
+def test_a_text_lrat_addition_is_two_zero_ended_lists_after_a_positive_id(line):
+    from knightcert.problems.checkers.lrat_files import lrat_text_to_binary
+
+    with pytest.raises(ValueError, match="malformed LRAT addition"):
+        lrat_text_to_binary(line + "\n")
+
+
+def test_binary_lrat_that_does_not_read_is_refused_naming_the_byte():
+    import io
+
+    from knightcert.problems.checkers.lrat_files import lrat_binary_to_text
+
+    with pytest.raises(ValueError, match="the proof is malformed at byte"):
+        lrat_binary_to_text(b"x\x02\x00", io.BytesIO())
