@@ -44,6 +44,9 @@ def _entry(**fields) -> dict:
         ({"lex": VARIABLES, "lines": VARIABLES}, True),
         ({"lex": VARIABLES + 1}, False),
         ({"lines": VARIABLES + 1}, False),
+        ({"lex": True}, False),
+        ({"lines": 2.0}, False),
+        ({"lex": "1"}, False),
     ],
 )
 def test_the_entry_s_limits_are_the_documented_ones(fields, accepted):
