@@ -169,7 +169,7 @@ def test_lex_and_lines_are_given_by_name():
         encode_proof(b"", 2, 3)  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("line", ["5 0 1 0 2", "5 1 0 2", "0 1 0 2 0", "5 1 0 2 0 0"])
+@pytest.mark.parametrize("line", ["5 0 1 0 2", "5 1 0 2", "0 1 0 2 0", "5 1 0 2 0 0", "5"])
 def test_a_text_lrat_addition_is_two_zero_ended_lists_after_a_positive_id(line):
     from knightcert.problems.checkers.lrat_files import lrat_text_to_binary
 
@@ -184,3 +184,20 @@ def test_binary_lrat_that_does_not_read_is_refused_naming_the_byte():
 
     with pytest.raises(ValueError, match="the proof is malformed at byte"):
         lrat_binary_to_text(b"x\x02\x00", io.BytesIO())
+
+
+def test_a_text_lrat_deletion_ends_with_zero():
+    from knightcert.problems.checkers.lrat_files import lrat_text_to_binary
+
+    with pytest.raises(ValueError, match="malformed LRAT deletion"):
+        lrat_text_to_binary("5 d\n")
+
+
+def test_a_deletion_before_any_addition_is_numbered_0():
+    import io
+
+    from knightcert.problems.checkers.lrat_files import lrat_binary_to_text, lrat_text_to_binary
+
+    out = io.BytesIO()
+    assert lrat_binary_to_text(lrat_text_to_binary("9 d 1 0\n3 0 1 2 0\n"), out) == 1
+    assert out.getvalue() == b"0 d 1 0\n3 0 1 2 0\n"
