@@ -169,7 +169,7 @@ def test_lex_and_lines_are_given_by_name():
         encode_proof(b"", 2, 3)  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("line", ["5 0 1 0 2", "5 1 0 2", "0 1 0 2 0", "5 1 0 2 0 0", "5"])
+@pytest.mark.parametrize("line", ["5 0 1 0 2", "5 0 1 0 -2", "5 1 0 2", "0 1 0 2 0", "5 1 0 2 0 0", "5"])
 def test_a_text_lrat_addition_is_two_zero_ended_lists_after_a_positive_id(line):
     from knightcert.problems.checkers.lrat_files import lrat_text_to_binary
 
