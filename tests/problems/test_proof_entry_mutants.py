@@ -169,7 +169,9 @@ def test_lex_and_lines_are_given_by_name():
         encode_proof(b"", 2, 3)  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("line", ["5 0 1 0 2", "5 0 1 0 -2", "5 1 0 2", "0 1 0 2 0", "5 1 0 2 0 0", "5"])
+@pytest.mark.parametrize(
+    "line", ["5 0 1 0 2", "5 0 1 0 -2", "5 1 0 2", "0 1 0 2 0", "-5 1 0 2 0", "5 1 0 2 0 0", "5"]
+)
 def test_a_text_lrat_addition_is_two_zero_ended_lists_after_a_positive_id(line):
     from knightcert.problems.checkers.lrat_files import lrat_text_to_binary
 
@@ -191,6 +193,8 @@ def test_a_text_lrat_deletion_ends_with_zero():
 
     with pytest.raises(ValueError, match="malformed LRAT deletion"):
         lrat_text_to_binary("5 d\n")
+    with pytest.raises(ValueError, match="malformed LRAT deletion"):
+        lrat_text_to_binary("5 d 1 -1\n")
 
 
 def test_a_deletion_before_any_addition_is_numbered_0():
