@@ -102,7 +102,7 @@ def test_the_exported_files_are_the_formula_the_proof_and_what_they_refute(
     from knightcert.problems.checkers.lrat_files import export_proof, lrat_text_to_binary
 
     board = Board(1, 2) if blocked is None else Board(2, 2, np.array(blocked), torus=True)
-    proof = "3 -1 0 1 2 0\n4 2 0 3 0\n4 d 1 2 0\n5 0 3 4 0\n"  # copied as it is: not checked here
+    proof = "3 -1 0 1 2 0\n4 2 -2 3 0 3 0\n4 d 1 2 0\n5 0 3 4 0\n"  # copied as it is: not checked here
     said = export_proof(board, encode_proof(lrat_text_to_binary(proof), knights, **options), str(tmp_path))
     variables, clauses = knights_cnf(board, knights, **options)
     header, *lines = (tmp_path / "formula.cnf").read_text().splitlines()
