@@ -205,3 +205,11 @@ def test_a_deletion_before_any_addition_is_numbered_0():
     out = io.BytesIO()
     assert lrat_binary_to_text(lrat_text_to_binary("9 d 1 0\n3 0 1 2 0\n"), out) == 1
     assert out.getvalue() == b"0 d 1 0\n3 0 1 2 0\n"
+
+
+def test_text_lrat_reads_identifier_1_and_only_c_starts_a_comment():
+    from knightcert.problems.checkers.lrat_files import lrat_text_to_binary
+
+    assert lrat_text_to_binary("c a comment\n1 2 0 0\n") == b"a\x02\x04\x00\x00"  # a, id 2*1, literal 2*2
+    with pytest.raises(ValueError):
+        lrat_text_to_binary("x 1 0 0\n")
