@@ -85,6 +85,12 @@ def test_decoding_inverts_encoding(binary):
             "the 2 x 2 torus board with 1 squares removed (lex 0, lines 0)",
         ),
         (
+            [[True, True], [False, False]],
+            3,
+            {},
+            "the 2 x 2 torus board with 2 squares removed (lex 0, lines 0)",
+        ),
+        (
             [[False, False], [False, False]],
             5,
             {"lex": 1, "lines": 1},
