@@ -26,11 +26,16 @@ Cardinality, "at least ``k`` of ``x_1 .. x_n``" (a sequential counter)
     and the unit ``s(n, k)``. Any placement of ``k`` knights satisfies it with
     ``s(i, j)`` = "at least ``j`` of the first ``i``", so the formula is satisfiable
     whenever ``k`` independent knights fit.
+Fixed knights (``fixed``, a side constraint)
+    The unit ``x_f`` of every fixed square ``f`` (ascending, each once): the formula is then
+    "at least ``k`` independent knights, the fixed ones among them". Translations move the
+    fixed squares, so neither the unit below nor the lex-leader clauses go with them.
 Symmetry (``translate``)
     On a torus without removed squares every translation maps placements to
     placements, and any nonempty placement can be moved so that a knight stands on
     square ``(0, 0)``: the unit ``x_(0,0)`` then keeps the formula satisfiable
-    whenever ``k >= 1`` knights fit. The builder adds it only on such boards.
+    whenever ``k >= 1`` knights fit. The builder adds it only on such boards, and
+    only when no knight is fixed.
 Symmetry, stronger (``lex``: the lex-leader constraints of the translations)
     On the same boards, order the squares row-major (``x_1`` is square (0, 0)) and
     compare placements as 0/1 words, a knight above no knight. Let ``P`` be any
