@@ -68,6 +68,8 @@ def run(rows: int, cols: int, limit: float | None, folder: Path) -> dict:
         bound=report["bound"],
         backing=None if optimal is None else optimal["how"],
         method_s=report["time_s"],
+        proof_s=report["info"].get("proof_s"),  # CaDiCaL's child, renumbering, trimming, its own check
+        proof=report["info"].get("proof"),
         answer_mb=round(answer.stat().st_size / 1e6, 1) if answer.exists() else None,
     )
     check = [
@@ -94,10 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     tori = [tuple(int(v) for v in t.split("x")) for t in args.tori.split(",")]
     print(
-        "| torus | status | value | bound | backed by | wall s | CPU s | peak MB | answer MB "
-        "| check wall s | check CPU s | check MB | check exit | load before/after |"
+        "| torus | status | value | bound | backed by | proof | proof s | wall s | CPU s | peak MB "
+        "| answer MB | check wall s | check CPU s | check MB | check exit | load before/after |"
     )
-    print("|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory(prefix="knightcert-bench-") as folder:
         for rows, cols in tori:
             for _ in range(args.repeat):
@@ -109,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 print(
                     f"| {r['torus']} | {r['status']} | {r['objective']} | {r['bound']} | {r['backing']} "
+                    f"| {r['proof']} | {r['proof_s']} "
                     f"| {r['wall_s']:.1f} | {r['cpu_s']:.1f} | {r['peak_mb']:.0f} | {r['answer_mb']} "
                     f"| {r['check_wall_s']:.1f} | {r['check_cpu_s']:.1f} | {r['check_peak_mb']:.0f} "
                     f"| {r['check_exit']} | {r['load_before']}/{r['load_after']} |",

@@ -34,11 +34,12 @@ SOLVER = "cadical195"
 PROOF_SECONDS = 1800.0
 
 
-def lex_length(board: Any) -> int:
+def lex_length(board: Any, fixed: tuple = ()) -> int:
     """Length of the lex-leader comparisons the refuted formula carries on ``board``:
     :data:`~knightcert.problems.checkers.knights_cnf.LEX_SQUARES` (at most every square)
-    where translations map the board onto itself, else 0 (none)."""
-    return min(LEX_SQUARES, int(board.rows) * int(board.cols)) if translation_applies(board) else 0
+    where translations map the board onto itself and no knight is fixed, else 0 (none)."""
+    applies = translation_applies(board) and not fixed
+    return min(LEX_SQUARES, int(board.rows) * int(board.cols)) if applies else 0
 
 
 def prove_upper_bound(
@@ -113,27 +114,23 @@ class BoundProof:
         import subprocess
         import tempfile
 
-        self.instance, self.knights = instance, int(knights)
+        # the rest of fixed knights (knightcert.variants): refute the whole instance's formula
+        self.instance, self.knights, whole = instance, int(knights), instance.outer or instance
+        board = self.board = whole.board
+        self.fixed = whole.fixed
+        self.lex, self.lines = lex_length(board, self.fixed), line_scale(board)
         self.began, self.began_wall = time.perf_counter(), time.time()
         self.limit = PROOF_SECONDS if time_limit is None else max(float(time_limit), 0.0)
         self.folder = tempfile.mkdtemp(prefix="knightcert-lrat-")
         self.path = os.path.join(self.folder, "proof.lrat")
-        board = instance.board
         task = os.path.join(self.folder, "task.npz")
         try:
+            sizes = [board.rows, board.cols, int(bool(board.torus)), self.knights + len(self.fixed)]
             np.savez(
                 task,
-                sizes=np.array(
-                    [
-                        board.rows,
-                        board.cols,
-                        int(bool(board.torus)),
-                        self.knights,
-                        lex_length(board),
-                        line_scale(board),
-                    ]
-                ),
+                sizes=np.array([*sizes, self.lex, self.lines]),
                 blocked=np.asarray(board.blocked, dtype=bool),
+                fixed=np.array(self.fixed, dtype=np.int64).reshape(-1, 2),
             )
             # a fresh interpreter running this module (not multiprocessing, which would import
             # the caller's main script again: a script without `if __name__ == "__main__"`)
@@ -189,7 +186,7 @@ class BoundProof:
             return None, None, info
         if exitcode == SATISFIABLE:
             info["proof"] = f"the solver placed {upper + 1} knights: the bound {upper} is wrong"
-            return None, _placement(self.instance.board, self.path), info
+            return None, _placement(self.board, self.path, self.fixed), info
         if exitcode == NO_LRAT:
             info["proof"] = "no proof: this python-sat writes no LRAT that maps onto the checker's formula"
             return None, None, info
@@ -198,18 +195,16 @@ class BoundProof:
             return None, None, info
         with open(self.path, "rb") as stream:
             binary = stream.read()
-        name = "LRAT"
         if len(binary) > MAX_PROOF_BYTES:  # the checker would refuse it: no answer carries it
-            info["proof"] = f"{name}, {len(binary)} bytes: past the {MAX_PROOF_BYTES} bytes a proof may have"
+            info["proof"] = f"LRAT, {len(binary)} bytes: past the {MAX_PROOF_BYTES} bytes a proof may have"
             return None, None, info
-        board = self.instance.board
-        entry = encode_proof(binary, upper + 1, lex=lex_length(board), lines=line_scale(board))
+        entry = encode_proof(binary, upper + 1 + len(self.fixed), lex=self.lex, lines=self.lines)
         if len(entry["xz"]) > MAX_PROOF_TEXT:
             info["proof"] = (
-                f"{name}, {len(binary)} bytes: packed, past the {MAX_PROOF_TEXT} characters a proof may have"
+                f"LRAT, {len(binary)} bytes: packed, past the {MAX_PROOF_TEXT} characters a proof may have"
             )
             return None, None, info
-        info["proof"] = f"{name}, {len(binary)} bytes"
+        info["proof"] = f"LRAT, {len(binary)} bytes"
         info["proof_s"] = round(time.perf_counter() - self.began, 3)
         return entry, None, info
 
@@ -232,8 +227,9 @@ def _started(folder: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _placement(board: Any, path: str) -> list[list[int]] | None:
-    """The squares the solver's model puts a knight on (written by the child), or None."""
+def _placement(board: Any, path: str, fixed: tuple = ()) -> list[list[int]] | None:
+    """The squares but the ``fixed`` ones the solver's model puts a knight on (written by the
+    child), or None."""
     try:
         chosen = np.fromfile(path, dtype=np.int64)
     except OSError:
@@ -242,7 +238,7 @@ def _placement(board: Any, path: str) -> list[list[int]] | None:
     if chosen.size == 0 or chosen.min() < 0 or chosen.max() >= usable.size:
         return None
     rows, cols = divmod(usable[chosen], int(board.cols))
-    return np.stack([rows, cols], axis=1).tolist()
+    return [sq for sq in np.stack([rows, cols], axis=1).tolist() if tuple(sq) not in fixed]
 
 
 def _save_model(path: str | None, model: list[int] | None, squares: int) -> None:  # pragma: no cover
@@ -279,18 +275,18 @@ def _main(task: str, path: str) -> None:  # pragma: no cover - child process
 
     with np.load(task) as data:
         rows, cols, torus, knights, lex, lines = (int(v) for v in data["sizes"])
-        blocked = data["blocked"]
-    _refute(Board(rows, cols, blocked, bool(torus)), knights, lex, lines, path)
+        blocked, fixed = data["blocked"], [(int(r), int(c)) for r, c in data["fixed"]]
+    _refute(Board(rows, cols, blocked, bool(torus)), knights, lex, lines, path, fixed)
 
 
 def _refute(  # pragma: no cover - child process
-    board: Any, knights: int, lex: int, lines: int, path: str
+    board: Any, knights: int, lex: int, lines: int, path: str, fixed: list | tuple = ()
 ) -> None:
     """In a child process: solve "at least ``knights`` knights" (with lex-leader comparisons
     of length ``lex``, 0: none, and the counter's order ``lines``, 0: row-major); write the
     proof to ``path`` (binary LRAT renumbered to the checker's numbering) and exit 0, or exit
     :data:`SATISFIABLE`, or :data:`NO_LRAT` when python-sat cannot give one."""
-    _, clauses = knights_cnf(board, knights, lex=lex, lines=lines)
+    _, clauses = knights_cnf(board, knights, lex=lex, lines=lines, fixed=fixed)
     squares = int(np.asarray(board.free, dtype=bool).sum())
     proof = _lrat(clauses, path, squares)
     if proof is None:

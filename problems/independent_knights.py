@@ -9,7 +9,7 @@ a knight. The closed form for full plain boards (m <= n) is
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from knightcert.problems.board import Board
 from knightcert.problems.board_text import board_of
@@ -28,6 +28,8 @@ class KnightsInstance:
     name: str = ""
     #: squares that must hold a knight (a side constraint)
     fixed: tuple[tuple[int, int], ...] = ()
+    #: the instance with fixed knights whose rest this is (:func:`rest_of`), else None
+    outer: KnightsInstance | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.board, Board):
@@ -69,6 +71,7 @@ def rest_of(instance: KnightsInstance) -> KnightsInstance:
     """The board left for the other knights: without the fixed squares and every square they
     attack. A placement with the fixed knights is the fixed knights plus a placement of the
     rest, so its optimum is ``len(fixed)`` plus the rest's (when :func:`fixed_conflict` is None).
+    Its ``outer`` is ``instance``: a proof of the rest's bound refutes ``instance``'s formula.
     """
     board = instance.board
     blocked = board.blocked.copy()
@@ -78,8 +81,10 @@ def rest_of(instance: KnightsInstance) -> KnightsInstance:
             tr, tc = r + dr, c + dc
             if board.torus or board.contains(tr, tc):
                 blocked[tr % board.rows, tc % board.cols] = True
-    rest = Board(board.rows, board.cols, blocked, torus=board.torus)
-    return KnightsInstance(rest, f"{instance.name} without {len(instance.fixed)} fixed")
+    left = Board(board.rows, board.cols, blocked, torus=board.torus)
+    rest = KnightsInstance(left, f"{instance.name} without {len(instance.fixed)} fixed")
+    object.__setattr__(rest, "outer", instance)
+    return rest
 
 
 def closed_form(rows: int, cols: int) -> int:

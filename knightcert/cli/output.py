@@ -225,5 +225,5 @@ def export_proof(folder: str | None, result: Result, instance: Any, *, quiet: bo
     if entry is None or not proven:
         line = f"--export-proof: nothing written to {folder}: no claim rests on a clausal proof"
     else:
-        line = write_files(instance.board, entry, folder)
+        line = write_files(instance.board, entry, folder, getattr(instance, "fixed", ()))
     print(line, file=sys.stderr if quiet else sys.stdout)

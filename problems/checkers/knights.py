@@ -175,10 +175,14 @@ def _bands(b: _Bound) -> Backed | None:
 
 
 def _proof(b: _Bound) -> Backed | None:
+    """The answer's proof; on the rest of fixed knights, it refutes the formula of the instance
+    with them (its board, the fixed knights' units, ``K`` counting them)."""
     proof = certificate_of(b.result, b.claim).get("drat")
     entry = None if proof is None else proof_entry(proof, b.claim)
-    if entry is not None and entry["knights"] <= b.upper + 1:  # a proof of a weaker bound proves nothing
-        return Evidence(b.claim, Backing.PROOF, check_bound_proof(b.board, entry, b.claim)), {"drat": entry}
+    whole = b.instance.outer or b.instance
+    if entry is not None and entry["knights"] <= b.upper + len(whole.fixed) + 1:  # a weaker bound: nothing
+        how = check_bound_proof(whole.board, entry, b.claim, whole.fixed)
+        return Evidence(b.claim, Backing.PROOF, how), {"drat": entry}
     return None
 
 
@@ -231,7 +235,8 @@ UPPER_BOUND: tuple[Callable[[_Bound], Backed | None], ...] = (
 def _certify_with_fixed(instance: KnightsInstance, result: Result) -> tuple[list[Evidence], dict | None]:
     """Fixed knights: a placement holds them; no placement exists when two attack each other;
     else every claim is the rest's (:func:`~knightcert.problems.independent_knights.rest_of`),
-    shifted by the fixed knights, certified on the rest as any answer (Kőnig's matching there)."""
+    shifted by the fixed knights, certified on the rest as any answer (Kőnig's matching there), but
+    a clausal proof, which refutes the instance's own formula (:func:`_proof`)."""
     conflict = fixed_conflict(instance)
     if result.status is Status.INFEASIBLE:
         if conflict is None:
@@ -254,7 +259,8 @@ def _certify_with_fixed(instance: KnightsInstance, result: Result) -> tuple[list
     }
     evidence, checked = certify_knights(rest_of(instance), rest.with_(**shifted))
     aside = f" (the board without the {fixed} fixed knight{'s' * (fixed != 1)} and the squares they attack)"
-    return [Evidence(e.claim, e.backing, e.how + aside * (e.claim != "answer")) for e in evidence], checked
+    hows = [e.how + aside * (e.claim != "answer" and e.backing is not Backing.PROOF) for e in evidence]
+    return [Evidence(e.claim, e.backing, how) for e, how in zip(evidence, hows, strict=True)], checked
 
 
 def _refute(claim: str, upper: int, why: str) -> NoReturn:
@@ -287,13 +293,13 @@ def _refute_by_strip(board, upper: int, claim: str) -> None:
         _refute(claim, upper, f"the checker's own placement holds {placed} knights")
 
 
-def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
+def check_bound_proof(board, proof: Any, claim: str = "optimal", fixed: tuple = ()) -> str:
     """Check an LRAT refutation of "at least ``proof["knights"]`` knights on ``board``"; return
     the evidence text (``LRAT proof (180 k lemmas, checked in 23.1 s)``).
 
     The formula is the checker's own (:func:`~knightcert.problems.checkers.knights_cnf.knights_cnf`),
-    built from the board, the number of knights, the length ``lex`` of its lex-leader
-    comparisons (absent: none) and the counter's order ``lines`` (absent: row-major);
+    built from the board, its ``fixed`` knights, the number of knights, the length ``lex`` of
+    its lex-leader comparisons (absent: none) and the counter's order ``lines`` (absent: row-major);
     nothing but the proof and those numbers is read from the answer, and the numbers only
     say which formula to build.
 
@@ -303,30 +309,23 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal") -> str:
         The entry is malformed or over the size limits, or the proof does not refute the formula.
     """
     from knightcert.problems.checkers.clausal_proof import decode_proof
-    from knightcert.problems.checkers.knights_cnf import knights_cnf, translation_applies
+    from knightcert.problems.checkers.knights_cnf import knights_cnf
     from knightcert.problems.checkers.lrat import check_lrat
 
     entry = proof_entry(proof, claim)
-    lex = entry.get("lex", 0)
-    if lex and not (translation_applies(board) and lex <= board.rows * board.cols):
-        raise CheckFailed(
-            f"certificate 'drat': lex {lex} needs a torus with no square removed and at most "
-            f"{board.rows * board.cols} squares compared",
-            claim,
-        )
-    lines, shorter = entry.get("lines", 0), min(board.rows, board.cols)
-    if lines and not lines < shorter:
-        raise CheckFailed(
-            f"certificate 'drat': lines {lines} must be below the board's shorter side ({shorter})", claim
-        )
+    lex, lines = entry.get("lex", 0), entry.get("lines", 0)
+    try:  # the numbers are checked where the formula is built: refused before anything is inflated
+        _, clauses = knights_cnf(board, entry["knights"], lex=lex, lines=lines, fixed=fixed)
+    except ValueError as exc:
+        raise CheckFailed(f"certificate 'drat': {exc}", claim) from None
     binary = decode_proof(entry, claim)
-    _, clauses = knights_cnf(board, entry["knights"], lex=lex, lines=lines)
     checked = check_lrat(clauses, binary)
     del binary
     if not checked.refuted:
         raise CheckFailed(f"LRAT proof refused: {checked.reason}", claim)
     lemmas = _thousands(checked.lemmas)
     symmetry = ", translations broken by lex-leader clauses" if lex else ""
+    symmetry += f", the {len(fixed)} fixed knight{'s' * (len(fixed) != 1)} as units" if fixed else ""
     order = ", counted by knight lines" if lines else ""
     return f"LRAT proof ({lemmas} lemmas{symmetry}{order}, checked in {checked.seconds:.1f} s)"
 

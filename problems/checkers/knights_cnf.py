@@ -26,11 +26,16 @@ Cardinality, "at least ``k`` of ``x_1 .. x_n``" (a sequential counter)
     and the unit ``s(n, k)``. Any placement of ``k`` knights satisfies it with
     ``s(i, j)`` = "at least ``j`` of the first ``i``", so the formula is satisfiable
     whenever ``k`` independent knights fit.
+Fixed knights (``fixed``, a side constraint)
+    The unit ``x_f`` of every fixed square ``f`` (ascending, each once): the formula is then
+    "at least ``k`` independent knights, the fixed ones among them". Translations move the
+    fixed squares, so neither the unit below nor the lex-leader clauses go with them.
 Symmetry (``translate``)
     On a torus without removed squares every translation maps placements to
     placements, and any nonempty placement can be moved so that a knight stands on
     square ``(0, 0)``: the unit ``x_(0,0)`` then keeps the formula satisfiable
-    whenever ``k >= 1`` knights fit. The builder adds it only on such boards.
+    whenever ``k >= 1`` knights fit. The builder adds it only on such boards, and
+    only when no knight is fixed.
 Symmetry, stronger (``lex``: the lex-leader constraints of the translations)
     On the same boards, order the squares row-major (``x_1`` is square (0, 0)) and
     compare placements as 0/1 words, a knight above no knight. Let ``P`` be any
@@ -103,7 +108,7 @@ def counter_order(board, lines: int = 0) -> np.ndarray:
         return np.arange(1, usable.size + 1, dtype=np.int64)
     m = min(rows, cols)
     if not 1 <= lines < m:
-        raise ValueError(f"lines {lines}: needs 1 <= lines < {m} (the shorter side)")
+        raise ValueError(f"lines {lines} must be below the board's shorter side ({m}) and positive")
     r, c = np.divmod(usable, cols)
     if rows <= cols:
         t, along = (r - 2 * c) % m, c
@@ -136,7 +141,7 @@ def _jump_pairs(board) -> np.ndarray:
 
 
 def knights_cnf(
-    board, k: int, *, translate: bool = True, lex: int = 0, lines: int = 0
+    board, k: int, *, translate: bool = True, lex: int = 0, lines: int = 0, fixed=()
 ) -> tuple[int, list[list[int]]]:
     """The CNF "at least ``k`` independent knights on ``board``" (see the module notes).
 
@@ -154,6 +159,9 @@ def knights_cnf(
     lines : int
         The counter's order (:func:`counter_order`): 0 row-major, else knight lines
         ordered by ``lines * t``.
+    fixed : sequence of (row, col)
+        Usable squares that must hold a knight (the instance's side constraint): their
+        units replace the translation unit, and no ``lex`` goes with them.
 
     Returns
     -------
@@ -179,16 +187,20 @@ def knights_cnf(
     if k < 1:
         raise ValueError("the formula needs k >= 1 knights")
     rows, cols = int(board.rows), int(board.cols)
-    if lex and not (translation_applies(board) and 1 <= lex <= rows * cols):
-        raise ValueError(f"lex {lex}: needs a torus with no square removed and 1 <= lex <= {rows * cols}")
+    if lex and not (translation_applies(board) and 1 <= lex <= rows * cols and not fixed):
+        raise ValueError(
+            f"lex {lex} needs a torus with no square removed or fixed and 1 <= lex <= {rows * cols}"
+        )
     order = counter_order(board, lines)
     usable = np.flatnonzero(np.asarray(board.free, dtype=bool).reshape(-1))
     n = int(usable.size)
     number = np.zeros(rows * cols, dtype=np.int64)
     number[usable] = np.arange(1, n + 1)
     clauses: list[list[int]] = [[-int(number[u]), -int(number[v])] for u, v in _jump_pairs(board)]
-    if translate and translation_applies(board) and n:
-        clauses.append([int(number[0])])
+    units = sorted({int(number[r * cols + c]) for r, c in fixed})
+    if translate and translation_applies(board) and n and not units:
+        units = [int(number[0])]
+    clauses += [[u] for u in units]
     if k > n:
         clauses.append([])  # more knights than squares: the empty clause
         return n, clauses

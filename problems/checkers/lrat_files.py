@@ -124,10 +124,11 @@ def dimacs(variables: int, clauses: list[list[int]], stream: BinaryIO) -> None:
     stream.write("".join(" ".join(map(str, [*clause, 0])) + "\n" for clause in clauses).encode("ascii"))
 
 
-def export_proof(board, entry: dict, folder: str) -> str:
+def export_proof(board, entry: dict, folder: str, fixed: tuple = ()) -> str:
     """Write ``formula.cnf``, ``proof.lrat`` and ``README`` for the proof ``entry`` (a
     certificate entry the checker accepted, :func:`~knightcert.problems.checkers.clausal_proof.proof_entry`)
-    of a bound on ``board`` into ``folder`` (made if missing); return a line saying what was written.
+    of a bound on ``board`` with the ``fixed`` knights into ``folder`` (made if missing); return a
+    line saying what was written.
 
     Examples
     --------
@@ -143,7 +144,7 @@ def export_proof(board, entry: dict, folder: str) -> str:
     from knightcert.problems.checkers.knights_cnf import knights_cnf
 
     variables, clauses = knights_cnf(
-        board, entry["knights"], lex=entry.get("lex", 0), lines=entry.get("lines", 0)
+        board, entry["knights"], lex=entry.get("lex", 0), lines=entry.get("lines", 0), fixed=fixed
     )
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, FORMULA), "wb") as stream:
@@ -155,8 +156,9 @@ def export_proof(board, entry: dict, folder: str) -> str:
     what = (
         f"A refutation of 'at least {entry['knights']} independent knights' on the {board.rows} x "
         f"{board.cols}{torus} board{f' with {removed} squares removed' if removed else ''}"
+        f"{f', knights fixed on {list(fixed)}' if fixed else ''}"
         f" (lex {entry.get('lex', 0)}, lines {entry.get('lines', 0)}): no placement holds "
-        f"{entry['knights']} knights, so at most {entry['knights'] - 1} fit."
+        f"{entry['knights']} knights{' with them' if fixed else ''}, so at most {entry['knights'] - 1} fit."
     )
     with open(os.path.join(folder, README), "w", encoding="utf-8") as stream:
         stream.write(_README.format(what=what, variables=variables, clauses=len(clauses), lemmas=lemmas))

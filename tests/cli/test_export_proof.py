@@ -90,6 +90,32 @@ def test_knights_exports_its_own_proof(tmp_path, capsys, monkeypatch):
     assert check_lrat(clauses, lrat_text_to_binary((folder / "proof.lrat").read_text())).refuted
 
 
+def test_fixed_knights_export_the_instances_formula_with_their_units(tmp_path, capsys, monkeypatch):
+    """Issue 37: fixed knights (the 7 x 7 torus's optimum drops to 13) are units of the exported
+    formula, the instance's own board (before: the rest's proof was written beside the formula of
+    the whole torus without them, which 14 knights satisfy); ``check`` re-exports the same files."""
+    import knightcert.problems.checkers.knights as checker
+
+    monkeypatch.setattr(checker, "SEARCH_SQUARES", 10)
+    fixed = ["--fixed", "0,0", "--fixed", "0,1", "--fixed", "1,1"]
+    answer, folder, again = tmp_path / "a.json", tmp_path / "k", tmp_path / "c"
+    assert (
+        main(["knights", "7", "--torus", *fixed, "--save", str(answer), "--export-proof", str(folder)]) == 0
+    )
+    assert main(["check", "7", "--torus", *fixed, str(answer), "--export-proof", str(again)]) == 0
+    assert "the 3 fixed knights as units" in capsys.readouterr().out
+    formula = read_dimacs((folder / "formula.cnf").read_text())
+    entry = json.loads(answer.read_text())["certificate"]["drat"]
+    units = ((0, 0), (0, 1), (1, 1))
+    assert (
+        formula == knights_cnf(SEVEN.board, 14, lines=entry["lines"], fixed=units) and entry["knights"] == 14
+    )
+    proof = lrat_text_to_binary((folder / "proof.lrat").read_text())
+    assert check_lrat(formula[1], proof).refuted
+    assert (again / "formula.cnf").read_text() == (folder / "formula.cnf").read_text()
+    assert "knights fixed on [(0, 0), (0, 1), (1, 1)]" in (folder / "README").read_text()
+
+
 def test_nothing_is_written_without_a_proof(tmp_path, capsys):
     folder = tmp_path / "none"
     assert main(["knights", "4", "--export-proof", str(folder)]) == 0

@@ -183,3 +183,32 @@ def test_the_proof_says_what_it_is_doing(monkeypatch):
         result = solve(SEVEN, method="cpsat")
     assert result.status is Status.OPTIMAL
     assert heard == ["14 knights placed (anti-diagonal construction); CaDiCaL is proving that 15 do not fit"]
+
+
+def test_fixed_knights_are_units_of_the_refuted_formula(monkeypatch):
+    """Issue 37: with fixed knights the proof refutes the instance's own formula, the fixed
+    squares as units and no translation clause (they would break it); K counts the fixed ones.
+    Three fixed knights lower the 7 x 7 torus's optimum to 13: the proof, made through the
+    command line's method, certifies it, and is refused against the formula without the units
+    (where 14 knights fit)."""
+    import pytest
+
+    import knightcert.problems.checkers.knights as knights_checker
+    from knightcert.problems.checkers.common import CheckFailed
+
+    monkeypatch.setattr(knights_checker, "SEARCH_SQUARES", 10)  # as if the rest were past the search
+    fixed = ((0, 0), (0, 1), (1, 1))
+    instance = knights_instance(7, 7, torus=True, fixed=fixed)
+    result = solve(instance, method="cpsat")
+    entry = result.certificate["drat"]
+    assert result.status is Status.OPTIMAL and result.objective == 13 and result.certified
+    assert entry["knights"] == 14 and "lex" not in entry
+    optimal = next(e for e in result.evidence if e.claim == "optimal")
+    assert optimal.backing is Backing.PROOF and "the 3 fixed knights as units" in optimal.how
+    assert check_bound_proof(SEVEN.board, entry, "optimal", fixed).startswith("LRAT proof (")
+    with pytest.raises(CheckFailed, match="LRAT proof refused"):
+        check_bound_proof(SEVEN.board, entry, "optimal", fixed[:2])
+    with pytest.raises(CheckFailed, match="LRAT proof refused"):
+        check_bound_proof(SEVEN.board, entry)
+    with pytest.raises(CheckFailed, match="lex 5 needs a torus with no square removed or fixed"):
+        check_bound_proof(SEVEN.board, {**entry, "lex": 5}, "optimal", fixed)

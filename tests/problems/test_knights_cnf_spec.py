@@ -15,7 +15,7 @@ from knightcert.problems.checkers.knights_cnf import knights_cnf
 
 
 def spec_formula(
-    rows: int, cols: int, torus: bool, removed: set[tuple[int, int]], k: int, lex: int, lines: int
+    rows: int, cols: int, torus: bool, removed: set[tuple[int, int]], k: int, lex: int, lines: int, fixed=()
 ) -> tuple[int, list[list[int]]]:
     """The formula as the specification words it, step by step (section numbers of the docs)."""
     # 1. squares: the usable ones, row-major, are variables 1 .. n
@@ -34,9 +34,12 @@ def spec_formula(
             if (sr, sc) in x and (sr, sc) != (r, c):
                 pairs.add(tuple(sorted((x[(r, c)], x[(sr, sc)]))))
     clauses = [[-u, -v] for u, v in sorted(pairs)]
-    # 3. the unit on square (0, 0), on a torus with no square removed
+    # 3. the units: the fixed squares' variables, ascending, each once; with none fixed, on a
+    #    torus with no square removed, the unit on square (0, 0)
     full_torus = torus and not removed
-    if full_torus:
+    if fixed:
+        clauses += [[v] for v in sorted({x[square] for square in fixed})]
+    elif full_torus:
         clauses.append([1])
     # 4. more knights than squares: the empty clause, and nothing more
     if k > n:
@@ -70,7 +73,7 @@ def spec_formula(
     clauses.append([s[(n, k)]])
     # 8. the lex-leader comparisons, translation by translation (row shift, then column shift)
     if lex:
-        assert full_torus
+        assert full_torus and not fixed
         for dr, dc in itertools.product(range(rows), range(cols)):
             if (dr, dc) == (0, 0):
                 continue
@@ -89,18 +92,20 @@ def spec_formula(
 
 
 def cases():
-    yield 3, 3, False, set(), 2, 0, 0
-    yield 3, 4, False, {(1, 1)}, 4, 0, 1
-    yield 4, 5, False, set(), 6, 0, 3
-    yield 1, 3, False, set(), 4, 0, 0  # more knights than squares
-    yield 5, 5, True, set(), 6, 7, 4
-    yield 5, 5, True, set(), 6, 25, 0
-    yield 3, 5, True, set(), 5, 30 // 2, 1
-    yield 5, 3, True, set(), 5, 4, 2  # more rows than columns: lines by rows
-    yield 4, 6, True, set(), 9, 6, 3
-    yield 5, 5, True, {(2, 3)}, 5, 0, 4
-    yield 7, 7, True, set(), 15, 30, 2  # the producer's choice on 7 x 7
-    yield 11, 11, True, set(), 45, 30, 3  # the formula of issue 42's 11 x 11 proof (lex 30, lines 3)
+    yield 3, 3, False, set(), 2, 0, 0, ()
+    yield 3, 4, False, {(1, 1)}, 4, 0, 1, ()
+    yield 4, 5, False, set(), 6, 0, 3, ()
+    yield 1, 3, False, set(), 4, 0, 0, ()  # more knights than squares
+    yield 5, 5, True, set(), 6, 7, 4, ()
+    yield 5, 5, True, set(), 6, 25, 0, ()
+    yield 3, 5, True, set(), 5, 30 // 2, 1, ()
+    yield 5, 3, True, set(), 5, 4, 2, ()  # more rows than columns: lines by rows
+    yield 4, 6, True, set(), 9, 6, 3, ()
+    yield 5, 5, True, {(2, 3)}, 5, 0, 4, ()
+    yield 7, 7, True, set(), 15, 30, 2, ()  # the producer's choice on 7 x 7
+    yield 11, 11, True, set(), 45, 30, 3, ()  # the formula of issue 42's 11 x 11 proof (lex 30, lines 3)
+    yield 7, 7, True, set(), 14, 0, 2, ((1, 1), (0, 0), (0, 1))  # fixed knights (issue 37): units
+    yield 5, 6, False, {(2, 2)}, 9, 0, 1, ((4, 5), (0, 0), (4, 5))  # a plain board, a square twice
     rng = random.Random(42)
     for _ in range(12):
         rows, cols, torus = rng.randint(1, 7), rng.randint(1, 7), rng.random() < 0.6
@@ -114,12 +119,19 @@ def cases():
             rng.randint(1, rows * cols + 1),
             rng.randint(1, rows * cols) if full and rng.random() < 0.7 else 0,
             rng.randrange(min(rows, cols)),
+            (),
         )
 
 
-@pytest.mark.parametrize(("rows", "cols", "torus", "removed", "k", "lex", "lines"), list(cases()))
-def test_the_specification_rebuilds_the_checkers_formula(rows, cols, torus, removed, k, lex, lines):
+@pytest.mark.parametrize(("rows", "cols", "torus", "removed", "k", "lex", "lines", "fixed"), list(cases()))
+def test_the_specification_rebuilds_the_checkers_formula(rows, cols, torus, removed, k, lex, lines, fixed):
     blocked = np.array([[(r, c) in removed for c in range(cols)] for r in range(rows)], dtype=bool)
     board = Board(rows, cols, blocked, torus=torus)
-    spec = spec_formula(rows, cols, torus, removed, k, lex, lines)
-    assert knights_cnf(board, k, lex=lex, lines=lines) == spec
+    spec = spec_formula(rows, cols, torus, removed, k, lex, lines, fixed)
+    assert knights_cnf(board, k, lex=lex, lines=lines, fixed=fixed) == spec
+
+
+def test_fixed_knights_take_no_lex_leader_clauses():
+    """The translations move a fixed knight: the builder refuses lex-leader clauses with one."""
+    with pytest.raises(ValueError, match="no square removed or fixed"):
+        knights_cnf(Board(7, 7, torus=True), 14, lex=5, fixed=((0, 0),))
