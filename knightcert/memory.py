@@ -5,7 +5,7 @@ method (``knights 17000`` with ``matching`` needs about 200 GB). Each method
 has an estimate in bytes per square (cell for the jump game), written in its
 specification (:data:`knightcert.specs.FACTS`, ``bytes_per_square``), measured as the
 growth of the peak resident memory between 500 x 500 and 1000 x 1000 boards
-and rounded up with room for the checker (docs/benchmarks.md, "Memory per
+and rounded up with room for the checker (docs/benchmarks-archive.md, "Memory per
 square"). :func:`check_fits` refuses a run whose estimate exceeds the memory
 available, naming the method, the board, the estimate and the limit.
 

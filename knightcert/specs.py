@@ -42,7 +42,7 @@ __all__ = [
     "foreign_facts",
 ]
 
-#: Bytes per square of a method without a measured estimate (docs/benchmarks.md, "Memory per square").
+#: Bytes per square of a method without a measured estimate (docs/benchmarks-archive.md, "Memory per square").
 DEFAULT_BYTES_PER_SQUARE = 1000
 
 
