@@ -204,18 +204,28 @@ def knights_cnf(
     if k > n:
         clauses.append([])  # more knights than squares: the empty clause
         return n, clauses
+    top = _counter(n, k, order, clauses)
+    if lex:
+        top = _lex_leader(rows, cols, lex, top, clauses)
+    return top, clauses
+
+
+def _counter(n: int, k: int, order: np.ndarray, clauses: list[list[int]]) -> int:
+    """Append the sequential counter "at least ``k`` of the ``n`` squares in ``order``" (see
+    the module notes): variables ``s(i, j)`` numbered from ``n + 1``, column by column; return
+    the last variable used."""
+    ids: dict[tuple[int, int], int] = {}
     top = n
+    for j in range(1, k + 1):
+        for i in range(j, n - k + j + 1):
+            top += 1
+            ids[(i, j)] = top
 
     def s(i: int, j: int) -> int:  # variable of s(i, j), or 0 when it is false by counting
         if j < 1 or j > k or i < j or i > n - k + j:
             return 0
         return ids[(i, j)]
 
-    ids: dict[tuple[int, int], int] = {}
-    for j in range(1, k + 1):
-        for i in range(j, n - k + j + 1):
-            top += 1
-            ids[(i, j)] = top
     for j in range(1, k + 1):
         for i in range(j, n - k + j + 1):
             here, before, lower = s(i, j), s(i - 1, j), s(i - 1, j - 1)
@@ -226,9 +236,7 @@ def knights_cnf(
                 else:
                     clauses.append([v for v in (-here, before, lower) if v])
     clauses.append([s(n, k)])
-    if lex:
-        top = _lex_leader(rows, cols, lex, top, clauses)
-    return top, clauses
+    return top
 
 
 def _lex_leader(rows: int, cols: int, length: int, top: int, clauses: list[list[int]]) -> int:
