@@ -202,7 +202,7 @@ def _no_answer_reason(result: Result) -> str:
     """
     if result.status is not Status.UNKNOWN or result.solution is not None:
         return ""
-    stopped = str(result.info.get("stopped") or "")
+    stopped = result.record.stopped or ""
     if stopped.startswith(STOPPED_PREFIXES):  # said by the containment: what happened, as is
         return stopped
     return "no answer: " + (stopped or f"the method returned no solution (UNKNOWN after {result.time:.2g} s)")
