@@ -377,9 +377,7 @@ def run_references(
     mine: dict[str, list[Row]] = {}
     for row in rows:
         mine.setdefault(row.instance, []).append(row)
-    wanted = [
-        item for item in items if item.sha256 not in done and needs_reference(mine.get(item.name, []), item)
-    ]
+    wanted = [item for item in items if item.sha256 not in done and needs_reference(mine.get(item.name, []))]
     folder = None if answers is None else os.fspath(answers[0])
     tasks = [dataclasses.replace(reference_task(problem, item, *limits), answers=folder) for item in wanted]
     run = run_with_executor(tasks, executor) if executor is not None else run_isolated(tasks, workers)
@@ -449,11 +447,10 @@ class ProgressBar:
 REFERENCE_METHODS = {"path": "bfs", "jump": "bfs", "knights": "matching", "tour": "auto"}
 
 
-def needs_reference(rows: Sequence[Row], item: SuiteItem) -> bool:
-    """Whether a verified answer on ``item`` has no gap (nothing proved its optimum)."""
-    mine = [r for r in rows if r.instance == item.name]
-    return any(r.verified and r.status in ("OPTIMAL", "FEASIBLE") and r.gap is None for r in mine) or any(
-        r.exact and r.gap is not None and r.gap > 0 and r.status != "OPTIMAL" for r in mine
+def needs_reference(rows: Sequence[Row]) -> bool:
+    """Whether a verified answer among an instance's ``rows`` has no gap (nothing proved its optimum)."""
+    return any(r.verified and r.status in ("OPTIMAL", "FEASIBLE") and r.gap is None for r in rows) or any(
+        r.exact and r.gap is not None and r.gap > 0 and r.status != "OPTIMAL" for r in rows
     )
 
 

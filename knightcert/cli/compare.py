@@ -8,6 +8,7 @@ either way the report records it in full.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from pathlib import Path
@@ -231,15 +232,6 @@ def _suite(args: argparse.Namespace) -> dict[str, Any]:
     return suite | {key: value for key, value in given.items() if value is not None}
 
 
-def _quiet_client_logs() -> None:
-    """Dask's client logs the loss of its scheduler itself ("Failed to reconnect to scheduler");
-    the command says it in its own one line (``ExecutorLost``), so the client's errors stay
-    unprinted (critical ones still go through)."""
-    import logging
-
-    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
-
-
 #: Seconds to wait for a Dask scheduler before giving up.
 DASK_CONNECT_SECONDS = 5
 
@@ -353,7 +345,8 @@ def _dask_client(args: argparse.Namespace, experiment: Any, uploads: list[str]) 
     except BaseException:
         client.close()
         raise
-    _quiet_client_logs()
+    # the client logs the loss of its scheduler itself; the command says it in one line (ExecutorLost)
+    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
     return client
 
 

@@ -32,7 +32,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_solver_arguments(
         parser,
         "jump",
-        time_help="seconds for the whole command, shared by its instances",
         json_help="JSON output with a per-player table (rounds, tie key, path)",
     )
     parser.add_argument(
