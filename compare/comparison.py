@@ -320,9 +320,8 @@ class _Comparison:
             run_with_executor(todo, s.executor) if s.executor is not None else run_isolated(todo, s.workers)
         )
         total = len(self.tasks)
-        bar = (
-            progress_display(self.problem, total, total - len(todo)) if _wants_progress(s.progress) else None
-        )
+        wanted = in_notebook() if s.progress is None else s.progress
+        bar = progress_display(self.problem, total, total - len(todo)) if wanted else None
         try:
             for row in source:
                 if self.answers is not None and row.key in task_of:
@@ -395,10 +394,6 @@ def in_notebook() -> bool:
 
     shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
     return type(shell).__name__ == "ZMQInteractiveShell"
-
-
-def _wants_progress(progress: bool | None) -> bool:
-    return in_notebook() if progress is None else bool(progress)
 
 
 def progress_display(problem: str, total: int, done: int = 0) -> Any:

@@ -31,15 +31,11 @@ class UntrustedMethod(KnightcertError):
     """A received report would run foreign code not asked for, or not the code it recorded."""
 
 
-def _method_name(entry: Any) -> str:
-    return entry.get("name", "") if isinstance(entry, Mapping) else str(entry)
-
-
 def foreign_names(experiment: Mapping[str, Any]) -> list[str]:
     """The methods of an experiment record that are foreign code (``exec:...``, ``module:function``)."""
     from knightcert.program import PREFIX
 
-    names = [_method_name(m) for m in experiment.get("methods") or ()]
+    names = [m.get("name", "") if isinstance(m, Mapping) else str(m) for m in experiment.get("methods") or ()]
     return [name for name in names if name.startswith(PREFIX) or ":" in name]
 
 

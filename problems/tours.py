@@ -16,7 +16,7 @@ from knightcert.problems.argument_checks import expect_square
 from knightcert.problems.board import Board
 from knightcert.problems.board_text import board_of
 from knightcert.problems.errors import InvalidInstance
-from knightcert.problems.moves import knight_neighbours
+from knightcert.problems.moves import is_knight_move, knight_neighbours
 from knightcert.problems.side_constraints import Move, side_moves, side_visits
 
 __all__ = [
@@ -279,7 +279,7 @@ def counting_reason(instance: TourInstance) -> str | None:
     if instance.closed and n < 3:
         return "a closed tour needs at least 3 squares"
     start, end = instance.start, instance.end
-    if instance.closed and start is not None and end is not None and not _a_move_apart(board, start, end):
+    if instance.closed and start is not None and end is not None and not is_knight_move(board, start, end):
         return (
             f"a closed tour from {tuple(start)} to {tuple(end)} closes with a move between them, "
             "and they are not a knight move apart"
@@ -295,10 +295,6 @@ def counting_reason(instance: TourInstance) -> str | None:
     if not instance.closed and (degree == 1).sum() > 2:
         return "more than two squares have a single knight move"
     return None
-
-
-def _a_move_apart(board: Board, a: tuple[int, int], b: tuple[int, int]) -> bool:
-    return board.index(*b) in knight_neighbours(board)[board.index(*a)]
 
 
 def colour_count_reason(instance: TourInstance) -> str | None:
