@@ -267,18 +267,15 @@ def _theorem_argument(instance: TourInstance) -> str | None:
     return open_tour_reason(board.rows, board.cols)
 
 
-def _full_colour_argument(instance: TourInstance) -> str | None:
-    if not _full(instance) or instance.closed:
-        return None
-    board = instance.board
-    return colour_reason(board.rows, board.cols, instance.start, instance.end)
+def _full_open(reason: Callable[..., str | None]) -> Callable[[TourInstance], str | None]:
+    """An argument about open tours of a full board: ``reason(rows, cols, start, end)``."""
 
+    def argument(instance: TourInstance) -> str | None:
+        if not _full(instance) or instance.closed:
+            return None
+        return reason(instance.board.rows, instance.board.cols, instance.start, instance.end)
 
-def _outer_rows_argument(instance: TourInstance) -> str | None:
-    if not _full(instance) or instance.closed:
-        return None
-    board = instance.board
-    return outer_rows_reason(board.rows, board.cols, instance.start, instance.end)
+    return argument
 
 
 def _colour_argument(instance: TourInstance) -> str | None:
@@ -403,8 +400,8 @@ NO_TOUR: tuple[tuple[Backing, Callable[[TourInstance], str | None]], ...] = (
     (Backing.CERTIFICATE, visits_argument),
     (Backing.CERTIFICATE, _degree_argument),
     (Backing.THEOREM, _theorem_argument),
-    (Backing.CERTIFICATE, _full_colour_argument),
-    (Backing.THEOREM, _outer_rows_argument),
+    (Backing.CERTIFICATE, _full_open(colour_reason)),
+    (Backing.THEOREM, _full_open(outer_rows_reason)),
     (Backing.CERTIFICATE, _forced_argument),
 )
 
