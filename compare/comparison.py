@@ -335,18 +335,8 @@ class _Comparison:
             if s.reference:  # gaps no listed method can give: one reference run per instance
                 fill_gaps(self.rows, self.known)
                 folder = None if self.answers is None else (self.answers / "references", report)
-                self.header["references"].update(
-                    run_references(
-                        self.problem,
-                        self.items,
-                        self.rows,
-                        self.header["references"],
-                        (s.time_limit, s.wall_limit),
-                        s.executor,
-                        s.workers,
-                        answers=folder,
-                    )
-                )
+                references = self.header["references"]
+                references.update(run_references(self.problem, self.items, self.rows, references, s, folder))
         finally:
             if bar is not None:
                 bar.stop()
@@ -364,21 +354,21 @@ def run_references(
     items: Sequence[SuiteItem],
     rows: list[Row],
     done: Mapping[str, Any],
-    limits: tuple[float | None, float | None],
-    executor: Executor | None,
-    workers: int,
+    settings: ComparisonSettings,
     answers: tuple[Path, Any] | None = None,
 ) -> dict[str, Any]:
     """The reference runs of the instances whose verified answers still have no gap (and no
-    reference run recorded in ``done``), each under the comparison's (time, wall) ``limits``, by
-    the same run path as every run: instance hash -> its record. With ``answers`` (folder,
-    report) each saves its answer file there and its record links it."""
+    reference run recorded in ``done``), each under the comparison's time and wall limits, on its
+    executor or workers (``settings``), by the same run path as every run: instance hash -> its
+    record. With ``answers`` (folder, report) each saves its answer file there and its record links it."""
     mine: dict[str, list[Row]] = {}
     for row in rows:
         mine.setdefault(row.instance, []).append(row)
     wanted = [item for item in items if item.sha256 not in done and needs_reference(mine.get(item.name, []))]
     folder = None if answers is None else os.fspath(answers[0])
+    limits = (settings.time_limit, settings.wall_limit)
     tasks = [dataclasses.replace(reference_task(problem, item, *limits), answers=folder) for item in wanted]
+    executor, workers = settings.executor, settings.workers
     run = run_with_executor(tasks, executor) if executor is not None else run_isolated(tasks, workers)
     records = {}
     for item, task, found in zip(wanted, tasks, _in_order(run, tasks), strict=True):
