@@ -239,9 +239,8 @@ class _Comparison:
         twice = duplicate_row_name(self.specs)
         if twice is not None:
             raise InvalidArgument(f"methods: {twice}")
-        for spec, ref in zip(
-            self.specs, refs, strict=True
-        ):  # an option a method does not take: before any work
+        # an option a method does not take: refused before any work
+        for spec, ref in zip(self.specs, refs, strict=True):
             ref.facts.check_options(dict(spec.options))
         self.ref_of = {
             spec.row_name: declared(ref, spec.exact) for spec, ref in zip(self.specs, refs, strict=True)

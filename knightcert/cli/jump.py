@@ -76,17 +76,9 @@ def explain(instance: JumpInstance, result: Result) -> str:
     players = solution.get("players")
     if players is None:
         lines.append(f"({result.method} follows only the winner)")
-        if solution["winner"] is not None:
-            players = [
-                {
-                    "player": solution["winner"],
-                    "rounds": solution["round"],
-                    "key": solution["key"],
-                    "path": solution["path"],
-                }
-            ]
-        else:
-            players = []
+        winner = {"player": solution["winner"], "rounds": solution["round"]}
+        winner |= {"key": solution["key"], "path": solution["path"]}
+        players = [winner] if solution["winner"] is not None else []
     for row in players:
         if row["rounds"] is None:
             lines.append(f"{row['player']}: never reaches the goal")
