@@ -239,9 +239,8 @@ class _Comparison:
         twice = duplicate_row_name(self.specs)
         if twice is not None:
             raise InvalidArgument(f"methods: {twice}")
-        for spec, ref in zip(
-            self.specs, refs, strict=True
-        ):  # an option a method does not take: before any work
+        # an option a method does not take: refused before any work
+        for spec, ref in zip(self.specs, refs, strict=True):
             ref.facts.check_options(dict(spec.options))
         self.ref_of = {
             spec.row_name: declared(ref, spec.exact) for spec, ref in zip(self.specs, refs, strict=True)
@@ -320,9 +319,8 @@ class _Comparison:
             run_with_executor(todo, s.executor) if s.executor is not None else run_isolated(todo, s.workers)
         )
         total = len(self.tasks)
-        bar = (
-            progress_display(self.problem, total, total - len(todo)) if _wants_progress(s.progress) else None
-        )
+        wanted = in_notebook() if s.progress is None else s.progress
+        bar = progress_display(self.problem, total, total - len(todo)) if wanted else None
         try:
             for row in source:
                 if self.answers is not None and row.key in task_of:
@@ -336,18 +334,8 @@ class _Comparison:
             if s.reference:  # gaps no listed method can give: one reference run per instance
                 fill_gaps(self.rows, self.known)
                 folder = None if self.answers is None else (self.answers / "references", report)
-                self.header["references"].update(
-                    run_references(
-                        self.problem,
-                        self.items,
-                        self.rows,
-                        self.header["references"],
-                        (s.time_limit, s.wall_limit),
-                        s.executor,
-                        s.workers,
-                        answers=folder,
-                    )
-                )
+                references = self.header["references"]
+                references.update(run_references(self.problem, self.items, self.rows, references, s, folder))
         finally:
             if bar is not None:
                 bar.stop()
@@ -365,23 +353,21 @@ def run_references(
     items: Sequence[SuiteItem],
     rows: list[Row],
     done: Mapping[str, Any],
-    limits: tuple[float | None, float | None],
-    executor: Executor | None,
-    workers: int,
+    settings: ComparisonSettings,
     answers: tuple[Path, Any] | None = None,
 ) -> dict[str, Any]:
     """The reference runs of the instances whose verified answers still have no gap (and no
-    reference run recorded in ``done``), each under the comparison's (time, wall) ``limits``, by
-    the same run path as every run: instance hash -> its record. With ``answers`` (folder,
-    report) each saves its answer file there and its record links it."""
+    reference run recorded in ``done``), each under the comparison's time and wall limits, on its
+    executor or workers (``settings``), by the same run path as every run: instance hash -> its
+    record. With ``answers`` (folder, report) each saves its answer file there and its record links it."""
     mine: dict[str, list[Row]] = {}
     for row in rows:
         mine.setdefault(row.instance, []).append(row)
-    wanted = [
-        item for item in items if item.sha256 not in done and needs_reference(mine.get(item.name, []), item)
-    ]
+    wanted = [item for item in items if item.sha256 not in done and needs_reference(mine.get(item.name, []))]
     folder = None if answers is None else os.fspath(answers[0])
+    limits = (settings.time_limit, settings.wall_limit)
     tasks = [dataclasses.replace(reference_task(problem, item, *limits), answers=folder) for item in wanted]
+    executor, workers = settings.executor, settings.workers
     run = run_with_executor(tasks, executor) if executor is not None else run_isolated(tasks, workers)
     records = {}
     for item, task, found in zip(wanted, tasks, _in_order(run, tasks), strict=True):
@@ -397,10 +383,6 @@ def in_notebook() -> bool:
 
     shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
     return type(shell).__name__ == "ZMQInteractiveShell"
-
-
-def _wants_progress(progress: bool | None) -> bool:
-    return in_notebook() if progress is None else bool(progress)
 
 
 def progress_display(problem: str, total: int, done: int = 0) -> Any:
@@ -422,14 +404,8 @@ class ProgressBar:
     ) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        self.bar = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            transient=transient,
-        )
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        self.bar = Progress(*columns, console=console, transient=transient)
         self.task = self.bar.add_task(f"compare {problem}", total=total, completed=done)
         self.bar.start()
 
@@ -449,11 +425,10 @@ class ProgressBar:
 REFERENCE_METHODS = {"path": "bfs", "jump": "bfs", "knights": "matching", "tour": "auto"}
 
 
-def needs_reference(rows: Sequence[Row], item: SuiteItem) -> bool:
-    """Whether a verified answer on ``item`` has no gap (nothing proved its optimum)."""
-    mine = [r for r in rows if r.instance == item.name]
-    return any(r.verified and r.status in ("OPTIMAL", "FEASIBLE") and r.gap is None for r in mine) or any(
-        r.exact and r.gap is not None and r.gap > 0 and r.status != "OPTIMAL" for r in mine
+def needs_reference(rows: Sequence[Row]) -> bool:
+    """Whether a verified answer among an instance's ``rows`` has no gap (nothing proved its optimum)."""
+    return any(r.verified and r.status in ("OPTIMAL", "FEASIBLE") and r.gap is None for r in rows) or any(
+        r.exact and r.gap is not None and r.gap > 0 and r.status != "OPTIMAL" for r in rows
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -87,14 +88,8 @@ def generated_jump(rows: int, cols: int, players: int, seed: int):
     """A random jump game with values 0..max(rows, cols)//2."""
     from knightcert.problems.generators import random_jump
 
-    return random_jump(
-        np.random.default_rng(seed),
-        rows,
-        cols,
-        players,
-        max(rows, cols) // 2,
-        f"random-{rows}x{cols}-j{players}-s{seed}",
-    )
+    name = f"random-{rows}x{cols}-j{players}-s{seed}"
+    return random_jump(np.random.default_rng(seed), rows, cols, players, max(rows, cols) // 2, name)
 
 
 def knights_parts(data: Path | None) -> list[DemoPart]:
@@ -102,23 +97,10 @@ def knights_parts(data: Path | None) -> list[DemoPart]:
 
     boards = [knights_instance(n) for n in range(3, 9)]
     known = {inst.name: closed_form(inst.board.rows, inst.board.cols) for inst in boards}
+    part = partial(DemoPart, "knights", time_limit=30, known_optima=known)
     return [
-        DemoPart(
-            "knights",
-            "independent knights",
-            boards,
-            ["greedy", "greedy+", "matching", "cpsat"],
-            time_limit=30,
-            known_optima=known,
-        ),
-        DemoPart(
-            "knights",
-            "independent knights (seed 002 branch and bound)",
-            boards[:4],
-            ["bnb"],
-            time_limit=30,
-            known_optima=known,
-        ),
+        part("independent knights", boards, ["greedy", "greedy+", "matching", "cpsat"]),
+        part("independent knights (seed 002 branch and bound)", boards[:4], ["bnb"]),
     ]
 
 
@@ -134,17 +116,10 @@ def tour_parts(data: Path | None) -> list[DemoPart]:
         exists = closed_tour_exists if inst.closed else open_tour_exists
         if exists(inst.board.rows, inst.board.cols):
             known[inst.name] = inst.board.n_free
-    open_methods = ["warnsdorff", "marginality", "roth", "cpsat"]
+    part = partial(DemoPart, "tour", time_limit=30, known_optima=known)
     return [
-        DemoPart("tour", "open tours", open_tours, open_methods, time_limit=30, known_optima=known),
-        DemoPart(
-            "tour",
-            "closed tours",
-            closed_tours,
-            ["warnsdorff", "divide", "cpsat"],
-            time_limit=30,
-            known_optima=known,
-        ),
+        part("open tours", open_tours, ["warnsdorff", "marginality", "roth", "cpsat"]),
+        part("closed tours", closed_tours, ["warnsdorff", "divide", "cpsat"]),
         DemoPart("tour", "CeNPL'02 wm(N)", cenpl_boards, ["cenpl"], known_optima=known),
     ]
 

@@ -160,7 +160,7 @@ def row_from_result(
         known_optimum=known_optimum,
         covered=_covered(result, instance),
         check_s=None if result.check_time is None else round(result.check_time, 6),
-        warm_s=_seconds(result.info.get("warm_s")),
+        warm_s=_seconds(result.record.warm_s),
         containment_s=_seconds(result.info.get("containment_s")),
     )
 
@@ -191,7 +191,7 @@ def describe_evidence(evidence) -> str:
 
 
 def _no_answer_reason(result: Result) -> str:
-    """Why a run has no answer: the method's own reason (``info["stopped"]``), else what
+    """Why a run has no answer: the method's own reason (``record.stopped``), else what
     happened, without guessing at a cause (a method may give up long before its time limit).
 
     Examples
@@ -202,7 +202,7 @@ def _no_answer_reason(result: Result) -> str:
     """
     if result.status is not Status.UNKNOWN or result.solution is not None:
         return ""
-    stopped = str(result.info.get("stopped") or "")
+    stopped = result.record.stopped or ""
     if stopped.startswith(STOPPED_PREFIXES):  # said by the containment: what happened, as is
         return stopped
     return "no answer: " + (stopped or f"the method returned no solution (UNKNOWN after {result.time:.2g} s)")

@@ -122,22 +122,13 @@ def _instances(rows: Sequence[Row], answers: str | None) -> list[str]:
         groups[row.instance].append(row)
     out = []
     for index, (name, runs) in enumerate(groups.items()):
-        table = _table(
-            ["method", "repeat", "outcome", "objective", "gap", "time s", "certified", "evidence"],
-            [
-                [
-                    r.method,
-                    r.repeat,
-                    outcome(r),
-                    r.objective,
-                    gap_cell(r),
-                    f"{r.time_s:.3g}",
-                    "yes" if r.certified else "no",
-                    r.evidence,
-                ]
-                for r in runs
-            ],
-        )
+        head = ["method", "repeat", "outcome", "objective", "gap", "time s", "certified", "evidence"]
+        cells = [
+            [r.method, r.repeat, outcome(r), r.objective, gap_cell(r), f"{r.time_s:.3g}",
+             "yes" if r.certified else "no", r.evidence]
+            for r in runs
+        ]
+        table = _table(head, cells)
         pictures = _pictures(runs, answers) if answers and index < MAX_PICTURED else ""
         out.append(
             f"<details{' open' * (index == 0)}><summary>{html.escape(name)} ({len(runs)} runs)</summary>"

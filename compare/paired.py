@@ -48,7 +48,7 @@ import numpy as np
 
 from knightcert.compare.harness import Row
 
-__all__ = ["ALPHA", "HEADERS", "MEASURES", "PairedTest", "paired_table", "paired_tests"]
+__all__ = ["ALPHA", "CSV_HEADERS", "HEADERS", "MEASURES", "PairedTest", "paired_table", "paired_tests"]
 
 #: Significance level of the verdict (on Holm-corrected p-values).
 ALPHA = 0.05
@@ -330,6 +330,12 @@ HEADERS = (
 )
 
 
+#: The CSV's columns (p_holm added at the end: older readers keep their columns).
+CSV_HEADERS = (
+    "method", "measure", "pairs", "a_median", "b_median", "diff_median", "effect", "p", "verdict", "p_holm"
+)
+
+
 def paired_table(tests: Sequence[PairedTest], fmt: str = "md") -> str:
     """The paired tests as Markdown (gaps in %, times with units) or CSV (raw numbers)."""
     from knightcert.compare.statistics import seconds
@@ -340,21 +346,7 @@ def paired_table(tests: Sequence[PairedTest], fmt: str = "md") -> str:
 
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(
-            # p_holm added at the end: older readers keep their columns
-            [
-                "method",
-                "measure",
-                "pairs",
-                "a_median",
-                "b_median",
-                "diff_median",
-                "effect",
-                "p",
-                "verdict",
-                "p_holm",
-            ]
-        )
+        writer.writerow(CSV_HEADERS)
         for t in tests:
             values = (t.method, t.measure, t.pairs, t.a, t.b, t.diff, t.effect, t.p, t.verdict, t.p_holm)
             writer.writerow(["" if v is None else v for v in values])

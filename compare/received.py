@@ -16,12 +16,12 @@ Built-in methods and installed plug-ins (code the user installed) are not gated.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 from collections.abc import Mapping
 from typing import Any
 
+from knightcert.compare.report import file_sha256
 from knightcert.problems.errors import KnightcertError
 
 __all__ = ["UntrustedMethod", "check_received_methods", "foreign_names"]
@@ -31,27 +31,12 @@ class UntrustedMethod(KnightcertError):
     """A received report would run foreign code not asked for, or not the code it recorded."""
 
 
-def _method_name(entry: Any) -> str:
-    return entry.get("name", "") if isinstance(entry, Mapping) else str(entry)
-
-
 def foreign_names(experiment: Mapping[str, Any]) -> list[str]:
     """The methods of an experiment record that are foreign code (``exec:...``, ``module:function``)."""
     from knightcert.program import PREFIX
 
-    names = [_method_name(m) for m in experiment.get("methods") or ()]
+    names = [m.get("name", "") if isinstance(m, Mapping) else str(m) for m in experiment.get("methods") or ()]
     return [name for name in names if name.startswith(PREFIX) or ":" in name]
-
-
-def _sha256(path: str) -> str | None:
-    digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-    except OSError:
-        return None
-    return digest.hexdigest()
 
 
 def _current_files(name: str) -> list[str] | None:
@@ -113,9 +98,10 @@ def check_received_methods(source: str, header: Mapping[str, Any], trusted: bool
         ):
             raise UntrustedMethod(f"{source}: method {name!r} has no recorded file hashes; cannot check it")
         for record in files:
-            now = _sha256(record["path"])
-            if now is None:
-                raise UntrustedMethod(f"{source}: method {name!r}: {record['path']} is missing now")
+            try:
+                now = file_sha256(record["path"])
+            except OSError:
+                raise UntrustedMethod(f"{source}: method {name!r}: {record['path']} is missing now") from None
             if now != record["sha256"]:
                 raise UntrustedMethod(
                     f"{source}: method {name!r}: {record['path']} changed since the report was written "

@@ -132,21 +132,16 @@ def source_sha256() -> str:
     import hashlib
 
     import knightcert
+    from knightcert import compare, heuristics, models, problems
 
-    roots = {Path(knightcert.__file__).resolve().parent}
-    roots |= {Path(module.__file__).resolve().parent for module in _layer_modules()}
+    layers: tuple[Any, ...] = (knightcert, compare, heuristics, models, problems)  # knightcert/ links to them
+    roots = {Path(module.__file__).resolve().parent for module in layers}
     digest = hashlib.sha256()
     for root in sorted(roots):
         for path in sorted(root.rglob("*.py")):
             digest.update(f"{root.name}/{path.relative_to(root)}\0".encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()
-
-
-def _layer_modules() -> list[Any]:
-    from knightcert import compare, heuristics, models, problems
-
-    return [compare, heuristics, models, problems]
 
 
 def cpsat_parameters() -> dict[str, Any]:
@@ -207,7 +202,6 @@ def report_header(
     instances: Sequence[Mapping[str, Any]] = (),
     *,
     command: Sequence[str] | None = None,
-    warmup: Mapping[str, float] | None = None,
     methods: Sequence[Any] = (),
 ) -> dict[str, Any]:
     """Everything a report says besides its runs; ``methods`` (resolved ``MethodRef``) give
@@ -219,7 +213,7 @@ def report_header(
     header["command"] = list(command) if command is not None else None
     header["environment"] = environment()
     header["method_files"] = method_files(methods)
-    header["warmup_s"] = dict(warmup or {})
+    header["warmup_s"] = {}  # filled by the comparison as its warm-ups finish
     return header
 
 

@@ -12,10 +12,6 @@ Three rules, used by :mod:`knightcert.compare.report` and the ``compare`` comman
 * **validated reads**: :func:`read_report_text` reads only a regular file of
   bounded size, and every problem is :class:`~knightcert.problems.errors.InvalidReport`
   naming the file and why. A report that cannot be read is never overwritten.
-
-Resuming is allowed only into a report of the same experiment:
-:func:`resume_mismatch` is the single rule (today: the same problem; callers
-pass more keys to compare as the experiment metadata grows).
 """
 
 from __future__ import annotations
@@ -25,9 +21,9 @@ import errno
 import fcntl
 import importlib.util
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from knightcert.problems.errors import InvalidReport, ReportInUse
 from knightcert.problems.input_file import MAX_BYTES, read_text
@@ -42,7 +38,6 @@ __all__ = [
     "read_report_text",
     "report_lock",
     "report_locks",
-    "resume_mismatch",
     "write_text_atomic",
 ]
 
@@ -132,26 +127,6 @@ def read_report_text(path: str | os.PathLike[str]) -> str:
     """
     text, _ = read_text(path, "report", InvalidReport)  # the one reader: see knightcert.problems.input_file
     return text
-
-
-def resume_mismatch(report: Mapping[str, Any], wanted: Mapping[str, Any]) -> str | None:
-    """Why a run described by ``wanted`` may not resume into ``report``, or None when it may.
-
-    Both are flat descriptions of an experiment (today ``{"problem": ...}``;
-    add keys such as suite, sizes, time limit or seed to tighten "the same
-    experiment"). A key absent from ``report`` does not block resuming.
-
-    Examples
-    --------
-    >>> resume_mismatch({"problem": "path"}, {"problem": "path"}) is None
-    True
-    >>> resume_mismatch({"problem": "path"}, {"problem": "tour"})
-    "the report is of problem 'path', this run is of problem 'tour'"
-    """
-    for key, value in wanted.items():
-        if key in report and report[key] != value:
-            return f"the report is of {key} {report[key]!r}, this run is of {key} {value!r}"
-    return None
 
 
 def check_output_path(path: str | os.PathLike[str], formats: tuple[str, ...], option: str) -> Path:

@@ -670,18 +670,8 @@ def read_expected(path: Path) -> dict[str, int]:
 def find_shared_data(explicit: str | None = None) -> Path | None:
     """The ``shared/data`` folder: ``explicit``, else ``../shared/data`` from the
     working directory or from the source checkout."""
-    candidates = (
-        [Path(explicit)]
-        if explicit
-        else [
-            Path.cwd().parent / "shared" / "data",
-            Path(__file__).resolve().parents[2] / "shared" / "data",
-        ]
-    )
-    for candidate in candidates:
-        if candidate.is_dir():
-            return candidate
-    return None
+    beside = [Path.cwd().parent / "shared" / "data", Path(__file__).resolve().parents[2] / "shared" / "data"]
+    return next((folder for folder in ([Path(explicit)] if explicit else beside) if folder.is_dir()), None)
 
 
 def _shared(data: Path | None, folder: str) -> Path:

@@ -110,18 +110,8 @@ def _add_columns(table, names: Sequence[str], left: Sequence[str], centre: Seque
 #: The columns of :func:`rows_table` and :func:`method_summary_table`.
 ROW_COLUMNS = ("instance", "method", "status", "objective", "bound", "gap", "time", "verified", "certified")
 SUMMARY_COLUMNS = (
-    "problem",
-    "method",
-    "kind",
-    "instances",
-    "answered",
-    "proven",
-    "certified",
-    "verified",
-    "failed",
-    "mean gap",
-    "worst gap",
-    "total time",
+    "problem", "method", "kind", "instances", "answered", "proven", "certified", "verified", "failed",
+    "mean gap", "worst gap", "total time",
 )
 
 

@@ -81,10 +81,7 @@ class PathModel(CpsatModel):
         if bound not in ("bfs", "none"):
             raise ValueError(f"unknown bound {bound!r}; valid: bfs, none")
         board = self.board = instance.board
-        if board.n_free > MAX_CPSAT_SQUARES:
-            raise SizeLimitExceeded(
-                f"cpsat handles up to {MAX_CPSAT_SQUARES} free squares; this board has {board.n_free}"
-            )
+        SizeLimitExceeded.check("cpsat", board.n_free, MAX_CPSAT_SQUARES, "free squares")
         super().__init__(instance, clock)
         self.searched = None
         if bound == "bfs":

@@ -55,10 +55,7 @@ def csp(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
     checking); exact because every shorter length was refuted first.
     """
     board = instance.board
-    if board.n_free > MAX_CSP_SQUARES:
-        raise SizeLimitExceeded(
-            f"csp handles up to {MAX_CSP_SQUARES} free squares; this board has {board.n_free}"
-        )
+    SizeLimitExceeded.check("csp", board.n_free, MAX_CSP_SQUARES, "free squares")
     clock = Deadline(time_limit)
     targets = knight_targets(board)
     squares = [int(i) for i in range(board.size) if board.free.reshape(-1)[i]]

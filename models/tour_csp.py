@@ -33,10 +33,7 @@ def csp(instance: TourInstance, *, time_limit: float | None = None, seed: int | 
         More than ``MAX_CSP_SQUARES`` usable squares.
     """
     board = instance.board
-    if board.n_free > MAX_CSP_SQUARES:
-        raise SizeLimitExceeded(
-            f"csp handles up to {MAX_CSP_SQUARES} usable squares; this board has {board.n_free}"
-        )
+    SizeLimitExceeded.check("csp", board.n_free, MAX_CSP_SQUARES)
     usable = [int(i) for i in range(board.size) if board.free.reshape(-1)[i]]
     nb = knight_neighbours(board)
     adjacent = {i: {int(j) for j in nb[i] if j >= 0} for i in usable}

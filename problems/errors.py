@@ -61,6 +61,12 @@ class InstanceTooLarge(InvalidInstance):
 class SizeLimitExceeded(KnightcertError):
     """A method asked to solve an instance above its documented size limit."""
 
+    @classmethod
+    def check(cls, method: str, count: int, limit: int, what: str = "usable squares") -> None:
+        """Raise when ``count`` is above ``limit``: ``"csp handles up to 36 usable squares; ..."``."""
+        if count > limit:
+            raise cls(f"{method} handles up to {limit} {what}; this board has {count}")
+
 
 class InvalidArgument(KnightcertError, ValueError):
     """A method option outside its valid range (e.g. a non-positive time limit)."""

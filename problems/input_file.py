@@ -248,15 +248,9 @@ def _a(what: str) -> str:
 
 
 def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a plain file"
+    tests = (stat.S_ISDIR, stat.S_ISFIFO, stat.S_ISCHR, stat.S_ISBLK, stat.S_ISSOCK)
+    names = ("a folder", "a FIFO", "a device", "a device", "a socket")
+    return next((name for test, name in zip(tests, names, strict=True) if test(mode)), "not a plain file")
 
 
 def available_memory() -> int:

@@ -16,7 +16,7 @@ from knightcert.problems.argument_checks import expect_square
 from knightcert.problems.board import Board
 from knightcert.problems.board_text import board_of
 from knightcert.problems.errors import InvalidInstance
-from knightcert.problems.moves import knight_neighbours
+from knightcert.problems.moves import is_knight_move, knight_neighbours
 from knightcert.problems.side_constraints import Move, side_moves, side_visits
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "TourInstance",
     "closed_tour_exists",
     "closed_tour_reason",
+    "colour_count_reason",
     "colour_reason",
     "counting_reason",
     "format_mostra",
@@ -278,14 +279,12 @@ def counting_reason(instance: TourInstance) -> str | None:
     if instance.closed and n < 3:
         return "a closed tour needs at least 3 squares"
     start, end = instance.start, instance.end
-    if instance.closed and start is not None and end is not None and not _a_move_apart(board, start, end):
+    if instance.closed and start is not None and end is not None and not is_knight_move(board, start, end):
         return (
             f"a closed tour from {tuple(start)} to {tuple(end)} closes with a move between them, "
             "and they are not a knight move apart"
         )
-    # a knight move changes colour, except a wrapping move across an odd side of a torus
-    colours_hold = not board.torus or (board.rows % 2 == 0 and board.cols % 2 == 0)
-    reason = _colour_count_reason(instance, n) if colours_hold else None
+    reason = colour_count_reason(instance)
     if reason is not None:
         return reason
     degree = (knight_neighbours(board) >= 0).sum(axis=1)[board.free.reshape(-1)]
@@ -298,31 +297,26 @@ def counting_reason(instance: TourInstance) -> str | None:
     return None
 
 
-def _a_move_apart(board: Board, a: tuple[int, int], b: tuple[int, int]) -> bool:
-    return board.index(*b) in knight_neighbours(board)[board.index(*a)]
-
-
-def _colour_count_reason(instance: TourInstance, n: int) -> str | None:
-    """The colour part of :func:`counting_reason` (valid on plain boards and even tori)."""
+def colour_count_reason(instance: TourInstance) -> str | None:
+    """The colour part of :func:`counting_reason`: a knight move changes colour (except a
+    wrapping move across an odd side of a torus, where this says nothing)."""
     board = instance.board
+    if board.torus and (board.rows % 2 or board.cols % 2):
+        return None
+    n = board.n_free
     colour = (np.add.outer(np.arange(board.rows), np.arange(board.cols)) % 2)[board.free]
     white, black = int((colour == 0).sum()), int((colour == 1).sum())
+    if abs(white - black) > (0 if instance.closed else 1):
+        kind = "a closed" if instance.closed else "an open"
+        return f"{kind} tour alternates colours, but the board has {white} and {black}"
     if instance.closed:
-        if white != black:
-            return f"a closed tour alternates colours, but the board has {white} and {black}"
-    else:
-        if abs(white - black) > 1:
-            return f"an open tour alternates colours, but the board has {white} and {black}"
-        for label, square in (("start", instance.start), ("end", instance.end)):
-            if square is not None and n % 2 == 1:
-                majority = 0 if white > black else 1
-                if (square[0] + square[1]) % 2 != majority:
-                    return (
-                        f"with {n} squares a tour starts and ends on the majority colour; the {label} is not"
-                    )
-        start, end = instance.start, instance.end
-        if start is not None and end is not None and n % 2 == 0 and (sum(start) + sum(end)) % 2 == 0:
-            return f"with {n} squares a tour starts and ends on different colours"
+        return None
+    for label, square in (("start", instance.start), ("end", instance.end)):
+        if square is not None and n % 2 == 1 and (square[0] + square[1]) % 2 != (0 if white > black else 1):
+            return f"with {n} squares a tour starts and ends on the majority colour; the {label} is not"
+    start, end = instance.start, instance.end
+    if start is not None and end is not None and n % 2 == 0 and (sum(start) + sum(end)) % 2 == 0:
+        return f"with {n} squares a tour starts and ends on different colours"
     return None
 
 

@@ -78,12 +78,8 @@ def load_instance(spec: str, data: dict[str, Any], args: argparse.Namespace | No
     if spec == "-":
         return None
     problem = data.get("problem")
-    flags: dict[str, Any] = {
-        "torus": bool(getattr(args, "torus", False)),
-        "closed": bool(getattr(args, "closed", False)),
-        "start": getattr(args, "start", None),
-        "end": getattr(args, "end", None),
-    }
+    flags: dict[str, Any] = {key: bool(getattr(args, key, False)) for key in ("torus", "closed")}
+    flags |= {key: getattr(args, key, None) for key in ("start", "end")}
     sides: dict[str, Any] = {k: getattr(args, k, None) or () for k in SIDE_FIELDS.get(str(problem), ())}
     if problem == "path":
         from knightcert.problems.lost_knight import read_lost_knight
@@ -103,16 +99,7 @@ def load_instance(spec: str, data: dict[str, Any], args: argparse.Namespace | No
     if problem == "tour":
         from knightcert.problems.tours import tour_instance
 
-        return tour_instance(
-            rows,
-            cols,
-            closed=flags["closed"],
-            start=flags["start"],
-            end=flags["end"],
-            board_file=board_file,
-            torus=flags["torus"],
-            **sides,
-        )
+        return tour_instance(rows, cols, board_file=board_file, **flags, **sides)
     raise AnswerFileError(f"problem: {problem!r} is not a knightcert problem")
 
 

@@ -8,6 +8,7 @@ either way the report records it in full.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from pathlib import Path
@@ -231,15 +232,6 @@ def _suite(args: argparse.Namespace) -> dict[str, Any]:
     return suite | {key: value for key, value in given.items() if value is not None}
 
 
-def _quiet_client_logs() -> None:
-    """Dask's client logs the loss of its scheduler itself ("Failed to reconnect to scheduler");
-    the command says it in its own one line (``ExecutorLost``), so the client's errors stay
-    unprinted (critical ones still go through)."""
-    import logging
-
-    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
-
-
 #: Seconds to wait for a Dask scheduler before giving up.
 DASK_CONNECT_SECONDS = 5
 
@@ -256,37 +248,22 @@ def connect_dask(client_class: type, address: str):
 
 
 def local_cluster(address: str):
-    """A client of a fresh ``LocalCluster`` for ``local:N``: N worker processes of one thread each,
-    CP-SAT told to use the cores / N threads (``KNIGHTCERT_THREADS``), no dashboard; closing the
-    client closes the cluster."""
-    from distributed import Client, LocalCluster
+    """A client of a fresh local cluster for ``local:N``: N worker processes of one thread each,
+    CP-SAT told to use the cores / N threads (``KNIGHTCERT_THREADS``), no dashboard; the client
+    started the cluster, so closing the client closes it."""
+    from distributed import Client
 
     workers = int(address.partition(":")[2])
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     os.environ.setdefault("KNIGHTCERT_THREADS", str(max(1, cores // workers)))  # the workers inherit it
-    cluster = LocalCluster(
+    return Client(
         n_workers=workers,
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",
-        dashboard_address=None,  # pyright: ignore[reportArgumentType]  (None: no dashboard)
+        dashboard_address=None,
         silence_logs=50,
     )
-    try:
-        client = Client(cluster)
-    except BaseException:
-        cluster.close()
-        raise
-    closing = client.close
-
-    def close(*args: Any, **kwargs: Any) -> None:
-        try:
-            closing(*args, **kwargs)
-        finally:
-            cluster.close()
-
-    client.close = close  # type: ignore[method-assign]
-    return client
 
 
 def check_paths(args: argparse.Namespace) -> None:
@@ -368,7 +345,8 @@ def _dask_client(args: argparse.Namespace, experiment: Any, uploads: list[str]) 
     except BaseException:
         client.close()
         raise
-    _quiet_client_logs()
+    # the client logs the loss of its scheduler itself; the command says it in one line (ExecutorLost)
+    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
     return client
 
 

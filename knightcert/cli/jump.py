@@ -32,7 +32,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_solver_arguments(
         parser,
         "jump",
-        time_help="seconds for the whole command, shared by its instances",
         json_help="JSON output with a per-player table (rounds, tie key, path)",
     )
     parser.add_argument(
@@ -77,17 +76,9 @@ def explain(instance: JumpInstance, result: Result) -> str:
     players = solution.get("players")
     if players is None:
         lines.append(f"({result.method} follows only the winner)")
-        if solution["winner"] is not None:
-            players = [
-                {
-                    "player": solution["winner"],
-                    "rounds": solution["round"],
-                    "key": solution["key"],
-                    "path": solution["path"],
-                }
-            ]
-        else:
-            players = []
+        winner = {"player": solution["winner"], "rounds": solution["round"]}
+        winner |= {"key": solution["key"], "path": solution["path"]}
+        players = [winner] if solution["winner"] is not None else []
     for row in players:
         if row["rounds"] is None:
             lines.append(f"{row['player']}: never reaches the goal")

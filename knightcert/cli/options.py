@@ -16,10 +16,6 @@ from knightcert.problems.argument_checks import BOUNDS, bounded
 from knightcert.problems.errors import InvalidArgument, KnightcertError
 
 __all__ = [
-    "MAX_BUDGET",
-    "MAX_REPEAT",
-    "MAX_SEED",
-    "MAX_WORKERS",
     "add_board_arguments",
     "add_export_proof",
     "add_memory_limit",
@@ -44,14 +40,6 @@ __all__ = [
     "square",
     "worker_count",
 ]
-
-#: Largest ``--seed``, node budget, ``--workers`` and ``--repeat`` (the shared bounds of
-#: :data:`knightcert.problems.argument_checks.BOUNDS`, which experiment files obey too).
-MAX_SEED = BOUNDS["seed"][1]
-MAX_BUDGET = BOUNDS["node budget"][1]
-MAX_WORKERS = BOUNDS["workers"][1]
-MAX_REPEAT = BOUNDS["repeat"][1]
-
 
 def positive_float(text: str) -> float:
     """A number > 0 (time limits)."""
@@ -221,7 +209,7 @@ def add_solver_arguments(
     )
     parser.add_argument("--time-limit", type=positive_float, metavar="S", help=time_help)
     parser.add_argument(
-        "--seed", type=seed_value, help=f"random seed for solvers that use one (0..{MAX_SEED})"
+        "--seed", type=seed_value, help=f"random seed for solvers that use one (0..{BOUNDS['seed'][1]})"
     )
     parser.add_argument("--json", action="store_true", help=json_help)
     add_option_argument(parser)

@@ -86,18 +86,10 @@ def taking(option: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    instance = tour_instance(
-        args.rows,
-        args.cols,
-        closed=args.closed,
-        start=args.start,
-        end=args.end,
-        board_file=args.board,
-        torus=args.torus,
-        visits=args.visits,
-        forbidden_moves=args.forbidden_moves,
-        required_moves=args.required_moves,
-    )
+    # the instance's fields, each from the flag of the same name
+    names = ("closed", "start", "end", "torus", "visits", "forbidden_moves", "required_moves")
+    fields = {name: getattr(args, name) for name in names}
+    instance = tour_instance(args.rows, args.cols, board_file=args.board, **fields)
     if args.count or args.all:
         return run_count(args, [instance])
     if args.export_model:

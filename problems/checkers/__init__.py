@@ -119,16 +119,9 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
 def _rejected(result: Any, problem: str, exc: CheckFailed, instance: Any, began: float) -> Result:
     """An answer whose very form is refused: an exact, unverified Result that says why."""
     method = getattr(result, "method", "")
-    out = Result(
-        problem,
-        method if type(method) is str else "",
-        Status.UNKNOWN,
-        None,
-        None,
-        None,
-        0.0,
-        info={"check_error": exc.describe(), "rejected_claim": exc.claim},
-    )
+    method = method if type(method) is str else ""
+    info = {"check_error": exc.describe(), "rejected_claim": exc.claim}
+    out = Result(problem, method, Status.UNKNOWN, None, None, None, 0.0, info=info)
     return _remember(out, instance, began)
 
 

@@ -72,6 +72,7 @@ from knightcert.problems.result import Backing, Evidence, Result, Status
 from knightcert.problems.tours import (
     TourInstance,
     closed_tour_exists,
+    colour_count_reason,
     colour_reason,
     open_tour_exists,
     open_tour_reason,
@@ -266,44 +267,20 @@ def _theorem_argument(instance: TourInstance) -> str | None:
     return open_tour_reason(board.rows, board.cols)
 
 
-def _full_colour_argument(instance: TourInstance) -> str | None:
-    if not _full(instance) or instance.closed:
-        return None
-    board = instance.board
-    return colour_reason(board.rows, board.cols, instance.start, instance.end)
+def _full_open(reason: Callable[..., str | None]) -> Callable[[TourInstance], str | None]:
+    """An argument about open tours of a full board: ``reason(rows, cols, start, end)``."""
 
+    def argument(instance: TourInstance) -> str | None:
+        if not _full(instance) or instance.closed:
+            return None
+        return reason(instance.board.rows, instance.board.cols, instance.start, instance.end)
 
-def _outer_rows_argument(instance: TourInstance) -> str | None:
-    if not _full(instance) or instance.closed:
-        return None
-    board = instance.board
-    return outer_rows_reason(board.rows, board.cols, instance.start, instance.end)
+    return argument
 
 
 def _colour_argument(instance: TourInstance) -> str | None:
-    board = instance.board
-    if board.torus and (board.rows % 2 or board.cols % 2):
-        return None  # a wrapping move across an odd side keeps the colour
-    n = board.n_free
-    colour = (np.add.outer(np.arange(board.rows), np.arange(board.cols)) % 2)[board.free]
-    white, black = int((colour == 0).sum()), int((colour == 1).sum())
-    if instance.closed:
-        if white != black:
-            return f"colours: a closed tour alternates colours, but the board has {white} and {black}"
-        return None
-    if abs(white - black) > 1:
-        return f"colours: an open tour alternates colours, but the board has {white} and {black}"
-    for label, square in (("start", instance.start), ("end", instance.end)):
-        if square is not None and n % 2 == 1:
-            majority = 0 if white > black else 1
-            if (square[0] + square[1]) % 2 != majority:
-                return (
-                    f"colours: {n} squares, so a tour starts and ends on the majority colour; {label} is not"
-                )
-    start, end = instance.start, instance.end
-    if start is not None and end is not None and n % 2 == 0 and (sum(start) + sum(end)) % 2 == 0:
-        return f"colours: with {n} squares a tour starts and ends on different colours"
-    return None
+    reason = colour_count_reason(instance)
+    return None if reason is None else f"colours: {reason}"
 
 
 def tour_graph(instance: TourInstance) -> np.ndarray:
@@ -423,8 +400,8 @@ NO_TOUR: tuple[tuple[Backing, Callable[[TourInstance], str | None]], ...] = (
     (Backing.CERTIFICATE, visits_argument),
     (Backing.CERTIFICATE, _degree_argument),
     (Backing.THEOREM, _theorem_argument),
-    (Backing.CERTIFICATE, _full_colour_argument),
-    (Backing.THEOREM, _outer_rows_argument),
+    (Backing.CERTIFICATE, _full_open(colour_reason)),
+    (Backing.THEOREM, _full_open(outer_rows_reason)),
     (Backing.CERTIFICATE, _forced_argument),
 )
 
