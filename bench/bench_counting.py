@@ -1,8 +1,8 @@
 """Counting reach: how far each counter of ``knightcert.count`` gets within a time limit.
 
 Each case runs in its own process (so a counter that does not finish is stopped at the limit
-and the import and compiled-kernel load are timed apart); a line per case and counter:
-the count, or "over" when it did not end within the limit.
+and the import and compiled-kernel load are timed apart); a Markdown row per case, a column per
+counter: the count and its time, or "over" when it did not end within the limit.
 
     python bench/bench_counting.py [--limit 10] [--only tours|paths|knights]
 """
@@ -93,15 +93,14 @@ def main() -> None:
     parser.add_argument("--only", choices=sorted(CASES))
     parser.add_argument("--counters", default="search,cpsat,checker")
     args = parser.parse_args()
-    print(f"load: {os.getloadavg()}")
+    counters = args.counters.split(",")
+    print(f"| count | board | {' | '.join(counters)} |\n|---|---|{'---|' * len(counters)}")
     for kind, cases in CASES.items():
         if args.only and kind != args.only:
             continue
         for rows, cols, extra in cases:
-            for counter in args.counters.split(","):
-                outcome = run(kind, counter, rows, cols, extra, args.limit)
-                print(f"{kind} {rows}x{cols} {extra} {counter}: {outcome}", flush=True)
-    print(f"load: {os.getloadavg()}")
+            outcomes = [run(kind, counter, rows, cols, extra, args.limit) for counter in counters]
+            print(f"| {kind} | {rows} x {cols} {extra} | {' | '.join(outcomes)} |", flush=True)
 
 
 if __name__ == "__main__":
