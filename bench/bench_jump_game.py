@@ -11,8 +11,6 @@ with a deque), measured in the same run on the same instance.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -113,9 +111,9 @@ one = JumpInstance(values, starts[:1], "one")
 began = time.perf_counter(); bfs(one, check=False); solve_one = time.perf_counter() - began
 began = time.perf_counter(); checked = bfs(game); total = time.perf_counter() - began
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print({{"winner": result.solution["winner"], "round": result.solution["round"], "solve_s": round(solve, 3),
-       "solve_1_player_s": round(solve_one, 3), "solve_and_check_s": round(total, 3),
-       "verified": checked.verified, "peak_rss_mb": round(peak)}})
+print(f"winner {{result.solution['winner']}} in round {{result.solution['round']}}: solve {{solve:.2f}} s "
+      f"(one player {{solve_one:.2f}} s), with the check {{total:.2f}} s (verified: {{checked.verified}}), "
+      f"peak {{peak:.0f}} MB")
 """
 
 
@@ -128,7 +126,6 @@ def main() -> None:
     args = parser.parse_args()
     if not DATA.is_dir():
         sys.exit(f"{DATA} not found: run with ../shared beside the checkout")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}\n")
     ours(DATA / "EX1.in")  # load the compiled kernels
     bfs_player(read_jump(DATA / "EX1.in"))
     print(

@@ -12,8 +12,6 @@ Hopcroft-Karp on the same knight graph, in the same run.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import sys
 import time
@@ -139,7 +137,6 @@ def main() -> None:
     parser.add_argument("--matching", action="store_true", help="only issue 9's matching table")
     parser.add_argument("--old-timeout", type=float, default=20.0, help="seconds for the old scipy call")
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}\n")
     if args.matching:
         matching_table(args.old_timeout)
         return

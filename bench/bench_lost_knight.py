@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -96,8 +94,8 @@ bfs(LostKnightInstance(Board(8, 8, torus=True), (0, 0), (1, 2), "warm"))  # load
 began = time.perf_counter(); result = bfs(inst, check=False); solve = time.perf_counter() - began
 began = time.perf_counter(); checked = bfs(inst); total = time.perf_counter() - began
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print({{"moves": result.objective, "status": result.status.value, "solve_s": solve, "nodes": result.nodes,
-       "solve_and_check_s": total, "verified": checked.verified, "peak_rss_mb": peak}})
+print(f"{{result.objective}} moves ({{result.status.value}}, verified: {{checked.verified}}), "
+      f"BFS {{solve:.2f}} s, with the check {{total:.2f}} s, {{result.nodes}} nodes, peak {{peak:.0f}} MB")
 """
 
 
@@ -111,7 +109,6 @@ def main() -> None:
     files = sorted(DATA.glob("caso*.txt"), key=lambda p: int(p.stem[4:]))
     expected = json.loads((DATA / "expected.json").read_text())
     ours(files[0])  # compile / load the kernel once
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}\n")
     print("| instance | knightcert parse+BFS (median) | networkx build+shortest path (median) | ratio |")
     print("|---|---:|---:|---:|")
     for path in files:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -98,10 +97,7 @@ def main() -> None:
     parser.add_argument("--tourney-source", type=Path, help="a clone of Ian-Parberry/Tourney")
     parser.add_argument("--holes-limit", type=float, default=60.0)
     args = parser.parse_args()
-    print(
-        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"load {os.getloadavg()[0]:.1f}\n"
-    )
+    print(f"load {os.getloadavg()[0]:.1f}\n")
     auto(tour_instance(5))
     construct(400, 400, closed=True)  # load the compiled walk
     sections = {

@@ -82,6 +82,7 @@ def split_row(line: str) -> list[str]:
 
 def dump(record: dict[str, object]) -> str:
     """``record`` as JSON with a line per field and per table row (small diffs when re-measured)."""
+
     def compact(value: object) -> str:
         return json.dumps(value, ensure_ascii=False)
 
@@ -90,12 +91,13 @@ def dump(record: dict[str, object]) -> str:
     for table in record.get("tables", []):  # type: ignore[attr-defined]
         rows = ",\n".join(f"    {compact(row)}" for row in table["rows"])
         head = ", ".join(f"{compact(key)}: {compact(table[key])}" for key in ("title", "header", "align"))
-        tables.append(f"  {{{head},\n   \"rows\": [\n{rows}\n  ]}}")
+        tables.append(f'  {{{head},\n   "rows": [\n{rows}\n  ]}}')
     return "{\n" + ",\n".join([*fields, ' "tables": [\n' + ",\n".join(tables) + "\n ]"]) + "\n}\n"
 
 
 def commit() -> str:
     """The checkout's short commit, with ``+`` when its tracked files have changes."""
+
     def git(*args: str) -> str:
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
 
