@@ -106,7 +106,7 @@ def commit() -> str:
 
 def main(argv: list[str]) -> int:
     if len(argv) < 2:
-        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        print((__doc__ or "").split("\n\n")[1], file=sys.stderr)
         return 2
     name, script = argv[0], argv[1:]
     prefix = "PYTHONPATH=. " if os.environ.get("PYTHONPATH", "") in (".", str(ROOT)) else ""
