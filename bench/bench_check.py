@@ -70,12 +70,12 @@ def holed_board():
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per row; the medians are shown")
-    parser.add_argument("--only", default="", help="only the rows of this method, e.g. bfs-player")
+    parser.add_argument("--only", default="", help="only the rows of these methods, e.g. bfs-player,bfs")
     args = parser.parse_args(argv)
     print("| problem | method | instance | solve s | check s | check / solve | certified | load |")
     print("|---|---|---|---:|---:|---:|---|---:|")
     for problem, name, label, build in cases():
-        if args.only and name != args.only:
+        if args.only and name not in args.only.split(","):
             continue
         instance = build()
         method = get_method(problem, name)
