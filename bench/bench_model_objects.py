@@ -69,7 +69,8 @@ def new(builder, instance, lazy):
 
 
 runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-print(f"load {os.getloadavg()[0]:.2f}")
+print("| instance | sealed build | model object | ratio | lazily made variables, first lookup |")
+print("|---|---:|---:|---:|---|")
 for label, oldfn, builder, instance, lazy in (
     ("knights 400x400", old_k.cpsat, KnightsModel, knights_instance(400), "knight"),
     ("tour 100x100 open", old_t.cpsat, TourModel, tour_instance(100, 100), "step"),
@@ -84,7 +85,6 @@ for label, oldfn, builder, instance, lazy in (
         after.append(b)
         lazy_s.append(f)
     print(
-        f"{label}: sealed build {min(before):.3f} s, model object {min(after):.3f} s "
-        f"(ratio {min(after) / min(before):.2f}); first .{lazy} lookup {min(lazy_s):.3f} s"
+        f"| {label} | {min(before):.3f} s | {min(after):.3f} s | {min(after) / min(before):.2f} "
+        f"| `{lazy}`: {min(lazy_s):.3f} s |"
     )
-print(f"load {os.getloadavg()[0]:.2f}")
