@@ -92,7 +92,7 @@ def matching(
         pairs, independent = _plain_matching(board)
         info = {"matching_size": len(pairs), "plain": True}
         return _matching_result(board, independent, pairs, clock, info)
-    from knightcert.problems.knight_matching import INF, MatchingRun, koenig_independent
+    from knightcert.problems.knight_matching import MatchingRun
 
     run = MatchingRun(board, knight_neighbours(board))
     while True:
@@ -101,7 +101,7 @@ def matching(
             return Result.empty("knights", "matching", clock.elapsed(), info=info, stopped=stopped)
         if run.phase() == 0:
             break
-    independent = koenig_independent(run.nb, run.left, run.right, run.match, run.dist < INF).astype(bool)
+    independent = run.independent()
     info = {"matching_size": run.size, "phases": run.phases, "pushes": run.pushes}
     return _matching_result(board, independent, run.pairs(), clock, info)
 

@@ -31,8 +31,7 @@ from knightcert.models.count_cpsat import Enumeration
 from knightcert.problems.checkers import check
 from knightcert.problems.checkers.enumeration import NODES, TOUR_NODES, enumerate_solutions
 from knightcert.problems.errors import InvalidInstance
-from knightcert.problems.independent_knights import KnightsInstance
-from knightcert.problems.lost_knight import LostKnightInstance
+from knightcert.problems.instance_types import instance_type
 from knightcert.problems.result import Result, Status
 from knightcert.problems.side_constraints import SIDE_FIELDS, sides_of
 from knightcert.problems.tours import TourInstance
@@ -49,12 +48,8 @@ CONVENTIONS = {
 }
 #: The fields of the instances the counters know, side constraints aside (any other set field is refused).
 BASE_FIELDS = frozenset({"board", "closed", "start", "end", "exit", "name"})
-#: The problems counted, by instance type, and the name of their counters (``count_tours``, ...).
-PROBLEMS = {
-    TourInstance: ("tour", "tours"),
-    LostKnightInstance: ("path", "paths"),
-    KnightsInstance: ("knights", "knights"),
-}
+#: The problems counted and the name of their counters (``count_tours``, ...).
+COUNTED = {"tour": "tours", "path": "paths", "knights": "knights"}
 
 
 @dataclass(frozen=True)
@@ -170,7 +165,7 @@ def _search(plural: str, instance: Any) -> tuple[tuple | None, float, str]:
 
 def _problem(instance: Any) -> tuple[str, str]:
     """The problem's name and plural, once its fields are known to the counters."""
-    problem = next((names for kind, names in PROBLEMS.items() if isinstance(instance, kind)), None)
+    problem = next(((p, COUNTED[p]) for p in COUNTED if isinstance(instance, instance_type(p))), None)
     if problem is None:
         raise InvalidInstance(
             f"nothing to count on a {type(instance).__name__}: tours, paths and knights only"

@@ -255,6 +255,7 @@ _EXACT = ("optimal", "infeasible")
 _PATH_KERNELS = ("knightcert.algorithms.path_kernels",)
 _JUMP_KERNELS = ("knightcert.algorithms.jump_kernels",)
 _KNIGHTS_KERNELS = ("knightcert.heuristics.knights_kernels",)
+_MATCHING_KERNELS = ("knightcert.problems.knight_matching_kernels",)
 _TOUR_KERNELS = ("knightcert.heuristics.tour_kernels",)
 _WALK = 50_000  # heuristics.tour_divide.PYTHON_WALK: the construction's walk
 _OPTIMAL = ("optimal",)
@@ -287,7 +288,7 @@ _add(
                 options=(WORKERS, _formulation("layers")), summary=_CPSAT),
     MethodFacts("jump", "csp", "knightcert.models.jump_csp:csp", exact=True, proves=_EXACT, summary=_CSP),
     MethodFacts("knights", "matching", "knightcert.algorithms.knights_matching:matching", exact=True,
-                proves=_OPTIMAL, bytes_per_square=800, kernels=("knightcert.problems.knight_matching",),
+                proves=_OPTIMAL, bytes_per_square=800, kernels=_MATCHING_KERNELS,
                 compiled_from=1024,  # algorithms.knights_matching.PLAIN_MATCHING_SQUARES
                 applies=_bipartite, summary="maximum matching and Kőnig's theorem (bipartite boards)"),
     MethodFacts("knights", "greedy", "knightcert.heuristics.knights_greedy:greedy", bytes_per_square=200,

@@ -25,6 +25,7 @@ import numpy as np
 __all__ = ["KERNELS", "kernel", "source_stamp"]
 
 _GRID = "i8[:, ::1]"  # a C-ordered int64 grid
+_NB, _MATCHING = "i4[:, ::1]", "problems/knight_matching_kernels.py"  # the padded neighbour table
 #: Exported name (the numba function's own) -> (its source file under the package, its signature).
 KERNELS = {
     "bfs_torus": ("algorithms/path_kernels.py", "i8(u1[:], i8, i8, i8, i8, i4[:])"),
@@ -39,6 +40,10 @@ KERNELS = {
     "format_grid": ("cli/text_kernels.py", "i8(i8[:, ::1], i8, u1[:])"),
     "scan": ("problems/jump_scan.py", "UniTuple(i8, 2)(u1[:], i8[:], i4[:], i8)"),
     "jump_labels": ("problems/checkers/jump_kernel.py", f"void({_GRID}, i8, i8[:], i8[:], i8[:])"),
+    "greedy_matching": (_MATCHING, f"i8({_NB}, i8[:], i8[:])"),
+    "hopcroft_karp_phase": (_MATCHING, f"i8({_NB}, i8[:], i8[:], i8[:], i8[:], i8[:], i8[:])"),
+    "push_relabel": (_MATCHING, f"Tuple((b1, i8))({_NB}, {', '.join(['i8[:]'] * 7)}, i8, i8)"),
+    "koenig_independent": (_MATCHING, f"u1[:]({_NB}, i8[:], i8[:], i8[:], b1[:])"),
 }
 
 PACKAGE = Path(__file__).parent.parent

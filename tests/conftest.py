@@ -15,6 +15,14 @@ settings.load_profile("knightcert")
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``data`` the tests whose outcome depends on ../shared: those that ask for its fixture
+    and the demo's (it reads the data when present). CI runs them again in a clone without it."""
+    for item in items:
+        if "shared_data" in getattr(item, "fixturenames", ()) or "demo" in item.name:
+            item.add_marker(pytest.mark.data)
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     """``../shared/data`` beside the checkout; skips the test when it is absent."""

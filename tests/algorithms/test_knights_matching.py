@@ -11,7 +11,8 @@ import pytest
 from knightcert.algorithms.knights_matching import matching
 from knightcert.problems.board import Board
 from knightcert.problems.independent_knights import KnightsInstance
-from knightcert.problems.knight_matching import INF, greedy_matching, hopcroft_karp_phase
+from knightcert.problems.knight_matching import INF
+from knightcert.problems.knight_matching_kernels import greedy_matching, hopcroft_karp_phase
 from knightcert.problems.result import Status
 
 
@@ -115,7 +116,7 @@ def test_dead_ends_are_marked():
 
 def _push_relabel_matching(nb: np.ndarray, left: np.ndarray, right: np.ndarray) -> int:
     """Push-relabel alone, to the end, on a padded table; checks the matching; returns its size."""
-    from knightcert.problems.knight_matching import push_relabel
+    from knightcert.problems.knight_matching_kernels import push_relabel
 
     n = nb.shape[0]
     match = np.full(n, -1, dtype=np.int64)

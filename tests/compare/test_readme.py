@@ -198,9 +198,10 @@ def run_block(block: Block, repo: Path) -> None:
 def _marked(block: Block):
     if block.mark == "skip":
         return pytest.param(block, marks=pytest.mark.skip(reason=block.reason), id=block.id)
+    data = [pytest.mark.data] if "../shared" in block.text else []  # see tests/conftest.py
     if block.mark == "slow":
-        return pytest.param(block, marks=pytest.mark.slow, id=block.id)
-    return pytest.param(block, id=block.id)
+        return pytest.param(block, marks=[pytest.mark.slow, *data], id=block.id)
+    return pytest.param(block, marks=data, id=block.id)
 
 
 @pytest.mark.parametrize("block", [_marked(b) for b in blocks(("console", "bash"))])

@@ -94,3 +94,29 @@ def test_the_compiled_kernels_label_as_numba_does():
         both(
             jump_labels, "jump_labels", values, n - 1, rng.integers(0, n, size=3), sizes=(np.int64, np.int64)
         )
+
+
+@pytest.mark.skipif(compiled.kernel("push_relabel") is None, reason="kernels not compiled ahead of time here")
+def test_the_compiled_matching_kernels_match_as_numba_does(monkeypatch):
+    """Push-relabel, Hopcroft-Karp and Kőnig's set, compiled and numba's: the same matching, pair
+    for pair, and the same independent set, on boards with holes (where push-relabel works)."""
+    from knightcert.problems import knight_matching, knight_matching_kernels
+    from knightcert.problems.board import Board
+    from knightcert.problems.moves import knight_neighbours
+
+    def matched(board: Board, kernels: dict) -> tuple[np.ndarray, np.ndarray]:
+        monkeypatch.setattr(knight_matching, "kernels", lambda: kernels)
+        run = knight_matching.MatchingRun(board, knight_neighbours(board))
+        while run.phase():
+            pass
+        return run.match, run.independent()
+
+    names = knight_matching.KERNEL_NAMES
+    ahead = {name: compiled.kernel(name) for name in names}
+    jit = {name: getattr(knight_matching_kernels, name) for name in names}
+    rng = np.random.default_rng(41)
+    for _ in range(20):
+        rows, cols = (2 * int(x) for x in rng.integers(2, 30, size=2))
+        board = Board(rows, cols, rng.random((rows, cols)) < 0.15)
+        for a, b in zip(matched(board, ahead), matched(board, jit), strict=True):
+            assert np.array_equal(a, b), (rows, cols)
