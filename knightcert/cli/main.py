@@ -73,7 +73,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         description="Exact and heuristic solvers for knight problems, with independent checkers.",
         epilog=EXIT_SUMMARY,
     )
-    parser.add_argument("--version", action="version", version=f"knightcert {_version()}")
+    if chosen is None or "--version" in (argv or ()):  # the version is read from the metadata: 30 ms
+        parser.add_argument("--version", action="version", version=f"knightcert {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, help_line in HELP.items():
         if argv is None or name == chosen:
