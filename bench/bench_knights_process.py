@@ -9,8 +9,9 @@ Each board: ``knightcert instance knights N --holes 0.1 --seed N``. Ours: the co
 runs it (parse, ``matching``, the independent check, the answer printed). igraph's: a fresh
 ``python`` that reads the same file, builds the knight graph with numpy, runs
 ``Graph.maximum_bipartite_matching`` and prints the number of knights (free squares less matched
-pairs). Both counts must agree. Figures: the least of ``--repeat`` runs, alternated, CPU (user +
-system of the process) and wall, with the load before and after.
+pairs). Both counts must agree. Both processes may write and read byte code, as an installed
+package does (``PYTHONDONTWRITEBYTECODE`` is dropped). Figures: the least of ``--repeat`` runs,
+alternated, CPU (user + system of the process) and wall, with the load before and after.
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ def timed(argv: list[str]) -> tuple[float, float, str]:
     """Wall and CPU seconds of one process (its resource usage as a child), and what it printed."""
     before = os.times()
     began = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, env=env)
     wall = time.perf_counter() - began
     after = os.times()
     if done.returncode:
