@@ -38,7 +38,7 @@ KERNELS = {
     "order_squares": ("heuristics/tour_kernels.py", "void(i4[:], i8, i4[:, ::1])"),
     "format_grid": ("cli/text_kernels.py", "i8(i8[:, ::1], i8, u1[:])"),
     "scan": ("problems/jump_scan.py", "UniTuple(i8, 2)(u1[:], i8[:], i4[:], i8)"),
-    "jump_labels": ("problems/checkers/jump_kernel.py", f"void({_GRID}, i8, i8[:], i8[:], i8[:])"),
+    "meet_labels": ("problems/checkers/jump_kernel.py", f"void({_GRID}, i8[:], i8[:], i8[:])"),
 }
 
 PACKAGE = Path(__file__).parent.parent

@@ -27,7 +27,13 @@ import numpy as np
 from knightcert.problems.checkers.common import CheckFailed, as_squares, bound_claim, certificate_of
 from knightcert.problems.checkers.fields import describe_value, grid, optional_integer
 from knightcert.problems.compiled import kernel
-from knightcert.problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name
+from knightcert.problems.jump_game import (
+    JumpInstance,
+    format_jump_answer,
+    jump_targets,
+    player_key,
+    player_name,
+)
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 __all__ = ["LABELS", "ROW_FIELDS", "certify_jump", "check_labels", "labels", "replay"]
@@ -43,8 +49,8 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
     early and as short but earlier in input order) and the no-winner claim
     are proven with the labels: the attached ``{"rounds": ..., "keys": ...}``
     when they hold only integers of the board's shape (checked; returned), else
-    the checker's own breadth-first search from the goal, stopped once every
-    start is labelled (exact up to there; nothing returned).
+    the checker's own labels of the start cells, from a search from both ends
+    (:func:`labels`; nothing returned).
 
     Raises
     ------
@@ -61,9 +67,14 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
         keys = grid(certificate.get("keys"), "certificate 'keys'", shape, minimum=-1, claim=claim)
         check_labels(instance, rounds, keys, claim)
         checked = {"rounds": rounds, "keys": keys}
-    else:  # as cheap as the per-player search it checks: it stops at the last start
-        rounds, keys = labels(instance, players_only=True)
-    ranking = [_lower_key(instance, rounds, keys, p) for p in range(instance.players)]
+        at = tuple(np.array(instance.starts, dtype=np.int64).reshape(-1, 2).T)
+        rounds, keys = rounds[at], keys[at]
+    else:  # balls of about half the rounds around the starts and the goal: cheaper than the solve
+        rounds, keys = labels(instance, instance.starts)
+    ranking = [
+        player_key(None if r < 0 else r, k if r >= 2 else None, p)
+        for p, (r, k) in enumerate(zip(rounds.tolist(), keys.tolist(), strict=True))
+    ]
     evidence: list[Evidence] = []
     for applies, check in POLICY:
         if applies(result, solution):
@@ -252,28 +263,24 @@ def _kernel_faults(values: np.ndarray, rounds: np.ndarray, keys: np.ndarray) -> 
     return label_faults(plain(values), plain(rounds), plain(keys))
 
 
-def labels(instance: JumpInstance, *, players_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """The checker's own labelling, breadth-first from the goal over the reversed jumps (no
-    search code shared): :func:`~knightcert.problems.checkers.jump_kernel.jump_labels`, compiled
-    ahead of time (:mod:`knightcert.problems.compiled`) or by numba; O(cells + jumps).
-    ``players_only``: stop once every player's start is labelled (cells further out: -1)."""
+def labels(instance: JumpInstance, squares: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """The checker's own labels of ``squares`` (default: every cell, as grids): the fewest
+    rounds to the goal (-1: never) and, two or more rounds out, the least jump a fastest path
+    makes in the round before its last (else -1); no search code shared with the methods.
+    :func:`~knightcert.problems.checkers.jump_kernel.meet_labels`, compiled ahead of time
+    (:mod:`knightcert.problems.compiled`) or by numba: a search from both ends."""
     values = np.ascontiguousarray(instance.values, dtype=np.int64)
-    rounds, keys = np.full(values.size, -1, dtype=np.int64), np.full(values.size, -1, dtype=np.int64)
-    starts = [r * instance.cols + c for r, c in instance.starts] if players_only else []
-    own: Any = kernel("jump_labels")
+    cells = (
+        np.arange(values.size) if squares is None else np.array([r * instance.cols + c for r, c in squares])
+    )
+    rounds, keys = np.empty(cells.size, dtype=np.int64), np.empty(cells.size, dtype=np.int64)
+    own: Any = kernel("meet_labels")
     if own is None:
-        from knightcert.problems.checkers.jump_kernel import jump_labels as own
-    goal = instance.goal[0] * instance.cols + instance.goal[1]
-    own(values, goal, np.array(starts, dtype=np.int64), rounds, keys)
-    return rounds.reshape(values.shape), keys.reshape(values.shape)
-
-
-def _lower_key(instance: JumpInstance, rounds: np.ndarray, keys: np.ndarray, p: int) -> tuple:
-    start = instance.starts[p]
-    r = int(rounds[start])
-    if r < 0:
-        return (float("inf"), 0, p)
-    return (r, int(keys[start]) if r >= 2 else -1, p)
+        from knightcert.problems.checkers.jump_kernel import meet_labels as own
+    own(values, cells.astype(np.int64), rounds, keys)
+    return (
+        (rounds, keys) if squares is not None else (rounds.reshape(values.shape), keys.reshape(values.shape))
+    )
 
 
 #: The fields a row of the per-player table may hold (every one is checked).
