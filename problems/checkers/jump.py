@@ -26,14 +26,9 @@ import numpy as np
 
 from knightcert.problems.checkers.common import CheckFailed, as_squares, bound_claim, certificate_of
 from knightcert.problems.checkers.fields import describe_value, grid, optional_integer
+from knightcert.problems.checkers.plain import exact_pairs
 from knightcert.problems.compiled import kernel
-from knightcert.problems.jump_game import (
-    JumpInstance,
-    format_jump_answer,
-    jump_targets,
-    player_key,
-    player_name,
-)
+from knightcert.problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 __all__ = ["LABELS", "ROW_FIELDS", "certify_jump", "check_labels", "labels", "replay"]
@@ -71,10 +66,8 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
         rounds, keys = rounds[at], keys[at]
     else:  # balls of about half the rounds around the starts and the goal: cheaper than the solve
         rounds, keys = labels(instance, instance.starts)
-    ranking = [
-        player_key(None if r < 0 else r, k if r >= 2 else None, p)
-        for p, (r, k) in enumerate(zip(rounds.tolist(), keys.tolist(), strict=True))
-    ]
+    pairs = enumerate(zip(rounds.tolist(), keys.tolist(), strict=True))
+    ranking = [(float("inf"), 0, p) if r < 0 else (r, k if r >= 2 else -1, p) for p, (r, k) in pairs]
     evidence: list[Evidence] = []
     for applies, check in POLICY:
         if applies(result, solution):
@@ -186,7 +179,7 @@ def _solution_fields(solution: Any) -> dict[str, Any]:
         "winner": winner,
         "round": optional_integer(solution["round"], "solution 'round'"),
         "key": optional_integer(solution["key"], "solution 'key'"),
-        "path": None if solution["path"] is None else as_squares(solution["path"], "solution 'path'"),
+        "path": solution["path"],  # checked where it is replayed
         "output": output,
         "players": players,
     }
@@ -197,12 +190,13 @@ def replay(instance: JumpInstance, player: int, path: Any) -> tuple[int, int | N
     name = player_name(player)
     if path is None or len(path) == 0:
         raise CheckFailed(f"player {name} has no path")
-    squares = [tuple(square) for square in as_squares(path, f"player {name}'s path").tolist()]
-    if squares[0] != tuple(instance.starts[player]):
+    exact = path if exact_pairs(path) else as_squares(path, f"player {name}'s path").tolist()
+    squares, goal = [tuple(square) for square in exact], instance.goal
+    if squares[0] != instance.starts[player]:
         raise CheckFailed(f"player {name}'s path does not start at its start cell")
-    if squares[-1] != instance.goal:
+    if squares[-1] != goal:
         raise CheckFailed(f"player {name}'s path does not end at the goal")
-    if instance.goal in squares[:-1]:
+    if goal in squares[:-1]:
         raise CheckFailed(f"player {name}'s path reaches the goal before its end")
     for step in range(1, len(squares)):
         if squares[step] not in jump_targets(instance.values, *squares[step - 1]):
@@ -263,24 +257,19 @@ def _kernel_faults(values: np.ndarray, rounds: np.ndarray, keys: np.ndarray) -> 
     return label_faults(plain(values), plain(rounds), plain(keys))
 
 
-def labels(instance: JumpInstance, squares: Any = None) -> tuple[np.ndarray, np.ndarray]:
-    """The checker's own labels of ``squares`` (default: every cell, as grids): the fewest
-    rounds to the goal (-1: never) and, two or more rounds out, the least jump a fastest path
-    makes in the round before its last (else -1); no search code shared with the methods.
+def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The checker's own labels of ``squares`` (``(row, col)`` pairs): the fewest rounds to the
+    goal (-1: never) and, two or more rounds out, the least jump a fastest path makes in the
+    round before its last (else -1); no search code shared with the methods.
     :func:`~knightcert.problems.checkers.jump_kernel.meet_labels`, compiled ahead of time
     (:mod:`knightcert.problems.compiled`) or by numba: a search from both ends."""
-    values = np.ascontiguousarray(instance.values, dtype=np.int64)
-    cells = (
-        np.arange(values.size) if squares is None else np.array([r * instance.cols + c for r, c in squares])
-    )
+    cells = np.array([r * instance.cols + c for r, c in squares], dtype=np.int64)
     rounds, keys = np.empty(cells.size, dtype=np.int64), np.empty(cells.size, dtype=np.int64)
     own: Any = kernel("meet_labels")
     if own is None:
         from knightcert.problems.checkers.jump_kernel import meet_labels as own
-    own(values, cells.astype(np.int64), rounds, keys)
-    return (
-        (rounds, keys) if squares is not None else (rounds.reshape(values.shape), keys.reshape(values.shape))
-    )
+    own(np.ascontiguousarray(instance.values, dtype=np.int64), cells, rounds, keys)
+    return rounds, keys
 
 
 #: The fields a row of the per-player table may hold (every one is checked).
