@@ -250,11 +250,7 @@ def _kernel_faults(values: np.ndarray, rounds: np.ndarray, keys: np.ndarray) -> 
     label_faults: Any = kernel("label_faults")
     if label_faults is None:
         from knightcert.problems.checkers.jump_kernel import label_faults
-
-    def plain(array: np.ndarray) -> np.ndarray:
-        return np.ascontiguousarray(array, dtype=np.int64)
-
-    return label_faults(plain(values), plain(rounds), plain(keys))
+    return label_faults(*(np.ascontiguousarray(array, dtype=np.int64) for array in (values, rounds, keys)))
 
 
 def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -284,19 +280,10 @@ def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple
         raise CheckFailed(f"{where}: unknown field {unknown[0]!r}")
     if row.get("player") != name:
         raise CheckFailed(f"row {p} names player {describe_value(row.get('player'))}, expected {name}")
-    if "start" in row:
-        start = row["start"]
-        expected = [int(x) for x in instance.starts[p]]
-        if (
-            not (isinstance(start, list | tuple) and len(start) == 2 and all(type(x) is int for x in start))
-            or list(start) != expected
-        ):
-            raise CheckFailed(f"{where} 'start': {describe_value(start)}, the instance says {expected}")
-    row = {
-        **row,
-        "rounds": optional_integer(row.get("rounds"), f"solution 'players'[{p}] 'rounds'"),
-        "key": optional_integer(row.get("key"), f"solution 'players'[{p}] 'key'"),
-    }
+    start, expected = row.get("start", list(instance.starts[p])), list(instance.starts[p])
+    if not isinstance(start, list | tuple) or list(map(type, start)) != [int, int] or list(start) != expected:
+        raise CheckFailed(f"{where} 'start': {describe_value(start)}, the instance says {expected}")
+    row = {**row, **{f: optional_integer(row.get(f), f"{where} {f!r}") for f in ("rounds", "key")}}
     if row["rounds"] is None:
         if lower[0] != float("inf"):
             raise CheckFailed(f"player {name} can arrive in {lower[0]} rounds, reported never")
