@@ -201,7 +201,7 @@ def own_labels(values):
                     fresh.append(square)
         layer = fresh
     key: dict = {}
-    for square in sorted(dist, key=dist.get):
+    for square in sorted(dist, key=lambda square: dist[square]):
         closer = [key[t] for t in jumps(values, square) if dist.get(t) == dist[square] - 1]
         key[square] = int(values[square]) if dist[square] == 2 else min(closer) if dist[square] > 2 else -1
     return dist, key
