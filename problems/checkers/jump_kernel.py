@@ -45,21 +45,15 @@ def label_faults(values, rounds, keys):  # pragma: no cover - numba
             value, label, key = values[r, c], rounds[r, c], keys[r, c]
             closer = False
             for d in range(4):
-                tr = r + DIRECTIONS[d, 0] * value
-                tc = c + DIRECTIONS[d, 1] * value
-                if value <= 0 or tr < 0 or tr >= rows or tc < 0 or tc >= cols:
+                tr, tc = r + DIRECTIONS[d, 0] * value, c + DIRECTIONS[d, 1] * value
+                if value <= 0 or not (0 <= tr < rows and 0 <= tc < cols) or rounds[tr, tc] < 0:
                     continue
                 target = rounds[tr, tc]
-                if target < 0:
-                    continue
-                if label < 0 or label > target + 1:
-                    faults[2 * d] = True
+                faults[2 * d] |= label < 0 or label > target + 1
                 if label >= 1 and target == label - 1:
                     closer = True
-                    if label > 2 and key > keys[tr, tc]:
-                        faults[2 * d + 1] = True
-            if label > 0 and not closer:
-                faults[8] = True
+                    faults[2 * d + 1] |= label > 2 and key > keys[tr, tc]
+            faults[8] |= label > 0 and not closer
     return faults
 
 
@@ -74,9 +68,10 @@ def meet_labels(values, starts, rounds, keys):  # pragma: no cover - numba
     the next; each start's own forward layers grow from it. Whichever side's next layer costs
     less grows, until the forward layer ``i`` holds cells the goal's labels reach (all at the
     outer label ``b``, as no shorter path crossed; then ``rounds = i + b``, and the key is the
-    least of their keys, every fastest path passing one of them) or a side runs out (never).
-    The goal's labels reach two rounds before any forward layer grows, so the keys met are
-    defined. Work: the two balls of about half the rounds each, not the whole board."""
+    least of their keys, every fastest path passing one of them; when ``b = 1``, the least
+    value of the layer before with a jump onto one of them) or a side runs out (never). Work:
+    the two balls of about half the rounds each, not the whole board; a backward layer is
+    grown only when cheaper than the forward one beside it, the goal's jumpers excepted."""
     rows, cols = values.shape
     n = rows * cols
     back = np.zeros(n, dtype=np.int32)  # 1 + fewest jumps to the goal; 0: not labelled yet
@@ -84,12 +79,10 @@ def meet_labels(values, starts, rounds, keys):  # pragma: no cover - numba
     seen = np.zeros(n, dtype=np.bool_)
     bqueue, fqueue = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int32)
     back[n - 1], bqueue[0] = 1, n - 1
-    bstart, bend = 0, 1
-    while bstart < bend and back[bqueue[bstart]] < 3:
-        bstart, bend = bend, _grow_back(values, back, tie, bqueue, bstart, bend)
+    bstart, bend = 1, _grow_back(values, back, tie, bqueue, 0, 1)  # the goal's jumpers: one scan
     for p in range(starts.size):
         fqueue[0], seen[starts[p]] = starts[p], True
-        fstart, fend, depth, meet = 0, 1, 0, 0
+        fstart, fend, depth, meet, before = 0, 1, 0, 0, 0
         while True:
             for j in range(fstart, fend):
                 label = back[fqueue[j]]
@@ -97,13 +90,20 @@ def meet_labels(values, starts, rounds, keys):  # pragma: no cover - numba
             if meet > 0 or fstart == fend or bstart == bend:
                 break
             if (fend - fstart) * 4 <= (bend - bstart) * (rows + cols):
-                fstart, fend, depth = fend, _grow_forward(values, seen, fqueue, fstart, fend), depth + 1
+                before, fstart, fend = fstart, fend, _grow_forward(values, seen, fqueue, fstart, fend)
+                depth += 1
             else:
                 bstart, bend = bend, _grow_back(values, back, tie, bqueue, bstart, bend)
         rounds[p], keys[p] = (depth + meet - 1 if meet > 0 else -1), -1
-        for j in range(fstart, fend):
-            if rounds[p] >= 2 and back[fqueue[j]] == meet and (keys[p] < 0 or tie[fqueue[j]] < keys[p]):
+        for j in range(fstart, fend if meet > 2 else fstart):  # met two or more jumps out: their keys
+            if back[fqueue[j]] == meet and (keys[p] < 0 or tie[fqueue[j]] < keys[p]):
                 keys[p] = tie[fqueue[j]]
+        for j in range(before, fstart if meet == 2 else before):  # met one jump from the goal
+            r, c = fqueue[j] // cols, fqueue[j] % cols
+            for d in range(4):
+                tr, tc = r + DIRECTIONS[d, 0] * values[r, c], c + DIRECTIONS[d, 1] * values[r, c]
+                if values[r, c] > 0 and 0 <= tr < rows and 0 <= tc < cols and back[tr * cols + tc] == 2:
+                    keys[p] = values[r, c] if keys[p] < 0 else min(keys[p], values[r, c])
         for j in range(fend):
             seen[fqueue[j]] = False
 
