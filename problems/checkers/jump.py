@@ -26,6 +26,7 @@ import numpy as np
 
 from knightcert.problems.checkers.common import CheckFailed, as_squares, bound_claim, certificate_of
 from knightcert.problems.checkers.fields import describe_value, grid, optional_integer
+from knightcert.problems.checkers.plain import exact_pairs
 from knightcert.problems.compiled import kernel
 from knightcert.problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name
 from knightcert.problems.result import Backing, Evidence, Result, Status
@@ -43,8 +44,8 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
     early and as short but earlier in input order) and the no-winner claim
     are proven with the labels: the attached ``{"rounds": ..., "keys": ...}``
     when they hold only integers of the board's shape (checked; returned), else
-    the checker's own breadth-first search from the goal, stopped once every
-    start is labelled (exact up to there; nothing returned).
+    the checker's own labels of the start cells, from a search from both ends
+    (:func:`labels`; nothing returned).
 
     Raises
     ------
@@ -61,9 +62,12 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
         keys = grid(certificate.get("keys"), "certificate 'keys'", shape, minimum=-1, claim=claim)
         check_labels(instance, rounds, keys, claim)
         checked = {"rounds": rounds, "keys": keys}
-    else:  # as cheap as the per-player search it checks: it stops at the last start
-        rounds, keys = labels(instance, players_only=True)
-    ranking = [_lower_key(instance, rounds, keys, p) for p in range(instance.players)]
+        at = tuple(np.array(instance.starts, dtype=np.int64).reshape(-1, 2).T)
+        rounds, keys = rounds[at], keys[at]
+    else:  # balls of about half the rounds around the starts and the goal: cheaper than the solve
+        rounds, keys = labels(instance, instance.starts)
+    pairs = enumerate(zip(rounds.tolist(), keys.tolist(), strict=True))
+    ranking = [(float("inf"), 0, p) if r < 0 else (r, k if r >= 2 else -1, p) for p, (r, k) in pairs]
     evidence: list[Evidence] = []
     for applies, check in POLICY:
         if applies(result, solution):
@@ -175,7 +179,7 @@ def _solution_fields(solution: Any) -> dict[str, Any]:
         "winner": winner,
         "round": optional_integer(solution["round"], "solution 'round'"),
         "key": optional_integer(solution["key"], "solution 'key'"),
-        "path": None if solution["path"] is None else as_squares(solution["path"], "solution 'path'"),
+        "path": solution["path"],  # checked where it is replayed
         "output": output,
         "players": players,
     }
@@ -186,12 +190,13 @@ def replay(instance: JumpInstance, player: int, path: Any) -> tuple[int, int | N
     name = player_name(player)
     if path is None or len(path) == 0:
         raise CheckFailed(f"player {name} has no path")
-    squares = [tuple(square) for square in as_squares(path, f"player {name}'s path").tolist()]
-    if squares[0] != tuple(instance.starts[player]):
+    exact = path if exact_pairs(path) else as_squares(path, f"player {name}'s path").tolist()
+    squares, goal = [tuple(square) for square in exact], instance.goal
+    if squares[0] != instance.starts[player]:
         raise CheckFailed(f"player {name}'s path does not start at its start cell")
-    if squares[-1] != instance.goal:
+    if squares[-1] != goal:
         raise CheckFailed(f"player {name}'s path does not end at the goal")
-    if instance.goal in squares[:-1]:
+    if goal in squares[:-1]:
         raise CheckFailed(f"player {name}'s path reaches the goal before its end")
     for step in range(1, len(squares)):
         if squares[step] not in jump_targets(instance.values, *squares[step - 1]):
@@ -245,35 +250,22 @@ def _kernel_faults(values: np.ndarray, rounds: np.ndarray, keys: np.ndarray) -> 
     label_faults: Any = kernel("label_faults")
     if label_faults is None:
         from knightcert.problems.checkers.jump_kernel import label_faults
-
-    def plain(array: np.ndarray) -> np.ndarray:
-        return np.ascontiguousarray(array, dtype=np.int64)
-
-    return label_faults(plain(values), plain(rounds), plain(keys))
+    return label_faults(*(np.ascontiguousarray(array, dtype=np.int64) for array in (values, rounds, keys)))
 
 
-def labels(instance: JumpInstance, *, players_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """The checker's own labelling, breadth-first from the goal over the reversed jumps (no
-    search code shared): :func:`~knightcert.problems.checkers.jump_kernel.jump_labels`, compiled
-    ahead of time (:mod:`knightcert.problems.compiled`) or by numba; O(cells + jumps).
-    ``players_only``: stop once every player's start is labelled (cells further out: -1)."""
-    values = np.ascontiguousarray(instance.values, dtype=np.int64)
-    rounds, keys = np.full(values.size, -1, dtype=np.int64), np.full(values.size, -1, dtype=np.int64)
-    starts = [r * instance.cols + c for r, c in instance.starts] if players_only else []
-    own: Any = kernel("jump_labels")
+def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The checker's own labels of ``squares`` (``(row, col)`` pairs): the fewest rounds to the
+    goal (-1: never) and, two or more rounds out, the least jump a fastest path makes in the
+    round before its last (else -1); no search code shared with the methods.
+    :func:`~knightcert.problems.checkers.jump_kernel.meet_labels`, compiled ahead of time
+    (:mod:`knightcert.problems.compiled`) or by numba: a search from both ends."""
+    cells = np.array([r * instance.cols + c for r, c in squares], dtype=np.int64)
+    rounds, keys = np.empty(cells.size, dtype=np.int64), np.empty(cells.size, dtype=np.int64)
+    own: Any = kernel("meet_labels")
     if own is None:
-        from knightcert.problems.checkers.jump_kernel import jump_labels as own
-    goal = instance.goal[0] * instance.cols + instance.goal[1]
-    own(values, goal, np.array(starts, dtype=np.int64), rounds, keys)
-    return rounds.reshape(values.shape), keys.reshape(values.shape)
-
-
-def _lower_key(instance: JumpInstance, rounds: np.ndarray, keys: np.ndarray, p: int) -> tuple:
-    start = instance.starts[p]
-    r = int(rounds[start])
-    if r < 0:
-        return (float("inf"), 0, p)
-    return (r, int(keys[start]) if r >= 2 else -1, p)
+        from knightcert.problems.checkers.jump_kernel import meet_labels as own
+    own(np.ascontiguousarray(instance.values, dtype=np.int64), cells, rounds, keys)
+    return rounds, keys
 
 
 #: The fields a row of the per-player table may hold (every one is checked).
@@ -288,19 +280,10 @@ def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple
         raise CheckFailed(f"{where}: unknown field {unknown[0]!r}")
     if row.get("player") != name:
         raise CheckFailed(f"row {p} names player {describe_value(row.get('player'))}, expected {name}")
-    if "start" in row:
-        start = row["start"]
-        expected = [int(x) for x in instance.starts[p]]
-        if (
-            not (isinstance(start, list | tuple) and len(start) == 2 and all(type(x) is int for x in start))
-            or list(start) != expected
-        ):
-            raise CheckFailed(f"{where} 'start': {describe_value(start)}, the instance says {expected}")
-    row = {
-        **row,
-        "rounds": optional_integer(row.get("rounds"), f"solution 'players'[{p}] 'rounds'"),
-        "key": optional_integer(row.get("key"), f"solution 'players'[{p}] 'key'"),
-    }
+    start, expected = row.get("start", list(instance.starts[p])), list(instance.starts[p])
+    if not isinstance(start, list | tuple) or list(map(type, start)) != [int, int] or list(start) != expected:
+        raise CheckFailed(f"{where} 'start': {describe_value(start)}, the instance says {expected}")
+    row = {**row, **{f: optional_integer(row.get(f), f"{where} {f!r}") for f in ("rounds", "key")}}
     if row["rounds"] is None:
         if lower[0] != float("inf"):
             raise CheckFailed(f"player {name} can arrive in {lower[0]} rounds, reported never")

@@ -1,7 +1,7 @@
 """The compiled kernels of the jump game's checker (numba): its own labels, and their check.
 
-:func:`jump_labels` labels the board breadth-first from the goal (the checker's own code, no
-search code shared). :func:`label_faults`: one pass over the board does what
+:func:`meet_labels` labels the start cells by a search from both ends (the checker's own code,
+no search code shared). :func:`label_faults`: one pass over the board does what
 :func:`knightcert.problems.checkers.jump.check_labels` does with whole-board numpy operations
 direction by direction (89 ms on a 1000 x 1000 board, more than the 73 ms of the solve; 39 ms
 here): for every cell and each of its four jumps, whether the target's round label allows
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["DIRECTIONS", "jump_labels", "label_faults"]
+__all__ = ["DIRECTIONS", "label_faults", "meet_labels"]
 
 #: The four jump directions, in the order the checker reports faults (up, down, left, right).
 DIRECTIONS = np.array([(-1, 0), (1, 0), (0, -1), (0, 1)], dtype=np.int64)
@@ -45,89 +45,106 @@ def label_faults(values, rounds, keys):  # pragma: no cover - numba
             value, label, key = values[r, c], rounds[r, c], keys[r, c]
             closer = False
             for d in range(4):
-                tr = r + DIRECTIONS[d, 0] * value
-                tc = c + DIRECTIONS[d, 1] * value
-                if value <= 0 or tr < 0 or tr >= rows or tc < 0 or tc >= cols:
+                tr, tc = r + DIRECTIONS[d, 0] * value, c + DIRECTIONS[d, 1] * value
+                if value <= 0 or not (0 <= tr < rows and 0 <= tc < cols) or rounds[tr, tc] < 0:
                     continue
                 target = rounds[tr, tc]
-                if target < 0:
-                    continue
-                if label < 0 or label > target + 1:
-                    faults[2 * d] = True
+                faults[2 * d] |= label < 0 or label > target + 1
                 if label >= 1 and target == label - 1:
                     closer = True
-                    if label > 2 and key > keys[tr, tc]:
-                        faults[2 * d + 1] = True
-            if label > 0 and not closer:
-                faults[8] = True
+                    faults[2 * d + 1] |= label > 2 and key > keys[tr, tc]
+            faults[8] |= label > 0 and not closer
     return faults
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _jump(values, r, c, d):  # pragma: no cover - numba
-    """The flat cell the jump from ``(r, c)`` in direction ``d`` reaches, or -1."""
+@njit(cache=True, nogil=True)
+def meet_labels(values, starts, rounds, keys):  # pragma: no cover - numba
+    """Each flat start cell's fewest jumps to the goal (the last cell; ``rounds``, -1: never)
+    and, two or more jumps out, the least value a fastest path jumps from in the round before
+    its last (``keys``, else -1): a search from both ends that meet in the middle.
+
+    The goal's labels grow breadth-first over the reversed jumps (a cell's jumpers found by
+    scanning its row and column: no reversed graph is built) and are kept from one start to
+    the next; each start's own forward layers grow from it. Whichever side's next layer costs
+    less grows, until the forward layer ``i`` holds cells the goal's labels reach (all at the
+    outer label ``b``, as no shorter path crossed; then ``rounds = i + b``, and the key is the
+    least of their keys, every fastest path passing one of them; when ``b = 1``, the least
+    value of the layer before with a jump onto one of them) or a side runs out (never). Work:
+    the two balls of about half the rounds each, not the whole board; a backward layer is
+    grown only when cheaper than the forward one beside it, the goal's jumpers excepted."""
     rows, cols = values.shape
-    value = values[r, c]
-    tr = r + DIRECTIONS[d, 0] * value
-    tc = c + DIRECTIONS[d, 1] * value
-    if value <= 0 or tr < 0 or tr >= rows or tc < 0 or tc >= cols:
-        return -1
-    return tr * cols + tc
+    n = rows * cols
+    back = np.zeros(n, dtype=np.int32)  # 1 + fewest jumps to the goal; 0: not labelled yet
+    tie = np.empty(n, dtype=np.int64)  # the key of each cell labelled two or more rounds out
+    seen = np.zeros(n, dtype=np.bool_)
+    bqueue, fqueue = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int32)
+    back[n - 1], bqueue[0] = 1, n - 1
+    bstart, bend = 1, _grow_back(values, back, tie, bqueue, 0, 1)  # the goal's jumpers: one scan
+    for p in range(starts.size):
+        fqueue[0], seen[starts[p]] = starts[p], True
+        fstart, fend, depth, meet, before = 0, 1, 0, 0, 0
+        while True:
+            for j in range(fstart, fend):
+                label = back[fqueue[j]]
+                meet = label if label > 0 and (meet == 0 or label < meet) else meet
+            if meet > 0 or fstart == fend or bstart == bend:
+                break
+            if (fend - fstart) * 4 <= (bend - bstart) * (rows + cols):
+                before, fstart, fend = fstart, fend, _grow_forward(values, seen, fqueue, fstart, fend)
+                depth += 1
+            else:
+                bstart, bend = bend, _grow_back(values, back, tie, bqueue, bstart, bend)
+        rounds[p], keys[p] = (depth + meet - 1 if meet > 0 else -1), -1
+        for j in range(fstart, fend if meet > 2 else fstart):  # met two or more jumps out: their keys
+            if back[fqueue[j]] == meet and (keys[p] < 0 or tie[fqueue[j]] < keys[p]):
+                keys[p] = tie[fqueue[j]]
+        for j in range(before, fstart if meet == 2 else before):  # met one jump from the goal
+            r, c = fqueue[j] // cols, fqueue[j] % cols
+            for d in range(4):
+                tr, tc = r + DIRECTIONS[d, 0] * values[r, c], c + DIRECTIONS[d, 1] * values[r, c]
+                if values[r, c] > 0 and 0 <= tr < rows and 0 <= tc < cols and back[tr * cols + tc] == 2:
+                    keys[p] = values[r, c] if keys[p] < 0 else min(keys[p], values[r, c])
+        for j in range(fend):
+            seen[fqueue[j]] = False
 
 
 @njit(cache=True, nogil=True)
-def jump_labels(values, goal, starts, rounds, keys):  # pragma: no cover - numba
-    """The checker's labels of the flat cells: ``rounds`` (pre-set to -1) the fewest jumps from
-    each cell to the flat ``goal``, breadth-first over the reversed jumps (indexed by target: a
-    counting sort), until every cell of ``starts`` is labelled (no starts: the whole board);
-    then, in that order (nondecreasing rounds), ``keys`` (pre-set to -1): a cell's own value two
-    rounds out, beyond that the least key of its jumps one round closer. O(cells)."""
+def _grow_back(values, back, tie, queue, start, end):  # pragma: no cover - numba
+    """Label the cells that jump onto the layer ``queue[start:end]`` one round further out
+    (their key: their own value two rounds out, beyond the least of their successors'
+    in the layer); return the new end of the queue."""
     rows, cols = values.shape
-    n = rows * cols
-    first = np.zeros(n + 1, dtype=np.int32)
-    for r in range(rows):
-        for c in range(cols):
-            for d in range(4):
-                first[_jump(values, r, c, d) + 1] += 1  # no jump (-1) counts in first[0]
-    first[0] = 0
-    for cell in range(n):
-        first[cell + 1] += first[cell]
-    into = np.empty(first[n], dtype=np.int32)
-    queue = first[:n].copy()  # fill pointers first, then the breadth-first queue
-    for r in range(rows):
-        for c in range(cols):
-            for d in range(4):
-                target = _jump(values, r, c, d)
-                if target >= 0:
-                    into[queue[target]] = r * cols + c
-                    queue[target] += 1
-    wanted = np.zeros(n, dtype=np.bool_)
-    wanted[starts] = True
-    wanted[goal] = False
-    waiting = np.count_nonzero(wanted) if starts.size else n
-    rounds[goal] = 0
-    queue[0] = goal
-    head, tail = 0, 1
-    while head < tail and waiting > 0:
-        target = queue[head]
-        head += 1
-        for j in range(first[target], first[target + 1]):
-            cell = into[j]
-            if rounds[cell] < 0:
-                rounds[cell] = rounds[target] + 1
-                waiting -= wanted[cell]
-                queue[tail] = cell
+    tail = end
+    for j in range(start, end):
+        target = queue[j]
+        r, c = target // cols, target % cols
+        label = back[target] + 1
+        for k in range(rows + cols):  # the column, then the row
+            kr, kc = (k, c) if k < rows else (r, k - rows)
+            cell = kr * cols + kc
+            if values[kr, kc] != abs(kr - r) + abs(kc - c) or cell == target:
+                continue
+            if back[cell] == 0:
+                back[cell], queue[tail] = label, cell
                 tail += 1
-    for i in range(tail):
-        cell = queue[i]
-        r = cell // cols
-        label = rounds[cell]
-        if label == 2:
-            keys[cell] = values[r, cell - r * cols]
-        elif label > 2:
-            best = np.iinfo(np.int64).max
-            for d in range(4):
-                target = _jump(values, r, cell - r * cols, d)
-                if target >= 0 and rounds[target] == label - 1:
-                    best = min(best, keys[target])
-            keys[cell] = best
+                tie[cell] = values[kr, kc] if label == 3 else tie[target]
+            elif back[cell] == label and label > 3 and tie[target] < tie[cell]:
+                tie[cell] = tie[target]
+    return tail
+
+
+@njit(cache=True, nogil=True)
+def _grow_forward(values, seen, queue, start, end):  # pragma: no cover - numba
+    """Append the cells not seen yet that the layer ``queue[start:end]`` jumps to; return the
+    new end of the queue."""
+    rows, cols = values.shape
+    tail = end
+    for j in range(start, end):
+        r, c = queue[j] // cols, queue[j] % cols
+        for d in range(4):
+            tr = r + DIRECTIONS[d, 0] * values[r, c]
+            tc = c + DIRECTIONS[d, 1] * values[r, c]
+            if values[r, c] > 0 and 0 <= tr < rows and 0 <= tc < cols and not seen[tr * cols + tc]:
+                seen[tr * cols + tc], queue[tail] = True, tr * cols + tc
+                tail += 1
+    return tail

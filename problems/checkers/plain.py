@@ -28,10 +28,12 @@ import numpy as np
 
 from knightcert.problems.checkers.failure import CheckFailed
 
-__all__ = ["MAX_DEPTH", "exact_result", "plain", "sole_holder"]
+__all__ = ["MAX_DEPTH", "exact_pairs", "exact_result", "plain", "sole_holder"]
 
 #: Deepest nesting accepted (an answer is at most a list of pairs inside a dict inside a dict).
 MAX_DEPTH = 32
+#: The exact immutable types a copy keeps as they are.
+_ATOMS = frozenset({type(None), bool, int, float, str})
 
 
 def plain(
@@ -47,7 +49,7 @@ def plain(
     """
     if depth > MAX_DEPTH:
         raise CheckFailed(f"{field}: nested deeper than {MAX_DEPTH} levels", claim)
-    if value is None or type(value) in (bool, int, float, str):
+    if type(value) in _ATOMS:
         return value
     if isinstance(value, bool | np.bool_):
         return bool(value)
@@ -69,12 +71,18 @@ def plain(
     elif isinstance(value, tuple):
         items = list(tuple.__getitem__(value, slice(None)))
     elif isinstance(value, dict):
-        return {
-            plain(key, field, claim, depth + 1): plain(item, field, claim, depth + 1)
+        return {  # exact immutable keys and values kept, the rest copied
+            key if type(key) in _ATOMS else plain(key, field, claim, depth + 1): (
+                item if type(item) in _ATOMS else plain(item, field, claim, depth + 1)
+            )
             for key, item in dict.items(dict.copy(value))
         }
     else:
         raise CheckFailed(f"{field}: a {type(value).__name__} is not a value an answer holds", claim)
+    if set(map(type, items)) <= _ATOMS:  # exact immutable values: the copied list is exact
+        return items
+    if set(map(type, items)) <= {list} and set(map(type, _flat(items))) <= _ATOMS:
+        return [list.copy(item) for item in items]  # a list of such lists (squares)
     return [plain(item, field, claim, depth + 1, in_list=True) for item in items]
 
 
@@ -145,13 +153,25 @@ def sole_holder(result: Any) -> bool:
     )
 
 
+def exact_pairs(value: Any) -> bool:
+    """Whether ``value`` is already exact as a list of squares: a ``list`` of ``[int, int]``
+    ``list`` pairs, every type the base type itself (nothing to copy or convert).
+
+    Examples
+    --------
+    >>> exact_pairs([[0, 1], [2, 3]]), exact_pairs([(0, 1)]), exact_pairs([[0, True]])
+    (True, False, False)
+    """
+    return (
+        type(value) is list
+        and set(map(type, value)) <= {list}
+        and all(len(pair) == 2 for pair in value)
+        and set(map(type, _flat(value))) <= {int}
+    )
+
+
 def _exact_solution(solution: Any, sole_holder: bool = False) -> Any:
-    if (
-        type(solution) is list
-        and set(map(type, solution)) <= {list}
-        and all(len(pair) == 2 for pair in solution)
-        and set(map(type, _flat(solution))) <= {int}
-    ):
+    if exact_pairs(solution):
         return solution  # already exact: every pair a list of two ints
     if type(solution) is np.ndarray:
         return solution if sole_holder else solution.copy()

@@ -64,7 +64,7 @@ def test_the_stamp_follows_every_kernel_source(monkeypatch, tmp_path):
 def test_the_compiled_kernels_label_as_numba_does():
     from knightcert.algorithms.jump_kernels import rounds_and_keys
     from knightcert.algorithms.path_kernels import bfs_torus
-    from knightcert.problems.checkers.jump_kernel import jump_labels
+    from knightcert.problems.checkers.jump_kernel import meet_labels
 
     def both(jit: Any, name: str, *args: Any, sizes=(np.int32,)) -> None:
         """``jit`` and the compiled ``name`` on ``args`` and fresh -1 arrays of ``sizes``: the same."""
@@ -91,9 +91,7 @@ def test_the_compiled_kernels_label_as_numba_does():
             n - 1,
             sizes=(np.int32, np.int64),
         )
-        both(
-            jump_labels, "jump_labels", values, n - 1, rng.integers(0, n, size=3), sizes=(np.int64, np.int64)
-        )
+        both(meet_labels, "meet_labels", values, np.arange(n, dtype=np.int64), sizes=(np.int64, np.int64))
 
 
 @pytest.mark.skipif(compiled.kernel("push_relabel") is None, reason="kernels not compiled ahead of time here")

@@ -1,17 +1,25 @@
 from __future__ import annotations
 
 import copy
+import itertools
 
 import numpy as np
 import pytest
 
-from knightcert.algorithms.jump_search import bfs
+from knightcert.algorithms.jump_search import bfs, bfs_player
 from knightcert.problems.checkers import check
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.checkers.jump import labels
-from knightcert.problems.jump_game import parse_jump
+from knightcert.problems.jump_game import JumpInstance, parse_jump
+from knightcert.problems.result import Status
 
 GAME = parse_jump("1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n")  # EX1: C wins in round 3
+
+
+def every_label(game):
+    """The checker's labels of every cell, as grids of the board's shape."""
+    squares = [(r, c) for r in range(game.rows) for c in range(game.cols)]
+    return tuple(grid.reshape(game.rows, game.cols) for grid in labels(game, squares))
 
 
 def tampered(change):
@@ -45,7 +53,7 @@ def test_rejects_tampered_answers(change, words):
 
 
 def test_rejects_forged_labels():
-    rounds, keys = labels(GAME)
+    rounds, keys = every_label(GAME)
     forged = rounds.copy()
     forged[0, 1] = 1  # B claims one round: no jump supports it
     with pytest.raises(CheckFailed, match="labels are not"):
@@ -57,7 +65,7 @@ def test_rejects_forged_labels():
 
 
 def test_labels_match_bfs_certificate_on_ex1():
-    rounds, keys = labels(GAME)
+    rounds, keys = every_label(GAME)
     cert = bfs(GAME).certificate
     assert np.array_equal(rounds, cert["rounds"])
     assert np.array_equal(np.where(rounds >= 2, keys, -1), np.where(rounds >= 2, cert["keys"], -1))
@@ -93,7 +101,6 @@ def test_the_kernel_flags_the_label_faults_of_the_definition():
 
     from knightcert.problems.checkers import jump as checker
     from knightcert.problems.checkers.jump_kernel import label_faults
-    from knightcert.problems.jump_game import JumpInstance
 
     rng = random.Random(31)
     seen = [False] * 9
@@ -102,8 +109,7 @@ def test_the_kernel_flags_the_label_faults_of_the_definition():
         values = np.array([[rng.randint(0, 4) for _ in range(cols)] for _ in range(rows)], dtype=np.int64)
         values[-1, -1] = 0
         game = JumpInstance(values, ((0, 0),))
-        rounds, keys = labels(game)
-        rounds, keys = rounds.astype(np.int64), keys.astype(np.int64)
+        rounds, keys = every_label(game)
         for _ in range(rng.randint(0, 3)):
             grid = rounds if rng.random() < 0.5 else keys
             grid[rng.randrange(rows), rng.randrange(cols)] += rng.choice((-2, -1, 1, 2))
@@ -122,7 +128,6 @@ def test_each_label_fault_is_raised_with_its_words():
     import random
 
     from knightcert.problems.checkers import jump as checker
-    from knightcert.problems.jump_game import JumpInstance
 
     words = (
         "a round label is larger than a jump allows",
@@ -135,7 +140,7 @@ def test_each_label_fault_is_raised_with_its_words():
         values = np.array([[rng.randint(0, 3) for _ in range(cols)] for _ in range(rows)], dtype=np.int64)
         values[-1, -1] = 0
         game = JumpInstance(values, ((0, 0),))
-        rounds, keys = (a.astype(np.int64) for a in labels(game))
+        rounds, keys = every_label(game)
         for _ in range(rng.randint(1, 2)):
             grid = rounds if rng.random() < 0.6 else keys
             r, c = rng.randrange(rows), rng.randrange(cols)
@@ -167,3 +172,122 @@ def test_the_faults_are_raised_in_their_order():
         with pytest.raises(CheckFailed, match=expected):
             _raise_faults(flags, "optimal")
     _raise_faults(np.zeros(9, dtype=bool), "optimal")
+
+
+def jumps(values, square):
+    """The squares one jump from ``square`` (the test's own reading of the rules)."""
+    rows, cols = values.shape
+    r, c = square
+    v = int(values[r, c])
+    targets = ((r - v, c), (r + v, c), (r, c - v), (r, c + v))
+    return [t for t in targets if v and 0 <= t[0] < rows and 0 <= t[1] < cols]
+
+
+def own_labels(values):
+    """The test's own labels: breadth-first distances to the goal over the reversed jumps, then
+    the tie keys in order of distance (dicts by square; a square out of reach is left out)."""
+    rows, cols = values.shape
+    into: dict = {}
+    for square in itertools.product(range(rows), range(cols)):
+        for target in jumps(values, square):
+            into.setdefault(target, []).append(square)
+    dist, layer = {(rows - 1, cols - 1): 0}, [(rows - 1, cols - 1)]
+    while layer:
+        fresh = []
+        for target in layer:
+            for square in into.get(target, []):
+                if square not in dist:
+                    dist[square] = dist[target] + 1
+                    fresh.append(square)
+        layer = fresh
+    key: dict = {}
+    for square in sorted(dist, key=lambda square: dist[square]):
+        closer = [key[t] for t in jumps(values, square) if dist.get(t) == dist[square] - 1]
+        key[square] = int(values[square]) if dist[square] == 2 else min(closer) if dist[square] > 2 else -1
+    return dist, key
+
+
+@pytest.mark.parametrize("shape", [(1, 60), (60, 1), (30, 30), (12, 50), (45, 8), (2, 30), (3, 3)])
+def test_the_labels_of_the_starts_are_those_of_the_own_search(shape):
+    """Every cell's rounds and tie key, each cell a start, from the search from both ends equal
+    the test's own breadth-first labels, on boards where the two ends meet at any layer (thin
+    and square, small and large jumps, stuck cells, cells out of reach, the goal itself)."""
+    rng = np.random.default_rng(sum(shape))
+    rows, cols = shape
+    for trial in range(12):
+        high = int(rng.integers(1, max(rows, cols) // (1 + trial % 3) + 1))
+        values = rng.integers(0, high + 1, size=shape).astype(np.int64)
+        every = list(itertools.product(range(rows), range(cols)))
+        rounds, keys = labels(JumpInstance(values, ()), every)
+        dist, key = own_labels(values)
+        assert rounds.tolist() == [dist.get(s, -1) for s in every]
+        assert keys.tolist() == [key.get(s, -1) for s in every]
+
+
+def game_40():
+    """A 40 x 40 game whose players arrive in different rounds, and the answer of ``bfs-player``."""
+    rng = np.random.default_rng(7)
+    values = rng.integers(0, 9, size=(40, 40)).astype(np.int64)
+    game = JumpInstance(values, ((0, 0), (0, 39), (39, 0), (20, 20), (5, 30)))
+    return game, bfs_player(game)
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ("winner", "could do better|beats"),
+        ("row rounds", "labels prove"),
+        ("row key", "labels prove"),
+        ("row never", "reported never"),
+        ("nobody", "can reach the goal"),
+    ],
+)
+def test_the_search_from_both_ends_refuses_wrong_claims(change, words):
+    """Without labels attached (the per-player method's answer), the checker's own search from
+    both ends refuses a runner-up named winner, a row's round or key moved, a reachable
+    player reported never to arrive, and a game claimed without a winner."""
+    game, result = game_40()
+    assert check(game, result).certified
+    solution = copy.deepcopy(result.solution)
+    table = solution["players"]
+    order = sorted(range(len(table)), key=lambda p: (table[p]["rounds"] is None, table[p]["rounds"] or 0, p))
+    runner = table[order[1]]
+    assert runner["rounds"] is not None and runner["rounds"] > 2
+    if change == "winner":
+        solution.update(
+            winner=runner["player"], round=runner["rounds"], key=runner["key"], path=runner["path"]
+        )
+        result = result.with_(objective=runner["rounds"], bound=runner["rounds"])
+    elif change == "row rounds":
+        runner.update(rounds=runner["rounds"] + 1, path=None)
+    elif change == "row key":
+        runner.update(key=runner["key"] + 1, path=None)
+    elif change == "row never":
+        runner.update(rounds=None, key=None, path=None)
+    else:
+        solution.update(winner=None, round=None, key=None, path=None)
+        result = result.with_(status=Status.INFEASIBLE, objective=None, bound=None)
+    with pytest.raises(CheckFailed, match=words):
+        check(game, result.with_(solution=solution))
+
+
+def test_a_goal_out_of_reach_is_certified_and_a_winner_refused():
+    """Nobody can reach a goal that no cell jumps onto: the answer without a winner is
+    certified by the checker's own search, a winner named with a made-up path is refused."""
+    values = np.full((6, 7), 2, dtype=np.int64)
+    values[-1, :] = values[:, -1] = 0  # the last row and column stuck: nothing jumps onto the goal
+    values[-3, -1] = values[-1, -3] = 3  # they jump past it
+    game = JumpInstance(values, ((0, 0), (5, 4)))
+    result = bfs_player(game)
+    assert result.status is Status.INFEASIBLE
+    assert check(game, result).certified
+    forged = {
+        **result.solution,
+        "winner": "A",
+        "round": 3,
+        "key": 2,
+        "path": [[0, 0], [2, 0], [4, 0], [5, 6]],
+    }
+    claim = result.with_(status=Status.OPTIMAL, objective=3, bound=3, solution=forged)
+    with pytest.raises(CheckFailed, match=r"not a jump|reach"):
+        check(game, claim)

@@ -1151,7 +1151,8 @@ def test_the_jump_labels_are_the_distances_to_the_goal_in_every_direction():
         values[-1, -1] = 0
         text = f"{rows} {cols}\n1\n" + "\n".join(" ".join(map(str, row)) for row in values) + "\n0 0\n"
         game = parse_jump(text)
-        assert labels(game)[0].tolist() == _jump_rounds(values).tolist()
+        every = [(r, c) for r in range(rows) for c in range(cols)]
+        assert labels(game, every)[0].reshape(rows, cols).tolist() == _jump_rounds(values).tolist()
         result = bfs(game)
         assert check(game, result).verified
 
