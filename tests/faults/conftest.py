@@ -8,6 +8,8 @@ stderr, no traceback, no internal error, nothing partial on disk.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import signal
 import subprocess
@@ -45,6 +47,20 @@ def run_cli(cwd: Path, *args: str, timeout: float = 60, stdin: bytes | None = No
     return subprocess.CompletedProcess(
         done.args, done.returncode, done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
     )
+
+
+def call_cli(*args: str | Path):
+    """The command line called in this process, its output captured (a CompletedProcess, text).
+
+    For tests of what the command reads and writes, not of a process of its own: this process's
+    worker pool stays warm from one call to the next (a change of working folder starts it
+    again, so paths are given whole)."""
+    from knightcert.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(arg) for arg in args])
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def start_cli(cwd: Path, *args: str) -> subprocess.Popen:
