@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 
 import pytest
@@ -21,19 +22,35 @@ MODULE = (
 )
 
 
-@pytest.fixture
-def received(tmp_path):
-    """A report whose experiment names a foreign program and a foreign module, and its folder."""
-    (tmp_path / "prog.py").write_text(PROGRAM)
-    (tmp_path / "recvmod.py").write_text(MODULE)
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """A folder with a report whose experiment names a foreign program and a foreign module."""
+    folder = tmp_path_factory.mktemp("written")
+    (folder / "prog.py").write_text(PROGRAM)
+    (folder / "recvmod.py").write_text(MODULE)
     methods = f"greedy,exec:{sys.executable} prog.py,recvmod:solve"
-    done = run_cli(tmp_path, "compare", "knights", "--suite", "scaling", "--sizes", "4", "--methods", methods,
+    done = run_cli(folder, "compare", "knights", "--suite", "scaling", "--sizes", "4", "--methods", methods,
                    "--out", "r.json")  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert (tmp_path / "ran").exists() and (tmp_path / "imported").exists()
-    (tmp_path / "ran").unlink()
-    (tmp_path / "imported").unlink()
-    return tmp_path
+    assert (folder / "ran").exists() and (folder / "imported").exists()
+    (folder / "ran").unlink()
+    (folder / "imported").unlink()
+    return folder
+
+
+@pytest.fixture
+def received(written):
+    """That folder (the report records where its method files are: it cannot be copied), put
+    back as it was after each test: its files' contents, and nothing more."""
+    kept = {path: path.read_bytes() for path in written.iterdir() if path.is_file()}
+    names = {path.name for path in written.iterdir()}
+    yield written
+    for path in written.iterdir():
+        if path.name not in names:
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+    for path, data in kept.items():
+        if path.read_bytes() != data:
+            path.write_bytes(data)
 
 
 def test_rerun_refuses_foreign_methods_without_the_flag_and_runs_nothing(received):
