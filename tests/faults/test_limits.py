@@ -10,7 +10,7 @@ import pytest
 from knightcert.problems.argument_checks import SECONDS_BOUNDS, bounded_seconds
 from knightcert.problems.errors import InvalidArgument
 
-from .conftest import assert_one_line, run_cli
+from .conftest import assert_one_line, call_cli
 
 EXPERIMENT = (
     'problem = "knights"\nmethods = ["greedy"]\ntime_limit = {}\n[[suites]]\nsuite = "scaling"\nsizes = [4]\n'
@@ -19,8 +19,8 @@ EXPERIMENT = (
 
 @pytest.mark.parametrize("value", ["1e10", "1e308", "9999999"])
 @pytest.mark.parametrize("command", [("knights", "6"), ("compare", "knights", "--methods", "greedy")])
-def test_a_huge_time_limit_flag_is_one_line(tmp_path, command, value):
-    done = run_cli(tmp_path, *command, "--time-limit", value)
+def test_a_huge_time_limit_flag_is_one_line(command, value):
+    done = call_cli(*command, "--time-limit", value)
     assert_one_line(done, 2, "time limit", "up to 1e+06")
     assert done.stdout == ""
 
@@ -28,14 +28,14 @@ def test_a_huge_time_limit_flag_is_one_line(tmp_path, command, value):
 @pytest.mark.parametrize("value", ["1e308", "1e10", "2000000"])
 def test_a_huge_time_limit_in_an_experiment_file_is_one_line(tmp_path, value):
     (tmp_path / "e.toml").write_text(EXPERIMENT.format(value))
-    done = run_cli(tmp_path, "compare", "--experiment", "e.toml", "--out", "r.json")
+    done = call_cli("compare", "--experiment", tmp_path / "e.toml", "--out", tmp_path / "r.json")
     assert_one_line(done, 2, "e.toml", "time_limit", "up to 1e+06")
     assert not (tmp_path / "r.json").exists()
 
 
 def test_the_largest_time_limit_still_runs(tmp_path):
     (tmp_path / "e.toml").write_text(EXPERIMENT.format(SECONDS_BOUNDS["time limit"]))
-    done = run_cli(tmp_path, "compare", "--experiment", "e.toml", "--out", "r.json")
+    done = call_cli("compare", "--experiment", tmp_path / "e.toml", "--out", tmp_path / "r.json")
     assert done.returncode == 0, done.stderr
     assert "crash" not in (tmp_path / "r.json").read_text()
 
