@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from .conftest import assert_one_line, run_cli
+from .conftest import assert_one_line, call_cli, run_cli
 
 SMALL_PATH = "C.S\n...\n...\n"
 SMALL_JUMP = "2 2\n1\n1 1\n1 0\n0 0\n"
@@ -80,18 +80,18 @@ def test_a_huge_board_file_is_refused_from_its_size(tmp_path):
 
 def test_a_long_bad_token_is_cut(tmp_path):
     (tmp_path / "g.in").write_text("2 2\n1\n1 " + "a" * 1_000_000 + "\n0 0\n0 0\n")
-    done = run_cli(tmp_path, "jump", "g.in")
+    done = call_cli("jump", tmp_path / "g.in")
     err = assert_one_line(done, 2, "g.in:3:3", "expected a non-negative integer")
-    assert len(err) < 200
+    assert len(err) < 200 + len(str(tmp_path))
 
 
 def test_jump_boards_need_a_row_and_a_column(tmp_path):
     (tmp_path / "g.in").write_text("0 3\n0\n")
-    done = run_cli(tmp_path, "jump", "g.in")
+    done = call_cli("jump", tmp_path / "g.in")
     assert_one_line(done, 2, "g.in:1", "at least 1")
 
 
 def test_huge_jump_values_solve_with_cpsat(tmp_path):
     (tmp_path / "g.in").write_text(f"2 3\n2\n{2**31} 1 1\n1 1 0\n0 0\n0 1\n")
-    done = run_cli(tmp_path, "jump", "g.in", "--method", "cpsat")
+    done = call_cli("jump", tmp_path / "g.in", "--method", "cpsat")
     assert (done.returncode, done.stdout, done.stderr) == (0, "B\n2\n", "")
