@@ -92,7 +92,7 @@ def test_a_method_name_cannot_open_the_check_verdict(tmp_path):
 
 
 def test_rich_markup_in_instance_and_method_names_is_shown_as_written(tmp_path):
-    made = run_cli(tmp_path, "instance", "path", "8", "--seed", "1")
+    made = call_cli("instance", "path", "8", "--seed", "1")
     assert made.returncode == 0, made.stderr
     (tmp_path / "[red]x.txt").write_text(made.stdout)
     script = tmp_path / "x.sh"
