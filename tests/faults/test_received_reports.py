@@ -10,7 +10,7 @@ import pytest
 
 from knightcert.compare.received import UntrustedMethod, check_received_methods, foreign_names
 
-from .conftest import assert_one_line, run_cli
+from .conftest import assert_one_line, call_cli, run_cli
 
 #: A foreign program that leaves a mark each time it runs, then gives no answer.
 PROGRAM = 'import pathlib\npathlib.Path("ran").open("a").write("x")\nprint(\'{"status": "UNKNOWN"}\')\n'
@@ -53,8 +53,15 @@ def received(written):
             path.write_bytes(data)
 
 
-def test_rerun_refuses_foreign_methods_without_the_flag_and_runs_nothing(received):
-    done = run_cli(received, "compare", "--rerun", "r.json", "--out", "again.json")
+def refused_rerun(received, monkeypatch, *flags: str):
+    """``compare --rerun r.json FLAGS --out again.json`` in the report's folder, in process: a
+    refusal starts no worker (what runs after a refusal would still leave its marks there)."""
+    monkeypatch.chdir(received)
+    return call_cli("compare", "--rerun", "r.json", *flags, "--out", "again.json")
+
+
+def test_rerun_refuses_foreign_methods_without_the_flag_and_runs_nothing(received, monkeypatch):
+    done = refused_rerun(received, monkeypatch)
     assert_one_line(done, 2, "r.json", "foreign methods", "--trust-methods", "prog.py")
     assert not (received / "ran").exists() and not (received / "imported").exists()
     assert not (received / "again.json").exists()
@@ -67,21 +74,21 @@ def test_rerun_with_the_flag_runs_the_unchanged_methods(received):
 
 
 @pytest.mark.parametrize("edited", ["prog.py", "recvmod.py"])
-def test_rerun_refuses_a_method_file_changed_since_the_report(received, edited):
+def test_rerun_refuses_a_method_file_changed_since_the_report(received, monkeypatch, edited):
     path = received / edited
     path.write_text(path.read_text() + "\n# edited after the run\n")
-    done = run_cli(received, "compare", "--rerun", "r.json", "--trust-methods", "--out", "again.json")
+    done = refused_rerun(received, monkeypatch, "--trust-methods")
     assert_one_line(done, 2, edited, "changed since the report was written")
     assert not (received / "ran").exists() and not (received / "imported").exists()
 
 
-def test_rerun_refuses_a_forged_hash(received):
+def test_rerun_refuses_a_forged_hash(received, monkeypatch):
     data = json.loads((received / "r.json").read_text())
     for files in data["method_files"].values():
         for record in files:
             record["sha256"] = "0" * 64
     (received / "r.json").write_text(json.dumps(data))
-    done = run_cli(received, "compare", "--rerun", "r.json", "--trust-methods", "--out", "again.json")
+    done = refused_rerun(received, monkeypatch, "--trust-methods")
     assert_one_line(done, 2, "changed since the report was written")
     assert not (received / "ran").exists()
 
