@@ -1,9 +1,11 @@
-"""Fault injection: the command line run as a user would, in a subprocess, then hurt.
+"""Fault injection: the command line run as a user would, then hurt.
 
-Each test runs ``python -m knightcert`` from this checkout (PYTHONPATH is the
-worktree root) in a temporary folder, with short timeouts, and checks the
-contract of the command line: the documented exit code, exactly one line on
-stderr, no traceback, no internal error, nothing partial on disk.
+A test about a process (signals, exit codes of the process, its output descriptors, limits set
+on it, a working folder of its own) runs ``python -m knightcert`` from this checkout (PYTHONPATH
+is the worktree root) in a temporary folder, with short timeouts (:func:`run_cli`); a test about
+what the command reads and writes calls it in this process (:func:`call_cli`). Both check the
+contract of the command line: the documented exit code, exactly one line on stderr, no
+traceback, no internal error, nothing partial on disk.
 """
 
 from __future__ import annotations
