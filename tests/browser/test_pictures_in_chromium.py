@@ -1,6 +1,6 @@
 """Pictures and the HTML report as a person sees them: rendered by a real headless Chromium.
 
-Each page is loaded by ``chromium --headless``; a script in the page writes what the browser
+Each page is loaded once by ``chromium --headless``; a script in the page writes what the browser
 built (squares, moves, pictures) into its title, read back with ``--dump-dom``, and a screenshot
 must not be blank. Skipped when no Chromium is on PATH (Debian: ``apt-get install chromium``).
 """
@@ -30,12 +30,11 @@ def browse(tmp_path, page, name: str) -> tuple[list[int], bytes]:
     """Load ``page`` in Chromium: the counts its script put in the title, and a screenshot."""
     (tmp_path / f"{name}.html").write_text(page.replace("</body>", COUNT + "</body>"))
     url = (tmp_path / f"{name}.html").as_uri()
-    common = [BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
-    dom = subprocess.run([*common, "--dump-dom", url], capture_output=True, text=True, timeout=120).stdout
     shot = tmp_path / f"{name}.png"
-    subprocess.run(
-        [*common, f"--screenshot={shot}", "--window-size=900,900", url], capture_output=True, timeout=120
-    )
+    options = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=900,900"]
+    browser = [BROWSER, *options, "--dump-dom", f"--screenshot={shot}", url]  # one start for both
+    dom = subprocess.run(browser, capture_output=True, text=True, timeout=120).stdout
+    assert shot.exists(), "no screenshot"
     title = re.search(r"<title>([\d ]+)</title>", dom)
     assert title is not None, dom[:500]
     return [int(v) for v in title[1].split()], shot.read_bytes()

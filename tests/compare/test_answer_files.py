@@ -133,10 +133,10 @@ def test_caso550_labelling_is_small_and_loads_fast(shared_data, tmp_path):
     answer = tmp_path / "caso550.json"
     write_answer(answer, result, instance, instance_path=source)
     assert answer.stat().st_size <= 2_000_000
-    began = time.perf_counter()
+    began = time.process_time()  # CPU seconds: a loaded machine does not stretch them
     data = read_answer(answer)
     loaded = result_from_answer(data, problem="path")
-    assert time.perf_counter() - began < 0.5  # generous: about 0.01 s on the reference machine
+    assert time.process_time() - began < 0.5  # generous: about 0.01 s on the reference machine
     assert loaded.certificate["labels"].shape == (550, 550)
     assert knightcert.check(instance, data).certified
 

@@ -1,13 +1,17 @@
-"""Fault injection: the command line run as a user would, in a subprocess, then hurt.
+"""Fault injection: the command line run as a user would, then hurt.
 
-Each test runs ``python -m knightcert`` from this checkout (PYTHONPATH is the
-worktree root) in a temporary folder, with short timeouts, and checks the
-contract of the command line: the documented exit code, exactly one line on
-stderr, no traceback, no internal error, nothing partial on disk.
+A test about a process (signals, exit codes of the process, its output descriptors, limits set
+on it, a working folder of its own) runs ``python -m knightcert`` from this checkout (PYTHONPATH
+is the worktree root) in a temporary folder, with short timeouts (:func:`run_cli`); a test about
+what the command reads and writes calls it in this process (:func:`call_cli`). Both check the
+contract of the command line: the documented exit code, exactly one line on stderr, no
+traceback, no internal error, nothing partial on disk.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import signal
 import subprocess
@@ -45,6 +49,20 @@ def run_cli(cwd: Path, *args: str, timeout: float = 60, stdin: bytes | None = No
     return subprocess.CompletedProcess(
         done.args, done.returncode, done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
     )
+
+
+def call_cli(*args: str | Path):
+    """The command line called in this process, its output captured (a CompletedProcess, text).
+
+    For tests of what the command reads and writes, not of a process of its own: this process's
+    worker pool stays warm from one call to the next (a change of working folder starts it
+    again, so paths are given whole)."""
+    from knightcert.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(arg) for arg in args])
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def start_cli(cwd: Path, *args: str) -> subprocess.Popen:

@@ -12,7 +12,7 @@ import knightcert
 from knightcert.problems.answers import seal as answer_seal
 from knightcert.problems.independent_knights import knights_instance
 
-from .conftest import run_cli
+from .conftest import call_cli, run_cli
 
 #: A method that writes junk into every descriptor it inherited, then answers nothing.
 SCRIBBLER = """
@@ -78,13 +78,13 @@ def test_a_method_scribbling_on_inherited_descriptors_cannot_forge_rows(tmp_path
 
 
 def test_a_method_name_cannot_open_the_check_verdict(tmp_path):
-    done = run_cli(tmp_path, "knights", "4", "--save", "a.json")
+    done = call_cli("knights", "4", "--save", tmp_path / "a.json")
     assert done.returncode == 0, done.stderr
     data = json.loads((tmp_path / "a.json").read_text())
     data["method"] = "x: every claim certified"
     data["sha256"] = answer_seal(data)
     (tmp_path / "a.json").write_text(json.dumps(data))
-    done = run_cli(tmp_path, "check", "4", "a.json")
+    done = call_cli("check", "4", tmp_path / "a.json")
     line = done.stdout.splitlines()[0]
     verdict = line.split(": ", 2)[1]
     assert verdict in ("every claim certified",) and "method 'x: every claim certified'" in line
@@ -92,7 +92,7 @@ def test_a_method_name_cannot_open_the_check_verdict(tmp_path):
 
 
 def test_rich_markup_in_instance_and_method_names_is_shown_as_written(tmp_path):
-    made = run_cli(tmp_path, "instance", "path", "8", "--seed", "1")
+    made = call_cli("instance", "path", "8", "--seed", "1")
     assert made.returncode == 0, made.stderr
     (tmp_path / "[red]x.txt").write_text(made.stdout)
     script = tmp_path / "x.sh"

@@ -12,7 +12,7 @@ from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.jump_game import read_jump
 from knightcert.problems.lost_knight import LostKnightInstance, parse_lost_knight, read_lost_knight
 
-from .conftest import assert_one_line, command, environment, run_cli
+from .conftest import assert_one_line, call_cli, command, environment, run_cli
 
 
 def test_standard_output_closed_is_one_line(tmp_path):
@@ -28,8 +28,8 @@ def test_standard_output_closed_is_one_line(tmp_path):
     assert_one_line(done, 2, "standard output is closed")
 
 
-def test_path_sizes_of_one_square_are_one_line(tmp_path):
-    done = run_cli(tmp_path, "compare", "path", "--suite", "random", "--sizes", "1,2,3", "--methods", "bfs")
+def test_path_sizes_of_one_square_are_one_line():
+    done = call_cli("compare", "path", "--suite", "random", "--sizes", "1,2,3", "--methods", "bfs")
     assert_one_line(done, 2, "1x1", "C and S")
 
 

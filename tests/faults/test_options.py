@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import assert_one_line, run_cli
+from .conftest import assert_one_line, call_cli
 
 
 @pytest.mark.parametrize(
@@ -25,16 +25,14 @@ from .conftest import assert_one_line, run_cli
         (("tour", "8", "--start", "1,99999999999999999999"), ("start", "off the 8 x 8 board")),
     ],
 )
-def test_option_out_of_range(tmp_path, args, words):
-    done = run_cli(tmp_path, *args, timeout=30)
+def test_option_out_of_range(args, words):
+    done = call_cli(*args)
     assert_one_line(done, 2, *words)
     assert done.stdout == ""
     assert len(done.stderr) < 300  # echoed values are cut
 
 
-def test_unreachable_dask_scheduler_is_one_line(tmp_path):
+def test_unreachable_dask_scheduler_is_one_line():
     pytest.importorskip("distributed")
-    done = run_cli(
-        tmp_path, "compare", "knights", "--methods", "greedy", "--dask", "tcp://127.0.0.1:9", timeout=60
-    )
+    done = call_cli("compare", "knights", "--methods", "greedy", "--dask", "tcp://127.0.0.1:9")
     assert_one_line(done, 2, "--dask", "tcp://127.0.0.1:9", "within 5 s")

@@ -18,7 +18,7 @@ from knightcert.compare.report_file import report_lock, write_text_atomic
 from knightcert.problems.errors import InvalidArgument, InvalidReport
 from knightcert.problems.output_file import atomic_output, open_lock_file, remove_stale_temporaries
 
-from .conftest import assert_one_line, leftovers, run_cli
+from .conftest import assert_one_line, call_cli, leftovers
 
 QUICK = ("compare", "knights", "--methods", "greedy,matching")
 SECRET = b"the victim's own data\n"
@@ -35,7 +35,7 @@ def victim(tmp_path):
 
 def test_a_link_at_the_lock_file_is_refused_and_the_victim_untouched(tmp_path, victim):
     (tmp_path / "r.json.lock").symlink_to(victim)
-    done = run_cli(tmp_path, *QUICK, "--out", "r.json")
+    done = call_cli(*QUICK, "--out", tmp_path / "r.json")
     assert_one_line(done, 2, "r.json.lock", "symbolic link")
     assert victim.read_bytes() == SECRET and not (tmp_path / "r.json").exists()
 
@@ -57,10 +57,10 @@ def test_lock_file_that_is_a_folder_is_refused(tmp_path):
 def test_links_at_every_guessable_temporary_name_are_never_followed(tmp_path, victim, ending):
     if ending == ".parquet":
         pytest.importorskip("pyarrow")
-    # the names the writers used before: <out>.part, <out>.tmp<pid> over a pid range
+    # the names the writers used before: <out>.part, <out>.tmp<pid> (the writer is this process)
     for name in [f"r{ending}.part", *(f"r{ending}.tmp{pid}" for pid in range(os.getpid(), os.getpid() + 50))]:
         (tmp_path / name).symlink_to(victim)
-    done = run_cli(tmp_path, *QUICK, "--out", f"r{ending}")
+    done = call_cli(*QUICK, "--out", tmp_path / f"r{ending}")
     assert done.returncode == 0, done.stderr
     assert victim.read_bytes() == SECRET
     assert (tmp_path / f"r{ending}").is_file() and not (tmp_path / f"r{ending}").is_symlink()
@@ -74,12 +74,9 @@ def test_a_link_at_the_output_is_replaced_not_followed(tmp_path, victim):
 
 
 def test_save_and_answers_never_follow_a_planted_link(tmp_path, victim):
-    after = subprocess.Popen(["true"])
-    after.wait()
-    for pid in range(after.pid + 1, after.pid + 400):  # the old temporary name over the next pids
-        (tmp_path / f"ans.json.tmp{pid}").symlink_to(victim)
+    (tmp_path / f"ans.json.tmp{os.getpid()}").symlink_to(victim)  # the old temporary name (the writer: here)
     (tmp_path / "ans.json").symlink_to(victim)
-    done = run_cli(tmp_path, "knights", "4", "--save", "ans.json")
+    done = call_cli("knights", "4", "--save", tmp_path / "ans.json")
     assert done.returncode == 0, done.stderr
     assert victim.read_bytes() == SECRET
     assert json.loads((tmp_path / "ans.json").read_text())["problem"] == "knights"
@@ -88,14 +85,14 @@ def test_save_and_answers_never_follow_a_planted_link(tmp_path, victim):
 def test_answers_folder_links_are_not_followed(tmp_path, victim):
     folder = tmp_path / "answers"
     folder.mkdir()
-    done = run_cli(tmp_path, *QUICK, "--answers", "answers")
+    done = call_cli(*QUICK, "--answers", folder)
     assert done.returncode == 0, done.stderr
     names = sorted(p.name for p in folder.iterdir())
     assert names
     for path in folder.iterdir():
         path.unlink()
         path.symlink_to(victim)  # every answer file's name now a link to the victim
-    done = run_cli(tmp_path, *QUICK, "--answers", "answers")
+    done = call_cli(*QUICK, "--answers", folder)
     assert done.returncode == 0, done.stderr
     assert victim.read_bytes() == SECRET
     assert sorted(p.name for p in folder.iterdir()) == names
@@ -104,10 +101,10 @@ def test_answers_folder_links_are_not_followed(tmp_path, victim):
 
 def test_plot_output_link_is_replaced_not_followed(tmp_path, victim):
     pytest.importorskip("matplotlib")
-    done = run_cli(tmp_path, *QUICK, "--out", "r.json")
+    done = call_cli(*QUICK, "--out", tmp_path / "r.json")
     assert done.returncode == 0, done.stderr
     (tmp_path / "p.png").symlink_to(victim)
-    done = run_cli(tmp_path, "report", "r.json", "--plot", "p.png")
+    done = call_cli("report", tmp_path / "r.json", "--plot", tmp_path / "p.png")
     assert done.returncode == 0, done.stderr
     assert victim.read_bytes() == SECRET
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
@@ -116,7 +113,7 @@ def test_plot_output_link_is_replaced_not_followed(tmp_path, victim):
 def test_npy_output_link_is_replaced_not_followed(tmp_path, victim):
     pytest.importorskip("numpy")
     (tmp_path / "t.npy").symlink_to(victim)
-    done = run_cli(tmp_path, "tour", "6", "--npy", "t.npy")
+    done = call_cli("tour", "6", "--npy", tmp_path / "t.npy")
     assert done.returncode == 0, done.stderr
     assert victim.read_bytes() == SECRET and (tmp_path / "t.npy").read_bytes()[:6] == b"\x93NUMPY"
 
@@ -133,7 +130,7 @@ def test_a_dead_writers_temporaries_are_removed_by_the_next_writer(tmp_path):
     alive.write_text("in progress")
     other = tmp_path / f".s.csv.q.{pid}.tmp"  # another report's: not ours to remove
     other.write_text("x")
-    done = run_cli(tmp_path, *QUICK, "--out", "r.csv")
+    done = call_cli(*QUICK, "--out", tmp_path / "r.csv")
     assert done.returncode == 0, done.stderr
     assert not any(p.exists() for p in stale)
     assert alive.exists() and other.exists()
@@ -162,7 +159,7 @@ def test_a_name_too_long_for_its_temporary_still_writes(tmp_path):
 
 
 def test_a_name_too_long_for_the_file_system_is_one_line(tmp_path):
-    done = run_cli(tmp_path, *QUICK, "--out", "n" * 300 + ".json")
+    done = call_cli(*QUICK, "--out", tmp_path / ("n" * 300 + ".json"))
     assert_one_line(done, 2, "File name too long")
 
 
@@ -185,7 +182,7 @@ def test_a_full_disk_is_one_line_and_leaves_nothing(tmp_path, ending):
     from .conftest import command, environment
 
     failed = subprocess.run(
-        command(*QUICK, "--out", f"r{ending}"),
+        command(*QUICK, "--workers", "1", "--out", f"r{ending}"),
         cwd=tmp_path,
         env=environment(),
         capture_output=True,

@@ -10,7 +10,7 @@ import pytest
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.input_file import load_json
 
-from .conftest import assert_one_line, run_cli
+from .conftest import assert_one_line, call_cli
 
 QUICK = ("compare", "knights", "--methods", "greedy,matching")
 
@@ -25,20 +25,20 @@ def test_json_with_a_key_twice_is_refused(text):
 
 
 def test_an_answer_file_with_a_duplicated_key_is_one_line(tmp_path):
-    done = run_cli(tmp_path, "knights", "4", "--save", "ans.json")
+    done = call_cli("knights", "4", "--save", tmp_path / "ans.json")
     assert done.returncode == 0, done.stderr
     text = (tmp_path / "ans.json").read_text()
     forged = text.replace('{"schema"', '{"problem":"path","schema"', 1)
     assert forged != text
     (tmp_path / "ans.json").write_text(forged)
-    done = run_cli(tmp_path, "check", "-", "ans.json")
+    done = call_cli("check", "-", tmp_path / "ans.json")
     assert_one_line(done, 2, "ans.json", "appears twice")
 
 
 @pytest.fixture(scope="module")
 def csv_report(tmp_path_factory):
     folder = tmp_path_factory.mktemp("csv")
-    done = run_cli(folder, *QUICK, "--out", "r.csv")
+    done = call_cli(*QUICK, "--out", folder / "r.csv")
     assert done.returncode == 0, done.stderr
     return folder
 
@@ -52,28 +52,37 @@ def test_a_csv_sidecar_with_wrong_types_is_one_line(tmp_path, csv_report, field,
     header = json.loads((csv_report / "r.csv.meta.json").read_text())
     header[field] = value
     (tmp_path / "r.csv.meta.json").write_text(json.dumps(header))
-    done = run_cli(tmp_path, *QUICK, "--out", "r.csv")
+    done = call_cli(*QUICK, "--out", tmp_path / "r.csv")
     assert_one_line(done, 2, "r.csv.meta.json")
-    done = run_cli(tmp_path, "report", "r.csv")
+    done = call_cli("report", tmp_path / "r.csv")
     assert done.returncode == 2 and "internal error" not in done.stderr and "Traceback" not in done.stderr
 
 
 def test_a_csv_sidecar_that_is_not_an_object_is_refused(tmp_path, csv_report):
     (tmp_path / "r.csv").write_bytes((csv_report / "r.csv").read_bytes())
     (tmp_path / "r.csv.meta.json").write_text("[1, 2, 3]\n")
-    done = run_cli(tmp_path, *QUICK, "--out", "r.csv")
+    done = call_cli(*QUICK, "--out", tmp_path / "r.csv")
     assert_one_line(done, 2, "r.csv.meta.json", "not a JSON object")
 
 
-@pytest.mark.parametrize("value", ['"yes"', "1", '"true"'])
-def test_a_verified_flag_that_is_not_a_bool_is_refused_naming_the_field(tmp_path, value):
-    done = run_cli(tmp_path, *QUICK, "--out", "r.json")
+@pytest.fixture(scope="module")
+def json_report(tmp_path_factory):
+    """The QUICK comparison's report (data) and its answers folder."""
+    path = tmp_path_factory.mktemp("json") / "r.json"
+    done = call_cli(*QUICK, "--out", path)
     assert done.returncode == 0, done.stderr
-    text = (tmp_path / "r.json").read_text()
-    (tmp_path / "r.json").write_text(text.replace('"verified": true', f'"verified": {value}', 1))
-    done = run_cli(tmp_path, *QUICK, "--out", "r.json")
+    return json.loads(path.read_text()), path.parent / "r.answers"
+
+
+@pytest.mark.parametrize("value", ['"yes"', "1", '"true"'])
+def test_a_verified_flag_that_is_not_a_bool_is_refused_naming_the_field(tmp_path, json_report, value):
+    data = json.loads(json.dumps(json_report[0]))
+    assert data["runs"][0]["verified"] is True
+    data["runs"][0]["verified"] = json.loads(value)
+    _placed(tmp_path, (data, json_report[1]))
+    done = call_cli(*QUICK, "--out", tmp_path / "r.json")
     assert_one_line(done, 2, "r.json", "verified")
-    done = run_cli(tmp_path, "report", "r.json")
+    done = call_cli("report", tmp_path / "r.json")
     assert_one_line(done, 2, "r.json", "verified")
 
 
@@ -84,11 +93,11 @@ def test_a_verified_flag_that_is_not_a_bool_is_refused_naming_the_field(tmp_path
 def test_demo_data_with_a_bad_expected_json_is_one_line(tmp_path, expected):
     folder = tmp_path / "data" / "lost-knight"
     folder.mkdir(parents=True)
-    made = run_cli(tmp_path, "instance", "path", "8", "--seed", "1")
+    made = call_cli("instance", "path", "8", "--seed", "1")
     assert made.returncode == 0, made.stderr
     (folder / "caso1.txt").write_text(made.stdout)
     (folder / "expected.json").write_text(expected)
-    done = run_cli(tmp_path, "demo", "--data", "data")
+    done = call_cli("demo", "--data", tmp_path / "data")
     assert done.returncode == 2, done.stderr[-2000:]
     assert "expected.json" in done.stderr
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr
@@ -102,23 +111,22 @@ def _runs(path):
 def test_an_untouched_report_resumes_without_running_anything_again(tmp_path, ending):
     if ending == ".parquet":
         pytest.importorskip("pyarrow")
-    done = run_cli(tmp_path, *QUICK, "--out", f"r{ending}", "--out", "copy.json")
+    outs = ("--out", tmp_path / f"r{ending}", "--out", tmp_path / "copy.json")
+    done = call_cli(*QUICK, *outs)
     assert done.returncode == 0, done.stderr
     before = _runs(tmp_path / "copy.json")
-    done = run_cli(tmp_path, *QUICK, "--out", f"r{ending}", "--out", "copy.json")
+    done = call_cli(*QUICK, *outs)
     assert done.returncode == 0 and "again" not in done.stderr, done.stderr
     assert [r["time_s"] for r in _runs(tmp_path / "copy.json")] == [r["time_s"] for r in before]
 
 
-def test_a_forged_resumed_row_is_run_again_not_trusted(tmp_path):
-    done = run_cli(tmp_path, *QUICK, "--out", "r.json")
-    assert done.returncode == 0, done.stderr
-    data = json.loads((tmp_path / "r.json").read_text())
+def test_a_forged_resumed_row_is_run_again_not_trusted(tmp_path, json_report):
+    data = json.loads(json.dumps(json_report[0]))
     greedy = next(r for r in data["runs"] if r["method"] == "greedy")
     truth = greedy["objective"]
     greedy.update(objective=truth + 1000, verified=True, certified=True, status="OPTIMAL")
-    (tmp_path / "r.json").write_text(json.dumps(data))
-    done = run_cli(tmp_path, *QUICK, "--out", "r.json")
+    _placed(tmp_path, (data, json_report[1]))
+    done = call_cli(*QUICK, "--out", tmp_path / "r.json")
     assert done.returncode == 0, done.stderr
     assert "1 run(s) without an answer file that re-checks" in done.stderr
     again = next(r for r in _runs(tmp_path / "r.json") if r["method"] == "greedy")
@@ -126,8 +134,9 @@ def test_a_forged_resumed_row_is_run_again_not_trusted(tmp_path):
 
 
 def test_a_forged_cached_reference_is_run_again_not_trusted(tmp_path):
-    args = ("compare", "path", "--suite", "random", "--sizes", "12", "--methods", "greedy", "--out", "r.json")
-    done = run_cli(tmp_path, *args)
+    args = ("compare", "path", "--suite", "random", "--sizes", "12", "--methods", "greedy")
+    args = (*args, "--out", tmp_path / "r.json")
+    done = call_cli(*args)
     assert done.returncode == 0, done.stderr
     data = json.loads((tmp_path / "r.json").read_text())
     truth = {digest: record["value"] for digest, record in data["references"].items()}
@@ -136,7 +145,7 @@ def test_a_forged_cached_reference_is_run_again_not_trusted(tmp_path):
     for record in data["references"].values():
         record["value"] -= 1  # a forged optimum: the greedy answers look worse than they are
     (tmp_path / "r.json").write_text(json.dumps(data))
-    done = run_cli(tmp_path, *args)
+    done = call_cli(*args)
     assert done.returncode == 0, done.stderr
     data = json.loads((tmp_path / "r.json").read_text())
     assert {d: r["value"] for d, r in data["references"].items()} == truth
@@ -156,9 +165,9 @@ def checked_report(tmp_path_factory):
         "--methods",
         "greedy,bfs",
         "--out",
-        "r.json",
+        folder / "r.json",
     )
-    done = run_cli(folder, *args)
+    done = call_cli(*args)
     assert done.returncode == 0, done.stderr
     return json.loads((folder / "r.json").read_text()), folder / "r.answers"
 
@@ -173,7 +182,7 @@ def _placed(folder, report, name="r.json"):
 
 def test_report_of_an_untouched_report_says_nothing_more(tmp_path, checked_report):
     _placed(tmp_path, checked_report)
-    done = run_cli(tmp_path, "report", "r.json")
+    done = call_cli("report", tmp_path / "r.json")
     assert done.returncode == 0 and done.stderr == "", done.stderr
 
 
@@ -182,11 +191,11 @@ def test_every_row_links_an_answer_anyone_can_check(tmp_path, checked_report):
     _placed(tmp_path, checked_report)
     claimed = [r for r in data["runs"] if r["status"] != "UNKNOWN"]
     assert claimed and all(r["answer"].startswith("r.answers/") for r in claimed)
-    done = run_cli(tmp_path, "check", "-", claimed[0]["answer"])
+    done = call_cli("check", "-", tmp_path / claimed[0]["answer"])
     assert done.returncode == 0, done.stderr
     (tmp_path / "alone").mkdir()  # the report received without its answers: said, not trusted
     (tmp_path / "alone" / "r.json").write_text(json.dumps(data))
-    done = run_cli(tmp_path / "alone", "report", "r.json")
+    done = call_cli("report", tmp_path / "alone" / "r.json")
     assert f"{len(claimed)} of {len(data['runs'])} runs have no answer file that re-checks" in done.stderr
 
 
@@ -210,7 +219,7 @@ def _edited(report, **changes):
 def test_report_recomputes_and_names_edited_runs(tmp_path, checked_report, changes, words):
     data, instance = _edited(checked_report, **changes)
     _placed(tmp_path, (data, checked_report[1]))
-    done = run_cli(tmp_path, "report", "r.json", "--by", "method", "--format", "csv")
+    done = call_cli("report", tmp_path / "r.json", "--by", "method", "--format", "csv")
     assert done.returncode == 0, done.stderr
     assert instance in done.stderr
     assert ("re-checks to them" in done.stderr) == (set(changes) != {"gap"})  # a gap is recomputed
@@ -222,7 +231,7 @@ def test_report_recomputes_and_names_edited_runs(tmp_path, checked_report, chang
 def test_report_counts_follow_the_runs_not_the_flags(tmp_path, checked_report):
     data, _ = _edited(checked_report, status="UNKNOWN", objective=None, verified=False, certified=True)
     _placed(tmp_path, (data, checked_report[1]))
-    done = run_cli(tmp_path, "report", "r.json", "--by", "method", "--format", "csv")
+    done = call_cli("report", tmp_path / "r.json", "--by", "method", "--format", "csv")
     assert done.returncode == 0, done.stderr
     import csv
     import io
@@ -235,6 +244,6 @@ def test_paired_report_names_edited_runs_in_either_file(tmp_path, checked_report
     _placed(tmp_path, checked_report, "a.json")
     data, _ = _edited(checked_report, gap=-0.5)
     _placed(tmp_path, (data, checked_report[1]), "b.json")
-    done = run_cli(tmp_path, "report", "a.json", "b.json")
+    done = call_cli("report", tmp_path / "a.json", tmp_path / "b.json")
     assert "b.json" in done.stderr and "gaps as written differ" in done.stderr
     assert "a.json" not in done.stderr and "Traceback" not in done.stderr

@@ -11,7 +11,7 @@ import pytest
 from knightcert.compare.report_file import report_lock, write_text_atomic
 from knightcert.problems.errors import ReportInUse
 
-from .conftest import assert_one_line, leftovers, run_cli, start_cli
+from .conftest import assert_one_line, call_cli, leftovers, run_cli, start_cli
 
 QUICK = ("compare", "knights", "--methods", "greedy,matching")
 
@@ -19,7 +19,7 @@ QUICK = ("compare", "knights", "--methods", "greedy,matching")
 @pytest.fixture(scope="module")
 def good_report(tmp_path_factory):
     folder = tmp_path_factory.mktemp("good")
-    done = run_cli(folder, *QUICK, "--out", "good.json")
+    done = call_cli(*QUICK, "--out", folder / "good.json")
     assert done.returncode == 0, done.stderr
     return (folder / "good.json").read_bytes()
 
@@ -39,7 +39,7 @@ def corrupt(kind: str, good: bytes) -> bytes:
 def test_a_corrupt_report_is_refused_and_kept(tmp_path, good_report, kind):
     report = tmp_path / "r.json"
     report.write_bytes(corrupt(kind, good_report))
-    done = run_cli(tmp_path, *QUICK, "--out", "r.json")
+    done = call_cli(*QUICK, "--out", report)
     assert_one_line(done, 2, "r.json", "report")
     assert report.read_bytes() == corrupt(kind, good_report) and done.stdout == ""
     assert leftovers(tmp_path) == []
@@ -48,7 +48,7 @@ def test_a_corrupt_report_is_refused_and_kept(tmp_path, good_report, kind):
 def test_another_problems_report_is_refused_and_kept(tmp_path, good_report):
     report = tmp_path / "r.json"
     report.write_bytes(good_report)  # a knights report
-    done = run_cli(tmp_path, "compare", "tour", "--methods", "warnsdorff", "--out", "r.json")
+    done = call_cli("compare", "tour", "--methods", "warnsdorff", "--out", report)
     assert_one_line(done, 2, "r.json", "different experiment", "knights", "tour")
     assert report.read_bytes() == good_report
 
@@ -68,7 +68,7 @@ def test_out_and_plot_are_checked_before_any_work(tmp_path, option, value, words
     (tmp_path / "folder").mkdir()
     (tmp_path / "folder.json").mkdir()
     began = time.monotonic()
-    done = run_cli(tmp_path, "compare", "knights", "--suite", "scaling", "--methods", "bnb", option, value)
+    done = call_cli("compare", "knights", "--suite", "scaling", "--methods", "bnb", option, tmp_path / value)
     assert_one_line(done, 2, *words)
     assert time.monotonic() - began < 20  # refused up front, not after the runs
     assert done.stdout == "" and sorted(p.name for p in tmp_path.iterdir()) == ["folder", "folder.json"]
