@@ -221,25 +221,15 @@ def trim(binary: bytes) -> bytes | None:
     """``binary`` LRAT with only the additions the empty clause rests on (following the
     hints back) and no deletions: the checker's work and the answer's size drop to the
     refutation's core; None when the proof cannot be read or adds no empty clause."""
-    from knightcert.problems.checkers import lrat_kernel as kernel
-    from knightcert.problems.checkers.clausal_proof import MAX_VARIABLES
+    from knightcert.problems.checkers.lrat import read_lrat
 
-    data = np.frombuffer(binary, dtype=np.uint8)
-    status, _, records, literals, nhints = kernel.lrat_size(data, MAX_VARIABLES)
-    if status != kernel.PARSED:
+    read = read_lrat([], binary)
+    if isinstance(read, int):
         return None
-    kinds = np.zeros(records, np.int8)
-    ids = np.zeros(records, np.int32)
-    lstart = np.zeros(records + 1, np.int64)
-    lits = np.empty(literals, np.int32)
-    hstart = np.zeros(records + 1, np.int64)
-    hints = np.empty(nhints, np.int32)
-    kernel.lrat_fill(data, kinds, ids, lstart, lits, hstart, hints, 0, 0)
-    keep = _needed(kinds, ids, lstart, hstart, hints)
+    records = (read.kinds, read.ids, read.lstart, read.lits, read.hstart, read.hints)
+    keep = _needed(read.kinds, read.ids, read.lstart, read.hstart, read.hints)
     if not keep.any():
         return None
-    out = np.zeros(
-        _encode(kinds, ids, lstart, lits, hstart, hints, keep, np.zeros(0, np.uint8), False), np.uint8
-    )
-    _encode(kinds, ids, lstart, lits, hstart, hints, keep, out, True)
+    out = np.zeros(_encode(*records, keep, np.zeros(0, np.uint8), False), np.uint8)
+    _encode(*records, keep, out, True)
     return out.tobytes()

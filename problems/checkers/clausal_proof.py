@@ -51,14 +51,10 @@ _KEYS = {"format", "knights", "bytes", "xz"}
 _SPLIT = {"format", "knights", "level", "thresholds", "cases"}
 #: Most cases a proof may have.
 MAX_CASES = 64
-#: The optional key: the length of the lex-leader comparisons the refuted formula carries
-#: (:func:`knightcert.problems.checkers.knights_cnf.knights_cnf`'s ``lex``).
-_LEX = "lex"
-#: The optional key naming the counter's order
-#: (:func:`~knightcert.problems.checkers.knights_cnf.counter_order`).
-_LINES = "lines"
-#: The optional keys, each a positive integer that says which formula the proof refutes.
-_OPTIONAL = (_LEX, _LINES)
+#: The optional keys, each a positive integer that says which formula the proof refutes: the
+#: length of the lex-leader comparisons (:func:`knightcert.problems.checkers.knights_cnf.knights_cnf`'s
+#: ``lex``) and the counter's order (:func:`~knightcert.problems.checkers.knights_cnf.counter_order`).
+_OPTIONAL = ("lex", "lines")
 
 
 def encode_proof(
@@ -70,18 +66,15 @@ def encode_proof(
     takes the squares by knight lines in that order. A list of proofs, one per case of the
     split at counter level ``level`` by ``thresholds``, gives a proof in cases (``level``,
     ``thresholds``, ``cases``: their ``{bytes, xz}``)."""
-    entry: dict[str, Any] = {"format": FORMAT, "knights": int(knights)}
-    if isinstance(binary, list):
-        entry.update(
-            level=int(level), thresholds=[int(t) for t in thresholds], cases=[_pack(b) for b in binary]
-        )
-    else:
-        entry.update(_pack(binary))
-    if lex:
-        entry[_LEX] = int(lex)
-    if lines:
-        entry[_LINES] = int(lines)
-    return entry
+    named = {key: int(v) for key, v in zip(_OPTIONAL, (lex, lines), strict=True) if v}
+    if not isinstance(binary, list):
+        return {"format": FORMAT, "knights": int(knights), **_pack(binary), **named}
+    split = {
+        "level": int(level),
+        "thresholds": [int(t) for t in thresholds],
+        "cases": list(map(_pack, binary)),
+    }
+    return {"format": FORMAT, "knights": int(knights), **split, **named}
 
 
 def _pack(binary: bytes) -> dict[str, Any]:
