@@ -343,7 +343,7 @@ def _lrat(  # pragma: no cover - child process
 
     from pysat.solvers import Solver
 
-    from knightcert.models.lrat_numbering import renumber, trim
+    from knightcert.models.lrat_numbering import trim
     from knightcert.problems.checkers.lrat import check_lrat
 
     try:
@@ -364,9 +364,7 @@ def _lrat(  # pragma: no cover - child process
     trace.seek(0)
     binary = trace.read()
     solver.delete()
-    proof = renumber(binary, len(clauses))
-    if proof is not None:  # only the lemmas the empty clause rests on, no deletions
-        proof = trim(proof)
+    proof = trim(binary, len(clauses))  # the checker's numbering; the lemmas the empty clause rests on
     if proof is None or not check_lrat(clauses, proof).refuted:  # not CaDiCaL's plain numbering
         return None
     return proof

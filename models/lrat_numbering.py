@@ -1,4 +1,4 @@
-"""Renumbering a binary LRAT proof's formula clauses (producer side, untrusted).
+"""Renumbering and trimming CaDiCaL's binary LRAT proof (producer side, untrusted).
 
 CaDiCaL numbers the formula's clauses in the order they were added to it, and its
 derived clauses from the same counter: once a unit is added, clauses it derives while
@@ -15,20 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["renumber", "trim"]
-
-
-@njit(cache=True, nogil=True)
-def _read(data, i):  # pragma: no cover - numba
-    u = 0
-    shift = 0
-    while True:
-        b = data[i]
-        i += 1
-        u |= (b & 127) << shift
-        shift += 7
-        if b < 128:
-            return u, i
+__all__ = ["trim"]
 
 
 @njit(cache=True, nogil=True)
@@ -51,35 +38,6 @@ def _write(out, o, u):  # pragma: no cover - numba
 
 
 @njit(cache=True, nogil=True)
-def _derived(data):  # pragma: no cover - numba
-    """The identifiers of the proof's additions, in order (CaDiCaL's increase)."""
-    n = data.size
-    count = 0
-    i = 0
-    for _ in range(2):
-        out = np.zeros(count, np.int64)
-        count = 0
-        i = 0
-        while i < n:
-            b = data[i]
-            i += 1
-            if b == 0x61:
-                u, i = _read(data, i)
-                if out.size:
-                    out[count] = u >> 1
-                count += 1
-                while True:  # literals
-                    u, i = _read(data, i)
-                    if u == 0:
-                        break
-            while True:
-                u, i = _read(data, i)
-                if u == 0:
-                    break
-    return out
-
-
-@njit(cache=True, nogil=True)
 def _table(derived, m):  # pragma: no cover - numba
     """The checker's identifier of each of CaDiCaL's identifiers ``0 .. top`` (a table):
     derived clauses after the formula, in order; the others are the formula's, in the
@@ -94,64 +52,6 @@ def _table(derived, m):  # pragma: no cover - numba
         elif 1 <= ident - k <= m:  # the formula clauses numbered up to ident
             table[ident] = ident - k
     return table
-
-
-@njit(cache=True, nogil=True)
-def _map(ident, table):  # pragma: no cover - numba
-    """``table[ident]``, or -1 past its end."""
-    return table[ident] if ident < table.size else -1
-
-
-@njit(cache=True, nogil=True)
-def _pass(data, table, out, fill):  # pragma: no cover - numba
-    """One pass: the output's size (``fill`` False) or the output itself; -1 when an
-    identifier maps past the formula (the numbering is not CaDiCaL's plain one)."""
-    n = data.size
-    i = 0
-    o = 0
-    while i < n:
-        b = data[i]
-        i += 1
-        if fill:
-            out[o] = b
-        o += 1
-        if b == 0x61:
-            u, i = _read(data, i)
-            u = 2 * _map(u >> 1, table)
-            o = _write(out, o, u) if fill else o + _width(u)
-            while True:
-                u, i = _read(data, i)
-                o = _write(out, o, u) if fill else o + _width(u)
-                if u == 0:
-                    break
-        while True:  # hints, or deleted identifiers
-            u, i = _read(data, i)
-            if u != 0:
-                ident = _map(u >> 1, table)
-                if ident < 0:
-                    return -1
-                u = 2 * ident + (u & 1)
-            o = _write(out, o, u) if fill else o + _width(u)
-            if u == 0:
-                break
-    return o
-
-
-def renumber(binary: bytes, m: int) -> bytes | None:
-    """``binary`` (CaDiCaL's binary LRAT of a formula of ``m`` clauses, added in the checker's
-    order) with the checker's numbering: formula clause ``i`` is ``i + 1`` and the derived
-    clauses follow, ``m + 1, m + 2, ...``; None when an identifier cannot be mapped."""
-    data = np.frombuffer(binary, dtype=np.uint8)
-    derived = _derived(data)
-    if (np.diff(derived) <= 0).any():  # CaDiCaL's identifiers increase
-        return None
-    table = _table(derived, m)
-    size = _pass(data, table, np.zeros(0, np.uint8), False)
-    if size < 0:
-        return None
-    out = np.zeros(size, np.uint8)
-    _pass(data, table, out, True)
-    return out.tobytes()
 
 
 @njit(cache=True, nogil=True)
@@ -217,17 +117,32 @@ def _encode(kinds, ids, lstart, lits, hstart, hints, keep, out, fill):  # pragma
     return o
 
 
-def trim(binary: bytes) -> bytes | None:
-    """``binary`` LRAT with only the additions the empty clause rests on (following the
-    hints back) and no deletions: the checker's work and the answer's size drop to the
-    refutation's core; None when the proof cannot be read or adds no empty clause."""
+def trim(binary: bytes, m: int) -> bytes | None:
+    """``binary`` (CaDiCaL's binary LRAT of a formula of ``m`` clauses, added in the checker's
+    order) with the checker's numbering (formula clause ``i`` is ``i + 1``, the derived clauses
+    follow, ``m + 1, m + 2, ...``) and only the additions the empty clause rests on (following
+    the hints back), without deletions: the checker's work and the answer's size drop to the
+    refutation's core. None when the proof cannot be read, an identifier cannot be mapped, or
+    it adds no empty clause."""
     from knightcert.problems.checkers.lrat import read_lrat
 
     read = read_lrat([], binary)
     if isinstance(read, int):
         return None
-    records = (read.kinds, read.ids, read.lstart, read.lits, read.hstart, read.hints)
-    keep = _needed(read.kinds, read.ids, read.lstart, read.hstart, read.hints)
+    added = read.kinds == 0
+    derived = read.ids[added].astype(np.int64)
+    if (np.diff(derived) <= 0).any():  # CaDiCaL's identifiers increase
+        return None
+    table = _table(derived, m)
+    named = np.abs(read.hints.astype(np.int64))  # the hints, and the identifiers deletions name
+    mapped = np.where(named < table.size, table[np.minimum(named, table.size - 1)], -1)
+    if (mapped < 0).any():
+        return None
+    ids = read.ids.copy()
+    ids[added] = m + 1 + np.arange(derived.size)
+    hints = np.where(read.hints < 0, -mapped, mapped).astype(np.int32)
+    records = (read.kinds, ids, read.lstart, read.lits, read.hstart, hints)
+    keep = _needed(read.kinds, ids, read.lstart, read.hstart, hints)
     if not keep.any():
         return None
     out = np.zeros(_encode(*records, keep, np.zeros(0, np.uint8), False), np.uint8)
