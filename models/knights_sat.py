@@ -220,10 +220,9 @@ class BoundProof:
         if max(map(len, binaries)) > MAX_PROOF_BYTES:  # the checker would refuse it: no answer carries it
             info["proof"] = f"{size}: past the {MAX_PROOF_BYTES} bytes a proof may have"
             return None, None, info
-        knights, split = upper + 1 + len(self.fixed), {"level": self.level, "thresholds": self.cuts}
-        entry = encode_proof(
-            binaries if self.level else binaries[0], knights, lex=self.lex, lines=self.lines, **split
-        )
+        proofs, knights = binaries if self.level else binaries[0], upper + 1 + len(self.fixed)
+        split = {"lex": self.lex, "lines": self.lines, "level": self.level}
+        entry = encode_proof(proofs, knights, **split, thresholds=self.cuts)
         if max(len(part["xz"]) for part in entry.get("cases", [entry])) > MAX_PROOF_TEXT:
             info["proof"] = f"{size}: packed, past the {MAX_PROOF_TEXT} characters a proof may have"
             return None, None, info
