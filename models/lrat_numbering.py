@@ -55,38 +55,17 @@ def _table(derived, m):  # pragma: no cover - numba
 
 
 @njit(cache=True, nogil=True)
-def _needed(kinds, ids, lstart, hstart, hints):  # pragma: no cover - numba
-    """The additions the first empty clause rests on, through the hints (all False when the
-    proof adds no empty clause)."""
-    nrec = kinds.size
-    keep = np.zeros(nrec, np.bool_)
-    added = 0
-    for r in range(nrec):
-        if kinds[r] == 0:
-            added += 1
-    aid = np.zeros(added, np.int64)
-    arec = np.zeros(added, np.int64)
-    na = 0
-    empty = -1
-    for r in range(nrec):
-        if kinds[r] == 0:
-            aid[na] = ids[r]
-            arec[na] = r
-            na += 1
-            if lstart[r + 1] == lstart[r]:
-                empty = r
-                break
-    if empty == -1:
-        return keep
+def _needed(hstart, hints, added, m, empty):  # pragma: no cover - numba
+    """The additions the empty clause of record ``empty`` rests on, through the hints (the
+    additions are the records ``added``; addition ``k`` has identifier ``m + 1 + k``)."""
+    keep = np.zeros(hstart.size - 1, np.bool_)
     keep[empty] = True
     for r in range(empty, -1, -1):
-        if not keep[r]:
-            continue
-        for j in range(hstart[r], hstart[r + 1]):
-            h = abs(hints[j])
-            k = np.searchsorted(aid[:na], h)
-            if k < na and aid[k] == h and arec[k] < r:
-                keep[arec[k]] = True
+        if keep[r]:
+            for j in range(hstart[r], hstart[r + 1]):
+                k = abs(hints[j]) - m - 1
+                if 0 <= k < added.size and added[k] < r:
+                    keep[added[k]] = True
     return keep
 
 
@@ -129,7 +108,7 @@ def trim(binary: bytes, m: int) -> bytes | None:
     read = read_lrat([], binary)
     if isinstance(read, int):
         return None
-    added = read.kinds == 0
+    added = np.flatnonzero(read.kinds == 0)
     derived = read.ids[added].astype(np.int64)
     if (np.diff(derived) <= 0).any():  # CaDiCaL's identifiers increase
         return None
@@ -142,9 +121,10 @@ def trim(binary: bytes, m: int) -> bytes | None:
     ids[added] = m + 1 + np.arange(derived.size)
     hints = np.where(read.hints < 0, -mapped, mapped).astype(np.int32)
     records = (read.kinds, ids, read.lstart, read.lits, read.hstart, hints)
-    keep = _needed(read.kinds, ids, read.lstart, read.hstart, hints)
-    if not keep.any():
+    empty = added[read.lstart[added + 1] == read.lstart[added]]  # the additions of the empty clause
+    if not empty.size:
         return None
+    keep = _needed(read.hstart, hints, added, m, empty[0])
     out = np.zeros(_encode(*records, keep, np.zeros(0, np.uint8), False), np.uint8)
     _encode(*records, keep, out, True)
     return out.tobytes()
