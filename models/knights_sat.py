@@ -32,6 +32,23 @@ __all__ = ["PROOF_SECONDS", "SOLVER", "BoundProof", "lex_length", "prove_upper_b
 SOLVER = "cadical195"
 #: Seconds a proof may take when the caller gives no time limit.
 PROOF_SECONDS = 1800.0
+#: Squares from which a full torus's refutation is split in cases (:func:`split_of`).
+SPLIT_SQUARES = 400
+#: The cases' thresholds, around half the knights (measured: docs/certificates.md, "Proofs in cases").
+SPLIT_OFFSETS = (-2, 0, 2)
+
+
+def split_of(board: Any, knights: int, fixed: tuple = ()) -> tuple[int, list[int]]:
+    """The counter level and the thresholds the refutation of ``knights`` on ``board`` is split
+    by (:func:`~knightcert.problems.checkers.knights_cnf.case_clauses`): half the squares, and
+    :data:`SPLIT_OFFSETS` around half the knights, on a full torus of at least
+    :data:`SPLIT_SQUARES` squares without fixed knights; else ``(0, [])``, one proof."""
+    squares = int(board.n_free)
+    if not (translation_applies(board) and not fixed and squares >= SPLIT_SQUARES and knights <= squares):
+        return 0, []
+    level = squares // 2  # the thresholds kept within the level's j (case_clauses)
+    low, high = max(1, knights - squares + level), min(level, knights)
+    return level, sorted({min(max((knights + 1) // 2 + o, low), high) for o in SPLIT_OFFSETS})
 
 
 def lex_length(board: Any, fixed: tuple = ()) -> int:
@@ -119,6 +136,7 @@ class BoundProof:
         board = self.board = whole.board
         self.fixed = whole.fixed
         self.lex, self.lines = lex_length(board, self.fixed), line_scale(board)
+        self.level, self.cuts = split_of(board, self.knights + len(self.fixed), self.fixed)
         self.began, self.began_wall = time.perf_counter(), time.time()
         self.limit = PROOF_SECONDS if time_limit is None else max(float(time_limit), 0.0)
         self.folder = tempfile.mkdtemp(prefix="knightcert-lrat-")
@@ -128,7 +146,8 @@ class BoundProof:
             sizes = [board.rows, board.cols, int(bool(board.torus)), self.knights + len(self.fixed)]
             np.savez(
                 task,
-                sizes=np.array([*sizes, self.lex, self.lines]),
+                sizes=np.array([*sizes, self.lex, self.lines, self.level]),
+                thresholds=np.array(self.cuts, dtype=np.int64),
                 blocked=np.asarray(board.blocked, dtype=bool),
                 fixed=np.array(self.fixed, dtype=np.int64).reshape(-1, 2),
             )
@@ -193,18 +212,21 @@ class BoundProof:
         if exitcode != 0:
             info["proof"] = f"the proof's solver process failed (exit code {exitcode})"
             return None, None, info
-        with open(self.path, "rb") as stream:
-            binary = stream.read()
-        if len(binary) > MAX_PROOF_BYTES:  # the checker would refuse it: no answer carries it
-            info["proof"] = f"LRAT, {len(binary)} bytes: past the {MAX_PROOF_BYTES} bytes a proof may have"
+        binaries = []
+        for a in range(len(self.cuts) + 1):  # the proof of each case (one when not split)
+            with open(f"{self.path}.{a}", "rb") as stream:
+                binaries.append(stream.read())
+        size = f"LRAT, {sum(map(len, binaries))} bytes" + (f" in {len(binaries)} cases" if self.level else "")
+        if max(map(len, binaries)) > MAX_PROOF_BYTES:  # the checker would refuse it: no answer carries it
+            info["proof"] = f"{size}: past the {MAX_PROOF_BYTES} bytes a proof may have"
             return None, None, info
-        entry = encode_proof(binary, upper + 1 + len(self.fixed), lex=self.lex, lines=self.lines)
-        if len(entry["xz"]) > MAX_PROOF_TEXT:
-            info["proof"] = (
-                f"LRAT, {len(binary)} bytes: packed, past the {MAX_PROOF_TEXT} characters a proof may have"
-            )
+        proofs, knights = binaries if self.level else binaries[0], upper + 1 + len(self.fixed)
+        split = {"lex": self.lex, "lines": self.lines, "level": self.level}
+        entry = encode_proof(proofs, knights, **split, thresholds=self.cuts)
+        if max(len(part["xz"]) for part in entry.get("cases", [entry])) > MAX_PROOF_TEXT:
+            info["proof"] = f"{size}: packed, past the {MAX_PROOF_TEXT} characters a proof may have"
             return None, None, info
-        info["proof"] = f"LRAT, {len(binary)} bytes"
+        info["proof"] = size
         info["proof_s"] = round(time.perf_counter() - self.began, 3)
         return entry, None, info
 
@@ -274,25 +296,39 @@ def _main(task: str, path: str) -> None:  # pragma: no cover - child process
     from knightcert.problems.board import Board
 
     with np.load(task) as data:
-        rows, cols, torus, knights, lex, lines = (int(v) for v in data["sizes"])
+        rows, cols, torus, knights, lex, lines, level = (int(v) for v in data["sizes"])
         blocked, fixed = data["blocked"], [(int(r), int(c)) for r, c in data["fixed"]]
-    _refute(Board(rows, cols, blocked, bool(torus)), knights, lex, lines, path, fixed)
+        cuts = [int(t) for t in data["thresholds"]]
+    _refute(Board(rows, cols, blocked, bool(torus)), knights, lex, lines, path, fixed, (level, cuts))
 
 
 def _refute(  # pragma: no cover - child process
-    board: Any, knights: int, lex: int, lines: int, path: str, fixed: list | tuple = ()
+    board: Any,
+    knights: int,
+    lex: int,
+    lines: int,
+    path: str,
+    fixed: list | tuple = (),
+    split: tuple = (0, []),
 ) -> None:
     """In a child process: solve "at least ``knights`` knights" (with lex-leader comparisons
-    of length ``lex``, 0: none, and the counter's order ``lines``, 0: row-major); write the
-    proof to ``path`` (binary LRAT renumbered to the checker's numbering) and exit 0, or exit
-    :data:`SATISFIABLE`, or :data:`NO_LRAT` when python-sat cannot give one."""
+    of length ``lex``, 0: none, the counter's order ``lines``, 0: row-major, and the cases of
+    the ``split``, ``(level, thresholds)``, level 0: none) case by case; write case ``a``'s
+    proof to ``path.a`` (binary LRAT renumbered to the checker's numbering) and exit 0, or exit
+    :data:`SATISFIABLE` (a model of any case is one of the formula), or :data:`NO_LRAT` when
+    python-sat cannot give one."""
+    from knightcert.problems.checkers.knights_cnf import case_clauses
+
     _, clauses = knights_cnf(board, knights, lex=lex, lines=lines, fixed=fixed)
     squares = int(np.asarray(board.free, dtype=bool).sum())
-    proof = _lrat(clauses, path, squares)
-    if proof is None:
-        sys.exit(NO_LRAT)
-    with open(path, "wb") as stream:
-        stream.write(proof)
+    level, cuts = split
+    cases = [case_clauses(squares, knights, level, cuts, a) for a in range(len(cuts) + 1)] if level else [[]]
+    for a, extra in enumerate(cases):
+        proof = _lrat(clauses + extra, path, squares)
+        if proof is None:
+            sys.exit(NO_LRAT)
+        with open(f"{path}.{a}", "wb") as stream:
+            stream.write(proof)
 
 
 def _lrat(  # pragma: no cover - child process
@@ -306,7 +342,7 @@ def _lrat(  # pragma: no cover - child process
 
     from pysat.solvers import Solver
 
-    from knightcert.models.lrat_numbering import renumber, trim
+    from knightcert.models.lrat_numbering import trim
     from knightcert.problems.checkers.lrat import check_lrat
 
     try:
@@ -327,9 +363,7 @@ def _lrat(  # pragma: no cover - child process
     trace.seek(0)
     binary = trace.read()
     solver.delete()
-    proof = renumber(binary, len(clauses))
-    if proof is not None:  # only the lemmas the empty clause rests on, no deletions
-        proof = trim(proof)
+    proof = trim(binary, len(clauses))  # the checker's numbering; the lemmas the empty clause rests on
     if proof is None or not check_lrat(clauses, proof).refuted:  # not CaDiCaL's plain numbering
         return None
     return proof

@@ -1,4 +1,4 @@
-"""Renumbering a binary LRAT proof's formula clauses (producer side, untrusted).
+"""Renumbering and trimming CaDiCaL's binary LRAT proof (producer side, untrusted).
 
 CaDiCaL numbers the formula's clauses in the order they were added to it, and its
 derived clauses from the same counter: once a unit is added, clauses it derives while
@@ -15,20 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["renumber", "trim"]
-
-
-@njit(cache=True, nogil=True)
-def _read(data, i):  # pragma: no cover - numba
-    u = 0
-    shift = 0
-    while True:
-        b = data[i]
-        i += 1
-        u |= (b & 127) << shift
-        shift += 7
-        if b < 128:
-            return u, i
+__all__ = ["trim"]
 
 
 @njit(cache=True, nogil=True)
@@ -51,35 +38,6 @@ def _write(out, o, u):  # pragma: no cover - numba
 
 
 @njit(cache=True, nogil=True)
-def _derived(data):  # pragma: no cover - numba
-    """The identifiers of the proof's additions, in order (CaDiCaL's increase)."""
-    n = data.size
-    count = 0
-    i = 0
-    for _ in range(2):
-        out = np.zeros(count, np.int64)
-        count = 0
-        i = 0
-        while i < n:
-            b = data[i]
-            i += 1
-            if b == 0x61:
-                u, i = _read(data, i)
-                if out.size:
-                    out[count] = u >> 1
-                count += 1
-                while True:  # literals
-                    u, i = _read(data, i)
-                    if u == 0:
-                        break
-            while True:
-                u, i = _read(data, i)
-                if u == 0:
-                    break
-    return out
-
-
-@njit(cache=True, nogil=True)
 def _table(derived, m):  # pragma: no cover - numba
     """The checker's identifier of each of CaDiCaL's identifiers ``0 .. top`` (a table):
     derived clauses after the formula, in order; the others are the formula's, in the
@@ -97,96 +55,17 @@ def _table(derived, m):  # pragma: no cover - numba
 
 
 @njit(cache=True, nogil=True)
-def _map(ident, table):  # pragma: no cover - numba
-    """``table[ident]``, or -1 past its end."""
-    return table[ident] if ident < table.size else -1
-
-
-@njit(cache=True, nogil=True)
-def _pass(data, table, out, fill):  # pragma: no cover - numba
-    """One pass: the output's size (``fill`` False) or the output itself; -1 when an
-    identifier maps past the formula (the numbering is not CaDiCaL's plain one)."""
-    n = data.size
-    i = 0
-    o = 0
-    while i < n:
-        b = data[i]
-        i += 1
-        if fill:
-            out[o] = b
-        o += 1
-        if b == 0x61:
-            u, i = _read(data, i)
-            u = 2 * _map(u >> 1, table)
-            o = _write(out, o, u) if fill else o + _width(u)
-            while True:
-                u, i = _read(data, i)
-                o = _write(out, o, u) if fill else o + _width(u)
-                if u == 0:
-                    break
-        while True:  # hints, or deleted identifiers
-            u, i = _read(data, i)
-            if u != 0:
-                ident = _map(u >> 1, table)
-                if ident < 0:
-                    return -1
-                u = 2 * ident + (u & 1)
-            o = _write(out, o, u) if fill else o + _width(u)
-            if u == 0:
-                break
-    return o
-
-
-def renumber(binary: bytes, m: int) -> bytes | None:
-    """``binary`` (CaDiCaL's binary LRAT of a formula of ``m`` clauses, added in the checker's
-    order) with the checker's numbering: formula clause ``i`` is ``i + 1`` and the derived
-    clauses follow, ``m + 1, m + 2, ...``; None when an identifier cannot be mapped."""
-    data = np.frombuffer(binary, dtype=np.uint8)
-    derived = _derived(data)
-    if (np.diff(derived) <= 0).any():  # CaDiCaL's identifiers increase
-        return None
-    table = _table(derived, m)
-    size = _pass(data, table, np.zeros(0, np.uint8), False)
-    if size < 0:
-        return None
-    out = np.zeros(size, np.uint8)
-    _pass(data, table, out, True)
-    return out.tobytes()
-
-
-@njit(cache=True, nogil=True)
-def _needed(kinds, ids, lstart, hstart, hints):  # pragma: no cover - numba
-    """The additions the first empty clause rests on, through the hints (all False when the
-    proof adds no empty clause)."""
-    nrec = kinds.size
-    keep = np.zeros(nrec, np.bool_)
-    added = 0
-    for r in range(nrec):
-        if kinds[r] == 0:
-            added += 1
-    aid = np.zeros(added, np.int64)
-    arec = np.zeros(added, np.int64)
-    na = 0
-    empty = -1
-    for r in range(nrec):
-        if kinds[r] == 0:
-            aid[na] = ids[r]
-            arec[na] = r
-            na += 1
-            if lstart[r + 1] == lstart[r]:
-                empty = r
-                break
-    if empty == -1:
-        return keep
+def _needed(hstart, hints, added, m, empty):  # pragma: no cover - numba
+    """The additions the empty clause of record ``empty`` rests on, through the hints (the
+    additions are the records ``added``; addition ``k`` has identifier ``m + 1 + k``)."""
+    keep = np.zeros(hstart.size - 1, np.bool_)
     keep[empty] = True
     for r in range(empty, -1, -1):
-        if not keep[r]:
-            continue
-        for j in range(hstart[r], hstart[r + 1]):
-            h = abs(hints[j])
-            k = np.searchsorted(aid[:na], h)
-            if k < na and aid[k] == h and arec[k] < r:
-                keep[arec[k]] = True
+        if keep[r]:
+            for j in range(hstart[r], hstart[r + 1]):
+                k = abs(hints[j]) - m - 1
+                if 0 <= k < added.size and added[k] < r:
+                    keep[added[k]] = True
     return keep
 
 
@@ -217,29 +96,35 @@ def _encode(kinds, ids, lstart, lits, hstart, hints, keep, out, fill):  # pragma
     return o
 
 
-def trim(binary: bytes) -> bytes | None:
-    """``binary`` LRAT with only the additions the empty clause rests on (following the
-    hints back) and no deletions: the checker's work and the answer's size drop to the
-    refutation's core; None when the proof cannot be read or adds no empty clause."""
-    from knightcert.problems.checkers import lrat_kernel as kernel
-    from knightcert.problems.checkers.clausal_proof import MAX_VARIABLES
+def trim(binary: bytes, m: int) -> bytes | None:
+    """``binary`` (CaDiCaL's binary LRAT of a formula of ``m`` clauses, added in the checker's
+    order) with the checker's numbering (formula clause ``i`` is ``i + 1``, the derived clauses
+    follow, ``m + 1, m + 2, ...``) and only the additions the empty clause rests on (following
+    the hints back), without deletions: the checker's work and the answer's size drop to the
+    refutation's core. None when the proof cannot be read, an identifier cannot be mapped, or
+    it adds no empty clause."""
+    from knightcert.problems.checkers.lrat import read_lrat
 
-    data = np.frombuffer(binary, dtype=np.uint8)
-    status, _, records, literals, nhints = kernel.lrat_size(data, MAX_VARIABLES)
-    if status != kernel.PARSED:
+    read = read_lrat([], binary)
+    if isinstance(read, int):
         return None
-    kinds = np.zeros(records, np.int8)
-    ids = np.zeros(records, np.int32)
-    lstart = np.zeros(records + 1, np.int64)
-    lits = np.empty(literals, np.int32)
-    hstart = np.zeros(records + 1, np.int64)
-    hints = np.empty(nhints, np.int32)
-    kernel.lrat_fill(data, kinds, ids, lstart, lits, hstart, hints, 0, 0)
-    keep = _needed(kinds, ids, lstart, hstart, hints)
-    if not keep.any():
+    added = np.flatnonzero(read.kinds == 0)
+    derived = read.ids[added].astype(np.int64)
+    if (np.diff(derived) <= 0).any():  # CaDiCaL's identifiers increase
         return None
-    out = np.zeros(
-        _encode(kinds, ids, lstart, lits, hstart, hints, keep, np.zeros(0, np.uint8), False), np.uint8
-    )
-    _encode(kinds, ids, lstart, lits, hstart, hints, keep, out, True)
+    table = _table(derived, m)
+    named = np.abs(read.hints.astype(np.int64))  # the hints, and the identifiers deletions name
+    mapped = np.where(named < table.size, table[np.minimum(named, table.size - 1)], -1)
+    if (mapped < 0).any():
+        return None
+    ids = read.ids.copy()
+    ids[added] = m + 1 + np.arange(derived.size)
+    hints = np.where(read.hints < 0, -mapped, mapped).astype(np.int32)
+    records = (read.kinds, ids, read.lstart, read.lits, read.hstart, hints)
+    empty = added[read.lstart[added + 1] == read.lstart[added]]  # the additions of the empty clause
+    if not empty.size:
+        return None
+    keep = _needed(read.hstart, hints, added, m, empty[0])
+    out = np.zeros(_encode(*records, keep, np.zeros(0, np.uint8), False), np.uint8)
+    _encode(*records, keep, out, True)
     return out.tobytes()

@@ -6,7 +6,8 @@ knights" (:mod:`knightcert.problems.checkers.knights_cnf`) in binary LRAT, check
 (the key is kept from the earlier DRAT proofs, so that saved answers still read):
 ``{format: "lrat-binary", knights, bytes, xz}`` with the binary LRAT compressed by xz
 (LZMA) and base64-encoded (:func:`encode_proof`), plus ``lex`` and ``lines`` naming the
-formula. :func:`decode_proof` refuses a proof whose declared size is over
+formula; a proof in cases (:func:`~knightcert.problems.checkers.knights_cnf.case_clauses`)
+has one ``{bytes, xz}`` per case instead. :func:`decode_proof` refuses a proof whose declared size is over
 :data:`MAX_PROOF_BYTES` before inflating anything, and stops inflating at the declared size.
 An entry of format ``"drat-binary"`` (written by knightcert before issue 42) is refused
 with one line saying what to do: DRAT proofs are no longer checked here.
@@ -23,6 +24,7 @@ from knightcert.problems.checkers.failure import CheckFailed
 
 __all__ = [
     "FORMAT",
+    "MAX_CASES",
     "MAX_PROOF_BYTES",
     "MAX_PROOF_TEXT",
     "MAX_VARIABLES",
@@ -45,45 +47,58 @@ _DRAT = "drat-binary"
 #: 67 MB of LRAT packed in 4.6 s to 22.3 MB, against 13.1 s and 20.8 MB at preset 2.
 PRESET = 0
 _KEYS = {"format", "knights", "bytes", "xz"}
-#: The optional key: the length of the lex-leader comparisons the refuted formula carries
-#: (:func:`knightcert.problems.checkers.knights_cnf.knights_cnf`'s ``lex``).
-_LEX = "lex"
-#: The optional key naming the counter's order
-#: (:func:`~knightcert.problems.checkers.knights_cnf.counter_order`).
-_LINES = "lines"
-#: The optional keys, each a positive integer that says which formula the proof refutes.
-_OPTIONAL = (_LEX, _LINES)
+#: The keys of a proof in cases.
+_SPLIT = {"format", "knights", "level", "thresholds", "cases"}
+#: Most cases a proof may have.
+MAX_CASES = 64
+#: The optional keys, each a positive integer that says which formula the proof refutes: the
+#: length of the lex-leader comparisons (:func:`knightcert.problems.checkers.knights_cnf.knights_cnf`'s
+#: ``lex``) and the counter's order (:func:`~knightcert.problems.checkers.knights_cnf.counter_order`).
+_OPTIONAL = ("lex", "lines")
 
 
-def encode_proof(binary: bytes, knights: int, *, lex: int = 0, lines: int = 0) -> dict[str, Any]:
+def encode_proof(
+    binary: bytes | list[bytes], knights: int, *, lex: int = 0, lines: int = 0, level: int = 0, thresholds=()
+) -> dict[str, Any]:
     """A binary LRAT proof that "at least ``knights`` knights" is unsatisfiable, as an
     answer's certificate entry: ``{format, knights, bytes, xz}``, ``lex`` when the refuted
     formula carries lex-leader comparisons of that length, and ``lines`` when its counter
-    takes the squares by knight lines in that order."""
-    packed = lzma.compress(binary, preset=PRESET)
-    entry: dict[str, Any] = {
-        "format": FORMAT,
-        "knights": int(knights),
-        "bytes": len(binary),
-        "xz": base64.b64encode(packed).decode("ascii"),
+    takes the squares by knight lines in that order. A list of proofs, one per case of the
+    split at counter level ``level`` by ``thresholds``, gives a proof in cases (``level``,
+    ``thresholds``, ``cases``: their ``{bytes, xz}``)."""
+    named = {key: int(v) for key, v in zip(_OPTIONAL, (lex, lines), strict=True) if v}
+    if not isinstance(binary, list):
+        return {"format": FORMAT, "knights": int(knights), **_pack(binary), **named}
+    split = {
+        "level": int(level),
+        "thresholds": [int(t) for t in thresholds],
+        "cases": list(map(_pack, binary)),
     }
-    if lex:
-        entry[_LEX] = int(lex)
-    if lines:
-        entry[_LINES] = int(lines)
-    return entry
+    return {"format": FORMAT, "knights": int(knights), **split, **named}
+
+
+def _pack(binary: bytes) -> dict[str, Any]:
+    """``{bytes, xz}``: the proof's size, and the proof compressed by xz and base64-encoded."""
+    packed = lzma.compress(binary, preset=PRESET)
+    return {"bytes": len(binary), "xz": base64.b64encode(packed).decode("ascii")}
 
 
 def proof_entry(entry: Any, claim: str = "optimal") -> dict[str, Any]:
     """Check the shape of a certificate's proof entry (nothing inflated); return a plain copy.
 
+    A proof in cases (docs/certificates.md, "Proofs in cases") has, for ``bytes`` and ``xz``,
+    ``level`` (an integer), ``thresholds`` (increasing integers) and ``cases``: one
+    ``{bytes, xz}`` per case, ``len(thresholds) + 1`` of them, at most :data:`MAX_CASES`.
+
     Raises
     ------
     CheckFailed
-        Not ``{format: "lrat-binary", knights: int, bytes: int, xz: str}`` (and optionally
-        ``lex: int``, ``lines: int``), or over the size limits; a DRAT proof (``"drat-binary"``).
+        Not ``{format: "lrat-binary", knights: int, bytes: int, xz: str}`` (or a proof in
+        cases; optionally ``lex: int``, ``lines: int``), or over the size limits; a DRAT proof.
     """
-    if not isinstance(entry, dict) or not _KEYS <= set(entry) <= _KEYS | set(_OPTIONAL):
+    split = isinstance(entry, dict) and "cases" in entry
+    keys = _SPLIT if split else _KEYS
+    if not isinstance(entry, dict) or not keys <= set(entry) <= keys | set(_OPTIONAL):
         raise CheckFailed(
             "certificate 'drat': expected an object with keys format, knights, bytes, xz (and lex, lines)",
             claim,
@@ -98,29 +113,48 @@ def proof_entry(entry: Any, claim: str = "optimal") -> dict[str, Any]:
         raise CheckFailed(
             f"certificate 'drat': format {str(entry['format'])[:40]!r} is not {FORMAT!r}", claim
         )
-    size, text, knights = entry["bytes"], entry["xz"], entry["knights"]
-    if type(knights) is not int or not 1 <= knights <= MAX_VARIABLES:
-        raise CheckFailed(f"certificate 'drat': knights must be an integer from 1 to {MAX_VARIABLES}", claim)
+    copy = {"format": FORMAT, "knights": _count(entry, "knights", claim)}
+    for key in _OPTIONAL:
+        if key in entry:
+            copy[key] = _count(entry, key, claim)
+    if not split:
+        return {**copy, **_part(entry, claim)}
+    cuts, cases = entry["thresholds"], entry["cases"]
+    if not (isinstance(cuts, list) and isinstance(cases, list) and len(cases) == len(cuts) + 1 <= MAX_CASES):
+        raise CheckFailed(
+            f"certificate 'drat': thresholds and cases must be lists, one case more, at most {MAX_CASES}",
+            claim,
+        )
+    copy["level"] = _count(entry, "level", claim)
+    copy["thresholds"] = [_count({"threshold": t}, "threshold", claim) for t in cuts]
+    return {**copy, "cases": [_part(case, claim) for case in cases]}
+
+
+def _count(entry: dict, key: str, claim: str) -> int:
+    """``entry[key]``, an integer from 1 to :data:`MAX_VARIABLES`."""
+    value = entry[key]
+    if type(value) is not int or not 1 <= value <= MAX_VARIABLES:
+        raise CheckFailed(f"certificate 'drat': {key} must be an integer from 1 to {MAX_VARIABLES}", claim)
+    return value
+
+
+def _part(entry: Any, claim: str) -> dict[str, Any]:
+    """The ``bytes`` and ``xz`` of a proof (or of one case's), checked for shape and size."""
+    if not isinstance(entry, dict) or not {"bytes", "xz"} <= set(entry):
+        raise CheckFailed("certificate 'drat': a case must be an object with keys bytes, xz", claim)
+    size, text = entry["bytes"], entry["xz"]
     if type(size) is not int or not 0 <= size <= MAX_PROOF_BYTES:
         raise CheckFailed(f"certificate 'drat': bytes must be an integer from 0 to {MAX_PROOF_BYTES}", claim)
     if not isinstance(text, str) or len(text) > MAX_PROOF_TEXT:
         raise CheckFailed(
             f"certificate 'drat': xz must be text of at most {MAX_PROOF_TEXT} characters", claim
         )
-    copy = {"format": str(entry["format"]), "knights": knights, "bytes": size, "xz": str(text)}
-    for key in _OPTIONAL:
-        if key in entry:
-            value = entry[key]
-            if type(value) is not int or not 1 <= value <= MAX_VARIABLES:
-                raise CheckFailed(
-                    f"certificate 'drat': {key} must be an integer from 1 to {MAX_VARIABLES}", claim
-                )
-            copy[key] = value
-    return copy
+    return {"bytes": size, "xz": str(text)}
 
 
 def decode_proof(entry: Any, claim: str = "optimal") -> bytes:
-    """The binary LRAT proof of a certificate entry; inflated at most to its declared size.
+    """The binary LRAT proof of a certificate entry (or of one of its cases, ``{bytes, xz}``);
+    inflated at most to its declared size.
 
     Raises
     ------
@@ -128,7 +162,7 @@ def decode_proof(entry: Any, claim: str = "optimal") -> bytes:
         A malformed entry, corrupt data, or data that does not inflate to exactly the
         declared number of bytes.
     """
-    entry = proof_entry(entry, claim)
+    entry = _part(entry, claim)
     try:
         packed = base64.b64decode(entry["xz"].encode("ascii"), validate=True)
         inflater = lzma.LZMADecompressor(format=lzma.FORMAT_XZ)

@@ -59,13 +59,31 @@ Symmetry, stronger (``lex``: the lex-leader constraints of the translations)
     builds them from the board and the number ``lex``, which only says how many
     letters each comparison covers (``1 <= lex <= rows * cols``), and refuses ``lex``
     on a board that translations do not map onto itself.
+Cases (``split``: a refutation in pieces, :func:`case_clauses`)
+    Given a level ``i`` of the counter and thresholds ``J_1 < .. < J_m`` among its
+    ``j``, let ``M`` be the largest ``j`` with ``s(i, j)`` true (none: below every
+    ``J``). Case ``a`` (``0 .. m``) adds to the formula the clause ``s(i, J_a) | .. |
+    s(i, hi)`` (for ``a >= 1``; ``hi`` the largest ``j`` of level ``i``) and the units
+    ``-s(i, t)``, ``J_(a+1) <= t <= hi`` (for ``a < m``): it holds exactly when
+    ``J_a <= M < J_(a+1)``. Every assignment falls in one case, so the formula is
+    unsatisfiable when every case is: no reading of the counter is trusted.
 """
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 
-__all__ = ["KNIGHT_JUMPS", "LEX_SQUARES", "counter_order", "knights_cnf", "line_scale", "translation_applies"]
+__all__ = [
+    "KNIGHT_JUMPS",
+    "LEX_SQUARES",
+    "case_clauses",
+    "counter_order",
+    "knights_cnf",
+    "line_scale",
+    "translation_applies",
+]
 
 #: The knight's eight jumps (row, column), written out for the checker.
 KNIGHT_JUMPS = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
@@ -259,3 +277,32 @@ def _lex_leader(rows: int, cols: int, length: int, top: int, clauses: list[list[
                 clauses.append([v for v in (-agree, -x, -y, top) if v])
                 agree = top
     return top
+
+
+def case_clauses(squares: int, k: int, level: int, thresholds, case: int) -> list[list[int]]:
+    """The clauses case ``case`` of the split at counter level ``level`` by ``thresholds``
+    adds to the formula of ``k`` knights on ``squares`` usable squares (see the module notes).
+
+    Raises
+    ------
+    ValueError
+        ``level`` not in ``1 .. squares``, thresholds not increasing within the level's
+        ``j``, or ``case`` not in ``0 .. len(thresholds)``.
+
+    Examples
+    --------
+    >>> case_clauses(4, 2, 2, [2], 0), case_clauses(4, 2, 2, [2], 1)  # s(2, 1) is 6, s(2, 2) is 8
+    ([[-8]], [[8]])
+    """
+    low, high = max(1, k - squares + level), min(level, k)
+    cuts = list(thresholds)
+    if not (1 <= k <= squares and 1 <= level <= squares and 0 <= case <= len(cuts)) or not all(
+        a < b for a, b in pairwise([low - 1, *cuts, high + 1])
+    ):
+        raise ValueError(f"split at level {level} by {cuts[:8]} (case {case}) does not fit {k} of {squares}")
+
+    def s(t: int) -> int:  # the variable s(level, t) (numbered as _counter numbers it)
+        return squares + (t - 1) * (squares - k + 1) + level - t + 1
+
+    clauses = [[s(t) for t in range(cuts[case - 1], high + 1)]] if case else []
+    return clauses + [[-s(t)] for t in range(cuts[case], high + 1)] if case < len(cuts) else clauses

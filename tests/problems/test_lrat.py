@@ -139,7 +139,7 @@ def test_the_producer_trims_to_the_core():
 
     padded = lrat_text_to_binary("5 1 0 1 3 0\n6 2 0 1 2 0\n6 d 5 0\n7 0 6 3 4 0\n")
     assert check_lrat(FULL, padded).refuted
-    trimmed = trim(padded)
+    trimmed = trim(padded, 4)
     assert trimmed == lrat_text_to_binary("6 2 0 1 2 0\n7 0 6 3 4 0\n")
     assert check_lrat(FULL, trimmed).lemmas == 2
-    assert trim(lrat_text_to_binary("5 2 0 1 2 0\n")) is None  # no empty clause
+    assert trim(lrat_text_to_binary("5 2 0 1 2 0\n"), 4) is None  # no empty clause
