@@ -314,9 +314,7 @@ class _Comparison:
         s = self.settings
         todo = self.resume()
         report = self.outputs[0] if self.outputs else None
-        source = (
-            run_with_executor(todo, s.executor) if s.executor is not None else run_isolated(todo, s.workers)
-        )
+        source = run_with_executor(todo, s.executor) if s.executor else run_isolated(todo, s.workers)
         total = len(self.tasks)
         wanted = in_notebook() if s.progress is None else s.progress
         bar = progress_display(self.problem, total, total - len(todo)) if wanted else None

@@ -422,7 +422,9 @@ def read_answer(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:  # the one reader: regular files or '-', size capped, UTF-8, JSON depth capped
         if file and line.isdigit() and not os.path.lexists(path):
             info = os.stat(file) if os.path.exists(file) else None  # missing: read_text says so
-            lines = _lines(file, info and (info.st_size, info.st_mtime_ns, info.st_ino))
+            version = info and (info.st_size, info.st_mtime_ns, info.st_ino)
+            # kept while it is the next run's (up to 2 MB: a larger file holds one large answer)
+            lines = (_lines if info and info.st_size < 2**21 else _lines.__wrapped__)(file, version)
             if not 0 < int(line) <= len(lines):
                 raise AnswerFileError(f"{file}: has no answer on line {line}")
             text = lines[int(line) - 1]
@@ -438,7 +440,7 @@ def read_answer(path: str | os.PathLike[str]) -> dict[str, Any]:
     return data
 
 
-@functools.lru_cache(maxsize=2)  # a resume reads every line of an answers file in turn
+@functools.lru_cache(maxsize=16)  # a resume reads every line of the answers files in turn
 def _lines(path: str, version: tuple[int, ...] | None) -> list[str]:
     """The lines of the answers file ``path`` as it is at ``version`` (its size and times)."""
     from knightcert.problems.input_file import read_text
