@@ -40,7 +40,7 @@ from knightcert.compare.rechecked import (
 )
 from knightcert.compare.report import read_header, read_rows, report_header, write_rows
 from knightcert.compare.report_file import report_locks
-from knightcert.compare.runner import WARMED, Task, answer_file_name, run_isolated, run_with_executor
+from knightcert.compare.runner import WARMED, Task, run_isolated, run_with_executor
 from knightcert.compare.suites import SuiteItem, SuiteSpec, instance_hash, unique_items
 from knightcert.problems.argument_checks import bounded, describe
 from knightcert.problems.errors import InvalidArgument
@@ -313,18 +313,15 @@ class _Comparison:
         """The runs left, then the reference runs; the rows in the order of the tasks."""
         s = self.settings
         todo = self.resume()
-        task_of = {task.key: task for task in todo}
         report = self.outputs[0] if self.outputs else None
-        source = (
-            run_with_executor(todo, s.executor) if s.executor is not None else run_isolated(todo, s.workers)
-        )
+        source = run_with_executor(todo, s.executor) if s.executor else run_isolated(todo, s.workers)
         total = len(self.tasks)
         wanted = in_notebook() if s.progress is None else s.progress
         bar = progress_display(self.problem, total, total - len(todo)) if wanted else None
         try:
             for row in source:
-                if self.answers is not None and row.key in task_of:
-                    row.answer = answer_link(self.answers, _answer_name(task_of[row.key]), report)
+                if self.answers is not None:
+                    row.answer = answer_link(self.answers, row.answer, report)
                 self.rows.append(row)
                 self.save(now=False)
                 if bar is not None:
@@ -370,10 +367,10 @@ def run_references(
     executor, workers = settings.executor, settings.workers
     run = run_with_executor(tasks, executor) if executor is not None else run_isolated(tasks, workers)
     records = {}
-    for item, task, found in zip(wanted, tasks, _in_order(run, tasks), strict=True):
+    for item, found in zip(wanted, _in_order(run, tasks), strict=True):
         records[item.sha256] = reference_record(found)
         if answers is not None:
-            records[item.sha256]["answer"] = answer_link(answers[0], _answer_name(task), answers[1])
+            records[item.sha256]["answer"] = answer_link(answers[0], found.answer, answers[1])
     return records
 
 
@@ -434,10 +431,8 @@ def needs_reference(rows: Sequence[Row]) -> bool:
 
 def reference_task(problem: str, item: SuiteItem, time_limit: float | None, wall_limit: float | None) -> Task:
     """The reference run of ``item`` (seed 0, repeat 0, the comparison's limits)."""
-    method = REFERENCE_METHODS[problem]
-    return Task(
-        problem, item.instance, method, time_limit, 0, 0, item.size, None, wall_limit, sha256=item.sha256
-    )
+    method, limits = REFERENCE_METHODS[problem], (time_limit, 0, 0, item.size, None, wall_limit)
+    return Task(problem, item.instance, method, *limits, sha256=item.sha256)
 
 
 def _in_order(rows: Any, tasks: Sequence[Task]) -> list[Row]:
@@ -449,11 +444,7 @@ def _in_order(rows: Any, tasks: Sequence[Task]) -> list[Row]:
 def reference_record(row: Row) -> dict[str, Any]:
     """What the report keeps of a reference run."""
     value = certified_optimum(row)
-    why = (
-        ""
-        if value is not None
-        else f"{row.method} gave {row.status}" + (f" ({row.error})" if row.error else "")
-    )
+    why = "" if value is not None else f"{row.method} gave {row.status}" + f" ({row.error})" * bool(row.error)
     return {
         "method": row.method,
         "status": row.status,
@@ -587,8 +578,3 @@ def free_path(path: str | os.PathLike[str]) -> Path:
         target = Path(path).with_name(f"{Path(path).stem}-{k}{Path(path).suffix}")
         k += 1
     return target
-
-
-def _answer_name(task: Task) -> str:
-    """The file name of a task's saved answer."""
-    return answer_file_name(task.name, task.method, task.repeat)

@@ -139,7 +139,6 @@ def _instances(rows: Sequence[Row], answers: str | None) -> list[str]:
 
 def _pictures(runs: Sequence[Row], answers: str) -> str:
     """The best and the worst verified answers of one instance (by gap, then objective)."""
-    from knightcert.compare.runner import answer_file_name
     from knightcert.problems.answers import instance_for_answer, read_answer, result_from_answer
     from knightcert.problems.errors import KnightcertError
     from knightcert.problems.picture import answer_svg
@@ -152,7 +151,7 @@ def _pictures(runs: Sequence[Row], answers: str) -> str:
     figures = []
     for label, row in (("best", ranked[0]), ("worst", ranked[-1]))[: 1 if len(ranked) == 1 else 2]:
         try:
-            data = read_answer(os.path.join(answers, answer_file_name(row.instance, row.method, row.repeat)))
+            data = read_answer(os.path.join(answers, os.path.basename(row.answer)))
             instance = instance_for_answer(data)
             result = result_from_answer(data, problem=row.problem, instance=instance)
         except (KnightcertError, OSError):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from knightcert.compare.harness import Row, row_from_result
 from knightcert.problems.errors import KnightcertError
 
 __all__ = [
+    "ANSWER_LINE",
     "CHECKED_FIELDS",
     "answer_folder",
     "answer_link",
@@ -43,13 +45,17 @@ def answer_folder(report: str | os.PathLike[str]) -> Path:
     return path.with_name(path.stem + ".answers")
 
 
-def answer_link(folder: str | os.PathLike[str], name: str, report: str | os.PathLike[str] | None) -> str:
-    """The answer file ``folder/name`` as a row links it: relative to the report's folder
-    (absolute without a report); ``""`` when no such file was written."""
-    path = Path(folder) / name
-    if not path.is_file():
+#: How a run names its answer: a line of one of its worker's answers files (``save_run_answer``).
+ANSWER_LINE = re.compile(r"runs-[a-z0-9_]+\.jsonl#[1-9][0-9]*")
+
+
+def answer_link(folder: str | os.PathLike[str], line: str, report: str | os.PathLike[str] | None) -> str:
+    """The answer ``line`` (``FILE#N`` in ``folder``, as the run named it) as a row links it:
+    relative to the report's folder (absolute without a report); ``""`` for anything else."""
+    if not ANSWER_LINE.fullmatch(line):
         return ""
-    return os.path.relpath(path, Path(report).parent) if report is not None else str(path.resolve())
+    where = os.path.abspath(os.path.join(folder, line))
+    return where if report is None else os.path.relpath(where, os.path.dirname(os.path.abspath(report)))
 
 
 def rechecked_row(link: str, base: Path, instance: Any = None, sha256: str = "") -> Row | None:

@@ -19,8 +19,10 @@ one on a worker pool of that process (:func:`run_remote`).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import resource
+import tempfile
 import threading
 import time
 import traceback
@@ -37,17 +39,15 @@ from knightcert.problems.errors import KnightcertError
 from knightcert.problems.result import Result
 from knightcert.registry import MethodRef, resolve
 from knightcert.solving import over_budget, run
-from knightcert.warming import WARMED, ensure_warm, warm_up
+from knightcert.warming import WARMED, warm_up
 from knightcert.workers import Job, Pool, checked_again, shared_pool, time_budget
 
 __all__ = [
+    "ANSWERS_BYTES",
     "CHECK_SECONDS",
     "DEFAULT_WALL_LIMIT",
     "WARMED",
     "Task",
-    "answer_file_name",
-    "ensure_warm",
-    "over_budget",
     "recheck",
     "run_isolated",
     "run_remote",
@@ -55,7 +55,6 @@ __all__ = [
     "run_task_answer",
     "run_with_executor",
     "save_run_answer",
-    "warm_up",
 ]
 
 #: Seconds a worker gets past its method's time budget (:func:`knightcert.workers.time_budget`)
@@ -96,18 +95,16 @@ class Task:
 
     @property
     def name(self) -> str:
-        name = getattr(self.instance, "name", None)
-        return str(self.instance) if name is None else name
+        return str(self.instance) if (name := getattr(self.instance, "name", None)) is None else name
 
     @property
     def key(self) -> tuple[str, str, str, int]:
         return (self.problem, self.name, self.method, self.repeat)
 
     def wall_limit(self) -> float:
-        if self.wall is not None:
-            return self.wall
         budget = time_budget(self.time_limit)
-        return DEFAULT_WALL_LIMIT if budget is None else budget + CHECK_SECONDS
+        fallback = DEFAULT_WALL_LIMIT if budget is None else budget + CHECK_SECONDS
+        return fallback if self.wall is None else self.wall
 
 
 def run_task(task: Task) -> Row:
@@ -132,16 +129,12 @@ def run_task_answer(task: Task) -> tuple[Row, Result | None]:
     try:
         ref = task.method_ref()
         load = machine_load()
-        # the one run path (knightcert.solving.run): options, fit, warm-up, budget, certificate
+        # the one run path (knightcert.solving.run): options, fit, warm-up, budget, certificate;
+        # a name that cannot be resolved (ref None) goes as it is: resolving it says why it fails
         result = run(
-            task.problem,
-            task.method if ref is None else ref,  # None: resolving the name says why it fails
-            task.instance,
-            time_limit=task.time_limit,
-            seed=task.seed,
-            options=dict(task.options),
-            warm=True,
-        )
+            task.problem, task.method if ref is None else ref, task.instance, time_limit=task.time_limit,
+            seed=task.seed, options=dict(task.options), warm=True,
+        )  # fmt: skip
         if stopping.since(mark):  # a CP-SAT solve stopped by Ctrl-C returns its best answer: stop here
             raise KeyboardInterrupt
         if (result.method, result.instance) != (task.method, task.name):
@@ -153,7 +146,7 @@ def run_task_answer(task: Task) -> tuple[Row, Result | None]:
         row = row_from_result(result, task.known_optimum, peak_mb=peak, instance=task.instance)
         row.cpu_s, row.load = (None if result.cpu_time is None else round(result.cpu_time, 6)), load
         if task.answers is not None:
-            save_run_answer(task, result)
+            row.answer = save_run_answer(task, result)
     except Exception as exc:
         if stopping.since(mark):  # the interrupt, not the method, ended this run
             raise KeyboardInterrupt from None
@@ -183,7 +176,7 @@ def recheck(task: Task, row: Row, answer: dict[str, Any] | None) -> Row:
     again = row_from_result(checked, task.known_optimum, peak_mb=row.peak_mb, instance=task.instance)
     again.cpu_s, again.load = row.cpu_s, row.load
     again.check_s = row.check_s  # the check where the method ran, as timed there
-    again.warm_s, again.containment_s = row.warm_s, row.containment_s
+    again.warm_s, again.containment_s, again.answer = row.warm_s, row.containment_s, row.answer
     return _stamp(again, task)
 
 
@@ -220,28 +213,42 @@ def _stamp(row: Row, task: Task) -> Row:
     return row
 
 
-def answer_file_name(name: str, method: str, repeat: int) -> str:
-    """``<instance>--<method>--<repeat>.json`` with characters unsafe in file names replaced."""
-    import re
+#: An answers file takes runs until the next would take it past this size (bytes).
+ANSWERS_BYTES = 1 << 20
+_ANSWERS: dict[str, tuple[Any, str, int]] = {}  # folder -> (stream, file name, lines)
+_ANSWERS_LOCK = threading.Lock()
+os.register_at_fork(after_in_child=_ANSWERS.clear)  # a forked process starts files of its own
 
-    stem = f"{name}--{method}--{repeat}"
-    return re.sub(r"[^A-Za-z0-9._+-]+", "_", stem) + ".json"
 
-
-def save_run_answer(task: Task, result) -> None:
-    """Write the run's answer file into ``task.answers`` (see knightcert.problems.answers)."""
-    from knightcert.problems.answers import write_answer
+def save_run_answer(task: Task, result) -> str:
+    """Append the run's answer (see knightcert.problems.answers) to this process's answers file in
+    ``task.answers``: JSON Lines (``runs-*.jsonl``, created exclusively), a line per run, flushed
+    before the run's row leaves; one file per process and megabyte, not one per run (a file's
+    creation cost a loaded disk a millisecond). Returns ``FILE#LINE``, relative to the folder."""
+    from knightcert.problems.answers import answer_to_dict
+    from knightcert.problems.output_file import FILE_MODE, cannot_write
 
     assert task.answers is not None  # called only for tasks that keep their answers
-    os.makedirs(task.answers, exist_ok=True)
     parameters = {"time_limit": task.time_limit, "seed": task.seed, "repeat": task.repeat}
-    write_answer(
-        os.path.join(task.answers, answer_file_name(task.name, task.method, task.repeat)),
-        result,
-        task.instance,
-        parameters=parameters,
-        durable=False,  # whole or absent after a power loss: a resume redoes a run without its answer
-    )
+    answer, folder = answer_to_dict(result, task.instance, parameters=parameters), task.answers
+    line = json.dumps(answer, separators=(",", ":")) + "\n"
+    with _ANSWERS_LOCK:
+        stream, name, lines = _ANSWERS.pop(folder, (None, "", 0))
+        try:
+            # the first, or full, or deleted since (its folder emptied): a new file
+            if not (
+                stream and stream.tell() + len(line) <= ANSWERS_BYTES and os.fstat(stream.fileno()).st_nlink
+            ):
+                os.makedirs(folder, exist_ok=True)
+                fd, path = tempfile.mkstemp(".jsonl", "runs-", folder)
+                os.fchmod(fd, FILE_MODE)
+                stream, name, lines = os.fdopen(fd, "w", encoding="utf-8"), os.path.basename(path), 0
+            stream.write(line)
+            stream.flush()
+        except OSError as exc:  # a file with a torn line takes no more: the next run starts another
+            raise cannot_write(os.path.join(folder, name or "runs-*.jsonl"), exc) from None
+        _ANSWERS[folder] = (stream, name, lines + 1)
+    return f"{name}#{lines + 1}"
 
 
 def _peak_mb() -> float:

@@ -75,9 +75,12 @@ MEMORY_SHARE = 0.75
 MEMORY_LIMIT_VARIABLE = "KNIGHTCERT_MEMORY_LIMIT"
 #: How often the caller reads a busy worker's memory (seconds).
 POLL_SECONDS = 0.05
-#: Jobs sent ahead to each worker (the one running and the next): it never waits for the caller.
-QUEUED = 2
-#: Largest job sent ahead to a busy worker (bytes): well inside a pipe's 64 KB, so that the
+#: Work a batch of jobs is sized to (seconds, from the jobs' mean time so far): jobs go to a
+#: worker in batches, one write each, a new batch while its last job runs (it never waits).
+BATCH_SECONDS = 0.05
+#: Most jobs in a batch.
+BATCH_JOBS = 64
+#: Largest batch (bytes; a larger job goes alone): well inside a pipe's 64 KB, so that the
 #: caller's write never waits on a worker that is itself waiting to write its reply.
 AHEAD_BYTES = 16 * 1024
 #: How often a worker looks whether its parent is still there (seconds).
@@ -243,6 +246,7 @@ class _Worker:
     shm_before: set[str] = field(default_factory=set)
     shm_seen: set[str] = field(default_factory=set)
     polled: float = 0.0
+    used: int = 0  # bytes its processes held at the last poll
     buffer: bytes = b""
     members: dict[int, str | None] = field(default_factory=dict)  # pid -> start time, seen below it
     clean: bool = True  # sent trusted jobs only
@@ -266,30 +270,33 @@ class _Worker:
     def pid(self) -> int:
         return self.process.pid
 
-    def send(self, job: Job) -> bool:
-        """Queue ``job`` on the worker (it starts when the ones before it are done); False when
-        it was not sent (the worker has ended, or it is too large to send ahead)."""
+    def send(self, pending: collections.deque[Job], count: int) -> None:
+        """Move up to ``count`` jobs from ``pending`` to the worker's queue in one write: a batch
+        of at most :data:`AHEAD_BYTES` (a larger job alone, when none is queued). They start as
+        the ones before them end; they go back to ``pending`` when the worker has ended."""
         assert self.process.stdin is not None
-        if job.data is None:
-            job.data = _dumps((job.function, job.args))
-        data = job.data
-        if self.queue and len(data) > AHEAD_BYTES:  # it could fill the pipe while the worker
-            return False  # fills its reply to us: sent when the worker has nothing left to do
-        self.queue.append(job)
-        self.clean = job.clean = self.clean and job.trusted
-        if len(self.queue) == 1:
+        batch, sent = b"", 0
+        while pending and sent < count:
+            job = pending[0]
+            if job.data is None:
+                job.data = _dumps((job.function, job.args))
+            if (batch or self.queue) and len(batch) + len(job.data) > AHEAD_BYTES:
+                break
+            self.clean = job.clean = self.clean and job.trusted
+            batch += _HEADER.pack(len(job.data) + 1) + (b"\x01" if job.clean else b"\x00") + job.data
+            self.queue.append(pending.popleft())
+            sent += 1
+        if sent and len(self.queue) == sent:
             self.front()
         try:
-            self.process.stdin.write(_HEADER.pack(len(data) + 1) + (b"\x01" if job.clean else b"\x00") + data)
+            self.process.stdin.write(batch)
             self.process.stdin.flush()
-        except OSError:  # it has ended: the job was not sent (its end is read from its output)
-            self.queue.pop()
-            return False
-        return True
+        except OSError:  # it has ended: none was sent (its end is read from its output)
+            pending.extendleft(self.queue.pop() for _ in range(sent))
 
     def front(self) -> None:
         """The first queued job begins: its clock, its memory peak and its /dev/shm baseline."""
-        self.began = self.polled = time.perf_counter()
+        self.began = time.perf_counter()
         self.peak, self.shm_before, self.shm_seen = 0, _shm_names(), set()
 
     def kill(self) -> None:
@@ -321,7 +328,7 @@ class _Worker:
         for name in files:
             with contextlib.suppress(OSError):
                 total += os.stat(name).st_blocks * 512
-        self.peak = max(self.peak, total)
+        self.peak, self.used = max(self.peak, total), total
         return total
 
 
@@ -393,6 +400,7 @@ class Pool:
     def __init__(self, size: int = 1, limit: int | None = None) -> None:
         self.size, self.given_limit, self.limit = max(1, size), limit, limit
         self.idle: list[_Worker] = []
+        self.mean = BATCH_SECONDS  # a job's mean time, as measured (seconds)
 
     def __enter__(self) -> Pool:
         return self
@@ -407,10 +415,10 @@ class Pool:
         self.idle = []
 
     def run(self, jobs: Iterable[Job]) -> Generator[tuple[Job, Outcome], None, None]:
-        """Run ``jobs`` on ``size`` workers, :data:`QUEUED` queued on each (so a worker never waits
-        for the next); yield each with its outcome as it ends. The jobs queued behind one whose
-        worker is killed go to another worker. Closing the iterator (or Ctrl-C) kills the workers
-        still busy."""
+        """Run ``jobs`` on ``size`` workers, sent in batches of :data:`BATCH_SECONDS` of work (and
+        no more than a fair share of what is left); yield each with its outcome as it ends. The
+        jobs queued behind one whose worker is killed go to another worker. Closing the iterator
+        (or Ctrl-C) kills the workers still busy."""
         pending: collections.deque[Job] = collections.deque(jobs)
         self.limit = memory_limit() if self.given_limit is None else self.given_limit  # as set now
         active: list[_Worker] = []
@@ -425,8 +433,9 @@ class Pool:
                     active.append(worker)
                     selector.register(worker.process.stdout, selectors.EVENT_READ, worker)  # type: ignore[arg-type]
                 for worker in active:
-                    while pending and len(worker.queue) < QUEUED and worker.send(pending[0]):
-                        pending.popleft()
+                    if pending and len(worker.queue) < 2:  # a batch, at most a fair share of what is left
+                        share = min(BATCH_JOBS, -(-len(pending) // (2 * self.size)))
+                        worker.send(pending, max(1, min(share, round(BATCH_SECONDS / max(self.mean, 1e-4)))))
                 for key, _ in selector.select(POLL_SECONDS):
                     yield from self._settle(key.data, self._read(key.data), active, pending, selector)
                 now = time.perf_counter()
@@ -468,9 +477,8 @@ class Pool:
         chunk = os.read(worker.process.stdout.fileno(), 1 << 20)
         if not chunk:
             code = worker.process.wait()
-            if code < 0:
-                return [Outcome(stopped=f"crash: the method's worker was killed by signal {-code}")]
-            return [Outcome(stopped=f"crash: the method's worker exited with code {code}")]
+            how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
+            return [Outcome(stopped=f"crash: the method's worker {how}")]
         worker.buffer += chunk
         done: list[Outcome] = []
         while len(worker.buffer) >= _HEADER.size and len(done) < len(worker.queue):
@@ -486,11 +494,7 @@ class Pool:
                 continue
             try:
                 reply = json.loads(data)
-                done.append(
-                    Outcome(value=reply["value"])
-                    if "value" in reply
-                    else Outcome(stopped=str(reply["stopped"]))
-                )
+                done.append(Outcome(reply.get("value"), None if "value" in reply else str(reply["stopped"])))
             except (ValueError, KeyError, TypeError):
                 return [*done, Outcome(stopped="crash: the worker's reply was garbled")]
         return done
@@ -499,25 +503,20 @@ class Pool:
         """The worker's running job stopped when it must be killed now (time or memory)."""
         limit = worker.queue[0].wall_limit
         if limit is not None and now - worker.began > limit:
-            return [
-                Outcome(
-                    stopped=f"time limit: no answer after {now - worker.began:.1f} s; its worker was killed"
-                )
-            ]
+            why = f"time limit: no answer after {now - worker.began:.1f} s; its worker was killed"
+            return [Outcome(stopped=why)]
         if now - worker.polled < POLL_SECONDS:
             return []
         worker.polled = now
-        used = worker.memory()
-        if self.limit is not None and used > self.limit:
-            used_mb, limit_mb = used / 2**20, self.limit / 2**20
-            why = f"memory limit: the method's processes used {used_mb:.0f} MB (limit {limit_mb:.0f} MB)"
-            return [Outcome(stopped=why)]
-        return []
+        used, cap = worker.memory() / 2**20, (self.limit or 0) / 2**20
+        why = f"memory limit: the method's processes used {used:.0f} MB (limit {cap:.0f} MB)"
+        return [Outcome(stopped=why)] if self.limit is not None and used > cap else []
 
     def _finish(self, worker: _Worker, outcome: Outcome) -> tuple[Job, Outcome]:
         job, outcome.elapsed = worker.queue.popleft(), time.perf_counter() - worker.began
         if outcome.stopped is None:
-            outcome.peak_mb = round(max(worker.peak, _resident(worker.pid)[0]) / 2**20, 1)
+            self.mean += (outcome.elapsed - self.mean) / 8
+            outcome.peak_mb = round(max(worker.peak, worker.used) / 2**20, 1)  # sampled every poll
             if worker.queue:
                 worker.front()
         else:

@@ -391,10 +391,9 @@ def write_answer(
     *,
     parameters: dict[str, Any] | None = None,
     instance_path: str | os.PathLike[str] | None = None,
-    durable: bool = True,
 ) -> None:
-    """Write :func:`answer_to_dict` to ``path`` atomically (a temporary file, then a rename;
-    synced unless not ``durable``: :func:`~knightcert.problems.output_file.atomic_output`).
+    """Write :func:`answer_to_dict` to ``path`` atomically (a temporary file, synced, then a
+    rename: :func:`~knightcert.problems.output_file.atomic_output`).
 
     Raises
     ------
@@ -402,24 +401,35 @@ def write_answer(
         The file cannot be written (full disk, name too long); the message names it.
     """
     answer = answer_to_dict(result, instance, parameters=parameters, instance_path=instance_path)
-    with atomic_output(path, durable=durable) as stream:  # created exclusively, renamed: no link followed
+    with atomic_output(path) as stream:  # created exclusively, renamed: no link followed
         # one string (json.dump encodes in pure Python, a write per token); a NaN a method
         # wrote is kept, then rejected
         stream.write(json.dumps(answer, separators=(",", ":")) + "\n")
 
 
 def read_answer(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read an answer file: the JSON object, its schema checked.
+    """Read an answer file: the JSON object, its schema checked. ``FILE#N`` (no file of that
+    name) is line N of the JSON Lines file ``FILE``, a comparison's answers file.
 
     Raises
     ------
     AnswerFileError
-        Unreadable, not JSON, not an object, or another schema.
+        Unreadable, not JSON, not an object, another schema, or no such line.
     """
     from knightcert.problems.input_file import load_json, read_text
 
+    file, _, line = os.fspath(path).rpartition("#")
     try:  # the one reader: regular files or '-', size capped, UTF-8, JSON depth capped
-        text, _ = read_text(path, "answer file")
+        if file and line.isdigit() and not os.path.lexists(path):
+            info = os.stat(file) if os.path.exists(file) else None  # missing: read_text says so
+            version = info and (info.st_size, info.st_mtime_ns, info.st_ino)
+            # kept while it is the next run's (up to 2 MB: a larger file holds one large answer)
+            lines = (_lines if info and info.st_size < 2**21 else _lines.__wrapped__)(file, version)
+            if not 0 < int(line) <= len(lines):
+                raise AnswerFileError(f"{file}: has no answer on line {line}")
+            text = lines[int(line) - 1]
+        else:
+            text, _ = read_text(path, "answer file")
         data = load_json(text, os.fspath(path), "JSON answer file")
     except InvalidInstance as exc:
         raise AnswerFileError(str(exc)) from None
@@ -428,6 +438,14 @@ def read_answer(path: str | os.PathLike[str]) -> dict[str, Any]:
     if data.get("schema") != SCHEMA:
         raise AnswerFileError(f"{os.fspath(path)}: schema {data.get('schema')!r}, expected {SCHEMA!r}")
     return data
+
+
+@functools.lru_cache(maxsize=16)  # a resume reads every line of the answers files in turn
+def _lines(path: str, version: tuple[int, ...] | None) -> list[str]:
+    """The lines of the answers file ``path`` as it is at ``version`` (its size and times)."""
+    from knightcert.problems.input_file import read_text
+
+    return read_text(path, "answer file")[0].split("\n")
 
 
 def seal(answer: dict[str, Any]) -> str:

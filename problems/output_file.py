@@ -61,16 +61,12 @@ def _prefix(name: str) -> str:
 
 
 @contextlib.contextmanager
-def atomic_output(
-    path: str | os.PathLike[str], binary: bool = False, durable: bool = True
-) -> Iterator[IO[Any]]:
+def atomic_output(path: str | os.PathLike[str], binary: bool = False) -> Iterator[IO[Any]]:
     """A stream whose contents replace the file ``path`` when the ``with`` block ends without error.
 
     The stream writes a temporary file created exclusively beside ``path``; at the end it is
-    flushed, synced (unless not ``durable``: a file that is only whole or absent after a power
-    loss, as a comparison's answer files, whose run a resume redoes) and renamed over ``path``
-    (a symbolic link at ``path`` is replaced, never followed). On an exception the temporary
-    file is removed and ``path`` is unchanged.
+    flushed, synced and renamed over ``path`` (a symbolic link at ``path`` is replaced, never
+    followed). On an exception the temporary file is removed and ``path`` is unchanged.
 
     Raises
     ------
@@ -91,8 +87,7 @@ def atomic_output(
             with opened as stream:
                 yield stream
                 stream.flush()
-                if durable:
-                    os.fsync(stream.fileno())
+                os.fsync(stream.fileno())
                 os.fchmod(stream.fileno(), FILE_MODE)
             os.replace(temporary, target)
         except OSError as exc:

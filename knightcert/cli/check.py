@@ -35,7 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="the instance file (knights, tour: a board file or ROWSxCOLS, with --torus, --closed, "
         "--start, --end as when it was solved), or '-' for the instance embedded in the answer",
     )
-    parser.add_argument("answer", metavar="ANSWER.json", help="answer file written by --save or --answers")
+    parser.add_argument("answer", metavar="ANSWER", help="answer file (--save), or FILE.jsonl#N (--answers)")
     parser.add_argument("--torus", action="store_true", help="knights, tour: the board wraps on both axes")
     parser.add_argument("--closed", action="store_true", help="tour: a closed tour")
     parser.add_argument("--start", type=square, metavar="R,C", help="tour: the fixed first square")

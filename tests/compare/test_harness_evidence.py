@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -107,10 +108,13 @@ def test_compare_saves_one_answer_per_run(tmp_path, capsys):
     argv = ["compare", "knights", "--suite", "seed", "--methods", "greedy,matching", "--answers", str(folder)]
     assert main([*argv, "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    files = sorted(folder.iterdir())
-    assert len(files) == len(rows) > 0
-    for answer in files:
-        assert main(["check", "-", str(answer)]) == 0
+    links = {row["answer"] for row in rows}  # a line of a worker's answers file each (FILE#N)
+    assert len(links) == len(rows) > 0 and all(os.path.isabs(link) and "#" in link for link in links)
+    lines = sum(len(path.read_text().splitlines()) for path in folder.glob("runs-*.jsonl"))
+    assert lines == len(rows) and len(list(folder.glob("runs-*.jsonl"))) <= 2  # a file per worker
+    for answer in links:
+        assert main(["check", "-", answer]) == 0
+    assert main(["check", "-", answer.split("#")[0] + "#99"]) == 2  # no such line: one line, exit 2
     capsys.readouterr()
 
 

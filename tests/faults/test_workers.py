@@ -171,6 +171,29 @@ def test_a_failed_run_costs_its_worker_only():
     assert first[0] != later[0][0] and len({pid for pid, _ in later}) == 1
 
 
+def test_a_batch_loses_and_mislabels_nothing_when_one_of_its_runs_fails():
+    """Jobs go to a worker in batches: a crash or a hang past its limit costs that job and its worker;
+    the jobs of its batch before it keep their own values, those after it run on a fresh worker."""
+
+    def index(i: int) -> list[int]:
+        return [i, os.getpid()]
+
+    def die() -> None:
+        os._exit(9)
+
+    jobs = [Job(index, (i,), 30.0, tag=i) for i in range(12)]
+    jobs[3], jobs[8] = Job(die, (), 30.0, tag=3), Job(time.sleep, (100,), 0.5, tag=8)
+    with Pool(1) as pool:
+        pool.mean = 1e-4  # as after many short jobs: each batch is a fair share of what is left
+        done = {job.tag: outcome for job, outcome in pool.run(jobs)}
+    assert sorted(done) == list(range(12))
+    assert done[3].stopped == "crash: the method's worker exited with code 9"
+    assert str(done[8].stopped).startswith("time limit:")
+    values = {tag: outcome.value for tag, outcome in done.items() if tag not in (3, 8)}
+    assert all(value[0] == tag for tag, value in values.items())
+    assert len({pid for _, pid in values.values()}) == 3  # the first worker, then one after each failure
+
+
 FORGER = '''
 import knightcert.compare.runner as runner
 from knightcert.compare.harness import Row
