@@ -1,7 +1,7 @@
 """The long run of the checker fuzzer: ``python bench/fuzz_checkers.py [EXAMPLES]``.
 
 Runs ``tests/problems/test_checker_fuzz.py`` with EXAMPLES random instances per problem
-(default 20 000; the test command runs 1 000), each with three perturbed answers judged
+(default 20 000; the test command runs 200), each with three perturbed answers judged
 by the independent oracle in ``tests/oracle.py``.
 """
 

@@ -132,7 +132,11 @@ def imports_of(module: str, source: str | None = None) -> set[str]:
     return {t for t in targets if t is not None and t != module}
 
 
-GRAPH = {module: imports_of(module) for module in MODULES}
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    """Every package module -> the package modules it imports, read when a test first asks
+    (not at collection, which every test worker does)."""
+    return {module: imports_of(module) for module in MODULES}
 
 
 def test_a_computed_upward_import_is_seen():
@@ -147,18 +151,18 @@ def test_a_computed_upward_import_is_seen():
         assert all(layer(t) == "compare" for t in found)
 
 
-def test_the_graph_is_read():
-    assert {"knightcert.cli.main", "knightcert.registry", "knightcert.compare.runner"} <= set(GRAPH)
-    assert "knightcert.registry" in GRAPH["knightcert.solving"]
+def test_the_graph_is_read(graph):
+    assert {"knightcert.cli.main", "knightcert.registry", "knightcert.compare.runner"} <= set(graph)
+    assert "knightcert.registry" in graph["knightcert.solving"]
     # the methods' lazy "module:function" strings count as imports
-    assert "knightcert.algorithms.knights_matching" in GRAPH["knightcert.specs"]
+    assert "knightcert.algorithms.knights_matching" in graph["knightcert.specs"]
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
-def test_no_import_goes_up_a_layer(module):
+def test_no_import_goes_up_a_layer(module, graph):
     own = layer(module)
     wrong = []
-    for target in sorted(GRAPH[module]):
+    for target in sorted(graph[module]):
         other = layer(target)
         if RANK[other] > RANK[own] or (RANK[other] == RANK[own] and other != own):
             wrong.append(f"{target} ({other})")
@@ -209,14 +213,14 @@ def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
     return components
 
 
-def test_no_import_circle_anywhere():
-    circles = [c for c in strongly_connected(GRAPH) if len(c) > 1]
+def test_no_import_circle_anywhere(graph):
+    circles = [c for c in strongly_connected(graph) if len(c) > 1]
     assert not circles, f"import circles: {circles}"
 
 
 def test_the_circle_check_can_fail():
-    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
-    assert [c for c in strongly_connected(graph) if len(c) > 1] == [["a", "b", "c"]]
+    circle = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert [c for c in strongly_connected(circle) if len(c) > 1] == [["a", "b", "c"]]
 
 
 def test_compare_holds_no_command_line_module():
@@ -251,9 +255,24 @@ def test_every_layer_is_imported_through_knightcert():
     """The four layers are subpackages of ``knightcert``; a bare ``import compare`` would pick up
     whatever other ``compare`` package is installed or sits in the working directory."""
     layers = {*LAYER_FOLDERS, "cli"}
+    # only a file with a statement naming a layer without a dot before it is parsed (joined lines
+    # joined first): a bare import has one; the parse then decides
+    maybe_bare = re.compile(
+        rf"(?m)(?:^|[;:])[ \t]*(?:from|import)[ \t][^\n]*?(?<![.\w])(?:{'|'.join(layers)})\b"
+    )
+    for statement in (
+        "import compare",
+        "x = 1; import os, problems.x",
+        "if y: from cli import a",
+        "import os, \\\n m, models",
+    ):
+        assert maybe_bare.search(statement.replace("\\\n", " ")), statement
     for package in (*LAYER_FOLDERS, "tests", "bench", "knightcert"):
         for path in sorted(_python_files(ROOT / package)):
-            tree = ast.parse(path.read_text())
+            text = path.read_text()
+            if not maybe_bare.search(text.replace("\\\n", " ")):
+                continue
+            tree = ast.parse(text)
             for node in ast.walk(tree):
                 if isinstance(node, ast.Import):
                     modules = [alias.name for alias in node.names]

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+import knightcert.models.knights_sat as producer
 from knightcert.models.knights_sat import prove_upper_bound
 from knightcert.problems.checkers import certify
 from knightcert.problems.checkers.knights import check_bound_proof
@@ -14,22 +17,31 @@ from knightcert.solving import solve
 SEVEN = knights_instance(7, 7, torus=True)
 
 
-def test_a_true_bound_gets_a_proof_the_checker_accepts():
-    entry, info = prove_upper_bound(SEVEN, 14)
-    assert entry is not None and entry["knights"] == 15 and info["proof"].startswith("LRAT")
+@pytest.fixture(scope="module")
+def seven_proof():
+    """CaDiCaL refuting 15 knights on the 7 x 7 torus, its child ended: the tests read its
+    outcome (``_outcome``, as ``finish`` returns it) under their own limits, one child for all."""
+    proof = producer.BoundProof(SEVEN, 15)
+    proof.wait()
+    yield proof
+    proof.finish()
+
+
+def test_a_true_bound_gets_a_proof_the_checker_accepts(seven_proof):
+    entry, placement, info = seven_proof._outcome()
+    assert entry is not None and placement is None
+    assert entry["knights"] == 15 and info["proof"].startswith("LRAT")
     assert entry["format"] == "lrat-binary"
     assert check_bound_proof(SEVEN.board, entry).startswith("LRAT proof (")
 
 
-def test_the_proof_child_s_start_is_reported_apart():
+def test_the_proof_child_s_start_is_reported_apart(seven_proof):
     """The child's interpreter start and imports (``proof_start_s``) are measured, within the
     proof's own time; a ``started`` file that holds no finite number is not read as one."""
     import os
     import tempfile
 
-    import knightcert.models.knights_sat as producer
-
-    _, info = prove_upper_bound(SEVEN, 14)
+    _, _, info = seven_proof._outcome()
     assert 0 < info["proof_start_s"] <= info["proof_solve_s"]
     with tempfile.TemporaryDirectory() as folder:
         for text, read in (("12.5", 12.5), ("nan", None), ("inf", None), ("x", None), ("\xff", None)):
@@ -40,42 +52,34 @@ def test_the_proof_child_s_start_is_reported_apart():
         assert producer._started(folder) is None
 
 
-def test_without_lrat_there_is_no_proof(monkeypatch):
+def test_without_lrat_there_is_no_proof(monkeypatch, seven_proof):
     """Where python-sat gives no LRAT the checker's numbering maps onto, the producer writes no
     proof (there is no DRAT fallback: the checker reads LRAT only) and says why."""
     import os
     import tempfile
-
-    import pytest
-
-    import knightcert.models.knights_sat as producer
 
     assert producer.line_scale(SEVEN.board) == 2  # the inverse of 4 modulo 7
     monkeypatch.setattr(producer, "_lrat", lambda *args: None)
     with tempfile.TemporaryDirectory() as folder, pytest.raises(SystemExit) as ended:
         producer._refute(SEVEN.board, 15, 0, 2, os.path.join(folder, "proof"))
     assert ended.value.code == producer.NO_LRAT
-    proof = producer.BoundProof(SEVEN, 15)
-    proof.wait()
-    proof.child.returncode = producer.NO_LRAT  # as the child ends without LRAT
-    entry, placement, info = proof.finish()
+    monkeypatch.setattr(seven_proof.child, "returncode", producer.NO_LRAT)  # as the child ends without LRAT
+    entry, placement, info = seven_proof._outcome()
     assert entry is None and placement is None and "writes no LRAT" in info["proof"]
 
 
-def test_a_proof_past_the_checkers_limits_is_not_attached(monkeypatch):
+def test_a_proof_past_the_checkers_limits_is_not_attached(monkeypatch, seven_proof):
     """A proof the checker would refuse for its size (23 x 23: 1.48 GB of LRAT against the
     1 GiB a proof may have) is not attached: no entry, and the info says why."""
-    import knightcert.models.knights_sat as producer
-
-    entry, info = prove_upper_bound(SEVEN, 14)
+    entry, _, info = seven_proof._outcome()
     assert entry is not None
     size = int(info["proof"].split(", ")[1].split(" ")[0])
     monkeypatch.setattr(producer, "MAX_PROOF_BYTES", size - 1)
-    entry, info = prove_upper_bound(SEVEN, 14)
+    entry, _, info = seven_proof._outcome()
     assert entry is None and info["proof"].endswith(f"past the {size - 1} bytes a proof may have")
     monkeypatch.setattr(producer, "MAX_PROOF_BYTES", size)
     monkeypatch.setattr(producer, "MAX_PROOF_TEXT", 10)
-    entry, info = prove_upper_bound(SEVEN, 14)
+    entry, _, info = seven_proof._outcome()
     assert entry is None and info["proof"].endswith("packed, past the 10 characters a proof may have")
 
 
@@ -89,11 +93,25 @@ def test_no_time_no_proof():
     assert entry is None and info["proof"].startswith("no proof within")
 
 
-def test_cpsat_attaches_a_proof_where_the_checker_has_no_certificate(monkeypatch):
+@pytest.fixture(scope="module")
+def seven_by_cpsat():
+    """CP-SAT's answer on the 7 x 7 torus as if it were past the checker's search, and the
+    progress notes heard while it ran (one solve for the tests that read them)."""
+    import knightcert.problems.checkers.knights as knights_checker
+    from knightcert.problems.progress import listening
+
+    heard: list[str] = []
+    with pytest.MonkeyPatch.context() as patch, listening(heard.append):
+        patch.setattr(knights_checker, "SEARCH_SQUARES", 10)  # as if 7 x 7 were past the search
+        result = solve(SEVEN, method="cpsat")
+    return result, heard
+
+
+def test_cpsat_attaches_a_proof_where_the_checker_has_no_certificate(monkeypatch, seven_by_cpsat):
     import knightcert.problems.checkers.knights as knights_checker
 
     monkeypatch.setattr(knights_checker, "SEARCH_SQUARES", 10)  # as if 7 x 7 were past the search
-    result = solve(SEVEN, method="cpsat")
+    result, _ = seven_by_cpsat
     assert result.status is Status.OPTIMAL and result.objective == 14 and "drat" in result.certificate
     optimal = next(e for e in result.evidence if e.claim == "optimal")
     assert result.certified and optimal.backing is Backing.PROOF
@@ -110,11 +128,8 @@ def test_cpsat_attaches_a_proof_where_the_checker_has_no_certificate(monkeypatch
     ]
 
 
-def test_odd_square_tori_start_from_the_anti_diagonals(monkeypatch):
-    import knightcert.problems.checkers.knights as knights_checker
-
-    monkeypatch.setattr(knights_checker, "SEARCH_SQUARES", 10)  # as if 7 x 7 were past the search
-    result = solve(SEVEN, method="cpsat")
+def test_odd_square_tori_start_from_the_anti_diagonals(seven_by_cpsat):
+    result, _ = seven_by_cpsat
     assert result.info["start"] == "anti-diagonal construction"
     assert result.status is Status.OPTIMAL and result.certified and result.info["placed_by_proof_solver"] == 0
 
@@ -156,7 +171,6 @@ def test_a_proof_that_runs_out_of_time_leaves_the_answer_feasible(monkeypatch):
     """No time for CaDiCaL (nor for CP-SAT alongside, which stops with it): no proof is
     attached; the answer keeps CP-SAT's word (optimal or a bound) or the checker's own band
     bound (26 on 7 x 11, above the optimum 24), certified."""
-    import knightcert.models.knights_sat as producer
     import knightcert.problems.checkers.knights as knights_checker
 
     monkeypatch.setattr(knights_checker, "SEARCH_SQUARES", 10)
@@ -171,16 +185,10 @@ def test_a_proof_that_runs_out_of_time_leaves_the_answer_feasible(monkeypatch):
         assert result.bound == 26 and claims["bound"] is Backing.CERTIFICATE
 
 
-def test_the_proof_says_what_it_is_doing(monkeypatch):
+def test_the_proof_says_what_it_is_doing(seven_by_cpsat):
     """A listener hears which count is placed and which is being refuted (the command line
     shows these notes on a terminal)."""
-    import knightcert.problems.checkers.knights as knights_checker
-    from knightcert.problems.progress import listening
-
-    monkeypatch.setattr(knights_checker, "SEARCH_SQUARES", 10)
-    heard: list[str] = []
-    with listening(heard.append):
-        result = solve(SEVEN, method="cpsat")
+    result, heard = seven_by_cpsat
     assert result.status is Status.OPTIMAL
     assert heard == ["14 knights placed (anti-diagonal construction); CaDiCaL is proving that 15 do not fit"]
 
@@ -191,8 +199,6 @@ def test_fixed_knights_are_units_of_the_refuted_formula(monkeypatch):
     Three fixed knights lower the 7 x 7 torus's optimum to 13: the proof, made through the
     command line's method, certifies it, and is refused against the formula without the units
     (where 14 knights fit)."""
-    import pytest
-
     import knightcert.problems.checkers.knights as knights_checker
     from knightcert.problems.checkers.common import CheckFailed
 

@@ -156,7 +156,7 @@ def small_boards(draw):
     return blocked, draw(st.booleans()), draw(st.booleans()), start, None if end == start else end
 
 
-@settings(max_examples=200)
+@settings(max_examples=100)
 @given(small_boards())
 def test_the_producer_finds_separators_only_where_no_tour_exists(case):
     blocked, torus, closed, start, end = case

@@ -327,13 +327,18 @@ def test_a_proof_text_past_the_limit_is_refused_before_it_is_read(monkeypatch):
     assert proof_entry(entry)["xz"] == entry["xz"]
 
 
-def test_a_proof_entry_names_its_lex_length_truthfully():
-    """A proof of the lex formula checks only against that formula: the entry's lex removed,
-    changed or given on a holed board is refused, as is a lex that is not a positive integer."""
+@pytest.fixture(scope="module")
+def seven_entry():
+    """CaDiCaL's proof entry that 15 knights do not fit on the 7 x 7 torus (one child for the tests)."""
     from knightcert.models.knights_sat import prove_upper_bound
 
-    seven = knights_instance(7, 7, torus=True)
-    entry, _ = prove_upper_bound(seven, 14)
+    return prove_upper_bound(knights_instance(7, 7, torus=True), 14)[0]
+
+
+def test_a_proof_entry_names_its_lex_length_truthfully(seven_entry):
+    """A proof of the lex formula checks only against that formula: the entry's lex removed,
+    changed or given on a holed board is refused, as is a lex that is not a positive integer."""
+    seven, entry = knights_instance(7, 7, torus=True), seven_entry
     assert entry is not None and entry["lex"] >= 1
     assert check_bound_proof(seven.board, entry).startswith("LRAT proof (")
     assert "lex-leader" in check_bound_proof(seven.board, entry)
@@ -351,13 +356,10 @@ def test_a_proof_entry_names_its_lex_length_truthfully():
         check_bound_proof(seven.board, {**entry, "lex": 50})
 
 
-def test_a_proof_entry_names_its_counter_order_truthfully():
+def test_a_proof_entry_names_its_counter_order_truthfully(seven_entry):
     """Likewise the counter's order: ``lines`` removed or changed, the proof is refused; a
     ``lines`` that is not a positive integer, or not below the shorter side, is refused as such."""
-    from knightcert.models.knights_sat import prove_upper_bound
-
-    seven = knights_instance(7, 7, torus=True)
-    entry, _ = prove_upper_bound(seven, 14)
+    seven, entry = knights_instance(7, 7, torus=True), seven_entry
     assert entry is not None and entry["lines"] == 2  # 4 * 2 = 1 (mod 7)
     assert "counted by knight lines" in check_bound_proof(seven.board, entry)
     without = {k: v for k, v in entry.items() if k != "lines"}

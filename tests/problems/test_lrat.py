@@ -83,8 +83,14 @@ def test_malformed_binary_is_refused(data, words):
 SEVEN = knights_instance(7, 7, torus=True)
 
 
-def test_cadical_lrat_is_checked_and_forgeries_refused():
-    entry, info = prove_upper_bound(SEVEN, 14)
+@pytest.fixture(scope="module")
+def seven_proof():
+    """CaDiCaL's proof that 15 knights do not fit on the 7 x 7 torus (one child for the tests)."""
+    return prove_upper_bound(SEVEN, 14)
+
+
+def test_cadical_lrat_is_checked_and_forgeries_refused(seven_proof):
+    entry, info = seven_proof
     assert entry is not None and entry["format"] == "lrat-binary" and info["proof"].startswith("LRAT")
     assert proof_entry(entry)["format"] == "lrat-binary"
     assert check_bound_proof(SEVEN.board, entry).startswith("LRAT proof (")
@@ -105,12 +111,12 @@ def test_cadical_lrat_is_checked_and_forgeries_refused():
         check_bound_proof(SEVEN.board, {**entry, "format": "frat"})
 
 
-def test_no_perturbation_refutes_a_satisfiable_formula():
+def test_no_perturbation_refutes_a_satisfiable_formula(seven_proof):
     """The 7 x 7 torus fits 14 knights: whatever is done to the proof of "no 15" (bits
     flipped, records dropped or cut, hints shifted), it must not refute "at least 14"."""
     import random
 
-    entry, _ = prove_upper_bound(SEVEN, 14)
+    entry, _ = seven_proof
     assert entry is not None
     binary = decode_proof(entry)
     lex, lines = entry.get("lex", 0), entry.get("lines", 0)

@@ -107,10 +107,12 @@ def boxed_in_boards(count: int):
         grid = np.where(rng.random((rows, cols)) < 0.45, "x", ".")
         c, s = rng.choice(rows * cols, size=2, replace=False)
         grid.flat[c], grid.flat[s] = "C", "S"
-        instance = parse_lost_knight("\n".join("".join(row) for row in grid) + "\n")
-        free = ~instance.board.blocked.reshape(rows, cols)
-        reach = _reach(free, instance.start)
-        if not reach[instance.exit] and reach.sum() > 1:
+        reach = _reach(grid != "x", divmod(int(c), int(cols)))
+        if not reach.flat[s] and reach.sum() > 1:  # the parser reads only the boards kept
+            instance = parse_lost_knight("\n".join("".join(row) for row in grid) + "\n")
+            assert (~instance.board.blocked.reshape(rows, cols) == (grid != "x")).all()
+            assert tuple(instance.start) == divmod(int(c), int(cols))
+            assert tuple(instance.exit) == divmod(int(s), int(cols))
             found += 1
             yield instance, reach
 
@@ -467,17 +469,15 @@ def _has_closed_tour(board: Board) -> bool:
             if t in where and where[t] != i:
                 moves[i].add(where[t])
     n = len(free)
-    if n < 3:
+    if n < 3 or any(len(m) < 2 for m in moves):  # a cycle enters and leaves every square
         return False
 
-    def extend(path: list[int], seen: set[int]) -> bool:
-        if len(path) == n:
-            return 0 in moves[path[-1]]
-        return any(
-            extend([*path, k], seen | {k}) for k in sorted(moves[path[-1]]) if k not in seen and k != 0
-        )
+    def extend(last: int, seen: int, length: int) -> bool:  # seen: a bit per square on the path
+        if length == n:
+            return 0 in moves[last]
+        return any(extend(k, seen | 1 << k, length + 1) for k in moves[last] if not seen >> k & 1)
 
-    return extend([0], {0})
+    return extend(0, 1, 1)
 
 
 def test_no_closed_tour_is_certified_exactly_when_none_exists():

@@ -19,7 +19,7 @@ from knightcert.problems.tours import TourInstance
 
 def brute_force(instance: TourInstance) -> bool:
     board = instance.board
-    table = knight_neighbours(board)
+    near = [[int(t) for t in row if t >= 0] for row in knight_neighbours(board)]  # lists: fast to walk
     usable = [int(i) for i in np.flatnonzero(board.free.reshape(-1))]
     n = len(usable)
     starts = [board.index(*instance.start)] if instance.start is not None else usable
@@ -29,15 +29,15 @@ def brute_force(instance: TourInstance) -> bool:
         if len(path) == n:
             if end is not None and path[-1] != end:
                 return False
-            return not instance.closed or (n >= 3 and path[0] in table[path[-1]])
-        for nxt in table[path[-1]]:
-            if nxt >= 0 and int(nxt) not in seen:
-                seen.add(int(nxt))
-                path.append(int(nxt))
+            return not instance.closed or (n >= 3 and path[0] in near[path[-1]])
+        for nxt in near[path[-1]]:
+            if nxt not in seen:
+                seen.add(nxt)
+                path.append(nxt)
                 if extend(path, seen):
                     return True
                 path.pop()
-                seen.discard(int(nxt))
+                seen.discard(nxt)
         return False
 
     return any(extend([s], {s}) for s in starts)

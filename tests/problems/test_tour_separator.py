@@ -94,7 +94,7 @@ def flat(board: Board, squares) -> np.ndarray:
     return np.array([board.index(*sq) for sq in squares], dtype=np.int64)
 
 
-@settings(max_examples=250)
+@settings(max_examples=100)
 @given(small_boards(), st.lists(st.lists(st.booleans(), min_size=12, max_size=12), max_size=6))
 def test_a_separator_that_proves_sits_only_on_a_board_without_a_tour(case, choices):
     blocked, torus, closed, start, end = case
@@ -114,7 +114,7 @@ def test_a_separator_that_proves_sits_only_on_a_board_without_a_tour(case, choic
         assert own[1].proves and separator_verdict(instance, own[0]).proves
 
 
-@settings(max_examples=150)
+@settings(max_examples=60)
 @given(small_boards())
 def test_the_checker_certifies_a_no_by_separator_only_where_no_tour_exists(case):
     """With the checker's own search switched off, a "No" with any separator attached is
@@ -140,7 +140,7 @@ def check_claims_with_separators(case):
             assert out.certificate is not None and "separator" in out.certificate
 
 
-@settings(max_examples=400)
+@settings(max_examples=150)
 @given(small_boards())
 def test_every_argument_of_the_checker_holds_only_where_no_tour_exists(case):
     """Counting, colours, degrees, forced moves, theorems: each "no" the checker argues is
