@@ -122,10 +122,11 @@ def count(instance: Any, *, keep: int = 0, time_limit: float | None = 10.0, seco
     keep : int
         Solutions to hand back (each checked): up to ``keep``.
     time_limit : float, optional
-        Seconds for all counters (each takes what the ones before it left; the checker's
-        enumeration stops at its step budget too). A counter stopped by it, or by Ctrl-C (the
-        counters after it are then not run), gives no count, only a lower bound where its
-        solutions so far make one (:attr:`Count.at_least`).
+        Seconds for all counters: the search first, CP-SAT half of what it left (all of it
+        when only solutions are asked for), the checker the rest (its compiled tour search,
+        bounded by its nodes, is only not started past it). A counter stopped by it, or by
+        Ctrl-C (the counters after it are then not run), gives no count, only a lower bound
+        where its solutions so far make one (:attr:`Count.at_least`).
     second : bool
         Run CP-SAT's enumeration and the checker's as well (default True).
 
@@ -205,7 +206,7 @@ def _enumeration(problem: str, plural: str, instance: Any, optimum: int | None, 
     only solutions are asked for; paths need the search's length, within the model's size
     (else the size, an int). ``asked``: solutions to keep, the deadline, whether to count."""
     keep, deadline, second = asked
-    time_limit = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
+    time_limit = None if deadline is None else max(deadline - time.perf_counter(), 0.0) / (1 + second)
     if problem == "path":
         if not second or optimum is None:
             return None
