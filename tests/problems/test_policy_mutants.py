@@ -1,0 +1,99 @@
+"""Tests that kill the survivors of the mutation run on the tour, path, jump and knights
+checkers' policy tables and predicates, and on the checker's own counter (cosmic-ray, core and
+quiet operators; docs/certificates.md, "Mutation testing"): each pins the predicate or the row
+a surviving mutant broke."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from knightcert.problems.board import Board
+from knightcert.problems.checkers.path import certify_path
+from knightcert.problems.checkers.tour import (
+    _closing_argument,
+    _count_argument,
+    _full_open,
+    _theorem_argument,
+)
+from knightcert.problems.lost_knight import LostKnightInstance, parse_lost_knight
+from knightcert.problems.result import Result, Status
+from knightcert.problems.tours import TourInstance
+from knightcert.solving import solve
+
+
+def test_the_closing_argument_needs_both_ends_and_no_move_between_them():
+    board = Board(5, 6)
+    assert _closing_argument(TourInstance(board, True, None, (0, 0))) is None  # an end alone: nothing
+    assert _closing_argument(TourInstance(board, True, (0, 0), None)) is None
+    assert _closing_argument(TourInstance(board, True, (0, 0), (1, 2))) is None  # a knight move apart
+    assert _closing_argument(TourInstance(board, False, (0, 0), (0, 1))) is None  # open: no closing move
+    assert _closing_argument(TourInstance(board, True, (0, 0), (0, 1))) == (
+        "closing move: the fixed start and end are not a knight move apart"
+    )
+
+
+def test_the_count_argument_is_about_closed_tours_only():
+    assert _count_argument(TourInstance(Board(1, 2), False)) is None
+    assert _count_argument(TourInstance(Board(1, 2), True)) == "count: a closed tour needs at least 3 squares"
+
+
+def test_a_fixed_end_names_the_open_tour_reason_and_free_ends_conrad():
+    """With no fixed end the argument cites the table of boards with an open tour; with a
+    start or an end (either), the reason for the board's sides."""
+    board = Board(3, 3)
+    assert (
+        _theorem_argument(TourInstance(board)) == "Conrad et al. (1994): no open tour on a full 3 x 3 board"
+    )
+    sides = "Conrad et al. (1994) / Cull and De Curtins (1978): no open tour on 3 x 3, 3 x 5 or 3 x 6 (3 x 3)"
+    for start, end in (((0, 0), None), (None, (0, 0)), ((0, 0), (1, 2))):
+        assert _theorem_argument(TourInstance(board, False, start, end)) == sides
+
+
+def test_a_full_board_argument_is_asked_for_open_tours_of_full_plain_boards_only():
+    calls: list[tuple] = []
+    argument = _full_open(lambda *given: calls.append(given) or "why")
+    assert argument(TourInstance(Board(5, 5), False, (0, 0))) == "why" and calls == [(5, 5, (0, 0), None)]
+    holed = Board(5, 5, np.eye(5, dtype=bool)[:, ::-1] & np.eye(5, dtype=bool))  # the centre removed
+    for other in (Board(5, 5, torus=True), holed):
+        assert argument(TourInstance(other, False, (0, 0))) is None
+    assert argument(TourInstance(Board(5, 5), True)) is None and len(calls) == 1
+
+
+# ------------------------------------------------------------------------ path: certify_path, _no_path
+
+
+def _path_answer(status, path=None, objective=None, bound=None, certificate=None):
+    return Result("path", "test", status, objective, bound, path, 0.0, certificate=certificate)
+
+
+BASE = parse_lost_knight("C.....\n......\n....S.\n......\n......\n......\n")  # 6x6 torus: 2 moves
+VIA = LostKnightInstance(BASE.board, BASE.start, BASE.exit, "v", via=((3, 3),))
+
+
+def test_the_checked_labels_are_handed_back_for_an_optimal_claim_of_one_leg_only():
+    path = [[0, 0], [1, 2], [2, 4]]
+    evidence, certificate = certify_path(BASE, _path_answer(Status.OPTIMAL, path, 2, 2))
+    assert evidence[-1].how == "distance labelling" and set(certificate) == {"labels"}
+    evidence, certificate = certify_path(BASE, _path_answer(Status.FEASIBLE, path, 2, 2, {"labels": "x"}))
+    assert evidence[-1].claim == "bound" and certificate is None  # a bound's labels are the checker's own
+    through = solve(VIA, "bfs")
+    junk = _path_answer(
+        Status.OPTIMAL, through.solution, through.objective, through.objective, {"labels": "x"}
+    )
+    evidence, certificate = certify_path(VIA, junk)  # labels attached to a via path are not read
+    assert evidence[-1].how == "distance labelling of each of 2 legs" and certificate is None
+
+
+def test_the_closed_set_of_a_later_leg_is_found():
+    cut = np.zeros((5, 5), dtype=bool)
+    for dr, dc in ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1)):
+        cut[(2 + dr) % 5, (2 + dc) % 5] = True  # (2, 2) has no move left
+    instance = LostKnightInstance(Board(5, 5, cut, torus=True), (0, 0), (2, 2), "cut", via=((4, 4),))
+    evidence, certificate = certify_path(instance, _path_answer(Status.INFEASIBLE))
+    assert evidence[0].how == "closed set (the leg (4, 4) -> (2, 2))" and set(certificate) == {"closed"}
+
+
+def test_a_via_square_on_the_start_adds_no_leg():
+    instance = LostKnightInstance(BASE.board, BASE.start, BASE.exit, "v", via=(BASE.start,))
+    evidence, _ = certify_path(instance, _path_answer(Status.OPTIMAL, [[0, 0], [1, 2], [2, 4]], 2, 2))
+    assert evidence[-1].how == "distance labelling"
