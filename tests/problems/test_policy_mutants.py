@@ -6,17 +6,22 @@ a surviving mutant broke."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from knightcert.problems.board import Board
+from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.checkers.jump import certify_jump
 from knightcert.problems.checkers.path import certify_path
 from knightcert.problems.checkers.tour import (
     _closing_argument,
     _count_argument,
     _full_open,
     _theorem_argument,
+    argument_against,
 )
+from knightcert.problems.jump_game import parse_jump
 from knightcert.problems.lost_knight import LostKnightInstance, parse_lost_knight
-from knightcert.problems.result import Result, Status
+from knightcert.problems.result import Backing, Result, Status
 from knightcert.problems.tours import TourInstance
 from knightcert.solving import solve
 
@@ -27,9 +32,9 @@ def test_the_closing_argument_needs_both_ends_and_no_move_between_them():
     assert _closing_argument(TourInstance(board, True, (0, 0), None)) is None
     assert _closing_argument(TourInstance(board, True, (0, 0), (1, 2))) is None  # a knight move apart
     assert _closing_argument(TourInstance(board, False, (0, 0), (0, 1))) is None  # open: no closing move
-    assert _closing_argument(TourInstance(board, True, (0, 0), (0, 1))) == (
-        "closing move: the fixed start and end are not a knight move apart"
-    )
+    why = "closing move: the fixed start and end are not a knight move apart"
+    assert _closing_argument(TourInstance(board, True, (0, 0), (0, 1))) == why
+    assert argument_against(TourInstance(Board(6, 6), True, (0, 0), (0, 1))) == (Backing.CERTIFICATE, why)
 
 
 def test_the_count_argument_is_about_closed_tours_only():
@@ -97,3 +102,34 @@ def test_a_via_square_on_the_start_adds_no_leg():
     instance = LostKnightInstance(BASE.board, BASE.start, BASE.exit, "v", via=(BASE.start,))
     evidence, _ = certify_path(instance, _path_answer(Status.OPTIMAL, [[0, 0], [1, 2], [2, 4]], 2, 2))
     assert evidence[-1].how == "distance labelling"
+
+
+# ------------------------------------------------------------------------ jump: the policy's rows
+
+
+GAME = parse_jump("1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n")  # EX1: C wins in round 3
+STUCK = parse_jump("1 3\n1\n1 0 0\n0 0\n")  # nobody arrives
+NOBODY = {"winner": None, "round": None, "key": None, "path": None}
+
+
+def _jump_answer(status, solution=None, bound=None):
+    return Result("jump", "test", status, None, bound, solution, 0.0)
+
+
+def test_no_winner_is_certified_when_nobody_arrives_and_the_answer_names_nobody():
+    for solution in (None, NOBODY):  # without a solution, or one that names nobody
+        evidence, _ = certify_jump(STUCK, _jump_answer(Status.INFEASIBLE, solution))
+        assert [(e.claim, e.how) for e in evidence] == [("infeasible", "round labels")]
+    for field, value in (("winner", "A"), ("round", 2)):
+        with pytest.raises(CheckFailed, match="an answer without a winner names one, or its round"):
+            certify_jump(STUCK, _jump_answer(Status.INFEASIBLE, {**NOBODY, field: value}))
+    with pytest.raises(CheckFailed, match=r"^player A can reach the goal$"):
+        certify_jump(GAME, _jump_answer(Status.INFEASIBLE))
+
+
+def test_a_lower_bound_up_to_the_winning_round_is_certified():
+    for bound in (2, 3):
+        evidence, _ = certify_jump(GAME, _jump_answer(Status.UNKNOWN, bound=bound))
+        assert [(e.claim, e.how) for e in evidence] == [("bound", "round labels")]
+    with pytest.raises(CheckFailed, match="bound 4 exceeds the winning round 3 the labels prove"):
+        certify_jump(GAME, _jump_answer(Status.UNKNOWN, bound=4))
