@@ -10,15 +10,18 @@ import pytest
 
 from knightcert.problems.board import Board
 from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.checkers.enumeration import enumerate_solutions
 from knightcert.problems.checkers.jump import certify_jump
 from knightcert.problems.checkers.path import certify_path
 from knightcert.problems.checkers.tour import (
+    EXHAUSTIVE_SQUARES,
     _closing_argument,
     _count_argument,
     _full_open,
     _theorem_argument,
     argument_against,
 )
+from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.jump_game import parse_jump
 from knightcert.problems.lost_knight import LostKnightInstance, parse_lost_knight
 from knightcert.problems.result import Backing, Result, Status
@@ -133,3 +136,22 @@ def test_a_lower_bound_up_to_the_winning_round_is_certified():
         assert [(e.claim, e.how) for e in evidence] == [("bound", "round labels")]
     with pytest.raises(CheckFailed, match="bound 4 exceeds the winning round 3 the labels prove"):
         certify_jump(GAME, _jump_answer(Status.UNKNOWN, bound=4))
+
+
+# ------------------------------------------------------------------------ the checker's own counter
+
+
+def test_the_checkers_count_takes_exactly_its_step_budget():
+    """7 steps count the 3 shortest paths of 2 moves, 66 the 2 placements of 5 knights on 3 x 3:
+    one step fewer counts nothing."""
+    path = LostKnightInstance(Board(5, 7, torus=True), (0, 0), (3, 4))
+    knights = KnightsInstance(Board(3, 3))
+    for instance, steps, counted in ((path, 7, (2, 3)), (knights, 66, (5, 2))):
+        assert enumerate_solutions(instance, nodes=steps) == counted
+        assert enumerate_solutions(instance, nodes=steps - 1) is None
+
+
+def test_the_checkers_tour_count_takes_boards_of_up_to_its_search_squares():
+    assert EXHAUSTIVE_SQUARES == 256
+    assert enumerate_solutions(TourInstance(Board(1, 256))) == (None, 0)  # no move: no tour, counted
+    assert enumerate_solutions(TourInstance(Board(1, 257))) is None
