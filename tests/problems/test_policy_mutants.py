@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from knightcert.problems.board import Board
+from knightcert.problems.checkers import certify
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.checkers.enumeration import enumerate_solutions
 from knightcert.problems.checkers.jump import certify_jump
@@ -21,7 +22,7 @@ from knightcert.problems.checkers.tour import (
     _theorem_argument,
     argument_against,
 )
-from knightcert.problems.independent_knights import KnightsInstance
+from knightcert.problems.independent_knights import KnightsInstance, knights_instance
 from knightcert.problems.jump_game import parse_jump
 from knightcert.problems.lost_knight import LostKnightInstance, parse_lost_knight
 from knightcert.problems.result import Backing, Result, Status
@@ -155,3 +156,22 @@ def test_the_checkers_tour_count_takes_boards_of_up_to_its_search_squares():
     assert EXHAUSTIVE_SQUARES == 256
     assert enumerate_solutions(TourInstance(Board(1, 256))) == (None, 0)  # no move: no tour, counted
     assert enumerate_solutions(TourInstance(Board(1, 257))) is None
+
+
+# ------------------------------------------------------------------------ knights: fixed knights
+
+
+def test_fixed_knights_claims_are_the_rests_and_the_answer_is_the_whole_placement():
+    instance = knights_instance(6, fixed=[(0, 0), (3, 3)])
+    aside = " (the board without the 2 fixed knights and the squares they attack)"
+    best = solve(instance, "matching")
+    evidence = certify(instance, best).evidence
+    assert [(e.claim, e.how) for e in evidence] == [
+        ("answer", "placement checked"),
+        ("optimal", "matching (Kőnig)" + aside),
+    ]
+    bound = Result.empty("knights", "mine", status=Status.UNKNOWN)
+    assert [(e.claim, e.how) for e in certify(instance, bound.with_(bound=18)).evidence] == [
+        ("bound", "matching (Kőnig)" + aside)
+    ]
+    assert not certify(instance, bound.with_(bound=17)).evidence  # below the optimum: refused
