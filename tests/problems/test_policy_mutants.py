@@ -11,7 +11,7 @@ import pytest
 from knightcert.problems.board import Board
 from knightcert.problems.checkers import certify
 from knightcert.problems.checkers.common import CheckFailed
-from knightcert.problems.checkers.enumeration import enumerate_solutions
+from knightcert.problems.checkers.enumeration import SQUARES, enumerate_solutions
 from knightcert.problems.checkers.jump import certify_jump
 from knightcert.problems.checkers.path import certify_path
 from knightcert.problems.checkers.tour import (
@@ -175,3 +175,10 @@ def test_fixed_knights_claims_are_the_rests_and_the_answer_is_the_whole_placemen
         ("bound", "matching (Kőnig)" + aside)
     ]
     assert not certify(instance, bound.with_(bound=17)).evidence  # below the optimum: refused
+
+
+def test_the_checkers_plain_count_takes_boards_of_up_to_its_squares():
+    near = ((0, 0), (1, 2))  # one move apart: one shortest path, found at once
+    assert SQUARES == 900
+    assert enumerate_solutions(LostKnightInstance(Board(30, 30, torus=True), *near)) == (1, 1)
+    assert enumerate_solutions(LostKnightInstance(Board(30, 31, torus=True), *near)) is None
