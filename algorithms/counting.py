@@ -53,10 +53,10 @@ class _Watched:
     def __init__(self, deadline: float | None) -> None:
         self.deadline, self.found = deadline or float("inf"), 0
 
-    def __call__(self, *args) -> int:
+    def __call__(self, nbr, free, start, last, place, reserved) -> int:
         stop = np.zeros(1, dtype=np.int64)
         (paths, finished), interrupted = stopping.run_stoppable(
-            lambda: count_hamiltonian_paths(*args, stop),
+            lambda: count_hamiltonian_paths(nbr, free, start, last, place, reserved, stop),
             lambda: stop.fill(1),
             lambda: time.perf_counter() > self.deadline,
         )
@@ -175,7 +175,8 @@ def count_tours(instance: TourInstance, deadline: float | None = None) -> tuple[
         directed = _directed(instance, nbr, free, places, bit, paths)
         if n == 1 or both == places:  # every tour counted in both directions (or its own reverse)
             return directed, directed // (1 + (n > 1))
-        return directed, directed - ((both and _directed(instance, nbr, free, both, bit, paths)) or 0) // 2
+        mirrored = 0 if both is None else _directed(instance, nbr, free, both, bit, paths)
+        return directed, directed - mirrored // 2
     except CountStopped as stopped:  # the tours found bound the count when all of them are counted
         bound = directed if directed is not None or instance.required_moves else stopped.args[1]
         raise CountStopped(f"{stopped.args[0]}: at least {bound}", bound) from None
