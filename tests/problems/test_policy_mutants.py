@@ -182,3 +182,12 @@ def test_the_checkers_plain_count_takes_boards_of_up_to_its_squares():
     assert SQUARES == 900
     assert enumerate_solutions(LostKnightInstance(Board(30, 30, torus=True), *near)) == (1, 1)
     assert enumerate_solutions(LostKnightInstance(Board(30, 31, torus=True), *near)) is None
+
+
+def test_fixed_knights_that_attack_each_other_back_any_bound_and_nothing_else():
+    instance = knights_instance(5, fixed=[(0, 0), (1, 2)])
+    unknown = Result.empty("knights", "mine", status=Status.UNKNOWN)
+    assert [(e.claim, e.how) for e in certify(instance, unknown.with_(bound=3)).evidence] == [
+        ("bound", "fixed: the knights on (0, 0) and (1, 2) attack each other")
+    ]
+    assert not certify(instance, unknown).evidence
