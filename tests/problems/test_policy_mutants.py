@@ -191,3 +191,12 @@ def test_fixed_knights_that_attack_each_other_back_any_bound_and_nothing_else():
         ("bound", "fixed: the knights on (0, 0) and (1, 2) attack each other")
     ]
     assert not certify(instance, unknown).evidence
+
+
+def test_one_fixed_knight_is_named_in_the_singular():
+    instance = knights_instance(5, fixed=[(0, 0)])
+    evidence = certify(instance, solve(instance, "matching")).evidence
+    assert (
+        evidence[-1].how
+        == "matching (Kőnig) (the board without the 1 fixed knight and the squares they attack)"
+    )
