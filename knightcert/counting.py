@@ -138,7 +138,8 @@ def count(instance: Any, *, keep: int = 0, time_limit: float | None = 10.0, seco
     """
     problem, plural = _problem(instance)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    pair, searched = _search(plural, instance, deadline)
+    # with solutions only (no count asked for) the tour search stops at once: CP-SAT gets the time
+    pair, searched = _search(plural, instance, deadline if second or problem != "tour" else -1.0)
     optimum = None if pair is None or problem == "tour" else pair[0]
     counters, stopped = [searched], searched.note.startswith("interrupted")
     found = None if stopped else _enumeration(problem, plural, instance, optimum, (keep, deadline, second))

@@ -201,3 +201,10 @@ def test_required_moves_stopped_bound_nothing():
     with pytest.raises(CountStopped) as stopped:
         count_tours(TourInstance(board), time.perf_counter())
     assert stopped.value.args[1] is not None
+
+
+def test_solutions_alone_do_not_wait_for_the_tour_count():
+    """With only solutions asked for, the exact search (hours on 8 x 8) stops at once."""
+    tally = knightcert.count(knightcert.tour_instance(8, 8), keep=1, second=False, time_limit=None)
+    assert len(tally.solutions) == 1 and len(tally.solutions[0]) == 64
+    assert tally.counters[0].note.startswith("stopped at the time limit")
