@@ -9,3 +9,4 @@ prove are in :mod:`knightcert.heuristics`.
 
 if __name__ != "knightcert.algorithms":  # pragma: no cover - the folder imported under another name
     raise ImportError(f"{__name__} is part of knightcert: import knightcert.algorithms")
+

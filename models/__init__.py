@@ -8,6 +8,7 @@ if __name__ != "knightcert.models":  # pragma: no cover - the folder imported un
     raise ImportError(f"{__name__} is part of knightcert: import knightcert.models")
 
 
+
 def _cp_model_with_pandas_deferred() -> None:
     """Import OR-Tools' ``cp_model`` with pandas loaded on its first use, not at the import.
 
