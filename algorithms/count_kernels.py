@@ -18,8 +18,10 @@ def _popcount(x):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def count_hamiltonian_paths(nbr, free, start, last, place, reserved):  # pragma: no cover - compiled
-    """Paths from ``start`` through every square of ``free`` that end on a square of ``last``.
+def count_hamiltonian_paths(nbr, free, start, last, place, reserved, stop):  # pragma: no cover - compiled
+    """(paths, finished): paths from ``start`` through every square of ``free`` that end on a
+    square of ``last``; not finished, the paths found so far, when ``stop[0]`` was set (read
+    every 16,384 nodes: another thread stops the search, which holds no GIL).
 
     ``nbr[v]`` is the bitmask of the squares one move from ``v``; ``place[k] >= 0`` is the
     square the path must have at position ``k`` (from 0), and the squares of ``reserved`` (those
@@ -38,8 +40,12 @@ def count_hamiltonian_paths(nbr, free, start, last, place, reserved):  # pragma:
     visited = one << np.uint64(start)
     stack_left[0] = nbr[start] & free & ~visited & _allowed(place, reserved, 1)
     if n == 1:
-        return 1 if (last >> np.uint64(start)) & one else 0
+        return (1 if (last >> np.uint64(start)) & one else 0), True
+    nodes = 0
     while depth >= 0:
+        nodes += 1
+        if nodes & 16383 == 0 and stop[0]:
+            return total, False
         moves = stack_left[depth]
         if moves == 0:
             visited &= ~(one << np.uint64(stack_square[depth]))
@@ -78,7 +84,7 @@ def count_hamiltonian_paths(nbr, free, start, last, place, reserved):  # pragma:
         depth += 1
         stack_square[depth] = w
         stack_left[depth] = nbr[w] & rest & _allowed(place, reserved, depth + 1)
-    return total
+    return total, True
 
 
 @njit(cache=True, nogil=True, inline="always")

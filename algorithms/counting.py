@@ -7,7 +7,9 @@
 * independent knights: a dynamic programme over rows whose state is the last two rows
   (plain boards of at most ``MAX_WIDTH`` columns on the narrow side, holes allowed).
 
-Each honours the instance's side constraints (tours: visits at their places in the search,
+The tour counter stops at a deadline or on Ctrl-C (:class:`CountStopped`, with the tours
+found so far when they bound the count from below). Each honours the instance's side
+constraints (tours: visits at their places in the search,
 forbidden moves cut from the masks, required moves by inclusion and exclusion; paths: a leg
 between via squares at a time; knights: the board the fixed knights leave) and returns plain
 integers; :func:`knightcert.count` compares them with two other counters.
@@ -16,11 +18,13 @@ integers; :func:`knightcert.count` compares them with two other counters.
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Iterator
 
 import numpy as np
 
 from knightcert.algorithms.count_kernels import count_hamiltonian_paths, count_max_rows
+from knightcert.problems import stopping
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.independent_knights import KnightsInstance, fixed_conflict, rest_of
 from knightcert.problems.lost_knight import LostKnightInstance
@@ -28,11 +32,38 @@ from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.tours import TourInstance
 
 __all__ = ["MAX_TOUR_SQUARES", "MAX_WIDTH", "count_knights", "count_paths", "count_tours", "shortest_paths"]
+__all__ += ["CountStopped"]
 
 #: Usable squares up to which tours are counted (one bit each in a 64-bit mask).
 MAX_TOUR_SQUARES = 64
 #: Columns (of the narrow side) up to which maximum placements are counted.
 MAX_WIDTH = 8
+
+
+class CountStopped(Exception):
+    """The tour count stopped: ``args`` are the note (at the time limit, or ``interrupted`` by
+    Ctrl-C, with the tours found) and the directed tours found, None when they bound nothing
+    (required moves are counted by inclusion and exclusion, a sum with signs)."""
+
+
+class _Watched:
+    """The tour kernel run (:func:`~knightcert.problems.stopping.run_stoppable`) until it ends,
+    the deadline (``time.perf_counter()``) passes or Ctrl-C arrives; ``found`` adds up its paths."""
+
+    def __init__(self, deadline: float | None) -> None:
+        self.deadline, self.found = deadline or float("inf"), 0
+
+    def __call__(self, nbr, free, start, last, place, reserved) -> int:
+        stop = np.zeros(1, dtype=np.int64)
+        (paths, finished), interrupted = stopping.run_stoppable(
+            lambda: count_hamiltonian_paths(nbr, free, start, last, place, reserved, stop),
+            lambda: stop.fill(1),
+            lambda: time.perf_counter() > self.deadline,
+        )
+        self.found += paths
+        if not finished:
+            raise CountStopped("interrupted" if interrupted else "stopped at the time limit", self.found)
+        return paths
 
 
 def _masks(instance: TourInstance) -> tuple[np.ndarray, np.uint64, dict[int, int]]:
@@ -88,7 +119,9 @@ def _places(instance: TourInstance, bit: dict[int, int], n: int) -> dict[int, in
     return _merged(pairs)
 
 
-def _sequences(closed: bool, nbr: np.ndarray, free: np.uint64, places: dict[int, int]) -> int:
+def _sequences(
+    closed: bool, nbr: np.ndarray, free: np.uint64, places: dict[int, int], paths: _Watched
+) -> int:
     """Directed tours (a closed one from its first square) with the squares at their places."""
     n, one = len(nbr), np.uint64(1)
     place = np.full(n + 1, -1, dtype=np.int64)
@@ -98,23 +131,26 @@ def _sequences(closed: bool, nbr: np.ndarray, free: np.uint64, places: dict[int,
     last = free if n - 1 not in places else one << np.uint64(places[n - 1])
     if closed:
         first = places.get(0, int(np.argmin([bin(int(m)).count("1") for m in nbr])))
-        return 0 if n < 3 else count_hamiltonian_paths(nbr, free, first, last & nbr[first], place, reserved)
+        return 0 if n < 3 else paths(nbr, free, first, last & nbr[first], place, reserved)
     starts = [places[0]] if 0 in places else [s for s in range(n) if s not in places.values()]
-    return sum(count_hamiltonian_paths(nbr, free, s, last, place, reserved) for s in starts)
+    return sum(paths(nbr, free, s, last, place, reserved) for s in starts)
 
 
-def _directed(instance: TourInstance, nbr: np.ndarray, free: np.uint64, places: dict[int, int], bit) -> int:
+def _directed(
+    instance: TourInstance, nbr: np.ndarray, free: np.uint64, places: dict[int, int], bit, paths
+) -> int:
     """Tours that take every required move: by inclusion and exclusion over those left out."""
     required = _bits(instance, bit, instance.required_moves)
     return sum(
-        (-1) ** size * _sequences(instance.closed, _cut(nbr, left), free, places)
+        (-1) ** size * _sequences(instance.closed, _cut(nbr, left), free, places, paths)
         for size in range(len(required) + 1)
         for left in itertools.combinations(required, size)
     )
 
 
-def count_tours(instance: TourInstance) -> tuple[int, int]:
-    """(directed, undirected) tours of the instance, with its side constraints.
+def count_tours(instance: TourInstance, deadline: float | None = None) -> tuple[int, int]:
+    """(directed, undirected) tours of the instance, with its side constraints; past ``deadline``
+    (``time.perf_counter()``) or on Ctrl-C, :class:`CountStopped`.
 
     Directed tours are sequences of squares (an open tour without fixed ends counted from
     both of its ends; a closed tour counted in both directions, wherever it starts);
@@ -129,16 +165,21 @@ def count_tours(instance: TourInstance) -> tuple[int, int]:
     (16, 8)
     """
     nbr, free, bit = _masks(instance)
-    n = len(nbr)
+    n, paths, directed = len(nbr), _Watched(deadline), None
     places = _places(instance, bit, n)
     if places is None:
         return 0, 0
-    directed = _directed(instance, nbr, free, places, bit)
     mirror = (lambda k: -k % n) if instance.closed else (lambda k: n - 1 - k)
     both = _merged([(sq, k) for k, sq in places.items()] + [(sq, mirror(k)) for k, sq in places.items()])
-    if n == 1 or both == places:  # every tour counted in both directions (or its own reverse)
-        return directed, directed // (1 + (n > 1))
-    return directed, directed - (0 if both is None else _directed(instance, nbr, free, both, bit)) // 2
+    try:
+        directed = _directed(instance, nbr, free, places, bit, paths)
+        if n == 1 or both == places:  # every tour counted in both directions (or its own reverse)
+            return directed, directed // (1 + (n > 1))
+        mirrored = 0 if both is None else _directed(instance, nbr, free, both, bit, paths)
+        return directed, directed - mirrored // 2
+    except CountStopped as stopped:  # the tours found bound the count when all of them are counted
+        bound = directed if directed is not None or instance.required_moves else stopped.args[1]
+        raise CountStopped(f"{stopped.args[0]}: at least {bound}", bound) from None
 
 
 def _layers(instance: LostKnightInstance) -> tuple[np.ndarray, np.ndarray, list[int]]:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from knightcert.algorithms import counting
+from knightcert.algorithms.counting import CountStopped
 from knightcert.models import count_cpsat
 from knightcert.models.count_cpsat import Enumeration
 from knightcert.problems.checkers import check
@@ -55,12 +56,14 @@ COUNTED = {"tour": "tours", "path": "paths", "knights": "knights"}
 @dataclass(frozen=True)
 class Counter:
     """One counter's run: its count (None when it stopped or cannot take the instance), its
-    seconds, and why it gave no count."""
+    seconds, why it gave no count, and the solutions it found before it stopped when they
+    bound the count from below (``at_least``; never a count)."""
 
     name: str
     count: int | None
     seconds: float
     note: str = ""
+    at_least: int | None = None
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,12 @@ class Count:
         return tuple(c.name for c in self.counters if c.count is not None and c.count == self.count)
 
     @property
+    def at_least(self) -> int | None:
+        """With no count, the most solutions a stopped counter found (a lower bound), else None."""
+        bounds = [c.at_least for c in self.counters if c.at_least is not None]
+        return max(bounds) if bounds and self.count is None and not self.disagree else None
+
+    @property
     def disagree(self) -> bool:
         """True when two counters gave different counts (or optima)."""
         return _disagree(self.counters)
@@ -108,8 +117,11 @@ def count(instance: Any, *, keep: int = 0, time_limit: float | None = 10.0, seco
     keep : int
         Solutions to hand back (each checked): up to ``keep``.
     time_limit : float, optional
-        Seconds for the CP-SAT enumeration (the exact counters run to the end, the checker's
-        enumeration to its step budget).
+        Seconds for all counters: the search first, CP-SAT half of what it left (all of it
+        when only solutions are asked for), the checker the rest (its compiled tour search,
+        bounded by its nodes, is only not started past it). A counter stopped by it, or by
+        Ctrl-C (the counters after it are then not run), gives no count, only a lower bound
+        where its solutions so far make one (:attr:`Count.at_least`).
     second : bool
         Run CP-SAT's enumeration and the checker's as well (default True).
 
@@ -120,12 +132,16 @@ def count(instance: Any, *, keep: int = 0, time_limit: float | None = 10.0, seco
         a field the counters do not know.
     """
     problem, plural = _problem(instance)
-    pair, seconds, why = _search(plural, instance)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    # with solutions only (no count asked for) the tour search stops at once: CP-SAT gets the time
+    pair, searched = _search(plural, instance, deadline if second or problem != "tour" else -1.0)
     optimum = None if pair is None or problem == "tour" else pair[0]
-    counters = [Counter("search", None if pair is None else pair[problem != "tour"], seconds, why)]
-    found = _enumeration(problem, plural, instance, optimum, (keep, time_limit, second))
-    if second:
-        counters += [_cpsat_counter(found, optimum), _checker_counter(instance, optimum)]
+    counters, stopped = [searched], searched.note.startswith("interrupted")
+    found = None if stopped else _enumeration(problem, plural, instance, optimum, (keep, deadline, second))
+    if second and not stopped:
+        counters.append(_cpsat_counter(found, optimum))
+        if not counters[-1].note.startswith("interrupted"):
+            counters.append(_checker_counter(instance, optimum, deadline))
     tally = Count(
         problem, _agreed(counters), "", tuple(counters), solutions=_checked(problem, instance, keep, found)
     )
@@ -153,14 +169,16 @@ def _described(tally: Count, instance: Any, pair: tuple | None, optimum: int | N
     )
 
 
-def _search(plural: str, instance: Any) -> tuple[tuple | None, float, str]:
+def _search(plural: str, instance: Any, deadline: float | None) -> tuple[tuple | None, Counter]:
     """The exact counter's pair (tours: directed, undirected; paths: moves, paths; knights:
-    knights, placements; None when it cannot take the instance), its seconds and why not."""
+    knights, placements; None when it cannot take the instance or stopped) and its run."""
     began = time.perf_counter()
     try:
-        return getattr(counting, f"count_{plural}")(instance), time.perf_counter() - began, ""
-    except InvalidInstance as error:
-        return None, time.perf_counter() - began, str(error)
+        pair = getattr(counting, f"count_{plural}")(instance, *[deadline][: plural == "tours"])
+    except (InvalidInstance, CountStopped) as error:
+        note, *bound = error.args if isinstance(error, CountStopped) else (str(error),)
+        return None, Counter("search", None, time.perf_counter() - began, note, *bound)
+    return pair, Counter("search", pair[plural != "tours"], time.perf_counter() - began)
 
 
 def _problem(instance: Any) -> tuple[str, str]:
@@ -182,8 +200,9 @@ def _problem(instance: Any) -> tuple[str, str]:
 def _enumeration(problem: str, plural: str, instance: Any, optimum: int | None, asked: tuple) -> Any:
     """CP-SAT's enumeration (None when not run): every solution, or the first ``keep`` when
     only solutions are asked for; paths need the search's length, within the model's size
-    (else the size, an int). ``asked``: solutions to keep, the time limit, whether to count."""
-    keep, time_limit, second = asked
+    (else the size, an int). ``asked``: solutions to keep, the deadline, whether to count."""
+    keep, deadline, second = asked
+    time_limit = None if deadline is None else max(deadline - time.perf_counter(), 0.0) / (1 + second)
     if problem == "path":
         if not second or optimum is None:
             return None
@@ -203,25 +222,25 @@ def _cpsat_counter(found: Any, optimum: int | None) -> Counter:
         return Counter("cpsat", None, 0.0, f"{found} step variables, over {PATH_MODEL_CELLS}")
     if found is None:
         return Counter("cpsat", None, 0.0, "not run")
-    note = "" if found.complete else f"stopped after {found.count} solutions (time limit)"
+    stopped = "interrupted" if found.interrupted else "stopped at the time limit"
+    note = "" if found.complete else f"{stopped}: at least {found.count}"
     if found.shorter:
         note = f"disagrees: a walk reaches S in fewer than {optimum} moves"
     elif found.optimum is not None and optimum is not None and found.optimum != optimum:
         note = f"disagrees: its maximum is {found.optimum}, not {optimum}"
-    return Counter("cpsat", found.count if found.complete and not note else None, found.seconds, note)
+    bound = None if found.complete or note.startswith("disagrees") else found.count
+    return Counter("cpsat", found.count if found.complete and not note else None, found.seconds, note, bound)
 
 
-def _checker_counter(instance: Any, optimum: int | None) -> Counter:
+def _checker_counter(instance: Any, optimum: int | None, deadline: float | None) -> Counter:
     began = time.perf_counter()
-    got = enumerate_solutions(instance, NODES, TOUR_NODES)
-    seconds = time.perf_counter() - began
+    try:
+        got = enumerate_solutions(instance, NODES, TOUR_NODES, deadline)
+    except KeyboardInterrupt:
+        return Counter("checker", None, time.perf_counter() - began, "interrupted")
+    seconds, over = time.perf_counter() - began, f"{TOUR_NODES:,} tour nodes, {NODES:,} steps else"
     if got is None:
-        return Counter(
-            "checker",
-            None,
-            seconds,
-            f"over its budget ({TOUR_NODES:,} tour nodes, {NODES:,} steps else) or board size",
-        )
+        return Counter("checker", None, seconds, f"over its budget ({over}), the time limit or board size")
     if optimum is not None and got[0] not in (None, optimum):
         return Counter("checker", None, seconds, f"disagrees: its optimum is {got[0]}, not {optimum}")
     return Counter("checker", got[1], seconds)

@@ -21,6 +21,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from knightcert.models.side_constraints import add_knight_sides, rotated_to_visits, tour_sides_in_proto
+from knightcert.problems import stopping
 from knightcert.problems.checkers.sides import via_passed
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.lost_knight import LostKnightInstance
@@ -41,6 +42,7 @@ class Enumeration:
     seconds: float = 0.0
     optimum: int | None = None
     shorter: bool = False
+    interrupted: bool = False
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
@@ -65,6 +67,7 @@ def _solver(time_limit: float | None, linearization: int) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.linearization_level = linearization
+    solver.parameters.catch_sigint_signal = False  # its handler would leave Ctrl-C killing the process
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = max(float(time_limit), 1e-3)
     return solver
@@ -76,8 +79,11 @@ def _enumerate(
     began = time.perf_counter()
     solver = _solver(time_limit, linearization)
     solver.parameters.enumerate_all_solutions = True
-    status = solver.solve(model, _Collector(decode, keep, found, stop))
-    found.complete = not stop and status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+    collector = _Collector(decode, keep, found, stop)
+    status, found.interrupted = stopping.run_stoppable(
+        lambda: solver.solve(model, collector), solver.stop_search
+    )
+    found.complete = not (stop or found.interrupted) and status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
     found.seconds += time.perf_counter() - began
     return found
 

@@ -27,8 +27,6 @@ process's signal handlers are the same after a solve as before it.
 from __future__ import annotations
 
 import os
-import signal
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -194,8 +192,12 @@ def solve_cpsat(
     solver.parameters.num_workers = default_workers() if workers is None else int(workers)
     for name, value in (DEFAULT_PARAMETERS if parameters is None else parameters).items():
         setattr(solver.parameters, name, value)
-    native, interrupted = _solve_interruptibly(
-        solver, model, None if stop_at is None else _StopAt(stop_at), stop_when
+    # CP-SAT's own Ctrl-C handling leaves SIGINT at the system default afterwards (the next Ctrl-C
+    # kills the process): off; the search runs in a helper thread (it releases the GIL) instead
+    solver.parameters.catch_sigint_signal = False
+    callback = None if stop_at is None else _StopAt(stop_at)
+    native, interrupted = stopping.run_stoppable(
+        lambda: solver.solve(model, callback), solver.stop_search, stop_when
     )
     if native == cp_model.MODEL_INVALID:
         raise SolverError(f"CP-SAT rejected the model: {model.validate()}")
@@ -217,59 +219,3 @@ class _StopAt(cp_model.CpSolverSolutionCallback):
     def on_solution_callback(self) -> None:
         if abs(self.objective_value - self.target) < 1e-6:
             self.stop_search()
-
-
-def _solve_interruptibly(
-    solver: cp_model.CpSolver,
-    model: cp_model.CpModel,
-    callback: cp_model.CpSolverSolutionCallback | None = None,
-    stop_when: Callable[[], bool] | None = None,
-) -> tuple[cp_model.CpSolverStatus, bool]:
-    """``solver.solve(model)`` that a ``KeyboardInterrupt`` (or ``stop_when()``) stops gracefully.
-
-    CP-SAT's own Ctrl-C handling (``catch_sigint_signal``) replaces the
-    process's SIGINT handler and leaves it at the operating-system default
-    afterwards, so the next Ctrl-C kills the process outright. Instead the
-    search runs in a helper thread (CP-SAT releases the GIL) while this
-    thread waits; an interrupt here, or ``stop_when()`` turning True, calls
-    ``stop_search`` and the solve returns its best solution. Off the main thread
-    no signal can arrive, and without ``stop_when`` the solve runs inline. The
-    SIGINT handler is restored in every case.
-    """
-    solver.parameters.catch_sigint_signal = False
-    main = threading.current_thread() is threading.main_thread()
-    if not main and stop_when is None:
-        return solver.solve(model, callback), False
-    previous = signal.getsignal(signal.SIGINT) if main else None
-    outcome: list[cp_model.CpSolverStatus] = []
-    failure: list[BaseException] = []
-    done = threading.Event()
-
-    def search() -> None:
-        try:
-            outcome.append(solver.solve(model, callback))
-        except BaseException as exc:  # re-raised in the caller's thread
-            failure.append(exc)
-        finally:
-            done.set()
-
-    # waiting on an Event, not Thread.join: an interrupted join can leave is_alive() False too early
-    worker = threading.Thread(target=search, name="cpsat-solve", daemon=True)
-    interrupted = False
-    try:
-        worker.start()
-        while not done.is_set():
-            try:
-                if interrupted or (stop_when is not None and stop_when()):  # repeated: a stop asked
-                    solver.stop_search()  # before the search started is not kept
-                done.wait(0.05)
-            except KeyboardInterrupt:  # a second Ctrl-C changes nothing: the search is stopping
-                stopping.caught()  # the signal, not this answer, tells a driver to stop
-                interrupted = True
-    finally:
-        # unconditionally: native code may have changed the C-level handler behind Python's back
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
-    if failure:
-        raise failure[0]
-    return outcome[0], interrupted

@@ -25,8 +25,12 @@ True
 from __future__ import annotations
 
 import signal
+import threading
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["caught", "current", "last_signal", "request", "settled", "signalled", "since", "timed_out"]
+__all__ += ["run_stoppable"]
 
 _count = 0
 _last = int(signal.SIGINT)
@@ -93,3 +97,48 @@ def settled() -> None:
     """Forget a :func:`timed_out` stop that no search caught (the method let it propagate)."""
     global _unclaimed
     _unclaimed = False
+
+
+def run_stoppable(
+    work: Callable[[], Any], stop: Callable[[], Any], stop_when: Callable[[], bool] | None = None
+) -> tuple[Any, bool]:
+    """``work()`` in a helper thread (native code that releases the GIL: a CP-SAT search, a
+    compiled count) while this thread waits; Ctrl-C here (a ``KeyboardInterrupt``, recorded with
+    :func:`caught`) or ``stop_when()`` turning True calls ``stop()``, and ``work`` is expected to
+    return soon after. Returns what ``work`` returned and whether Ctrl-C stopped it; its
+    exception is raised here. Native code may change the C-level SIGINT handler behind Python's
+    back: on the main thread the handler is restored in every case.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.getsignal(signal.SIGINT) if main else None
+    outcome: list[Any] = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome.append((True, work()))
+        except BaseException as exc:  # re-raised in the caller's thread
+            outcome.append((False, exc))
+        finally:
+            done.set()
+
+    # waiting on an Event, not Thread.join: an interrupted join can leave is_alive() False too early
+    worker = threading.Thread(target=run, name="stoppable", daemon=True)
+    interrupted = False
+    try:
+        worker.start()
+        while not done.is_set():
+            try:
+                if interrupted or (stop_when is not None and stop_when()):  # repeated: a stop asked
+                    stop()  # before the work started may not be kept
+                done.wait(0.05)
+            except KeyboardInterrupt:  # a second Ctrl-C changes nothing: the work is stopping
+                caught()  # the signal, not this answer, tells a driver to stop
+                interrupted = True
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    finished, value = outcome[0]
+    if not finished:
+        raise value
+    return value, interrupted

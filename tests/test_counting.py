@@ -147,3 +147,64 @@ def test_a_forged_solution_that_breaks_a_side_constraint_is_rejected(monkeypatch
     monkeypatch.setattr(counting.counting, "shortest_paths", lambda instance: iter([shortest]))
     with pytest.raises(CheckFailed, match="via"):
         knightcert.count(path, keep=1)
+
+
+def test_a_time_limit_stops_every_counter_and_gives_a_labelled_lower_bound():
+    """8x8 open tours are never counted in half a second (on any machine): no count, only a
+    lower bound, from the counters that stopped (the labelling, not the time, is tested)."""
+    tally = knightcert.count(knightcert.tour_instance(8, 8), time_limit=0.5)
+    search, cpsat, checker = tally.counters
+    assert tally.count is None and tally.directed is None and tally.agreed == ()
+    assert search.count is None and search.note == f"stopped at the time limit: at least {search.at_least}"
+    assert cpsat.count is None and cpsat.note.startswith("stopped at the time limit: at least")
+    assert checker.count is None and checker.at_least is None and "time limit" in checker.note
+    assert tally.at_least == max(search.at_least, cpsat.at_least) >= 0
+
+
+def test_ctrl_c_stops_the_count_with_what_it_found(monkeypatch):
+    """Ctrl-C in the exact search: its tours so far as a lower bound, the other counters not run."""
+    import signal
+    import threading
+    import time
+
+    main_thread, started = threading.get_ident(), threading.Event()
+    real = counting.counting.count_hamiltonian_paths
+
+    def kernel(*args):
+        started.set()
+        return real(*args)
+
+    monkeypatch.setattr(counting.counting, "count_hamiltonian_paths", kernel)
+
+    def ctrl_c() -> None:  # once the search runs (and the main thread waits for it)
+        started.wait()
+        time.sleep(0.5)
+        signal.pthread_kill(main_thread, signal.SIGINT)
+
+    threading.Thread(target=ctrl_c).start()
+    tally = knightcert.count(knightcert.tour_instance(8, 8), time_limit=None)
+    (search,) = tally.counters
+    assert search.note == f"interrupted: at least {search.at_least}" and tally.at_least == search.at_least
+    assert tally.count is None
+
+
+def test_required_moves_stopped_bound_nothing():
+    """Tours with a required move are a signed sum (inclusion and exclusion): stopped, no bound."""
+    import time
+
+    from knightcert.algorithms.counting import CountStopped, count_tours
+
+    board = Board(8, 8)
+    with pytest.raises(CountStopped) as stopped:
+        count_tours(TourInstance(board, required_moves=(((0, 0), (1, 2)),)), time.perf_counter())
+    assert stopped.value.args == ("stopped at the time limit: at least None", None)
+    with pytest.raises(CountStopped) as stopped:
+        count_tours(TourInstance(board), time.perf_counter())
+    assert stopped.value.args[1] is not None
+
+
+def test_solutions_alone_do_not_wait_for_the_tour_count():
+    """With only solutions asked for, the exact search (hours on 8 x 8) stops at once."""
+    tally = knightcert.count(knightcert.tour_instance(8, 8), keep=1, second=False, time_limit=None)
+    assert len(tally.solutions) == 1 and len(tally.solutions[0]) == 64
+    assert tally.counters[0].note.startswith("stopped at the time limit")

@@ -16,8 +16,9 @@ def add_count_arguments(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
         "--count",
         action="store_true",
-        help=f"count {what} with two independent counters (exact search, CP-SAT's enumeration "
-        "within --time-limit, default 10 s) and say which agreed",
+        help=f"count {what} with three independent counters (exact search, CP-SAT's enumeration, the "
+        "checker's) within --time-limit (default 10 s) and say which agreed; a counter stopped by it "
+        "or by Ctrl-C gives only a lower bound",
     )
     parser.add_argument(
         "--all", type=positive_int, metavar="N", help="write up to N solutions, each checked, as JSON lines"
@@ -47,12 +48,16 @@ def run_count(args: argparse.Namespace, instances: list[Any]) -> int:
             status = status or int(tally.count is None)
         for solution in tally.solutions:
             print(json.dumps({"solution": solution}))
+        if any(c.note.startswith("interrupted") for c in tally.counters):
+            raise KeyboardInterrupt  # after printing what was counted so far
     return status
 
 
 def _headline(tally: Any) -> str:
     if tally.count is None:
-        return f"no count ({tally.convention})"
+        bound = tally.at_least is not None
+        what = f"{tally.at_least}{' directed' * (tally.problem == 'tour')}"
+        return f"no count{f'; at least {what}, a lower bound (stopped)' * bound} ({tally.convention})"
     if tally.problem == "tour":
         return f"{tally.directed} directed, {tally.undirected} undirected; {tally.convention}"
     if tally.optimum is None:  # nothing to place: fixed knights that attack each other; S unreachable

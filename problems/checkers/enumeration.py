@@ -2,7 +2,7 @@
 
 It shares nothing with the counters of :mod:`knightcert.algorithms.counting` and
 :mod:`knightcert.models.count_cpsat`. Each search stops after a number of steps (then it has
-counted nothing):
+counted nothing), or at a deadline:
 
 * tours: the checker's exhaustive search (:func:`~knightcert.problems.checkers.tour.count_tours_searched`,
   side constraints applied as it goes) going on past every tour, ``tour_nodes`` nodes, on
@@ -24,6 +24,7 @@ Examples
 from __future__ import annotations
 
 import itertools
+import time
 from typing import Any
 
 import numpy as np
@@ -50,11 +51,15 @@ class _Spent(Exception):
 
 
 def enumerate_solutions(
-    instance: Any, nodes: int = NODES, tour_nodes: int = TOUR_NODES
+    instance: Any, nodes: int = NODES, tour_nodes: int = TOUR_NODES, deadline: float | None = None
 ) -> tuple[int | None, int] | None:
     """(optimum, count): tours ``(None, directed tours)``, paths ``(moves, shortest paths)``,
     knights ``(most knights, placements of that many)``; ``(None, 0)`` when none exists; None
-    when the search took more than ``nodes`` steps."""
+    when the search took more than ``nodes`` steps or ran past ``deadline``
+    (``time.perf_counter()``; the compiled tour search is bounded by its nodes alone, and not
+    started past it)."""
+    if deadline is not None and time.perf_counter() > deadline:
+        return None
     if isinstance(instance, TourInstance):  # the search's tables are n x n: no more than its own squares
         tours = (
             None if instance.board.n_free > EXHAUSTIVE_SQUARES else count_tours_searched(instance, tour_nodes)
@@ -64,10 +69,10 @@ def enumerate_solutions(
     if board.size > SQUARES:
         return None
     table = [[int(v) for v in row if v >= 0] for row in knight_neighbours(board)]
-    budget = itertools.count(-nodes)
+    budget, last = itertools.count(-nodes), deadline or float("inf")
 
     def step() -> None:
-        if next(budget) >= 0:
+        if next(budget) >= 0 or time.perf_counter() > last:
             raise _Spent
 
     try:

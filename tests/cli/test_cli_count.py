@@ -67,3 +67,13 @@ def test_side_constraints_from_the_command_line(capsys, tmp_path):
     )
     assert main(["tour", "5", "--start", "0,0", "--visit", "0,1@2", "--count"]) == 0
     assert "0 directed, 0 undirected" in capsys.readouterr().out
+
+
+def test_a_count_past_its_time_limit_is_a_labelled_lower_bound(capsys):
+    """``tour 8 --count`` would run for hours: the time limit stops every counter; what they
+    found is printed as a lower bound, never as the count (exit 1)."""
+    assert main(["tour", "8", "--count", "--time-limit", "0.5"]) == 1
+    head, counters = capsys.readouterr().out.splitlines()
+    assert head.startswith("8x8 open: no count; at least ") and " directed, a lower bound (stopped) (" in head
+    assert "search none (" in counters and "stopped at the time limit: at least" in counters
+    assert counters.endswith("agreed: none")
