@@ -31,8 +31,8 @@ from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.moves import knight_neighbours
 from knightcert.problems.tours import TourInstance
 
-__all__ = ["MAX_TOUR_SQUARES", "MAX_WIDTH", "count_knights", "count_paths", "count_tours", "shortest_paths"]
-__all__ += ["CountStopped"]
+__all__ = ["MAX_TOUR_SQUARES", "MAX_WIDTH", "CountStopped", "count_knights", "count_paths", "count_tours"]
+__all__ += ["shortest_paths"]
 
 #: Usable squares up to which tours are counted (one bit each in a 64-bit mask).
 MAX_TOUR_SQUARES = 64

@@ -639,10 +639,4 @@ def divide(instance: TourInstance, *, time_limit: float | None = None, seed: int
             f"divide does not build a tour from a given start on a {board.rows} x {board.cols} board "
             "without a closed tour (use the default method)"
         )
-    return Result.answer(
-        "tour",
-        "divide",
-        status=Status.FEASIBLE,
-        objective=len(squares),
-        solution=squares,
-    )
+    return Result.answer("tour", "divide", status=Status.FEASIBLE, objective=len(squares), solution=squares)

@@ -11,15 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = [
-    "EXHAUSTED",
-    "FOUND",
-    "STOPPED",
-    "order_squares",
-    "tie_key",
-    "walk_order",
-    "warnsdorff",
-]
+__all__ = ["EXHAUSTED", "FOUND", "STOPPED", "order_squares", "tie_key", "walk_order", "warnsdorff"]
 
 FOUND = 1  # a tour is in ``path``
 EXHAUSTED = 0  # every continuation was tried: no tour from this start (a proof when budget > 0)

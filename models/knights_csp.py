@@ -82,10 +82,4 @@ class _OutOfTime(Exception):
 
 def _best_so_far(board, best: list[int]) -> Result:
     squares = [list(board.square(i)) for i in best]
-    return Result.answer(
-        "knights",
-        "csp",
-        status=Status.FEASIBLE,
-        objective=len(best),
-        solution=squares,
-    )
+    return Result.answer("knights", "csp", status=Status.FEASIBLE, objective=len(best), solution=squares)

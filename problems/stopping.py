@@ -29,8 +29,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["caught", "current", "last_signal", "request", "settled", "signalled", "since", "timed_out"]
-__all__ += ["run_stoppable"]
+__all__ = ["caught", "current", "last_signal", "request", "run_stoppable", "settled", "signalled", "since"]
+__all__ += ["timed_out"]
 
 _count = 0
 _last = int(signal.SIGINT)

@@ -73,7 +73,6 @@ from knightcert.problems.tours import (
     TourInstance,
     closed_tour_exists,
     colour_count_reason,
-    colour_reason,
     open_tour_exists,
     open_tour_reason,
     outer_rows_reason,
@@ -400,7 +399,6 @@ NO_TOUR: tuple[tuple[Backing, Callable[[TourInstance], str | None]], ...] = (
     (Backing.CERTIFICATE, visits_argument),
     (Backing.CERTIFICATE, _degree_argument),
     (Backing.THEOREM, _theorem_argument),
-    (Backing.CERTIFICATE, _full_open(colour_reason)),
     (Backing.THEOREM, _full_open(outer_rows_reason)),
     (Backing.CERTIFICATE, _forced_argument),
 )
