@@ -43,7 +43,7 @@ KERNELS = {
     "greedy_matching": (_MATCHING, f"i8({_NB}, i8[:], i8[:])"),
     "hopcroft_karp_phase": (_MATCHING, f"i8({_NB}, i8[:], i8[:], i8[:], i8[:], i8[:], i8[:])"),
     "push_relabel": (_MATCHING, f"Tuple((b1, i8))({_NB}, {', '.join(['i8[:]'] * 7)}, i8, i8)"),
-    "koenig_independent": (_MATCHING, f"u1[:]({_NB}, i8[:], i8[:], i8[:], b1[:])"),
+    "koenig_independent": (_MATCHING, f"u1[:]({_NB}, i8[:], i8[:], i8[:], i8[:])"),
 }
 
 PACKAGE = Path(__file__).parent.parent

@@ -32,10 +32,7 @@ import numpy as np
 
 from knightcert.problems.compiled import kernel
 
-__all__ = ["INF", "MatchingRun", "block_matching"]
-
-#: Distance of a vertex outside the current layered graph (or a dead end).
-INF = np.int64(1) << np.int64(62)
+__all__ = ["MatchingRun", "block_matching"]
 
 
 #: The kernels :class:`MatchingRun` calls (in :mod:`knightcert.problems.knight_matching_kernels`).
@@ -174,7 +171,5 @@ class MatchingRun:
 
     def independent(self) -> np.ndarray:
         """Kőnig's maximum independent set (bool over the squares), once :meth:`phase` returned 0."""
-        chosen = self._kernels["koenig_independent"](
-            self.nb, self.left, self.right, self.match, self.dist < INF
-        )
+        chosen = self._kernels["koenig_independent"](self.nb, self.left, self.right, self.match, self.dist)
         return chosen.astype(bool)  # type: ignore[no-any-return]

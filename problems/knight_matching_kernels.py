@@ -10,9 +10,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from knightcert.problems.knight_matching import INF
+__all__ = ["INF", "global_relabel", "greedy_matching", "hopcroft_karp_phase", "koenig_independent"]
+__all__ += ["push_relabel"]
 
-__all__ = ["global_relabel", "greedy_matching", "hopcroft_karp_phase", "koenig_independent", "push_relabel"]
+#: Distance of a vertex outside the current layered graph (or a dead end).
+INF = np.int64(1) << np.int64(62)
 
 
 @njit(cache=True, nogil=True)
@@ -226,11 +228,11 @@ def push_relabel(  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def koenig_independent(nb, left, right, match, reached):  # pragma: no cover - compiled
+def koenig_independent(nb, left, right, match, dist):  # pragma: no cover - compiled
     """Koenig's independent set of a maximum matching, as a 0/1 array over the squares.
 
-    ``reached[u]`` marks the left squares reachable from unmatched left squares
-    by alternating paths (Z). The set is Z's left squares plus the right
+    ``dist[u] < INF`` (the last Hopcroft-Karp phase's labels) marks the left squares reachable
+    from unmatched left squares by alternating paths (Z). The set is Z's left squares plus the right
     squares with no neighbour in Z (the complement of the minimum vertex cover
     (left - Z) + N(Z)). Its size is usable squares - matching size.
     """
@@ -238,7 +240,7 @@ def koenig_independent(nb, left, right, match, reached):  # pragma: no cover - c
     chosen = np.zeros(n, dtype=np.uint8)
     covered = np.zeros(n, dtype=np.uint8)
     for u in left:
-        if reached[u]:
+        if dist[u] < INF:
             chosen[u] = 1
             for k in range(nb.shape[1]):
                 v = nb[u, k]

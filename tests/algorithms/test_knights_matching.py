@@ -11,8 +11,7 @@ import pytest
 from knightcert.algorithms.knights_matching import matching
 from knightcert.problems.board import Board
 from knightcert.problems.independent_knights import KnightsInstance
-from knightcert.problems.knight_matching import INF
-from knightcert.problems.knight_matching_kernels import greedy_matching, hopcroft_karp_phase
+from knightcert.problems.knight_matching_kernels import INF, greedy_matching, hopcroft_karp_phase
 from knightcert.problems.result import Status
 
 
