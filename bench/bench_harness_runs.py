@@ -36,6 +36,8 @@ for item in build_suite("knights", "random", sizes=[8], seeds=int(sys.argv[1])):
 def timed(argv: list[str], cwd: str) -> tuple[float, float]:
     """Wall and CPU seconds of a process and its children."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    paths = env.get("PYTHONPATH", "").split(os.pathsep)  # absolute: the processes run in a scratch folder
+    env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(path) for path in paths if path)
     before, began = os.times(), time.perf_counter()
     done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, check=False, env=env)
     wall, after = time.perf_counter() - began, os.times()
