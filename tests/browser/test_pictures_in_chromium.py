@@ -50,6 +50,7 @@ def not_blank(png: bytes) -> bool:
     return len(colours) > 2 and common < 0.95 * image.width * image.height
 
 
+@pytest.mark.heavy
 def test_a_tour_and_a_placement_with_holes_as_chromium_draws_them(tmp_path, capsys):
     assert main(["tour", "6", "--svg", str(tmp_path / "t.svg")]) == 0
     board = tmp_path / "holes.txt"
@@ -63,6 +64,7 @@ def test_a_tour_and_a_placement_with_holes_as_chromium_draws_them(tmp_path, caps
     assert counts[:5] == [1, 36, 4, knights, 0] and not_blank(shot)
 
 
+@pytest.mark.heavy
 def test_the_html_report_as_chromium_draws_it(tmp_path, capsys):
     report, answers = tmp_path / "r.json", tmp_path / "answers"
     argv = ["compare", "knights", "--suite", "random", "--sizes", "5,6", "--seeds", "1", "--holes", "0.2"]

@@ -202,6 +202,7 @@ def test_compare_cli_errors(argv, words, capsys):
     assert words in capsys.readouterr().err
 
 
+@pytest.mark.heavy
 def test_dask_local_cluster(tmp_path):
     distributed = pytest.importorskip("distributed")
     with (

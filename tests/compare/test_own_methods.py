@@ -205,6 +205,7 @@ def test_lying_programs_get_one_truthful_row_each(tmp_path):
     assert time.perf_counter() - began < 30  # the sleeper was killed near its limit, not at 60 s
 
 
+@pytest.mark.heavy
 def test_lying_python_methods_get_one_truthful_row_each():
     rows = run_comparison(
         "knights",
@@ -342,6 +343,7 @@ def test_instance_command_writes_the_suite_instance(capsys):
 # ---------------------------------------------------------------------------------- Dask
 
 
+@pytest.mark.heavy
 def test_lying_methods_on_a_dask_local_cluster(tmp_path):
     distributed = pytest.importorskip("distributed")
     methods = liar_methods(tmp_path)

@@ -27,6 +27,7 @@ def _workers(address: str) -> int:
         return len(client.scheduler_info(n_workers=-1)["workers"])
 
 
+@pytest.mark.heavy
 def test_compare_runs_on_a_dask_scheduler_and_two_workers_and_checks_every_answer(tmp_path):
     scheduler, address = start_scheduler(tmp_path)
     started = [scheduler]

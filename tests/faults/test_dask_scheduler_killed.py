@@ -34,6 +34,7 @@ COMPARE = ("compare", "knights", "--suite", "scaling", "--sizes", "4,5,6", "--me
            "--out", "r.json", "--quiet")  # fmt: skip
 
 
+@pytest.mark.heavy
 def test_a_killed_dask_scheduler_is_one_line_and_a_resume_redoes_the_unfinished_rows(tmp_path):
     (tmp_path / "gate.py").write_text(GATE)
     scheduler, address = start_scheduler(tmp_path)

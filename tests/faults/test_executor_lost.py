@@ -30,6 +30,7 @@ class LosesItsScheduler(Executor):
         return future
 
 
+@pytest.mark.heavy
 def test_a_lost_scheduler_keeps_the_finished_runs_and_a_resume_redoes_the_rest(tmp_path):
     out = tmp_path / "r.json"
     spec = resolve_suite("knights", "scaling", sizes=[4, 5, 6])

@@ -32,6 +32,7 @@ def test_option_out_of_range(args, words):
     assert len(done.stderr) < 300  # echoed values are cut
 
 
+@pytest.mark.heavy
 def test_unreachable_dask_scheduler_is_one_line():
     pytest.importorskip("distributed")
     done = call_cli("compare", "knights", "--methods", "greedy", "--dask", "tcp://127.0.0.1:9")

@@ -97,6 +97,7 @@ def test_sigterm_during_the_demo(tmp_path):
     assert done.stdout == ""
 
 
+@pytest.mark.heavy
 def test_kill_9_of_the_parent_leaves_no_worker_and_a_whole_report(tmp_path):
     process = start_cli(tmp_path, *COMPARE)
     assert wait_until(lambda: bool(report_runs(tmp_path)) and bool(children(process.pid)), 60)

@@ -107,6 +107,7 @@ raise SystemExit(main(["path", sys.argv[1], "--method", "bfs", "--time-limit", "
 """
 
 
+@pytest.mark.heavy
 def test_a_built_in_that_swallows_the_stop_ends_the_command_killed(board):
     done = subprocess.run(
         [sys.executable, "-c", SWALLOWER, board],

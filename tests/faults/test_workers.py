@@ -90,6 +90,7 @@ def folder(tmp_path):
     return tmp_path
 
 
+@pytest.mark.heavy
 def test_the_caller_s_segment_children_and_handlers_survive_every_failure(folder):
     """The issue's API cases: a 200 MB segment of the caller under a 150 MB limit does not count
     as the method's (it answers) and is neither deleted nor changed; the caller's children, one

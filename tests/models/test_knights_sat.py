@@ -134,6 +134,7 @@ def test_odd_square_tori_start_from_the_anti_diagonals(seven_by_cpsat):
     assert result.status is Status.OPTIMAL and result.certified and result.info["placed_by_proof_solver"] == 0
 
 
+@pytest.mark.heavy
 def test_the_proof_solver_places_the_knights_cp_sat_missed(monkeypatch):
     """CP-SAT stopped one knight short: CaDiCaL places one more (checked), then proves that
     none more fits; the answer is optimal on that proof."""
