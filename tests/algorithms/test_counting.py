@@ -120,6 +120,7 @@ def random_sides(rng, board: Board) -> dict:
     }
 
 
+@pytest.mark.heavy
 def test_tour_counts_under_side_constraints_match_a_brute_force():
     rng = np.random.default_rng(44)
     nonzero = set()

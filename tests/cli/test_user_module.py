@@ -30,6 +30,7 @@ def console_scripts(tmp_path: Path) -> list[Path]:
     return [script, *([installed] if installed.is_file() else [])]
 
 
+@pytest.mark.heavy
 def test_the_console_script_finds_the_working_folder_s_models_py(tmp_path):
     work = tmp_path / "work"
     work.mkdir()

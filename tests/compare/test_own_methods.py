@@ -194,6 +194,7 @@ def check_liar_rows(rows: list[Row], methods: dict[str, str]) -> None:
     assert matching.verified and matching.certified and not matching.error and matching.gap == 0.0
 
 
+@pytest.mark.heavy
 def test_lying_programs_get_one_truthful_row_each(tmp_path):
     methods = liar_methods(tmp_path)
     began = time.perf_counter()

@@ -167,6 +167,7 @@ def test_sizes_range_prints_the_sizes_it_chose(capsys):
     assert "--sizes 5..12 means 6 geometric sizes: 5, 6, 7, 8, 10, 12" in err
 
 
+@pytest.mark.heavy
 def test_plots_keep_suites_apart_and_time_only_checked_answers(tmp_path):
     from knightcert.compare.plots import plot_rows, plot_series, time_groups
     from knightcert.compare.statistics import instance_dimensions

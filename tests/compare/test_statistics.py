@@ -268,6 +268,7 @@ def test_two_reports_compared_by_a_paired_test(tmp_path, capsys):
     assert "no method in common" in capsys.readouterr().err
 
 
+@pytest.mark.heavy
 def test_a_changed_method_file_is_said_and_time_verdicts_need_a_comparable_machine(
     tmp_path, monkeypatch, capsys
 ):

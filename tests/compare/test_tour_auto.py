@@ -13,6 +13,7 @@ def test_auto_is_the_default_tour_method():
     assert default_method("tour") == "auto"
 
 
+@pytest.mark.heavy
 def test_every_board_up_to_30x30_is_answered_and_verified():
     """Open from no start, open from (0, 0), closed: a verified tour exactly where the theorems
     allow one, else a verified "No" whose evidence is the theorem."""

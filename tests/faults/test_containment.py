@@ -154,6 +154,7 @@ def test_the_single_command_keeps_its_output_and_exit_code(folder, method):
         assert answer["info"]["stopped"].startswith("crash: ")
 
 
+@pytest.mark.heavy
 def test_one_time_budget_stops_a_python_method_in_the_single_command(folder):
     began = time.monotonic()
     done = run_cli(folder, "knights", "6", "--method", "mymod:slow", "--time-limit", "1", "--json")

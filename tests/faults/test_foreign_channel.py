@@ -63,6 +63,7 @@ def test_json_output_keeps_the_methods_info_under_its_own_key(tmp_path):
     assert "gap" not in info and info.get("stopped") != "forged"
 
 
+@pytest.mark.heavy
 def test_a_method_scribbling_on_inherited_descriptors_cannot_forge_rows(tmp_path):
     (tmp_path / "scribbler.py").write_text(SCRIBBLER)
     done = run_cli(tmp_path, "compare", "knights", "--suite", "scaling", "--sizes", "4,5",

@@ -74,6 +74,7 @@ def test_out_and_plot_are_checked_before_any_work(tmp_path, option, value, words
     assert done.stdout == "" and sorted(p.name for p in tmp_path.iterdir()) == ["folder", "folder.json"]
 
 
+@pytest.mark.heavy
 def test_two_writers_one_refuses_and_the_report_stays_whole(tmp_path):
     args = ("compare", "knights", "--suite", "scaling", "--sizes", "20..200", "--methods", "greedy,matching")
     first = start_cli(tmp_path, *args, "--out", "r.json")

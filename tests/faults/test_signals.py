@@ -86,6 +86,7 @@ def test_ctrl_c_during_a_cpsat_solve_prints_the_answer_so_far(tmp_path):
     assert done.stdout.startswith("300x300: ") or done.stdout == "", done.stdout
 
 
+@pytest.mark.heavy
 def test_sigterm_during_the_demo(tmp_path):
     """SIGTERM in the middle of the demo, with or without ../shared: the demo is held the moment
     it has loaded CP-SAT (its first exact model; knights and tours are still to come), signalled,

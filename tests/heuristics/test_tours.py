@@ -193,6 +193,7 @@ def _sweep(limit):
     return outcomes
 
 
+@pytest.mark.heavy
 def test_construction_sweeps_every_board_up_to_30x30():
     outcomes = _sweep(30)
     assert outcomes["tour"] > 0 and outcomes["none"] > 0

@@ -121,6 +121,7 @@ def test_jump_formulations_agree_with_bfs(formulation):
         assert result.info["formulation"] == formulation
 
 
+@pytest.mark.heavy
 def test_jump_layers_on_a_board_of_ten_thousand_cells():
     inst = random_jump(np.random.default_rng(100), 100, 100, 2, 7)
     exact = knightcert.solve(inst, method="bfs")
