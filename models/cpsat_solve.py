@@ -54,7 +54,7 @@ __all__ = [
 THREADS_ENV = "KNIGHTCERT_THREADS"
 #: Fewest threads at which CP-SAT's parallel portfolio beats one worker: with 2 (or 3)
 #: workers it runs no full LP worker, and on 2 cores it proved 10 x 10 knights in 5.6 s and
-#: left 100 x 100 unproven in 10 s, where 1 worker took 0.01 s and 1.6 s (docs/benchmarks.md).
+#: left 100 x 100 unproven in 10 s, where 1 worker took 0.01 s and 1.6 s (docs/benchmarks-archive.md).
 MIN_PORTFOLIO = 4
 
 

@@ -1,7 +1,7 @@
 """The jump game as a CP-SAT model (exact): per-player reachability by layers.
 
 ``"layers"`` (the one formulation; the monolithic path model of the winner, 220x slower at
-12 x 12 and refused past 144 cells, was dropped: docs/benchmarks.md)
+12 x 12 and refused past 144 cells, was dropped: docs/benchmarks-archive.md)
     Data: the board's jumps (at most 4 arcs per cell), the players' start cells.
     Variables: ``d[p][c]`` in [0, F] per player p and cell c (F = cells): the round in which
     player p can first stand on c (F: never).

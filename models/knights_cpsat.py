@@ -17,7 +17,7 @@ Redundant constraints (``cuts=``): ``"auto"`` (default) adds, on odd tori, every
 knights, and a knight fixed on square (0, 0) (symmetry breaking: a translation of a full
 torus moves any knight there), and nothing on bipartite boards, whose LP is already exact
 (the 2 x 4 window cuts, 5x the build and slower at 200 x 200, were dropped:
-docs/benchmarks.md); ``"none"`` adds nothing.
+docs/benchmarks-archive.md); ``"none"`` adds nothing.
 Search (``search=``, default ``"colour"``): a decision strategy that tries a knight on
 every square of the larger colour class first (the optimum of a full plain board);
 CP-SAT's own search follows once that is exhausted.

@@ -1,7 +1,7 @@
 """Lost knight as a CP-SAT model (exact): distance labels.
 
 ``"distance"`` (the one formulation; the unit flow, which found nothing in 60 s where this one
-proved caso550 in 21 s, was dropped: docs/benchmarks.md), the dual of the shortest path problem
+proved caso550 in 21 s, was dropped: docs/benchmarks-archive.md), the dual of the shortest path problem
     Data: the distinct knight arcs between free squares of the torus.
     Variables: one integer ``d[v]`` in [0, F] per free square (F = free squares).
     Constraints: ``d[C] = 0`` and ``d[v] <= d[u] + 1`` for every arc ``u -> v``.
@@ -19,7 +19,7 @@ The model knows nothing of breadth-first search; but by default (``bound="bfs"``
 the first labelling whose ``d[S]`` reaches the distance found: no labelling goes past it, so
 that labelling is optimal, and the distances go with the answer as its certificate (the
 checker validates them). Proving the same bound by propagation alone took CP-SAT 7-50 s on
-caso550 (docs/benchmarks.md); ``bound="none"`` still does that.
+caso550 (docs/benchmarks-archive.md); ``bound="none"`` still does that.
 """
 
 from __future__ import annotations

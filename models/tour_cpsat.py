@@ -9,7 +9,7 @@ at the end; a closed tour with a fixed start and end has the closing arc end -> 
 fixed; a square without any move gets an empty, unsatisfiable degree constraint, since
 CP-SAT's circuit leaves out nodes without arcs. One formulation, ``"circuit"`` (the circuit
 with redundant one-in/one-out constraints and a fixed direction, 0.83x at 60 x 60 but 1.42x at
-100 x 100, inside the spread idle, was dropped: docs/benchmarks.md).
+100 x 100, inside the spread idle, was dropped: docs/benchmarks-archive.md).
 
 No objective: any circuit is a tour. Parameters: ``TOUR_PARAMETERS`` (no LP relaxation of
 the circuit: measured 10-50x faster to the first tour on n x n boards).
@@ -47,7 +47,7 @@ TOUR_PARAMETERS: dict[str, object] = {"linearization_level": 0}
 #: Parameters when the hint is a complete tour (every arc variable hinted, 1 on the tour's
 #: moves and 0 elsewhere): CP-SAT checks a complete hint against the model itself and takes
 #: it as its first solution, so presolve and probing (3 s of a 3.1 s solve on a closed 60 x 60
-#: board, docs/benchmarks.md) only delay the answer. Should the hint not be a tour of the
+#: board, docs/benchmarks-archive.md) only delay the answer. Should the hint not be a tour of the
 #: model after all, the search runs on without them.
 HINTED_TOUR_PARAMETERS: dict[str, object] = {
     **TOUR_PARAMETERS,
@@ -269,7 +269,7 @@ def cpsat(
     -----
     About 8 Booleans per square. The solver proves non-existence on small
     boards in milliseconds; closed 100 x 100 tours in about 40 s on one worker
-    (docs/benchmarks.md).
+    (docs/benchmarks-archive.md).
     """
     clock = Deadline(time_limit)
     model = TourModel(instance, formulation=formulation, hint=hint, clock=clock)

@@ -16,7 +16,7 @@ Why not a library: ``scipy.sparse.csgraph.maximum_bipartite_matching`` takes
 exponential time on layered graphs (scipy issue #26147: its depth-first phase
 never marks dead ends), and the polynomial alternatives measured on knight
 boards (scipy's Dinic ``maximum_flow``, python-igraph, OR-Tools' push-relabel
-``SimpleMaxFlow``) are 3-50x slower than the targets; see docs/benchmarks.md.
+``SimpleMaxFlow``) are 3-50x slower than the targets; see docs/benchmarks-archive.md.
 A bug in :func:`push_relabel` cannot make the result wrong either: it only
 moves a valid matching along edges, and Hopcroft-Karp finishes whatever it
 leaves and proves the matching maximum.
@@ -95,7 +95,7 @@ class MatchingRun:
     (dead ends marked), and Hopcroft-Karp from any matching needs O(sqrt(V))
     phases: O(E sqrt(V)) in all. On boards with holes push-relabel does
     nearly all the work: Hopcroft-Karp alone spent hundreds of phases there
-    that augmented one or two long paths each (docs/benchmarks.md).
+    that augmented one or two long paths each (docs/benchmarks-archive.md).
     ``match``, ``left``, ``right`` and ``dist`` are then the matching and the
     last layered search, from which :meth:`independent` reads a maximum independent set.
     """
