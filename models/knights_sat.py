@@ -152,15 +152,25 @@ class BoundProof:
                 fixed=np.array(self.fixed, dtype=np.int64).reshape(-1, 2),
             )
             # a fresh interpreter running this module (not multiprocessing, which would import
-            # the caller's main script again: a script without `if __name__ == "__main__"`)
-            self.child = subprocess.Popen(
-                [sys.executable, "-m", __name__, task, self.path],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                env=_child_environment(),
-            )
+            # the caller's main script again: a script without `if __name__ == "__main__"`);
+            # the cases of a split proof shared round-robin by a child per thread
+            from knightcert.models.cpsat_solve import available_threads
+
+            n = min(available_threads(), len(self.cuts) + 1) if self.level else 1
+            self.children = [
+                subprocess.Popen(
+                    [sys.executable, "-m", __name__, task, self.path, str(i), str(n)],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    env=_child_environment(),
+                )
+                for i in range(n)
+            ]
         except BaseException:
+            for child in getattr(self, "children", []):
+                child.kill()
+                child.wait()
             shutil.rmtree(self.folder, ignore_errors=True)
             raise
 
@@ -168,17 +178,24 @@ class BoundProof:
         """Seconds left of the proof's time limit."""
         return max(self.limit - (time.perf_counter() - self.began), 0.0)
 
+    def _ended(self) -> bool:
+        """Whether every child has ended, or one has without a proof of its cases."""
+        codes = [child.poll() for child in self.children]
+        return None not in codes or any(code not in (None, 0) for code in codes)
+
     def done(self) -> bool:
         """Whether the solver has ended (or its time is up)."""
-        return self.child.poll() is not None or self.left() <= 0
+        return self._ended() or self.left() <= 0
 
     def wait(self, seconds: float | None = None) -> None:
         """Wait for the solver, at most ``seconds`` and never past the time limit."""
         import subprocess
 
-        left = self.left()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.child.wait(left if seconds is None else min(max(seconds, 0.0), left))
+        until = time.perf_counter() + min(self.left(), float("inf") if seconds is None else max(seconds, 0.0))
+        while not self._ended() and (left := until - time.perf_counter()) > 0:
+            running = next(child for child in self.children if child.poll() is None)
+            with contextlib.suppress(subprocess.TimeoutExpired):  # several: look at each often
+                running.wait(left if len(self.children) == 1 else min(left, 0.05))
 
     def finish(self) -> tuple[dict[str, Any] | None, list[list[int]] | None, dict[str, Any]]:
         """End the solver if it still runs; its outcome (see :func:`refute_or_place`)."""
@@ -188,11 +205,13 @@ class BoundProof:
             shutil.rmtree(self.folder, ignore_errors=True)
 
     def _outcome(self) -> tuple[dict[str, Any] | None, list[list[int]] | None, dict[str, Any]]:
-        child, upper = self.child, self.knights - 1
-        ended = child.poll() is not None
-        if not ended:
-            child.kill()
-        exitcode = child.wait()
+        upper, ended = self.knights - 1, self._ended()
+        for child in self.children:
+            if child.poll() is None:
+                child.kill()
+        codes = [child.wait() for child in self.children]
+        # the child that ended the others first (they were killed: -9), a model above all
+        exitcode = min(codes, key=lambda code: (code != SATISFIABLE, code == 0, code == -9))
         info: dict[str, Any] = {
             "proof_solver": f"CaDiCaL 1.9.5 (python-sat {SOLVER})",
             "proof_solve_s": round(time.perf_counter() - self.began, 3),
@@ -205,7 +224,8 @@ class BoundProof:
             return None, None, info
         if exitcode == SATISFIABLE:
             info["proof"] = f"the solver placed {upper + 1} knights: the bound {upper} is wrong"
-            return None, _placement(self.board, self.path, self.fixed), info
+            placed = self.path + f".model{codes.index(SATISFIABLE)}"
+            return None, _placement(self.board, placed, self.fixed), info
         if exitcode == NO_LRAT:
             info["proof"] = "no proof: this python-sat writes no LRAT that maps onto the checker's formula"
             return None, None, info
@@ -288,9 +308,10 @@ def _child_environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": root + (os.pathsep + rest if rest else "")}
 
 
-def _main(task: str, path: str) -> None:  # pragma: no cover - child process
-    """The solver's process: read the board and the numbers :class:`BoundProof` wrote to
-    ``task``, then :func:`_refute`."""
+def _main(task: str, path: str, child: int = 0, children: int = 1) -> None:  # pragma: no cover - child
+    """The solver's process ``child`` of ``children``: read the board and the numbers
+    :class:`BoundProof` wrote to ``task``, then :func:`_refute` the cases ``child``,
+    ``child + children``, .. (all when the proof is not split)."""
     with open(os.path.join(os.path.dirname(path), STARTED), "w") as stream:
         stream.write(repr(time.time()))
     from knightcert.problems.board import Board
@@ -299,7 +320,8 @@ def _main(task: str, path: str) -> None:  # pragma: no cover - child process
         rows, cols, torus, knights, lex, lines, level = (int(v) for v in data["sizes"])
         blocked, fixed = data["blocked"], [(int(r), int(c)) for r, c in data["fixed"]]
         cuts = [int(t) for t in data["thresholds"]]
-    _refute(Board(rows, cols, blocked, bool(torus)), knights, lex, lines, path, fixed, (level, cuts))
+    board = Board(rows, cols, blocked, bool(torus))
+    _refute(board, knights, lex, lines, path, fixed, (level, cuts), (child, children))
 
 
 def _refute(  # pragma: no cover - child process
@@ -310,10 +332,12 @@ def _refute(  # pragma: no cover - child process
     path: str,
     fixed: list | tuple = (),
     split: tuple = (0, []),
+    share: tuple = (0, 1),
 ) -> None:
     """In a child process: solve "at least ``knights`` knights" (with lex-leader comparisons
     of length ``lex``, 0: none, the counter's order ``lines``, 0: row-major, and the cases of
-    the ``split``, ``(level, thresholds)``, level 0: none) case by case; write case ``a``'s
+    the ``split``, ``(level, thresholds)``, level 0: none) case by case, those of its
+    ``share`` ``(child, children)``: ``a % children == child``; write case ``a``'s
     proof to ``path.a`` (binary LRAT renumbered to the checker's numbering) and exit 0, or exit
     :data:`SATISFIABLE` (a model of any case is one of the formula), or :data:`NO_LRAT` when
     python-sat cannot give one."""
@@ -323,8 +347,9 @@ def _refute(  # pragma: no cover - child process
     squares = int(np.asarray(board.free, dtype=bool).sum())
     level, cuts = split
     cases = [case_clauses(squares, knights, level, cuts, a) for a in range(len(cuts) + 1)] if level else [[]]
-    for a, extra in enumerate(cases):
-        proof = _lrat(clauses + extra, path, squares)
+    child, children = share
+    for a, extra in list(enumerate(cases))[child::children]:
+        proof = _lrat(clauses + extra, f"{path}.model{child}", squares)
         if proof is None:
             sys.exit(NO_LRAT)
         with open(f"{path}.{a}", "wb") as stream:
@@ -370,4 +395,4 @@ def _lrat(  # pragma: no cover - child process
 
 
 if __name__ == "__main__":  # pragma: no cover - the solver's process (BoundProof)
-    _main(sys.argv[1], sys.argv[2])
+    _main(sys.argv[1], sys.argv[2], *map(int, sys.argv[3:5]))

@@ -9,7 +9,7 @@ import pytest
 import knightcert.models.knights_sat as producer
 from knightcert.models.knights_sat import prove_upper_bound
 from knightcert.problems.checkers import certify
-from knightcert.problems.checkers.knights import check_bound_proof
+from knightcert.problems.checkers.knights import check_bound_proof, check_placement
 from knightcert.problems.independent_knights import knights_instance
 from knightcert.problems.result import Backing, Status
 from knightcert.solving import solve
@@ -63,7 +63,7 @@ def test_without_lrat_there_is_no_proof(monkeypatch, seven_proof):
     with tempfile.TemporaryDirectory() as folder, pytest.raises(SystemExit) as ended:
         producer._refute(SEVEN.board, 15, 0, 2, os.path.join(folder, "proof"))
     assert ended.value.code == producer.NO_LRAT
-    monkeypatch.setattr(seven_proof.child, "returncode", producer.NO_LRAT)  # as the child ends without LRAT
+    monkeypatch.setattr(seven_proof.children[0], "returncode", producer.NO_LRAT)  # as the child ends without LRAT
     entry, placement, info = seven_proof._outcome()
     assert entry is None and placement is None and "writes no LRAT" in info["proof"]
 
@@ -83,9 +83,18 @@ def test_a_proof_past_the_checkers_limits_is_not_attached(monkeypatch, seven_pro
     assert entry is None and info["proof"].endswith("packed, past the 10 characters a proof may have")
 
 
-def test_a_false_bound_gets_no_proof():
-    entry, info = prove_upper_bound(SEVEN, 13)
-    assert entry is None and "placed 14 knights" in info["proof"]
+@pytest.mark.parametrize(("split", "threads"), [(False, "2"), (True, "1"), (True, "2")])
+def test_a_false_bound_gets_no_proof(monkeypatch, split, threads):
+    """Whole or in cases (shared by a child per thread, the first model ending them all), a
+    bound below the optimum gets no proof: the solver places a knight more."""
+    monkeypatch.setenv("KNIGHTCERT_THREADS", threads)
+    monkeypatch.setattr(producer, "SPLIT_SQUARES", 1 if split else producer.SPLIT_SQUARES)
+    proof = producer.BoundProof(SEVEN, 14)
+    assert len(proof.children) == (int(threads) if split else 1)
+    proof.wait()
+    entry, placement, info = proof.finish()
+    assert entry is None and "placed 14 knights" in info["proof"] and placement is not None
+    assert check_placement(SEVEN, placement) == 14
 
 
 def test_no_time_no_proof():
