@@ -63,7 +63,7 @@ def test_without_lrat_there_is_no_proof(monkeypatch, seven_proof):
     with tempfile.TemporaryDirectory() as folder, pytest.raises(SystemExit) as ended:
         producer._refute(SEVEN.board, 15, 0, 2, os.path.join(folder, "proof"))
     assert ended.value.code == producer.NO_LRAT
-    monkeypatch.setattr(seven_proof.children[0], "returncode", producer.NO_LRAT)  # the child ends without LRAT
+    monkeypatch.setattr(seven_proof.children[0], "returncode", producer.NO_LRAT)  # ended without LRAT
     entry, placement, info = seven_proof._outcome()
     assert entry is None and placement is None and "writes no LRAT" in info["proof"]
 
