@@ -265,8 +265,8 @@ def _grid(rows: int, cols: int, heights: list[int], widths: list[int], special: 
     plan = Plan(rows, cols)
     r_off, c_off = offsets(heights), offsets(widths)
     hs, ws = np.asarray(heights), np.asarray(widths)
-    for h in np.unique(hs).tolist():
-        for w in np.unique(ws).tolist():
+    for h in sorted(set(heights)):
+        for w in sorted(set(widths)):
             grid_i, grid_j = np.meshgrid(np.flatnonzero(hs == h), np.flatnonzero(ws == w), indexing="ij")
             ii, jj = grid_i.reshape(-1), grid_j.reshape(-1)
             keep = np.ones(len(ii), dtype=bool)
