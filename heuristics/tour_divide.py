@@ -241,15 +241,8 @@ def block_plan(
             if solver is None:
                 return None
             # force only the join moves this block takes part in
-            sides = []
-            if j > 0:
-                sides.append("left")
-            if j + 1 < len(widths):
-                sides.append("right")
-            if j == 0 and i > 0:
-                sides.append("top")
-            if j == 0 and i + 1 < len(heights):
-                sides.append("bottom")
+            joined = (j > 0, j + 1 < len(widths), j == 0 and i > 0, j == 0 and i + 1 < len(heights))
+            sides = [s for s, yes in zip(("left", "right", "top", "bottom"), joined, strict=True) if yes]
             local = (start[0] - sum(heights[:i]), start[1] - sum(widths[:j]))
             moves = join_moves(h, w)
             found = solver(h, w, tuple(moves[s] for s in sides), (((local,), None),))

@@ -10,7 +10,6 @@ Examples
 from __future__ import annotations
 
 import importlib
-import sys
 from typing import Any
 
 from knightcert.problems.errors import InvalidArgument
@@ -47,10 +46,8 @@ def problem_of(instance: Any) -> str:
     InvalidArgument
         ``instance`` is not one of the project's instance types.
     """
-    for problem, spec in INSTANCE_TYPES.items():
-        # an instance's class is loaded: the other problems' modules are not imported to ask
-        module, name = spec.split(":")
-        if module in sys.modules and isinstance(instance, getattr(sys.modules[module], name)):
+    for problem in PROBLEMS:
+        if isinstance(instance, instance_type(problem)):
             return problem
     names = ", ".join(spec.split(":")[1] for spec in INSTANCE_TYPES.values())
     raise InvalidArgument(f"instance: expected one of {names}, got {type(instance).__name__}")
