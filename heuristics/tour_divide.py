@@ -241,15 +241,8 @@ def block_plan(
             if solver is None:
                 return None
             # force only the join moves this block takes part in
-            sides = []
-            if j > 0:
-                sides.append("left")
-            if j + 1 < len(widths):
-                sides.append("right")
-            if j == 0 and i > 0:
-                sides.append("top")
-            if j == 0 and i + 1 < len(heights):
-                sides.append("bottom")
+            joined = (j > 0, j + 1 < len(widths), j == 0 and i > 0, j == 0 and i + 1 < len(heights))
+            sides = [s for s, yes in zip(("left", "right", "top", "bottom"), joined, strict=True) if yes]
             local = (start[0] - sum(heights[:i]), start[1] - sum(widths[:j]))
             moves = join_moves(h, w)
             found = solver(h, w, tuple(moves[s] for s in sides), (((local,), None),))
@@ -265,8 +258,8 @@ def _grid(rows: int, cols: int, heights: list[int], widths: list[int], special: 
     plan = Plan(rows, cols)
     r_off, c_off = offsets(heights), offsets(widths)
     hs, ws = np.asarray(heights), np.asarray(widths)
-    for h in np.unique(hs).tolist():
-        for w in np.unique(ws).tolist():
+    for h in sorted(set(heights)):
+        for w in sorted(set(widths)):
             grid_i, grid_j = np.meshgrid(np.flatnonzero(hs == h), np.flatnonzero(ws == w), indexing="ij")
             ii, jj = grid_i.reshape(-1), grid_j.reshape(-1)
             keep = np.ones(len(ii), dtype=bool)

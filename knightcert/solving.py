@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -23,7 +24,6 @@ from knightcert.problems.result import Result, Status
 from knightcert.registry import MethodRef, default_method, resolve
 from knightcert.variants import call
 from knightcert.warming import ensure_warm
-from knightcert.workers import in_worker, run_alone, time_budget, timed_call_begins
 
 __all__ = ["model", "over_budget", "prepare", "problem_of", "run", "solve"]
 
@@ -180,10 +180,14 @@ def run(
     if warm and not ref.foreign:
         ensure_warm(problem, ref)
     warm_s = time.perf_counter() - warm_began
-    if ref.foreign and not in_worker():  # a suspect: on a worker of its own, measured there
+    # a worker has knightcert.workers loaded (it runs the worker's loop): a process without it is
+    # none, and a command does not load it (subprocess, selectors, ...: 10 ms) for nothing
+    workers = sys.modules.get("knightcert.workers")
+    if ref.foreign and not (workers and workers.in_worker()):  # a suspect: on a worker of its own
         result = _on_a_worker(ref, instance, time_limit, seed, given)
     else:
-        timed_call_begins()  # in a worker: its caller's wall clock for this run starts here too
+        if workers:  # in a worker: its caller's wall clock for this run starts here too
+            workers.timed_call_begins()
         cpu_began, began = cpu_seconds(), time.perf_counter()
         result = call(ref, instance, time_limit=time_limit, seed=seed, **given)  # via squares, fixed knights
         spent, cpu = time.perf_counter() - began, cpu_seconds() - cpu_began
@@ -212,6 +216,7 @@ def _on_a_worker(
     there is none. Its time and CPU time are measured there, around the call."""
     from knightcert.problems.answers import result_from_answer
     from knightcert.problems.errors import KnightcertError
+    from knightcert.workers import run_alone, time_budget
 
     budget = time_budget(time_limit)
     outcome = run_alone(_run_there, (ref, instance, time_limit, seed, given), budget and budget + 0.25)
@@ -269,9 +274,13 @@ def prepare(
 def over_budget(result: Result, time_limit: float | None) -> Result:
     """``result`` as ``UNKNOWN`` "time limit" when it came after the time budget (the limit plus
     :func:`~knightcert.workers.grace`): an overrun is never a normal answer."""
-    budget = time_budget(time_limit)
+    if time_limit is None:
+        return result
+    from knightcert.workers import grace
+
+    budget = time_limit + grace(time_limit)
     # stopped: it says why; interrupted: a built-in stopped by the command's watchdog or Ctrl-C
-    if budget is None or result.time <= budget or result.record.stopped or result.record.interrupted:
+    if result.time <= budget or result.record.stopped or result.record.interrupted:
         return result
     stopped = f"time limit: answered after {result.time:.1f} s, past the budget of {budget:.1f} s"
     late = result.with_(status=Status.UNKNOWN, objective=None, bound=None, solution=None)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from knightcert.cli.options import positive_int
@@ -28,6 +27,8 @@ def add_count_arguments(parser: argparse.ArgumentParser, what: str) -> None:
 def run_count(args: argparse.Namespace, instances: list[Any]) -> int:
     """Print each instance's count (with ``--count``) and solutions (with ``--all``); exit 0 when
     every count was given by every counter that finished."""
+    import json
+
     from knightcert.counting import count
     from knightcert.problems.errors import InvalidArgument
 

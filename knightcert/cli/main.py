@@ -14,6 +14,7 @@ or 143 (SIGTERM).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import signal
@@ -25,14 +26,6 @@ from typing import Any
 from knightcert.cli import session
 from knightcert.cli.commands import EXIT_CODES, EXIT_SUMMARY, HELP
 from knightcert.cli.options import apply_memory_limit
-from knightcert.cli.session import (
-    EXIT_CRASHED,
-    EXIT_OK,
-    EXIT_OUT_OF_MEMORY,
-    EXIT_USAGE,
-    UsageError,
-    interruption,
-)
 from knightcert.cli.text import printable
 from knightcert.problems.errors import KnightcertError
 
@@ -55,17 +48,22 @@ COMMAND_MODULES = {
 class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error on one line instead of exiting."""
 
+    @property
+    def version(self) -> str:  # what ``--version`` prints, read then: the metadata costs 30-60 ms
+        return f"knightcert {importlib.import_module('knightcert').__version__}"
+
     def error(self, message: str) -> _typing.NoReturn:
         # main() prints "knightcert: error: ": name the subcommand only once
         where = self.prog.removeprefix("knightcert").strip()
-        raise UsageError(f"{where}: {message} (see --help)" if where else f"{message} (see --help)")
+        raise session.UsageError(f"{where}: {message} (see --help)" if where else f"{message} (see --help)")
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser of the command line.
 
     Only the command named in ``argv`` is imported and given its options; the
-    others are listed with their help line (all of them when ``argv`` is None).
+    others are listed with their help line when no command is named (all of them
+    when ``argv`` is None).
     """
     chosen = _command_in(argv)
     parser = _Parser(
@@ -73,22 +71,15 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         description="Exact and heuristic solvers for knight problems, with independent checkers.",
         epilog=EXIT_SUMMARY,
     )
-    if chosen is None or "--version" in (argv or ()):  # the version is read from the metadata: 30 ms
-        parser.add_argument("--version", action="version", version=f"knightcert {_version()}")
+    parser.add_argument("--version", action="version")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, help_line in HELP.items():
         if argv is None or name == chosen:
             importlib.import_module(COMMAND_MODULES[name]).add_parser(sub)
             sub.choices[name].epilog = f"exit codes: {EXIT_CODES[name]}"
-        else:
+        elif chosen not in HELP:  # the list of commands (--help) or what a misspelt one could be
             sub.add_parser(name, help=help_line)
     return parser
-
-
-def _version() -> str:
-    import knightcert
-
-    return knightcert.__version__
 
 
 def _command_in(argv: Sequence[str] | None) -> str | None:
@@ -110,12 +101,10 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
     session.start(started)
     argv = list(sys.argv[1:] if argv is None else argv)
     if sys.stdout is None:  # started with standard output closed (``>&-``): nowhere to answer
+        closed = "knightcert: error: standard output is closed; redirect it (to a file or /dev/null)"
         if sys.stderr is not None:
-            print(
-                "knightcert: error: standard output is closed; redirect it (to a file or /dev/null)",
-                file=sys.stderr,
-            )
-        return EXIT_USAGE
+            print(closed, file=sys.stderr)
+        return session.EXIT_USAGE
     previous = {signum: _install(signum, session.on_signal) for signum in _STOPS}
     try:
         parser = _build_parser_deferring_signals(argv)
@@ -124,23 +113,24 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
         apply_memory_limit(getattr(args, "memory_limit", None))
         if args.command is None:
             parser.print_help()
-            return EXIT_USAGE
+            return session.EXIT_USAGE
+        _keep_freed_memory()
         return int(args.run(args))
     except KnightcertError as exc:
         print(printable(f"knightcert: error: {exc}"), file=sys.stderr)
-        return EXIT_USAGE
+        return session.EXIT_USAGE
     except KeyboardInterrupt:
-        code, word = interruption()
+        code, word = session.interruption()
         print(f"knightcert: {word}", file=sys.stderr)
         return code
     except BrokenPipeError:
-        return EXIT_OK
+        return session.EXIT_OK
     except MemoryError:
         print("knightcert: error: out of memory", file=sys.stderr)
-        return EXIT_OUT_OF_MEMORY
+        return session.EXIT_OUT_OF_MEMORY
     except Exception as exc:  # a bug, not the user's fault: one line unless debugging
         if session.stop_requested():  # an interrupt that landed inside an import or a library
-            code, word = interruption()
+            code, word = session.interruption()
             print(f"knightcert: {word}", file=sys.stderr)
             return code
         if os.environ.get("KNIGHTCERT_DEBUG"):
@@ -150,7 +140,7 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
             "(set KNIGHTCERT_DEBUG=1 for the traceback)",
             file=sys.stderr,
         )
-        return EXIT_CRASHED
+        return session.EXIT_CRASHED
     finally:
         for signum, handler in previous.items():
             if handler is not None:
@@ -163,9 +153,16 @@ def _build_parser_deferring_signals(argv: Sequence[str]) -> argparse.ArgumentPar
     ``ImportError`` there (numpy: "PyCapsule_Import could not import module"), not an interrupt."""
     held: list[int] = []
     previous = {signum: _install(signum, lambda number, frame: held.append(number)) for signum in _STOPS}
+    # numpy's import starts an OpenBLAS thread per core (25-35 ms of CPU on 2 cores); knightcert
+    # does no BLAS work, so one thread unless the user said otherwise; the methods' processes,
+    # started later, get the user's environment as it was
+    users = os.environ.get("OPENBLAS_NUM_THREADS")
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         parser = build_parser(argv)
     finally:
+        if users is None:
+            del os.environ["OPENBLAS_NUM_THREADS"]
         for signum, handler in previous.items():
             if handler is not None:
                 _install(signum, handler)
@@ -176,6 +173,16 @@ def _build_parser_deferring_signals(argv: Sequence[str]) -> argparse.ArgumentPar
 
 
 _STOPS = (signal.SIGINT, signal.SIGTERM)
+
+
+def _keep_freed_memory() -> None:
+    """Let glibc keep freed memory for the next arrays (up to 1 GB each) instead of mapping each large
+    array afresh and returning it: a fresh process's first solve then faults its pages in once, as
+    a warm process does (knights on 1000 x 1000: 8,500 page faults instead of 17,000)."""
+    with contextlib.suppress(AttributeError, OSError, TypeError):  # not glibc: its own allocator as it is
+        mallopt = importlib.import_module("ctypes").CDLL(None).mallopt  # loaded with numpy already
+        mallopt(-3, 1 << 30)  # M_MMAP_THRESHOLD: arrays below it come from the reused heap
+        mallopt(-1, (1 << 31) - 1)  # M_TRIM_THRESHOLD: freed heap stays for the next arrays
 
 
 def _install(signum: int, handler: Any) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -74,6 +75,32 @@ def test_a_small_instance_loads_no_compiled_kernel(tmp_path, command, searcher, 
     modules = loaded(command, argument)
     assert f"knightcert.algorithms.{searcher}" in modules
     assert not [m for m in modules if m.startswith(not_loaded)]
+
+
+BLAS_PROBE = """
+import contextlib, io, json, os, sys
+from knightcert.cli.main import main
+with contextlib.redirect_stdout(io.StringIO()):
+    main(["knights", "6"])
+print(json.dumps([os.environ.get("OPENBLAS_NUM_THREADS"), len(os.listdir("/proc/self/task"))]))
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts the threads in /proc")
+@pytest.mark.parametrize("users", [None, "2"])
+def test_numpy_is_loaded_with_one_blas_thread_and_the_environment_given_back(users):
+    """numpy's import starts an OpenBLAS thread per core; the command line's starts none (knightcert
+    does no BLAS work), and what it then starts (a method's process) gets the user's environment."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if users is not None:
+        env["OPENBLAS_NUM_THREADS"] = users
+    done = subprocess.run(
+        [sys.executable, "-c", BLAS_PROBE], capture_output=True, text=True, check=True, timeout=60, env=env
+    )
+    variable, threads = json.loads(done.stdout.splitlines()[-1])
+    assert variable == users
+    if users is None:
+        assert threads == 1
 
 
 def test_a_redirected_summary_keeps_its_short_cells_whole():
