@@ -51,7 +51,7 @@ def run() -> int:
     script = os.path.dirname(os.path.abspath(sys.argv[0]))
     if sys.path and os.path.abspath(sys.path[0] or os.curdir) == script != os.getcwd():
         sys.path[0] = os.getcwd()
-    code = main(started=_STARTED)
+    code = main(started=_STARTED, own_process=True)
     if sys.getprofile() or sys.gettrace():  # under a profiler or debugger: its report at the end
         return code
     # the exit handlers run and the output is flushed; the teardown that frees every module and

@@ -92,11 +92,16 @@ def _command_in(argv: Sequence[str] | None) -> str | None:
     return None
 
 
-def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None, *, started: float | None = None, own_process: bool = False
+) -> int:
     """Run the command line; return the exit code.
 
     ``started``: the ``time.perf_counter()`` reading when the process started
     its work (the console script passes it), from which ``--time-limit`` counts.
+    ``own_process``: the process is the command line's (the console script and
+    ``python -m knightcert`` say so): numpy is loaded with one OpenBLAS thread and
+    glibc keeps freed memory; a program calling ``main`` keeps its own settings.
     """
     session.start(started)
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -107,14 +112,15 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
         return session.EXIT_USAGE
     previous = {signum: _install(signum, session.on_signal) for signum in _STOPS}
     try:
-        parser = _build_parser_deferring_signals(argv)
+        parser = _build_parser_deferring_signals(argv, own_process)
         args = parser.parse_args(argv)
         args.argv = argv  # recorded by reports
         apply_memory_limit(getattr(args, "memory_limit", None))
         if args.command is None:
             parser.print_help()
             return session.EXIT_USAGE
-        _keep_freed_memory()
+        if own_process:
+            _keep_freed_memory()
         return int(args.run(args))
     except KnightcertError as exc:
         print(printable(f"knightcert: error: {exc}"), file=sys.stderr)
@@ -147,7 +153,7 @@ def main(argv: Sequence[str] | None = None, *, started: float | None = None) -> 
                 _install(signum, handler)
 
 
-def _build_parser_deferring_signals(argv: Sequence[str]) -> argparse.ArgumentParser:
+def _build_parser_deferring_signals(argv: Sequence[str], own_process: bool) -> argparse.ArgumentParser:
     """:func:`build_parser`, which imports the chosen command, with Ctrl-C and SIGTERM held
     until the imports are done: an interrupt inside a compiled module's import turns into an
     ``ImportError`` there (numpy: "PyCapsule_Import could not import module"), not an interrupt."""
@@ -157,11 +163,12 @@ def _build_parser_deferring_signals(argv: Sequence[str]) -> argparse.ArgumentPar
     # does no BLAS work, so one thread unless the user said otherwise; the methods' processes,
     # started later, get the user's environment as it was
     users = os.environ.get("OPENBLAS_NUM_THREADS")
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    if own_process:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         parser = build_parser(argv)
     finally:
-        if users is None:
+        if own_process and users is None:
             del os.environ["OPENBLAS_NUM_THREADS"]
         for signum, handler in previous.items():
             if handler is not None:

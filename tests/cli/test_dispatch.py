@@ -81,26 +81,30 @@ BLAS_PROBE = """
 import contextlib, io, json, os, sys
 from knightcert.cli.main import main
 with contextlib.redirect_stdout(io.StringIO()):
-    main(["knights", "6"])
+    main(["knights", "6"], own_process=sys.argv[1] == "own")
 print(json.dumps([os.environ.get("OPENBLAS_NUM_THREADS"), len(os.listdir("/proc/self/task"))]))
 """
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts the threads in /proc")
 @pytest.mark.parametrize("users", [None, "2"])
-def test_numpy_is_loaded_with_one_blas_thread_and_the_environment_given_back(users):
-    """numpy's import starts an OpenBLAS thread per core; the command line's starts none (knightcert
-    does no BLAS work), and what it then starts (a method's process) gets the user's environment."""
+@pytest.mark.parametrize("caller", ["own", "program"])
+def test_numpy_is_loaded_with_one_blas_thread_and_the_environment_given_back(users, caller):
+    """numpy's import starts an OpenBLAS thread per core; the command line's own process starts
+    none (knightcert does no BLAS work), what it then starts (a method's process) gets the user's
+    environment, and a program calling ``main`` keeps numpy's own threads."""
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     if users is not None:
         env["OPENBLAS_NUM_THREADS"] = users
-    done = subprocess.run(
-        [sys.executable, "-c", BLAS_PROBE], capture_output=True, text=True, check=True, timeout=60, env=env
-    )
-    variable, threads = json.loads(done.stdout.splitlines()[-1])
+
+    def probe(*command: str) -> list:
+        done = subprocess.run(command, capture_output=True, text=True, check=True, timeout=60, env=env)
+        return json.loads(done.stdout.splitlines()[-1])
+
+    variable, threads = probe(sys.executable, "-c", BLAS_PROBE, caller)
+    numpy_alone = probe(sys.executable, "-c", "import os, numpy; print(len(os.listdir('/proc/self/task')))")
     assert variable == users
-    if users is None:
-        assert threads == 1
+    assert threads == (1 if users is None and caller == "own" else numpy_alone)
 
 
 def test_a_redirected_summary_keeps_its_short_cells_whole():
