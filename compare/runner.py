@@ -205,11 +205,8 @@ def _stamp(row: Row, task: Task) -> Row:
     row.problem, row.instance, row.method = task.problem, task.name, task.method
     row.size, row.repeat, row.known_optimum = task.size, task.repeat, task.known_optimum
     row.seed, row.instance_hash = task.seed, task.sha256
-    ref = task.method_ref()
-    if ref is None:  # a method that cannot be found where it ran: the row says why already
-        row.kind, row.origin = "heuristic", "python"
-    else:
-        row.kind, row.origin = ref.kind, ref.origin
+    ref = task.method_ref()  # None: a method that cannot be found where it ran (the row says why)
+    row.kind, row.origin = ("heuristic", "python") if ref is None else (ref.kind, ref.origin)
     return row
 
 
@@ -224,7 +221,8 @@ def save_run_answer(task: Task, result) -> str:
     """Append the run's answer (see knightcert.problems.answers) to this process's answers file in
     ``task.answers``: JSON Lines (``runs-*.jsonl``, created exclusively), a line per run, flushed
     before the run's row leaves; one file per process and megabyte, not one per run (a file's
-    creation cost a loaded disk a millisecond). Returns ``FILE#LINE``, relative to the folder."""
+    creation cost a loaded disk a millisecond), kept open for the last three folders only.
+    Returns ``FILE#LINE``, relative to the folder."""
     from knightcert.problems.answers import answer_to_dict
     from knightcert.problems.output_file import FILE_MODE, cannot_write
 
@@ -234,6 +232,8 @@ def save_run_answer(task: Task, result) -> str:
     line = json.dumps(answer, separators=(",", ":")) + "\n"
     with _ANSWERS_LOCK:
         stream, name, lines = _ANSWERS.pop(folder, (None, "", 0))
+        while len(_ANSWERS) > 2:  # a worker serves comparison after comparison: the oldest closed
+            _ANSWERS.pop(next(iter(_ANSWERS)))[0].close()
         try:
             # the first, or full, or deleted since (its folder emptied): a new file
             if not (
