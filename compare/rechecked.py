@@ -67,7 +67,7 @@ def rechecked_row(link: str, base: Path, instance: Any = None, sha256: str = "")
     if not link:
         return None
     try:
-        data = read_answer(base / link)
+        data = read_answer(base.absolute() / link)  # "-" a file here, never standard input
         if instance is None and instance_sha256(instance_for_answer(data)) != sha256:
             return None
         return row_from_result(check_answer(instance, data))
