@@ -223,3 +223,14 @@ def test_a_row_without_its_answer_after_foreign_code_is_never_trusted(tmp_path, 
     assert (before.status, before.verified, before.objective) == ("FEASIBLE", True, 8)
     assert (after.status, after.verified, after.certified, after.objective) == ("UNKNOWN", False, False, None)
     assert "without its answer" in after.error
+
+
+@pytest.mark.parametrize("link", [5, None, ["runs-a.jsonl#1"], "runs-a.jsonl#1/../x", "../runs-a.jsonl#1"])
+def test_a_worker_s_answer_link_that_is_not_a_line_of_its_folder_links_nothing(link, tmp_path):
+    """A row's ``answer`` comes from its worker, where a foreign method may have patched
+    ``save_run_answer``: anything but ``runs-*.jsonl#N`` links nothing (was a TypeError that
+    ended the comparison, for a number)."""
+    from knightcert.compare.rechecked import answer_link
+
+    assert answer_link(tmp_path, link, tmp_path / "r.json") == ""
+    assert answer_link(tmp_path, "runs-a.jsonl#1", tmp_path / "r.json") == "runs-a.jsonl#1"
