@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from knightcert.compare.harness import Row, failed_row, row_from_result
+from knightcert.compare.report import row_from_record
 from knightcert.problems import stopping
 from knightcert.problems.answers import answer_fields
 from knightcert.problems.checkers import certify
@@ -236,9 +237,8 @@ def save_run_answer(task: Task, result) -> str:
             _ANSWERS.pop(next(iter(_ANSWERS)))[0].close()
         try:
             # the first, or full, or deleted since (its folder emptied): a new file
-            if not (
-                stream and stream.tell() + len(line) <= ANSWERS_BYTES and os.fstat(stream.fileno()).st_nlink
-            ):
+            full = not stream or stream.tell() + len(line) > ANSWERS_BYTES
+            if full or not os.fstat(stream.fileno()).st_nlink:
                 os.makedirs(folder, exist_ok=True)
                 fd, path = tempfile.mkstemp(".jsonl", "runs-", folder)
                 os.fchmod(fd, FILE_MODE)
@@ -284,7 +284,9 @@ def pool_rows(pool: Pool, tasks: Iterable[Task]) -> Generator[Row, None, None]:
             task = job.tag
             try:
                 if outcome.stopped is None:
-                    row, answer = Row(**outcome.value["row"]), outcome.value["answer"]
+                    # after foreign code the row is read as strictly as a report's (its fields' types)
+                    record, answer = outcome.value["row"], outcome.value["answer"]
+                    row = Row(**record) if job.clean else row_from_record(record)
                     row.peak_mb = outcome.peak_mb
                     if row.warm_s and (ref := task.method_ref()) is not None:
                         WARMED.setdefault((task.problem, ref.name), row.warm_s)
