@@ -179,7 +179,7 @@ def count_tours(instance: TourInstance, deadline: float | None = None) -> tuple[
         return directed, directed - mirrored // 2
     except CountStopped as stopped:  # the tours found bound the count when all of them are counted
         bound = directed if directed is not None or instance.required_moves else stopped.args[1]
-        raise CountStopped(f"{stopped.args[0]}: at least {bound}", bound) from None
+        raise CountStopped(stopped.args[0] + f": at least {bound}" * (bound is not None), bound) from None
 
 
 def _layers(instance: LostKnightInstance) -> tuple[np.ndarray, np.ndarray, list[int]]:

@@ -179,10 +179,10 @@ def run_comparison(
     command : sequence of str, optional
         The command line, recorded in the report.
     answers : path, optional
-        Folder where every run saves its answer file (``knightcert check`` re-checks them);
-        default with ``out``: ``REPORT.answers/`` beside the first report. Each row links to
-        its answer (``answer``); a resume keeps only the runs their answers back
-        (:mod:`knightcert.compare.rechecked`) and runs the others again.
+        Folder where every run saves its answer, a line of its worker's ``runs-*.jsonl``
+        (``knightcert check`` re-checks them); default with ``out``: ``REPORT.answers/`` beside the
+        first report. Each row links to its answer (``answer``, ``FILE#LINE``); a resume keeps only
+        the runs their answers back (:mod:`knightcert.compare.rechecked`) and runs the others again.
     reference : bool, default True
         When a verified answer has no gap (no method proved the instance's optimum and none is
         published), run the problem's reference method (``REFERENCE_METHODS``: certified exact

@@ -102,7 +102,7 @@ class Row:
     check_s: float | None = None  # seconds the independent check took (beside time_s, never in it)
     warm_s: float | None = None  # seconds this run spent loading the method's code first (beside time_s)
     containment_s: float | None = None  # a foreign method's process start and supervision (beside time_s)
-    answer: str = ""  # the run's answer file, relative to the report's folder ("": none saved)
+    answer: str = ""  # the run's answer, FILE#LINE relative to the report's folder ("": none saved)
 
     @property
     def time(self) -> float:

@@ -52,7 +52,7 @@ ANSWER_LINE = re.compile(r"runs-[a-z0-9_]+\.jsonl#[1-9][0-9]*")
 def answer_link(folder: str | os.PathLike[str], line: str, report: str | os.PathLike[str] | None) -> str:
     """The answer ``line`` (``FILE#N`` in ``folder``, as the run named it) as a row links it:
     relative to the report's folder (absolute without a report); ``""`` for anything else."""
-    if not ANSWER_LINE.fullmatch(line):
+    if not (isinstance(line, str) and ANSWER_LINE.fullmatch(line)):  # the worker's word: maybe not text
         return ""
     where = os.path.abspath(os.path.join(folder, line))
     return where if report is None else os.path.relpath(where, os.path.dirname(os.path.abspath(report)))
@@ -67,7 +67,7 @@ def rechecked_row(link: str, base: Path, instance: Any = None, sha256: str = "")
     if not link:
         return None
     try:
-        data = read_answer(base / link)
+        data = read_answer(base.absolute() / link)  # "-" a file here, never standard input
         if instance is None and instance_sha256(instance_for_answer(data)) != sha256:
             return None
         return row_from_result(check_answer(instance, data))

@@ -56,6 +56,7 @@ __all__ = [
     "read_header",
     "read_rows",
     "report_header",
+    "row_from_record",
     "sidecar",
     "source_sha256",
     "to_csv",
@@ -450,7 +451,7 @@ def read_rows(path: str | os.PathLike[str]) -> list[Row]:
             records = parquet.read_table(str(target)).to_pylist()
         else:
             records = _records(read_report_text(target), suffix, str(path))
-        return [_row(record) for record in records]
+        return [row_from_record(record) for record in records]
     except InvalidReport:
         raise
     except (ValueError, KeyError, TypeError, AttributeError, OverflowError, OSError) as exc:
@@ -500,7 +501,9 @@ _KINDS = {
 _REQUIRED = ("problem", "instance", "method", "status")
 
 
-def _row(record: dict[str, Any]) -> Row:
+def row_from_record(record: dict[str, Any]) -> Row:
+    """The row a report's record holds, each field of its type (ValueError, KeyError: not a row)."""
+
     def value(name: str, kind: type) -> Any:  # a ``kind`` (int for whole objectives), or None
         raw = record[name] if name in _REQUIRED else record.get(name)
         if kind is str:
@@ -516,11 +519,8 @@ def _row(record: dict[str, Any]) -> Row:
         number = float(raw)
         if number != number:  # NaN from a typed column
             return None
-        return (
-            int(number)
-            if kind is int or (kind is float and number.is_integer() and name in ("objective", "bound"))
-            else number
-        )
+        whole = kind is int or (kind is float and number.is_integer() and name in ("objective", "bound"))
+        return int(number) if whole else number
 
     data = {name: value(name, kind) for name, kind in _KINDS.items()}
     for name, empty in (("time_s", 0.0), ("repeat", 0), ("verified", False), ("certified", False)):

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from knightcert.compare.harness import Row, failed_row, row_from_result
+from knightcert.compare.report import row_from_record
 from knightcert.problems import stopping
 from knightcert.problems.answers import answer_fields
 from knightcert.problems.checkers import certify
@@ -205,11 +206,8 @@ def _stamp(row: Row, task: Task) -> Row:
     row.problem, row.instance, row.method = task.problem, task.name, task.method
     row.size, row.repeat, row.known_optimum = task.size, task.repeat, task.known_optimum
     row.seed, row.instance_hash = task.seed, task.sha256
-    ref = task.method_ref()
-    if ref is None:  # a method that cannot be found where it ran: the row says why already
-        row.kind, row.origin = "heuristic", "python"
-    else:
-        row.kind, row.origin = ref.kind, ref.origin
+    ref = task.method_ref()  # None: a method that cannot be found where it ran (the row says why)
+    row.kind, row.origin = ("heuristic", "python") if ref is None else (ref.kind, ref.origin)
     return row
 
 
@@ -224,7 +222,8 @@ def save_run_answer(task: Task, result) -> str:
     """Append the run's answer (see knightcert.problems.answers) to this process's answers file in
     ``task.answers``: JSON Lines (``runs-*.jsonl``, created exclusively), a line per run, flushed
     before the run's row leaves; one file per process and megabyte, not one per run (a file's
-    creation cost a loaded disk a millisecond). Returns ``FILE#LINE``, relative to the folder."""
+    creation cost a loaded disk a millisecond), kept open for the last three folders only.
+    Returns ``FILE#LINE``, relative to the folder."""
     from knightcert.problems.answers import answer_to_dict
     from knightcert.problems.output_file import FILE_MODE, cannot_write
 
@@ -234,11 +233,12 @@ def save_run_answer(task: Task, result) -> str:
     line = json.dumps(answer, separators=(",", ":")) + "\n"
     with _ANSWERS_LOCK:
         stream, name, lines = _ANSWERS.pop(folder, (None, "", 0))
+        while len(_ANSWERS) > 2:  # a worker serves comparison after comparison: the oldest closed
+            _ANSWERS.pop(next(iter(_ANSWERS)))[0].close()
         try:
             # the first, or full, or deleted since (its folder emptied): a new file
-            if not (
-                stream and stream.tell() + len(line) <= ANSWERS_BYTES and os.fstat(stream.fileno()).st_nlink
-            ):
+            full = not stream or stream.tell() + len(line) > ANSWERS_BYTES
+            if full or not os.fstat(stream.fileno()).st_nlink:
                 os.makedirs(folder, exist_ok=True)
                 fd, path = tempfile.mkstemp(".jsonl", "runs-", folder)
                 os.fchmod(fd, FILE_MODE)
@@ -284,7 +284,9 @@ def pool_rows(pool: Pool, tasks: Iterable[Task]) -> Generator[Row, None, None]:
             task = job.tag
             try:
                 if outcome.stopped is None:
-                    row, answer = Row(**outcome.value["row"]), outcome.value["answer"]
+                    # after foreign code the row is read as strictly as a report's (its fields' types)
+                    record, answer = outcome.value["row"], outcome.value["answer"]
+                    row = Row(**record) if job.clean else row_from_record(record)
                     row.peak_mb = outcome.peak_mb
                     if row.warm_s and (ref := task.method_ref()) is not None:
                         WARMED.setdefault((task.problem, ref.name), row.warm_s)

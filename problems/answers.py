@@ -420,7 +420,7 @@ def read_answer(path: str | os.PathLike[str]) -> dict[str, Any]:
 
     file, _, line = os.fspath(path).rpartition("#")
     try:  # the one reader: regular files or '-', size capped, UTF-8, JSON depth capped
-        if file and line.isdigit() and not os.path.lexists(path):
+        if file and line.isascii() and line.isdigit() and not os.path.lexists(path):
             info = os.stat(file) if os.path.exists(file) else None  # missing: read_text says so
             version = info and (info.st_size, info.st_mtime_ns, info.st_ino)
             # kept while it is the next run's (up to 2 MB: a larger file holds one large answer)
@@ -445,7 +445,7 @@ def _lines(path: str, version: tuple[int, ...] | None) -> list[str]:
     """The lines of the answers file ``path`` as it is at ``version`` (its size and times)."""
     from knightcert.problems.input_file import read_text
 
-    return read_text(path, "answer file")[0].split("\n")
+    return read_text(path, "answer file")[0].removesuffix("\n").split("\n")  # the last ends with it
 
 
 def seal(answer: dict[str, Any]) -> str:

@@ -282,3 +282,14 @@ def test_check_ignores_and_flags_evidence_the_file_overstates(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "bound: solver only" in out and "the file's is ignored" in out
     assert main(["check", "-", str(path), "--strict"]) == 1
+
+
+@pytest.mark.parametrize(("number", "words"), [("²", "cannot read"), ("0", "line 0"), ("2", "line 2")])
+def test_check_refuses_a_line_number_that_names_no_line(number, words, tmp_path, capsys):
+    """``FILE#N`` with N no line of FILE (a superscript digit: no number; 0; past the last
+    line, which ends with a newline): one line naming why, exit 2."""
+    answers = tmp_path / "runs-a.jsonl"
+    answers.write_text('{"a": 1}\n', encoding="utf-8")
+    assert main(["check", "-", f"{answers}#{number}"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("knightcert: error:") and words in err

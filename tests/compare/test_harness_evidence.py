@@ -165,3 +165,18 @@ def test_a_resume_with_nothing_left_keeps_the_recorded_warmups(tmp_path):
     runner.WARMED.clear()  # as in a new process: nothing warmed, nothing left to run
     run_comparison("knights", [SuiteItem(SIX, 6)], ["greedy"], out=out, workers=1)
     assert first and json.loads(out.read_text())["warmup_s"] == first
+
+
+def test_a_process_keeps_few_answers_files_open_whatever_the_folders(tmp_path):
+    """A persistent worker saves runs of comparison after comparison, each into its own
+    folder (often deleted since): the files it keeps open stay few, not one per folder ever used."""
+
+    def held() -> list[str]:
+        links = [f"/proc/self/fd/{fd}" for fd in os.listdir("/proc/self/fd")]
+        names = [os.readlink(link) for link in links if os.path.islink(link)]  # listdir's own is gone
+        return [name for name in names if str(tmp_path) in name and "runs-" in name]
+
+    for k in range(8):
+        row = run_task(Task("knights", SIX, "greedy", answers=str(tmp_path / f"study-{k}")))
+        assert row.verified and row.answer == next((tmp_path / f"study-{k}").glob("runs-*")).name + "#1"
+    assert 1 <= len(held()) <= 4

@@ -247,3 +247,21 @@ def test_paired_report_names_edited_runs_in_either_file(tmp_path, checked_report
     done = call_cli("report", tmp_path / "a.json", tmp_path / "b.json")
     assert "b.json" in done.stderr and "gaps as written differ" in done.stderr
     assert "a.json" not in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("link", ["-", "-#1"])
+def test_a_report_s_answer_link_never_reads_standard_input(link, monkeypatch):
+    """A received report's row linking ``-`` (or ``-#1``), read from the current folder, names a
+    file there: standard input is never read (knightcert report would wait on the terminal)."""
+    import io
+    import sys
+    from pathlib import Path
+
+    from knightcert.compare.rechecked import rechecked_row
+
+    class Watched(io.BytesIO):
+        def read(self, *args):
+            raise AssertionError("standard input read")
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(Watched()))
+    assert rechecked_row(link, Path("r.json").parent) is None

@@ -223,3 +223,40 @@ def test_a_row_without_its_answer_after_foreign_code_is_never_trusted(tmp_path, 
     assert (before.status, before.verified, before.objective) == ("FEASIBLE", True, 8)
     assert (after.status, after.verified, after.certified, after.objective) == ("UNKNOWN", False, False, None)
     assert "without its answer" in after.error
+
+
+TEXTER = '''
+from knightcert.compare.harness import Row
+
+def texter(instance, time_limit=None, seed=None):
+    """Patch its worker: every later row carries text where the measurements go."""
+    plain = Row.as_dict
+    Row.as_dict = lambda row: {**plain(row), "warm_s": "x", "cpu_s": "y", "load": "z", "check_s": "w"}
+    return {"status": "UNKNOWN"}
+'''
+
+
+def test_a_row_with_text_for_its_measurements_after_foreign_code_is_a_crash_row(tmp_path, monkeypatch):
+    """After a foreign method, a row's measurements are read as strictly as a report's (text
+    where a number goes: a garbled row); they once reached the report and the warm-up table,
+    whose rounding ended the comparison (TypeError)."""
+    from knightcert.compare.runner import WARMED, Task, pool_rows
+    from knightcert.problems.independent_knights import knights_instance
+
+    (tmp_path / "texter.py").write_text(TEXTER)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    tasks = [Task("knights", knights_instance(4), method) for method in ("texter:texter", "greedy")]
+    with Pool(1) as pool:
+        rows = list(pool_rows(pool, tasks))
+    assert all(type(v) is not str for r in rows for v in (r.warm_s, r.cpu_s, r.load, r.check_s))
+    assert "x" not in WARMED.values() and "garbled" in rows[1].error
+
+@pytest.mark.parametrize("link", [5, None, ["runs-a.jsonl#1"], "runs-a.jsonl#1/../x", "../runs-a.jsonl#1"])
+def test_a_worker_s_answer_link_that_is_not_a_line_of_its_folder_links_nothing(link, tmp_path):
+    """A row's ``answer`` comes from its worker, where a foreign method may have patched
+    ``save_run_answer``: anything but ``runs-*.jsonl#N`` links nothing (was a TypeError that
+    ended the comparison, for a number)."""
+    from knightcert.compare.rechecked import answer_link
+
+    assert answer_link(tmp_path, link, tmp_path / "r.json") == ""
+    assert answer_link(tmp_path, "runs-a.jsonl#1", tmp_path / "r.json") == "runs-a.jsonl#1"
