@@ -14,6 +14,7 @@ Nothing the solver says is trusted: a proof that does not check is refused.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import sys
@@ -22,7 +23,12 @@ from typing import Any
 
 import numpy as np
 
-from knightcert.problems.checkers.clausal_proof import MAX_PROOF_BYTES, MAX_PROOF_TEXT, encode_proof
+from knightcert.problems.checkers.clausal_proof import (
+    MAX_PROOF_BYTES,
+    MAX_PROOF_TEXT,
+    encode_proof,
+    pack_proof,
+)
 from knightcert.problems.checkers.knights_cnf import LEX_SQUARES, knights_cnf, line_scale, translation_applies
 from knightcert.problems.independent_knights import KnightsInstance
 
@@ -232,18 +238,19 @@ class BoundProof:
         if exitcode != 0:
             info["proof"] = f"the proof's solver process failed (exit code {exitcode})"
             return None, None, info
-        binaries = []
-        for a in range(len(self.cuts) + 1):  # the proof of each case (one when not split)
-            with open(f"{self.path}.{a}", "rb") as stream:
-                binaries.append(stream.read())
-        size = f"LRAT, {sum(map(len, binaries))} bytes" + (f" in {len(binaries)} cases" if self.level else "")
-        if max(map(len, binaries)) > MAX_PROOF_BYTES:  # the checker would refuse it: no answer carries it
+        parts = []
+        for a in range(len(self.cuts) + 1):  # each case's proof (one when not split), packed by its child
+            with open(f"{self.path}.{a}", encoding="ascii") as stream:
+                parts.append(json.load(stream))
+        total = sum(part["bytes"] for part in parts)
+        size = f"LRAT, {total} bytes" + (f" in {len(parts)} cases" if self.level else "")
+        if max(part["bytes"] for part in parts) > MAX_PROOF_BYTES:  # the checker would refuse it
             info["proof"] = f"{size}: past the {MAX_PROOF_BYTES} bytes a proof may have"
             return None, None, info
-        proofs, knights = binaries if self.level else binaries[0], upper + 1 + len(self.fixed)
+        proofs, knights = parts if self.level else parts[0], upper + 1 + len(self.fixed)
         split = {"lex": self.lex, "lines": self.lines, "level": self.level}
         entry = encode_proof(proofs, knights, **split, thresholds=self.cuts)
-        if max(len(part["xz"]) for part in entry.get("cases", [entry])) > MAX_PROOF_TEXT:
+        if max(len(part["xz"]) for part in parts) > MAX_PROOF_TEXT:
             info["proof"] = f"{size}: packed, past the {MAX_PROOF_TEXT} characters a proof may have"
             return None, None, info
         info["proof"] = size
@@ -352,8 +359,8 @@ def _refute(  # pragma: no cover - child process
         proof = _lrat(clauses + extra, f"{path}.model{child}", squares)
         if proof is None:
             sys.exit(NO_LRAT)
-        with open(f"{path}.{a}", "wb") as stream:
-            stream.write(proof)
+        with open(f"{path}.{a}", "w", encoding="ascii") as stream:  # packed here: a core per child
+            json.dump(pack_proof(proof), stream)
 
 
 def _lrat(  # pragma: no cover - child process

@@ -30,6 +30,7 @@ __all__ = [
     "MAX_VARIABLES",
     "decode_proof",
     "encode_proof",
+    "pack_proof",
     "proof_entry",
 ]
 
@@ -59,27 +60,31 @@ _OPTIONAL = ("lex", "lines")
 
 
 def encode_proof(
-    binary: bytes | list[bytes], knights: int, *, lex: int = 0, lines: int = 0, level: int = 0, thresholds=()
+    binary: Any, knights: int, *, lex: int = 0, lines: int = 0, level: int = 0, thresholds=()
 ) -> dict[str, Any]:
     """A binary LRAT proof that "at least ``knights`` knights" is unsatisfiable, as an
     answer's certificate entry: ``{format, knights, bytes, xz}``, ``lex`` when the refuted
     formula carries lex-leader comparisons of that length, and ``lines`` when its counter
     takes the squares by knight lines in that order. A list of proofs, one per case of the
     split at counter level ``level`` by ``thresholds``, gives a proof in cases (``level``,
-    ``thresholds``, ``cases``: their ``{bytes, xz}``)."""
+    ``thresholds``, ``cases``: their ``{bytes, xz}``). A proof may come packed already
+    (:func:`pack_proof`)."""
     named = {key: int(v) for key, v in zip(_OPTIONAL, (lex, lines), strict=True) if v}
     if not isinstance(binary, list):
-        return {"format": FORMAT, "knights": int(knights), **_pack(binary), **named}
+        return {"format": FORMAT, "knights": int(knights), **pack_proof(binary), **named}
     split = {
         "level": int(level),
         "thresholds": [int(t) for t in thresholds],
-        "cases": list(map(_pack, binary)),
+        "cases": list(map(pack_proof, binary)),
     }
     return {"format": FORMAT, "knights": int(knights), **split, **named}
 
 
-def _pack(binary: bytes) -> dict[str, Any]:
-    """``{bytes, xz}``: the proof's size, and the proof compressed by xz and base64-encoded."""
+def pack_proof(binary: bytes | dict[str, Any]) -> dict[str, Any]:
+    """``{bytes, xz}``: the proof's size, and the proof compressed by xz and base64-encoded
+    (a dict: packed already, kept)."""
+    if isinstance(binary, dict):
+        return binary
     packed = lzma.compress(binary, preset=PRESET)
     return {"bytes": len(binary), "xz": base64.b64encode(packed).decode("ascii")}
 
