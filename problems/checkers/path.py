@@ -170,16 +170,38 @@ def check_distance_labels(
         raise CheckFailed("label of C is not 0", claim)
     if labels[instance.exit_index] != length:
         raise CheckFailed(f"label of S is {labels[instance.exit_index]}, not {length}", claim)
-    grid = labels.reshape(board.rows, board.cols)
+    # only a move from a square labelled below top - 1 can break the labelling (top: the highest
+    # label, of any square): only the window of rows and columns holding those squares, with a
+    # margin of 2 for the moves (the board wraps), is looked at
+    free, grid = board.free, labels.reshape(board.rows, board.cols)
+    top = grid.max()
+    low = free & (grid < top - 1)
+    rows, cols = _span(low.any(axis=1), board.rows), _span(low.any(axis=0), board.cols)
+    if not rows.size:
+        return
+    window = np.ix_(rows % board.rows, cols % board.cols)
+    values = grid[window]
+    target = np.where(free[window], values, np.iinfo(values.dtype).min)
+    limit = np.where(low[window], values + 1, top)[2:-2, 2:-2]
+    height, width = limit.shape
     for dr, dc in KNIGHT_OFFSETS:
-        free_u, free_v, origin = moved(board, board.free, dr, dc)
-        label_u, label_v, _ = moved(board, grid, dr, dc)
-        too_far = free_u & free_v & (label_v > label_u + 1)
+        too_far = target[2 + dr : 2 + dr + height, 2 + dc : 2 + dc + width] > limit
         if too_far.any():
             i, j = np.argwhere(too_far)[0]
-            r, c = int(i) + origin[0], int(j) + origin[1]
+            r, c = int(rows[i + 2]) % board.rows, int(cols[j + 2]) % board.cols
             v = ((r + dr) % board.rows, (c + dc) % board.cols)
             raise CheckFailed(f"labelling grows by more than 1 on the move {(r, c)} -> {v}", claim)
+
+
+def _span(occupied: np.ndarray, size: int) -> np.ndarray:
+    """The lines of the shortest run around a torus holding every occupied line, with 2 more on
+    each side (not reduced modulo ``size``); none when none is occupied."""
+    lines = np.flatnonzero(occupied)
+    if not lines.size:
+        return lines
+    k = int(np.argmax(np.diff(lines, append=lines[0] + size)))  # the widest gap is left out
+    first, last = lines[(k + 1) % lines.size], lines[k] + (size if k + 1 < lines.size else 0)
+    return np.arange(first - 2, last + 3)
 
 
 def check_closed_set(instance: LostKnightInstance, closed: np.ndarray) -> None:
