@@ -28,7 +28,7 @@ from knightcert.problems.checkers.common import CheckFailed, as_squares, bound_c
 from knightcert.problems.checkers.fields import describe_value, grid, optional_integer
 from knightcert.problems.checkers.plain import exact_pairs
 from knightcert.problems.compiled import kernel
-from knightcert.problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name
+from knightcert.problems.jump_game import JumpInstance, format_jump_answer, player_name
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 __all__ = ["LABELS", "ROW_FIELDS", "certify_jump", "check_labels", "labels", "replay"]
@@ -129,7 +129,7 @@ def _output_and_table(
         if solution["output"] != format_jump_answer(named, solution["round"]):
             raise CheckFailed("the output text does not match the winner and round")
     for p, row in enumerate(solution["players"] or []):
-        _check_row(instance, p, row, ranking[p])
+        _check_row(instance, p, row, ranking[p], solution)
     if solution["players"] is not None and len(solution["players"]) != instance.players:
         raise CheckFailed(f"the table has {len(solution['players'])} rows for {instance.players} players")
     return []
@@ -190,22 +190,26 @@ def replay(instance: JumpInstance, player: int, path: Any) -> tuple[int, int | N
     name = player_name(player)
     if path is None or len(path) == 0:
         raise CheckFailed(f"player {name} has no path")
-    exact = path if exact_pairs(path) else as_squares(path, f"player {name}'s path").tolist()
-    squares, goal = [tuple(square) for square in exact], instance.goal
-    if squares[0] != instance.starts[player]:
+    squares, goal = as_squares(path, f"player {name}'s path"), instance.goal
+    if tuple(squares[0].tolist()) != instance.starts[player]:
         raise CheckFailed(f"player {name}'s path does not start at its start cell")
-    if squares[-1] != goal:
+    if tuple(squares[-1].tolist()) != goal:
         raise CheckFailed(f"player {name}'s path does not end at the goal")
-    if goal in squares[:-1]:
+    r, c = squares[:, 0], squares[:, 1]
+    if ((r[:-1] == goal[0]) & (c[:-1] == goal[1])).any():
         raise CheckFailed(f"player {name}'s path reaches the goal before its end")
-    for step in range(1, len(squares)):
-        if squares[step] not in jump_targets(instance.values, *squares[step - 1]):
-            raise CheckFailed(
-                f"player {name}, round {step}: {squares[step - 1]} -> {squares[step]} "
-                "is not a jump of the cell's value"
-            )
+    # every jump: from a cell of the board, by its value, along a row or a column, onto the board
+    rows, cols = instance.values.shape
+    on = (r >= 0) & (r < rows) & (c >= 0) & (c < cols)
+    value = instance.values[np.where(on, r, 0), np.where(on, c, 0)][:-1]
+    across, down = np.abs(np.diff(c)), np.abs(np.diff(r))
+    jumps = on[:-1] & on[1:] & (value > 0) & (np.minimum(across, down) == 0) & (across + down == value)
+    if not jumps.all():
+        step = int(np.argmin(jumps)) + 1
+        a, b = tuple(squares[step - 1].tolist()), tuple(squares[step].tolist())
+        raise CheckFailed(f"player {name}, round {step}: {a} -> {b} is not a jump of the cell's value")
     rounds = len(squares) - 1
-    key = int(instance.values[squares[rounds - 2]]) if rounds >= 2 else None
+    key = int(instance.values[tuple(squares[rounds - 2])]) if rounds >= 2 else None
     return rounds, key
 
 
@@ -272,7 +276,7 @@ def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray
 ROW_FIELDS = frozenset({"player", "start", "rounds", "key", "path"})
 
 
-def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple) -> None:
+def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple, solution: dict) -> None:
     name = player_name(p)
     where = f"solution 'players'[{p}]"
     unknown = sorted(map(str, set(row) - ROW_FIELDS))
@@ -290,8 +294,11 @@ def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple
         if row["key"] is not None or row.get("path") is not None:
             raise CheckFailed(f"{where}: a player reported never to arrive has a key or a path")
         return
-    if row.get("path") is not None:
-        rounds, key = replay(instance, p, row["path"])
+    path = row.get("path")
+    if path is not None:  # the winner's own path, replayed already, is not replayed again
+        again = not (name == solution["winner"] and exact_pairs(path) and type(solution["path"]) is list)
+        again = again or path != solution["path"]
+        rounds, key = replay(instance, p, path) if again else (solution["round"], solution["key"])
         if (rounds, key) != (row["rounds"], row["key"]):
             raise CheckFailed(
                 f"player {name}'s path gives ({rounds}, {key}), reported ({row['rounds']}, {row['key']})"

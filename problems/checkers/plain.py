@@ -79,10 +79,11 @@ def plain(
         }
     else:
         raise CheckFailed(f"{field}: a {type(value).__name__} is not a value an answer holds", claim)
-    if set(map(type, items)) <= _ATOMS:  # exact immutable values: the copied list is exact
+    kinds = set(map(type, items))
+    if kinds <= _ATOMS:  # exact immutable values: the copied list is exact
         return items
-    if set(map(type, items)) <= {list} and set(map(type, _flat(items))) <= _ATOMS:
-        return [list.copy(item) for item in items]  # a list of such lists (squares)
+    if kinds <= {list} and set(map(type, _flat(items))) <= _ATOMS:
+        return list(map(list.copy, items))  # a list of such lists (squares)
     return [plain(item, field, claim, depth + 1, in_list=True) for item in items]
 
 
@@ -165,7 +166,7 @@ def exact_pairs(value: Any) -> bool:
     return (
         type(value) is list
         and set(map(type, value)) <= {list}
-        and all(len(pair) == 2 for pair in value)
+        and set(map(len, value)) <= {2}
         and set(map(type, _flat(value))) <= {int}
     )
 
