@@ -95,16 +95,19 @@ def solver_evidence(claim: str, method: str, detail: str = "") -> Evidence:
 
 
 def knight_steps(board, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Whether each ``a[i] -> b[i]`` is a knight move (modulo the size on a torus); vectorised."""
-    dr = b[:, 0] - a[:, 0]
-    dc = b[:, 1] - a[:, 1]
-    if board.torus:
-        ok = np.zeros(len(a), dtype=bool)
-        for odr, odc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
-            ok |= ((dr - odr) % board.rows == 0) & ((dc - odc) % board.cols == 0)
-        return ok
-    dr, dc = np.abs(dr), np.abs(dc)
-    return ((dr == 1) & (dc == 2)) | ((dr == 2) & (dc == 1))
+    """Whether each ``a[i] -> b[i]`` is a knight move (modulo the size on a torus); vectorised.
+
+    Each step is compared by the distance it covers along each axis, around the cycle on a torus
+    (:func:`_around`: equal for two steps exactly when they agree up to sign modulo the size)."""
+    rows, cols = (board.rows, board.cols) if board.torus else (0, 0)
+    dr, dc = _around(b[:, 0] - a[:, 0], rows), _around(b[:, 1] - a[:, 1], cols)
+    one, two = (_around(1, rows), _around(1, cols)), (_around(2, rows), _around(2, cols))
+    return ((dr == one[0]) & (dc == two[1])) | ((dr == two[0]) & (dc == one[1]))
+
+
+def _around(d: Any, n: int) -> Any:
+    """``min(d mod n, -d mod n)``: the distance ``d`` covers around a cycle of ``n`` (``|d|`` for 0)."""
+    return np.minimum(d % n, -d % n) if n else abs(d)
 
 
 def on_usable(board, squares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -27,7 +27,7 @@ from knightcert.problems.checkers.common import (
 from knightcert.problems.checkers.fields import bool_array, grid
 from knightcert.problems.checkers.sides import via_fault
 from knightcert.problems.lost_knight import LostKnightInstance
-from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets, moved
+from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 __all__ = [
@@ -179,10 +179,9 @@ def check_distance_labels(
     rows, cols = _span(low.any(axis=1), board.rows), _span(low.any(axis=0), board.cols)
     if not rows.size:
         return
-    window = np.ix_(rows % board.rows, cols % board.cols)
-    values = grid[window]
-    target = np.where(free[window], values, np.iinfo(values.dtype).min)
-    limit = np.where(low[window], values + 1, top)[2:-2, 2:-2]
+    values, inside = _window(grid, rows, cols), _window(free, rows, cols)
+    target = np.where(inside, values, values.min())  # a blocked square: below any limit
+    limit = np.where(inside & (values < top - 1), values + 1, top)[2:-2, 2:-2]
     height, width = limit.shape
     for dr, dc in KNIGHT_OFFSETS:
         too_far = target[2 + dr : 2 + dr + height, 2 + dc : 2 + dc + width] > limit
@@ -193,13 +192,20 @@ def check_distance_labels(
             raise CheckFailed(f"labelling grows by more than 1 on the move {(r, c)} -> {v}", claim)
 
 
+def _window(array: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """``array[rows][:, cols]``, the indices taken modulo the shape (whole rows copied at once)."""
+    array = array.take(rows, 0, mode="wrap")
+    whole = cols.size == array.shape[1] + 4  # every column, 2 more on each side
+    return np.pad(array, ((0, 0), (2, 2)), "wrap") if whole else array.take(cols, 1, mode="wrap")
+
+
 def _span(occupied: np.ndarray, size: int) -> np.ndarray:
     """The lines of the shortest run around a torus holding every occupied line, with 2 more on
     each side (not reduced modulo ``size``); none when none is occupied."""
     lines = np.flatnonzero(occupied)
-    if not lines.size:
-        return lines
-    k = int(np.argmax(np.diff(lines, append=lines[0] + size)))  # the widest gap is left out
+    if lines.size in (0, size):
+        return lines if not lines.size else np.arange(-2, size + 2)
+    k = int(np.argmax(np.concatenate((lines[1:], lines[:1] + size)) - lines))  # the widest gap left out
     first, last = lines[(k + 1) % lines.size], lines[k] + (size if k + 1 < lines.size else 0)
     return np.arange(first - 2, last + 3)
 
@@ -217,10 +223,9 @@ def check_closed_set(instance: LostKnightInstance, closed: np.ndarray) -> None:
     if closed[instance.exit_index]:
         raise CheckFailed("closed set contains S", "infeasible")
     grid = closed.reshape(board.rows, board.cols)
-    for dr, dc in KNIGHT_OFFSETS:
-        inside_u, inside_v, _ = moved(board, grid, dr, dc)
-        _, free_v, _ = moved(board, board.free, dr, dc)
-        if (inside_u & free_v & ~inside_v).any():
+    outside = board.free & ~grid  # the free squares a move out of the set would land on
+    for dr, dc in KNIGHT_OFFSETS:  # the board wraps
+        if (grid & np.roll(outside, (-dr, -dc), axis=(0, 1))).any():
             raise CheckFailed("a knight move leaves the closed set", "infeasible")
 
 
