@@ -10,6 +10,7 @@ Examples
 from __future__ import annotations
 
 import importlib
+from functools import cache
 from typing import Any
 
 from knightcert.problems.errors import InvalidArgument
@@ -27,8 +28,9 @@ INSTANCE_TYPES = {
 PROBLEMS = tuple(INSTANCE_TYPES)
 
 
+@cache
 def load(spec: str) -> Any:
-    """What ``"package.module:name"`` names, its module imported when first asked for."""
+    """What ``"package.module:name"`` names, its module imported when first asked for (then kept)."""
     module, name = spec.split(":")
     return getattr(importlib.import_module(module), name)
 

@@ -111,9 +111,9 @@ def _around(d: Any, n: int) -> Any:
 
 
 def on_usable(board, squares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(flat indices, mask of squares on the board and not removed) of an (n, 2) array."""
+    """(flat indices, mask of squares on the board and not removed) of an (n, 2) int64 array."""
     r, c = squares[:, 0], squares[:, 1]
-    inside = (r >= 0) & (r < board.rows) & (c >= 0) & (c < board.cols)
+    inside = (r.view(np.uint64) < board.rows) & (c.view(np.uint64) < board.cols)  # negatives: huge
     index = np.where(inside, r * board.cols + c, 0)
     return index, inside & board.free.reshape(-1)[index]
 

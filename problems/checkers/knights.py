@@ -409,9 +409,9 @@ def check_matching(instance: KnightsInstance, matching: Any, claim: str = "optim
         return 0  # the empty matching (a board without knight moves), however it was written
     pairs = int_array(matching, "certificate 'matching'", (None, 2, 2), claim=claim)
     a, b = pairs[:, 0], pairs[:, 1]
-    ia, usable_a = on_usable(board, a)
-    ib, usable_b = on_usable(board, b)
-    good = usable_a & usable_b & (ia != ib) & knight_steps(board, a, b)
+    index, usable = (x.reshape(-1, 2) for x in on_usable(board, pairs.reshape(-1, 2)))
+    (ia, ib), usable = index.T, usable[:, 0] & usable[:, 1]
+    good = usable & (ia != ib) & knight_steps(board, a, b)
     if not good.all():
         k = int(np.flatnonzero(~good)[0])
         pair = (tuple(a[k].tolist()), tuple(b[k].tolist()))
