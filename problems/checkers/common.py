@@ -17,6 +17,7 @@ __all__ = [
     "as_squares",
     "bound_claim",
     "certificate_of",
+    "check_knight_path",
     "check_status_fields",
     "knight_steps",
     "on_usable",
@@ -103,6 +104,15 @@ def knight_steps(board, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     dr, dc = _around(b[:, 0] - a[:, 0], rows), _around(b[:, 1] - a[:, 1], cols)
     one, two = (_around(1, rows), _around(1, cols)), (_around(2, rows), _around(2, cols))
     return ((dr == one[0]) & (dc == two[1])) | ((dr == two[0]) & (dc == one[1]))
+
+
+def check_knight_path(board, squares: np.ndarray) -> None:
+    """CheckFailed naming the first step of ``squares`` (an (n, 2) array) that is not a knight move."""
+    bad = ~knight_steps(board, squares[:-1], squares[1:])
+    if bad.any():
+        step = int(np.argmax(bad)) + 1
+        a, b = tuple(squares[step - 1].tolist()), tuple(squares[step].tolist())
+        raise CheckFailed(f"step {step}: {a} -> {b} is not a knight move")
 
 
 def _around(d: Any, n: int) -> Any:

@@ -20,6 +20,7 @@ other player's ``(rounds, keys, input order)`` read off the labels.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
@@ -251,10 +252,8 @@ def _raise_faults(faults: np.ndarray, claim: str) -> None:
 def _kernel_faults(values: np.ndarray, rounds: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """The fault flags of :func:`~knightcert.problems.checkers.jump_kernel.label_faults`: one
     pass over the board (compiled ahead of time, or by numba)."""
-    label_faults: Any = kernel("label_faults")
-    if label_faults is None:
-        from knightcert.problems.checkers.jump_kernel import label_faults
-    return label_faults(*(np.ascontiguousarray(array, dtype=np.int64) for array in (values, rounds, keys)))
+    arrays = (np.ascontiguousarray(array, dtype=np.int64) for array in (values, rounds, keys))
+    return _own("label_faults")(*arrays)
 
 
 def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -265,11 +264,14 @@ def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray
     (:mod:`knightcert.problems.compiled`) or by numba: a search from both ends."""
     cells = np.array([r * instance.cols + c for r, c in squares], dtype=np.int64)
     rounds, keys = np.empty(cells.size, dtype=np.int64), np.empty(cells.size, dtype=np.int64)
-    own: Any = kernel("meet_labels")
-    if own is None:
-        from knightcert.problems.checkers.jump_kernel import meet_labels as own
-    own(np.ascontiguousarray(instance.values, dtype=np.int64), cells, rounds, keys)
+    _own("meet_labels")(np.ascontiguousarray(instance.values, dtype=np.int64), cells, rounds, keys)
     return rounds, keys
+
+
+def _own(name: str) -> Any:
+    """The checker's kernel ``name`` (:mod:`~knightcert.problems.checkers.jump_kernel`): compiled
+    ahead of time, else numba's (its module imported only then)."""
+    return kernel(name) or getattr(importlib.import_module(f"{__package__}.jump_kernel"), name)
 
 
 #: The fields a row of the per-player table may hold (every one is checked).

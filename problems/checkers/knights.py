@@ -370,9 +370,7 @@ def check_placement(instance: KnightsInstance, solution: Any) -> int:
         tr, tc = rows + dr, cols + dc
         if board.torus:
             tr, tc = tr % board.rows, tc % board.cols
-            inside = np.ones(len(tr), dtype=bool)
-        else:
-            inside = (tr >= 0) & (tr < board.rows) & (tc >= 0) & (tc < board.cols)
+        inside = (tr.view(np.uint64) < board.rows) & (tc.view(np.uint64) < board.cols)  # negatives: huge
         target = (tr * board.cols + tc)[inside]
         hit = occupied[target] & (target != index[inside])  # on a small torus a jump may come back
         if hit.any():

@@ -51,6 +51,7 @@ from knightcert.problems.checkers.common import (
     CheckFailed,
     as_squares,
     certificate_of,
+    check_knight_path,
     knight_steps,
     on_usable,
     solver_evidence,
@@ -635,11 +636,7 @@ def _check_whole(instance: TourInstance, tour: Any) -> None:
         raise CheckFailed(f"square {square} is visited twice")
     if len(squares) != board.n_free:
         raise CheckFailed(f"the tour visits {len(squares)} of {board.n_free} usable squares")
-    bad = ~knight_steps(board, squares[:-1], squares[1:])
-    if bad.any():
-        step = int(np.flatnonzero(bad)[0]) + 1
-        a, b = tuple(squares[step - 1].tolist()), tuple(squares[step].tolist())
-        raise CheckFailed(f"step {step}: {a} -> {b} is not a knight move")
+    check_knight_path(board, squares)
     if instance.closed and len(squares) < 3:
         raise CheckFailed("a closed tour needs at least 3 squares")
     if instance.closed and not knight_steps(board, squares[-1:], squares[:1])[0]:
