@@ -10,7 +10,6 @@ Examples
 from __future__ import annotations
 
 import importlib
-from functools import cache
 from typing import Any
 
 from knightcert.problems.errors import InvalidArgument
@@ -28,9 +27,8 @@ INSTANCE_TYPES = {
 PROBLEMS = tuple(INSTANCE_TYPES)
 
 
-@cache
 def load(spec: str) -> Any:
-    """What ``"package.module:name"`` names, its module imported when first asked for (then kept)."""
+    """What ``"package.module:name"`` names, its module imported when first asked for."""
     module, name = spec.split(":")
     return getattr(importlib.import_module(module), name)
 

@@ -22,6 +22,7 @@ __all__ = [
     "knight_steps",
     "on_usable",
     "solver_evidence",
+    "usable_squares",
 ]
 
 #: Claims an answer can make, in the order they are reported.
@@ -126,6 +127,17 @@ def on_usable(board, squares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     inside = (r.view(np.uint64) < board.rows) & (c.view(np.uint64) < board.cols)  # negatives: huge
     index = np.where(inside, r * board.cols + c, 0)
     return index, inside & board.free.reshape(-1)[index]
+
+
+def usable_squares(board, solution: Any, words: str) -> tuple[np.ndarray, np.ndarray]:
+    """``solution`` as an (n, 2) array of squares (:func:`as_squares`) and their flat indices;
+    CheckFailed (``words`` with the entry and its square) at the first off the board or removed."""
+    squares = as_squares(solution)
+    index, usable = on_usable(board, squares)
+    if not usable.all():
+        k = int(np.argmin(usable))
+        raise CheckFailed(words.format(k, tuple(squares[k].tolist())))
+    return squares, index
 
 
 def as_squares(solution: Any, field: str = "solution") -> np.ndarray:

@@ -196,12 +196,11 @@ def replay(instance: JumpInstance, player: int, path: Any) -> tuple[int, int | N
         raise CheckFailed(f"player {name}'s path does not start at its start cell")
     if tuple(squares[-1].tolist()) != goal:
         raise CheckFailed(f"player {name}'s path does not end at the goal")
-    r, c = squares[:, 0], squares[:, 1]
-    if ((r[:-1] == goal[0]) & (c[:-1] == goal[1])).any():
+    if (squares[:-1] == goal).all(axis=1).any():
         raise CheckFailed(f"player {name}'s path reaches the goal before its end")
     # every jump: from a cell of the board, by its value, along a row or a column, onto the board
-    rows, cols = instance.values.shape
-    on = (r >= 0) & (r < rows) & (c >= 0) & (c < cols)
+    (rows, cols), r, c = instance.values.shape, squares[:, 0], squares[:, 1]
+    on = (r.view(np.uint64) < rows) & (c.view(np.uint64) < cols)  # negatives: huge
     value = instance.values[np.where(on, r, 0), np.where(on, c, 0)][:-1]
     across, down = np.abs(np.diff(c)), np.abs(np.diff(r))
     jumps = on[:-1] & on[1:] & (value > 0) & (np.minimum(across, down) == 0) & (across + down == value)
@@ -296,11 +295,10 @@ def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple
         if row["key"] is not None or row.get("path") is not None:
             raise CheckFailed(f"{where}: a player reported never to arrive has a key or a path")
         return
-    path = row.get("path")
-    if path is not None:  # the winner's own path, replayed already, is not replayed again
-        again = not (name == solution["winner"] and exact_pairs(path) and type(solution["path"]) is list)
-        again = again or path != solution["path"]
-        rounds, key = replay(instance, p, path) if again else (solution["round"], solution["key"])
+    if (path := row.get("path")) is not None:  # the winner's path, replayed already, is not again
+        same = name == solution["winner"] and exact_pairs(path) and type(solution["path"]) is list
+        same = same and path == solution["path"]
+        rounds, key = (solution["round"], solution["key"]) if same else replay(instance, p, path)
         if (rounds, key) != (row["rounds"], row["key"]):
             raise CheckFailed(
                 f"player {name}'s path gives ({rounds}, {key}), reported ({row['rounds']}, {row['key']})"

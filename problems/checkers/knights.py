@@ -55,6 +55,7 @@ from knightcert.problems.checkers.common import (
     knight_steps,
     on_usable,
     solver_evidence,
+    usable_squares,
 )
 from knightcert.problems.checkers.fields import int_array
 from knightcert.problems.checkers.knights_band import (
@@ -351,11 +352,7 @@ def _thousands(count: int) -> str:
 def check_placement(instance: KnightsInstance, solution: Any) -> int:
     """Check that ``solution`` is a list of non-attacking knights on usable squares; return how many."""
     board = instance.board
-    squares = as_squares(solution)
-    index, usable = on_usable(board, squares)
-    if not usable.all():
-        k = int(np.flatnonzero(~usable)[0])
-        raise CheckFailed(f"square {tuple(squares[k].tolist())} is off the board or removed")
+    squares, index = usable_squares(board, solution, "square {1} is off the board or removed")
     occupied = np.zeros(board.size, dtype=bool)
     occupied[index] = True
     if np.count_nonzero(occupied) != len(index):

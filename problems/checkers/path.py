@@ -22,7 +22,7 @@ from knightcert.problems.checkers.common import (
     bound_claim,
     certificate_of,
     check_knight_path,
-    on_usable,
+    usable_squares,
 )
 from knightcert.problems.checkers.fields import bool_array, grid
 from knightcert.problems.checkers.sides import via_fault
@@ -138,13 +138,9 @@ def _own_labels(instance: LostKnightInstance, legs: list, length: int, claim: st
 def check_path_moves(instance: LostKnightInstance, path: Any) -> int:
     """Check that ``path`` is a legal move sequence from C to S; return its length (vectorised)."""
     board = instance.board
-    squares = as_squares(path)
+    squares, _ = usable_squares(board, path, "step {}: square {} is off the board or blocked")
     if len(squares) == 0:
         raise CheckFailed("solution: the path must be a non-empty list of [row, col] squares")
-    _, usable = on_usable(board, squares)
-    if not usable.all():
-        step = int(np.flatnonzero(~usable)[0])
-        raise CheckFailed(f"step {step}: square {tuple(squares[step].tolist())} is off the board or blocked")
     first, last = tuple(squares[0].tolist()), tuple(squares[-1].tolist())
     if first != instance.start:
         raise CheckFailed(f"the path starts at {first}, not at C {instance.start}")
@@ -173,9 +169,9 @@ def check_distance_labels(
     top = grid.max()
     low = free & (grid < top - 1)
     rows, cols = _span(low.any(axis=1), board.rows), _span(low.any(axis=0), board.cols)
-    values, inside = _window(grid, rows, cols), _window(free, rows, cols)
+    values, inside, low = (_window(array, rows, cols) for array in (grid, free, low))
     target = np.where(inside, values, values.min(initial=top))  # blocked: below any limit
-    limit = np.where(inside & (values < top - 1), values + 1, top)[2:-2, 2:-2]
+    limit = np.where(low, values + 1, top)[2:-2, 2:-2]
     height, width = limit.shape
     for dr, dc in KNIGHT_OFFSETS:
         too_far = target[2 + dr : 2 + dr + height, 2 + dc : 2 + dc + width] > limit

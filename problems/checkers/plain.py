@@ -79,10 +79,9 @@ def plain(
         }
     else:
         raise CheckFailed(f"{field}: a {type(value).__name__} is not a value an answer holds", claim)
-    kinds = set(map(type, items))
-    if kinds <= _ATOMS:  # exact immutable values: the copied list is exact
+    if set(map(type, items)) <= _ATOMS:  # exact immutable values: the copied list is exact
         return items
-    if kinds <= {list} and set(map(type, _flat(items))) <= _ATOMS:
+    if set(map(type, items)) <= {list} and set(map(type, _flat(items))) <= _ATOMS:
         return list(map(list.copy, items))  # a list of such lists (squares)
     return [plain(item, field, claim, depth + 1, in_list=True) for item in items]
 

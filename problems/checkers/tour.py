@@ -55,6 +55,7 @@ from knightcert.problems.checkers.common import (
     knight_steps,
     on_usable,
     solver_evidence,
+    usable_squares,
 )
 from knightcert.problems.checkers.sides import (
     forbidden_moves_fault,
@@ -625,11 +626,7 @@ def _looks_valid(instance: TourInstance, tour: Any) -> bool:
 def _check_whole(instance: TourInstance, tour: Any) -> None:
     """The whole-array check, naming the first fault."""
     board = instance.board
-    squares = as_squares(tour)
-    index, usable = on_usable(board, squares)
-    if not usable.all():
-        step = int(np.flatnonzero(~usable)[0])
-        raise CheckFailed(f"step {step}: {tuple(squares[step].tolist())} is off the board or removed")
+    squares, index = usable_squares(board, tour, "step {}: {} is off the board or removed")
     counts = np.bincount(index, minlength=board.size)
     if (counts > 1).any():
         square = board.square(int(np.flatnonzero(counts > 1)[0]))
