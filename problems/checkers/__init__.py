@@ -100,20 +100,17 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
         clean = check_status_fields(clean, no_winner_solution=problem == "jump")
         evidence, certificate = checker(problem)(instance, clean)
     except CheckFailed as exc:
-        words = (exc.describe(), exc.claim)
+        changes = {"info": {**clean.info, "check_error": exc.describe(), "rejected_claim": exc.claim}}
     except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError) as exc:
         # a shape of answer no check anticipated: rejected, never accepted
-        words = (f"answer rejected: malformed answer ({type(exc).__name__}: {exc})", "answer")
+        reason = f"answer rejected: malformed answer ({type(exc).__name__}: {exc})"
+        changes = {"info": {**clean.info, "check_error": reason, "rejected_claim": "answer"}}
     else:  # an UNKNOWN result has no answer to verify, only (at most) a bound with its evidence
         if clean.record.foreign:
             evidence = [_unproven(e, clean.method) for e in evidence]
-        answered, evidence = clean.status is not Status.UNKNOWN, tuple(evidence)
-        return _remember(
-            clean, instance, began, verified=answered, evidence=evidence, certificate=certificate
-        )
-    return _remember(
-        clean, instance, began, info={**clean.info, "check_error": words[0], "rejected_claim": words[1]}
-    )
+        answered = clean.status is not Status.UNKNOWN
+        changes = {"verified": answered, "evidence": tuple(evidence), "certificate": certificate}
+    return _remember(clean, instance, began, **changes)
 
 
 def _rejected(result: Any, problem: str, exc: CheckFailed, instance: Any, began: float) -> Result:

@@ -208,9 +208,8 @@ def replay(instance: JumpInstance, player: int, path: Any) -> tuple[int, int | N
         step = int(np.argmin(jumps)) + 1
         a, b = tuple(squares[step - 1].tolist()), tuple(squares[step].tolist())
         raise CheckFailed(f"player {name}, round {step}: {a} -> {b} is not a jump of the cell's value")
-    rounds = len(squares) - 1
-    key = int(instance.values[tuple(squares[rounds - 2])]) if rounds >= 2 else None
-    return rounds, key
+    rounds = len(squares) - 1  # the key: the value jumped from in the round before the last
+    return rounds, (int(instance.values[tuple(squares[rounds - 2])]) if rounds >= 2 else None)
 
 
 def check_labels(

@@ -165,8 +165,7 @@ def check_distance_labels(
     # only a move from a square labelled below top - 1 can break the labelling (top: the highest
     # label, of any square): only the window of rows and columns holding those squares, with a
     # margin of 2 for the moves (the board wraps), is looked at
-    free, grid = board.free, labels.reshape(board.rows, board.cols)
-    top = grid.max()
+    free, grid, top = board.free, labels.reshape(board.rows, board.cols), labels.max()
     low = free & (grid < top - 1)
     rows, cols = _span(low.any(axis=1), board.rows), _span(low.any(axis=0), board.cols)
     values, inside, low = (_window(array, rows, cols) for array in (grid, free, low))
