@@ -100,7 +100,7 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
         clean = check_status_fields(clean, no_winner_solution=problem == "jump")
         evidence, certificate = checker(problem)(instance, clean)
     except CheckFailed as exc:
-        changes = {"info": {**clean.info, "check_error": exc.describe(), "rejected_claim": exc.claim}}
+        changes: dict = {"info": {**clean.info, "check_error": exc.describe(), "rejected_claim": exc.claim}}
     except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError) as exc:
         # a shape of answer no check anticipated: rejected, never accepted
         reason = f"answer rejected: malformed answer ({type(exc).__name__}: {exc})"
