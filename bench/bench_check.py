@@ -38,21 +38,38 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 def cases() -> list[tuple[str, str, str, Callable[[], object]]]:
     """(problem, method, instance name, instance builder)."""
     return [
+        ("path", "bfs", "8 x 8, generated", lambda: random_instance("path", 8, seed=1)),
         ("path", "bfs", "caso550", lambda: read_lost_knight(SHARED / "lost-knight" / "caso550.txt")),
+        ("path", "bfs", "2000 x 2000, generated", lambda: random_instance("path", 2000, seed=1)),
+        ("jump", "bfs", "8 x 8, generated", lambda: random_instance("jump", 8, seed=1)),
         ("jump", "bfs", "EX5 (1000 x 1000)", lambda: read_jump(SHARED / "jump-game" / "EX5.in")),
+        ("jump", "bfs", "1 x 20000 corridor of 1s, 3 players", corridor),
+        ("jump", "bfs-player", "1 x 20000 corridor of 1s, 3 players", corridor),
         ("jump", "bfs-player", "EX1 (1 x 9)", lambda: read_jump(SHARED / "jump-game" / "EX1.in")),
         ("jump", "bfs-player", "EX4 (10 x 10)", lambda: read_jump(SHARED / "jump-game" / "EX4.in")),
         ("jump", "bfs-player", "8 x 8, generated", lambda: random_instance("jump", 8, seed=1)),
         ("jump", "bfs-player", "100 x 100, generated", lambda: random_instance("jump", 100, seed=1)),
         ("jump", "bfs-player", "EX5 (1000 x 1000)", lambda: read_jump(SHARED / "jump-game" / "EX5.in")),
         ("jump", "bfs-player", "2000 x 2000, generated", lambda: random_instance("jump", 2000, seed=1)),
+        ("knights", "matching", "8 x 8", lambda: knights_instance(8)),
         ("knights", "matching", "1000 x 1000", lambda: knights_instance(1000)),
         ("knights", "matching", "1001 x 1001", lambda: knights_instance(1001)),
+        ("knights", "matching", "2000 x 2000", lambda: knights_instance(2000)),
+        ("tour", "auto", "closed 8 x 8", lambda: tour_instance(8, closed=True)),
         ("tour", "auto", "closed 1000 x 1000", lambda: tour_instance(1000, closed=True)),
         ("tour", "auto", "closed 4000 x 4000", lambda: tour_instance(4000, closed=True)),
         ("tour", "auto", "closed 40 x 40, two corners removed (search)", holed_board),
         ("knights", "cpsat", "11 x 11 torus (odd: not bipartite)", lambda: knights_instance(11, torus=True)),
     ]
+
+
+def corridor():
+    """One row of 20000 cells of value 1: the players' paths have thousands of jumps each."""
+    import numpy as np
+
+    from knightcert.problems.jump_game import JumpInstance
+
+    return JumpInstance(np.ones((1, 20000), dtype=np.int64), ((0, 0), (0, 1), (0, 5)))
 
 
 def holed_board():

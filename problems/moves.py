@@ -17,7 +17,6 @@ __all__ = [
     "knight_neighbours",
     "knight_targets",
     "move_order",
-    "moved",
 ]
 
 #: The eight knight displacements ``(drow, dcol)`` in the library's fixed order.
@@ -167,41 +166,6 @@ def knight_edges(board: Board) -> tuple[np.ndarray, np.ndarray]:
     tails, heads = knight_arcs(board)
     keep = tails < heads
     return tails[keep], heads[keep]
-
-
-def moved(
-    board: Board, values: np.ndarray, dr: int, dc: int
-) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
-    """Pair every square with the square one ``(dr, dc)`` jump away, without index tables.
-
-    Parameters
-    ----------
-    board : Board
-    values : numpy.ndarray, shape (rows, cols)
-        Any per-square array (labels, masks).
-    dr, dc : int
-        The jump.
-
-    Returns
-    -------
-    src, dst : numpy.ndarray
-        Same-shape arrays: ``dst[i, j]`` is the value ``(dr, dc)`` away from
-        the square of ``src[i, j]``; jumps that leave a plain board are left out.
-    origin : tuple of int
-        Board position of ``src[0, 0]`` (to turn an index of ``src`` back into a square).
-
-    Notes
-    -----
-    O(rows * cols) time, and no memory beyond one copy on a torus (views on
-    a plain board): this is what lets checkers scale to 25 million squares.
-    """
-    if board.torus:
-        return values, np.roll(values, (-dr, -dc), axis=(0, 1)), (0, 0)
-    r0, r1 = max(0, -dr), min(board.rows, board.rows - dr)
-    c0, c1 = max(0, -dc), min(board.cols, board.cols - dc)
-    r0, c0 = min(r0, r1), min(c0, c1)
-    r1, c1 = max(r0, r1), max(c0, c1)
-    return values[r0:r1, c0:c1], values[r0 + dr : r1 + dr, c0 + dc : c1 + dc], (r0, c0)
 
 
 def knight_neighbours(board: Board) -> np.ndarray:

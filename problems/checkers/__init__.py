@@ -87,12 +87,10 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
     if entry is not None and entry[0]() is result and entry[1] is instance:
         return result
     began, problem = time.perf_counter(), problem_of(instance)
-    try:
-        exact = exact_result(result, sole_holder=sole_holder)  # the method's objects are copied
+    try:  # the method's objects are copied; its own check's words dropped
+        clean = exact_result(result, sole_holder=sole_holder, problem=problem)
     except CheckFailed as exc:
         return _rejected(result, problem, exc, instance, began)
-    info = {k: v for k, v in exact.info.items() if k not in ("check_error", "rejected_claim")}
-    clean = exact.with_(problem=problem, info=info)
     nothing = clean.solution is None and clean.bound is None and clean.objective is None
     if clean.status is Status.UNKNOWN and nothing:
         return _remember(clean, instance, began)  # nothing was claimed, nothing to check
@@ -102,18 +100,17 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
         clean = check_status_fields(clean, no_winner_solution=problem == "jump")
         evidence, certificate = checker(problem)(instance, clean)
     except CheckFailed as exc:
-        out = clean.with_(info={**info, "check_error": exc.describe(), "rejected_claim": exc.claim})
+        changes: dict = {"info": {**clean.info, "check_error": exc.describe(), "rejected_claim": exc.claim}}
     except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError) as exc:
         # a shape of answer no check anticipated: rejected, never accepted
         reason = f"answer rejected: malformed answer ({type(exc).__name__}: {exc})"
-        out = clean.with_(info={**info, "check_error": reason, "rejected_claim": "answer"})
-    else:
-        # an UNKNOWN result has no answer to verify, only (at most) a bound with its evidence
-        answered = clean.status is not Status.UNKNOWN
+        changes = {"info": {**clean.info, "check_error": reason, "rejected_claim": "answer"}}
+    else:  # an UNKNOWN result has no answer to verify, only (at most) a bound with its evidence
         if clean.record.foreign:
             evidence = [_unproven(e, clean.method) for e in evidence]
-        out = clean.with_(verified=answered, evidence=tuple(evidence), certificate=certificate)
-    return _remember(out, instance, began)
+        answered = clean.status is not Status.UNKNOWN
+        changes = {"verified": answered, "evidence": tuple(evidence), "certificate": certificate}
+    return _remember(clean, instance, began, **changes)
 
 
 def _rejected(result: Any, problem: str, exc: CheckFailed, instance: Any, began: float) -> Result:
@@ -147,11 +144,11 @@ def check(instance: Any, result: Result) -> Result:
     return out
 
 
-def _remember(result: Result, instance: Any, began: float) -> Result:
-    """``result`` with the check's seconds since ``began`` (``check_time``), remembered as certified
-    against ``instance``, holding the instance itself while the result lives (an id alone could be
-    reused by a new instance once this one is freed)."""
-    result = result.with_(check_time=time.perf_counter() - began)
+def _remember(result: Result, instance: Any, began: float, **changes: Any) -> Result:
+    """``result`` with ``changes`` and the check's seconds since ``began`` (``check_time``), remembered
+    as certified against ``instance``, holding the instance itself while the result lives (an id
+    alone could be reused by a new instance once this one is freed)."""
+    result = result.with_(**changes, check_time=time.perf_counter() - began)
     key = id(result)
 
     def forget(_ref: weakref.ref[Result]) -> None:

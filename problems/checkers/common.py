@@ -17,10 +17,12 @@ __all__ = [
     "as_squares",
     "bound_claim",
     "certificate_of",
+    "check_knight_path",
     "check_status_fields",
     "knight_steps",
     "on_usable",
     "solver_evidence",
+    "usable_squares",
 ]
 
 #: Claims an answer can make, in the order they are reported.
@@ -95,24 +97,47 @@ def solver_evidence(claim: str, method: str, detail: str = "") -> Evidence:
 
 
 def knight_steps(board, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Whether each ``a[i] -> b[i]`` is a knight move (modulo the size on a torus); vectorised."""
-    dr = b[:, 0] - a[:, 0]
-    dc = b[:, 1] - a[:, 1]
-    if board.torus:
-        ok = np.zeros(len(a), dtype=bool)
-        for odr, odc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
-            ok |= ((dr - odr) % board.rows == 0) & ((dc - odc) % board.cols == 0)
-        return ok
-    dr, dc = np.abs(dr), np.abs(dc)
-    return ((dr == 1) & (dc == 2)) | ((dr == 2) & (dc == 1))
+    """Whether each ``a[i] -> b[i]`` is a knight move (modulo the size on a torus); vectorised.
+
+    Each step is compared by the distance it covers along each axis, around the cycle on a torus
+    (:func:`_around`: equal for two steps exactly when they agree up to sign modulo the size)."""
+    rows, cols = (board.rows, board.cols) if board.torus else (0, 0)
+    dr, dc = _around(b[:, 0] - a[:, 0], rows), _around(b[:, 1] - a[:, 1], cols)
+    one, two = (_around(1, rows), _around(1, cols)), (_around(2, rows), _around(2, cols))
+    return ((dr == one[0]) & (dc == two[1])) | ((dr == two[0]) & (dc == one[1]))
+
+
+def check_knight_path(board, squares: np.ndarray) -> None:
+    """CheckFailed naming the first step of ``squares`` (an (n, 2) array) that is not a knight move."""
+    bad = ~knight_steps(board, squares[:-1], squares[1:])
+    if bad.any():
+        step = int(np.argmax(bad)) + 1
+        a, b = tuple(squares[step - 1].tolist()), tuple(squares[step].tolist())
+        raise CheckFailed(f"step {step}: {a} -> {b} is not a knight move")
+
+
+def _around(d: Any, n: int) -> Any:
+    """``min(d mod n, -d mod n)``: the distance ``d`` covers around a cycle of ``n`` (``|d|`` for 0)."""
+    return np.minimum(d % n, -d % n) if n else abs(d)
 
 
 def on_usable(board, squares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(flat indices, mask of squares on the board and not removed) of an (n, 2) array."""
+    """(flat indices, mask of squares on the board and not removed) of an (n, 2) int64 array."""
     r, c = squares[:, 0], squares[:, 1]
-    inside = (r >= 0) & (r < board.rows) & (c >= 0) & (c < board.cols)
+    inside = (r.view(np.uint64) < board.rows) & (c.view(np.uint64) < board.cols)  # negatives: huge
     index = np.where(inside, r * board.cols + c, 0)
     return index, inside & board.free.reshape(-1)[index]
+
+
+def usable_squares(board, solution: Any, words: str) -> tuple[np.ndarray, np.ndarray]:
+    """``solution`` as an (n, 2) array of squares (:func:`as_squares`) and their flat indices;
+    CheckFailed (``words`` with the entry and its square) at the first off the board or removed."""
+    squares = as_squares(solution)
+    index, usable = on_usable(board, squares)
+    if not usable.all():
+        k = int(np.argmin(usable))
+        raise CheckFailed(words.format(k, tuple(squares[k].tolist())))
+    return squares, index
 
 
 def as_squares(solution: Any, field: str = "solution") -> np.ndarray:

@@ -9,6 +9,7 @@ is always the answer reported.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from knightcert.problems.checkers.failure import CheckFailed
+from knightcert.problems.checkers.plain import exact_pairs
 
 __all__ = [
     "bool_array",
@@ -79,8 +81,10 @@ def int_array(
     *,
     minimum: int | None = None,
     claim: str = "answer",
+    narrow: bool = False,
 ) -> np.ndarray:
-    """``value`` (nested lists or an integer numpy array) as an int64 array of ``shape``.
+    """``value`` (nested lists or an integer numpy array) as an int64 array of ``shape`` (with
+    ``narrow``, an int32 array is kept as it is: half the bytes to read).
 
     ``None`` in ``shape`` matches any length. Lists are checked element by
     element (C-speed iteration): every entry must be an ``int``, never a
@@ -99,7 +103,7 @@ def int_array(
     if isinstance(value, np.ndarray):
         if value.dtype.kind not in "iu":
             _refuse_array(value, field, claim)
-        array = value.astype(np.int64, copy=False)
+        array = value if narrow and value.dtype == np.int32 else value.astype(np.int64, copy=False)
     elif isinstance(value, list | tuple):
         array = _from_lists(value, field, claim)
     else:
@@ -122,13 +126,9 @@ def int_array(
 def grid(
     value: Any, field: str, shape: tuple[int, int], *, minimum: int | None = None, claim: str = "answer"
 ) -> np.ndarray:
-    """A per-square integer array of the board's ``shape``, given as such or flat (row-major)."""
-    array = int_array(value, field, minimum=minimum, claim=claim)
-    if array.ndim == 1 and array.size == shape[0] * shape[1]:
-        return array.reshape(shape)
-    if array.shape != shape:
-        raise CheckFailed(f"{field}: shape {array.shape}, expected {shape} (or flat)", claim=claim)
-    return array
+    """A per-square integer array of the board's ``shape``, given as such or flat (row-major); int64,
+    or int32 when given so."""
+    return _shaped(int_array(value, field, minimum=minimum, claim=claim, narrow=True), field, shape, claim)
 
 
 def bool_array(value: Any, field: str, shape: tuple[int, ...], *, claim: str = "answer") -> np.ndarray:
@@ -142,15 +142,23 @@ def bool_array(value: Any, field: str, shape: tuple[int, ...], *, claim: str = "
         if array.size and (array.min() < 0 or array.max() > 1):
             raise CheckFailed(f"{field}: entries must be 0 or 1 (or booleans)", claim=claim)
         array = array.astype(bool)
+    return _shaped(array, field, shape, claim)
+
+
+def _shaped(array: np.ndarray, field: str, shape: tuple[int, ...], claim: str) -> np.ndarray:
+    """``array`` in ``shape``, given as such or flat (row-major); CheckFailed if neither."""
     if array.ndim == 1 and array.size == int(np.prod(shape)):
-        array = array.reshape(shape)
+        return array.reshape(shape)
     if array.shape != shape:
-        raise CheckFailed(f"{field}: shape {array.shape}, expected {shape}", claim=claim)
+        raise CheckFailed(f"{field}: shape {array.shape}, expected {shape} (or flat)", claim=claim)
     return array
 
 
 def squares(value: Any, field: str, *, claim: str = "answer") -> np.ndarray:
     """A list of ``[row, col]`` pairs as an (n, 2) int64 array (an empty list is allowed)."""
+    if exact_pairs(value) and value:  # a list of [int, int] lists, read at C speed
+        with contextlib.suppress(OverflowError):  # beyond 64 bits: refused below
+            return np.fromiter(itertools.chain.from_iterable(value), np.int64, 2 * len(value)).reshape(-1, 2)
     if isinstance(value, list | tuple):
         if len(value) == 0:
             return np.zeros((0, 2), dtype=np.int64)

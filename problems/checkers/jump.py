@@ -20,6 +20,7 @@ other player's ``(rounds, keys, input order)`` read off the labels.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,7 @@ from knightcert.problems.checkers.common import CheckFailed, as_squares, bound_c
 from knightcert.problems.checkers.fields import describe_value, grid, optional_integer
 from knightcert.problems.checkers.plain import exact_pairs
 from knightcert.problems.compiled import kernel
-from knightcert.problems.jump_game import JumpInstance, format_jump_answer, jump_targets, player_name
+from knightcert.problems.jump_game import JumpInstance, format_jump_answer, player_name
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 __all__ = ["LABELS", "ROW_FIELDS", "certify_jump", "check_labels", "labels", "replay"]
@@ -129,7 +130,7 @@ def _output_and_table(
         if solution["output"] != format_jump_answer(named, solution["round"]):
             raise CheckFailed("the output text does not match the winner and round")
     for p, row in enumerate(solution["players"] or []):
-        _check_row(instance, p, row, ranking[p])
+        _check_row(instance, p, row, ranking[p], solution)
     if solution["players"] is not None and len(solution["players"]) != instance.players:
         raise CheckFailed(f"the table has {len(solution['players'])} rows for {instance.players} players")
     return []
@@ -190,23 +191,25 @@ def replay(instance: JumpInstance, player: int, path: Any) -> tuple[int, int | N
     name = player_name(player)
     if path is None or len(path) == 0:
         raise CheckFailed(f"player {name} has no path")
-    exact = path if exact_pairs(path) else as_squares(path, f"player {name}'s path").tolist()
-    squares, goal = [tuple(square) for square in exact], instance.goal
-    if squares[0] != instance.starts[player]:
+    squares, goal = as_squares(path, f"player {name}'s path"), instance.goal
+    if tuple(squares[0].tolist()) != instance.starts[player]:
         raise CheckFailed(f"player {name}'s path does not start at its start cell")
-    if squares[-1] != goal:
+    if tuple(squares[-1].tolist()) != goal:
         raise CheckFailed(f"player {name}'s path does not end at the goal")
-    if goal in squares[:-1]:
+    if (squares[:-1] == goal).all(axis=1).any():
         raise CheckFailed(f"player {name}'s path reaches the goal before its end")
-    for step in range(1, len(squares)):
-        if squares[step] not in jump_targets(instance.values, *squares[step - 1]):
-            raise CheckFailed(
-                f"player {name}, round {step}: {squares[step - 1]} -> {squares[step]} "
-                "is not a jump of the cell's value"
-            )
-    rounds = len(squares) - 1
-    key = int(instance.values[squares[rounds - 2]]) if rounds >= 2 else None
-    return rounds, key
+    # every jump: from a cell of the board, by its value, along a row or a column, onto the board
+    (rows, cols), r, c = instance.values.shape, squares[:, 0], squares[:, 1]
+    on = (r.view(np.uint64) < rows) & (c.view(np.uint64) < cols)  # negatives: huge
+    value = instance.values[np.where(on, r, 0), np.where(on, c, 0)][:-1]
+    across, down = np.abs(np.diff(c)), np.abs(np.diff(r))
+    jumps = on[:-1] & on[1:] & (value > 0) & (np.minimum(across, down) == 0) & (across + down == value)
+    if not jumps.all():
+        step = int(np.argmin(jumps)) + 1
+        a, b = tuple(squares[step - 1].tolist()), tuple(squares[step].tolist())
+        raise CheckFailed(f"player {name}, round {step}: {a} -> {b} is not a jump of the cell's value")
+    rounds = len(squares) - 1  # the key: the value jumped from in the round before the last
+    return rounds, (int(instance.values[tuple(squares[rounds - 2])]) if rounds >= 2 else None)
 
 
 def check_labels(
@@ -247,10 +250,8 @@ def _raise_faults(faults: np.ndarray, claim: str) -> None:
 def _kernel_faults(values: np.ndarray, rounds: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """The fault flags of :func:`~knightcert.problems.checkers.jump_kernel.label_faults`: one
     pass over the board (compiled ahead of time, or by numba)."""
-    label_faults: Any = kernel("label_faults")
-    if label_faults is None:
-        from knightcert.problems.checkers.jump_kernel import label_faults
-    return label_faults(*(np.ascontiguousarray(array, dtype=np.int64) for array in (values, rounds, keys)))
+    arrays = (np.ascontiguousarray(array, dtype=np.int64) for array in (values, rounds, keys))
+    return _own("label_faults")(*arrays)
 
 
 def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -261,18 +262,21 @@ def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray
     (:mod:`knightcert.problems.compiled`) or by numba: a search from both ends."""
     cells = np.array([r * instance.cols + c for r, c in squares], dtype=np.int64)
     rounds, keys = np.empty(cells.size, dtype=np.int64), np.empty(cells.size, dtype=np.int64)
-    own: Any = kernel("meet_labels")
-    if own is None:
-        from knightcert.problems.checkers.jump_kernel import meet_labels as own
-    own(np.ascontiguousarray(instance.values, dtype=np.int64), cells, rounds, keys)
+    _own("meet_labels")(np.ascontiguousarray(instance.values, dtype=np.int64), cells, rounds, keys)
     return rounds, keys
+
+
+def _own(name: str) -> Any:
+    """The checker's kernel ``name`` (:mod:`~knightcert.problems.checkers.jump_kernel`): compiled
+    ahead of time, else numba's (its module imported only then)."""
+    return kernel(name) or getattr(importlib.import_module(f"{__package__}.jump_kernel"), name)
 
 
 #: The fields a row of the per-player table may hold (every one is checked).
 ROW_FIELDS = frozenset({"player", "start", "rounds", "key", "path"})
 
 
-def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple) -> None:
+def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple, solution: dict) -> None:
     name = player_name(p)
     where = f"solution 'players'[{p}]"
     unknown = sorted(map(str, set(row) - ROW_FIELDS))
@@ -290,8 +294,10 @@ def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple
         if row["key"] is not None or row.get("path") is not None:
             raise CheckFailed(f"{where}: a player reported never to arrive has a key or a path")
         return
-    if row.get("path") is not None:
-        rounds, key = replay(instance, p, row["path"])
+    if (path := row.get("path")) is not None:  # the winner's path, replayed already, is not again
+        same = name == solution["winner"] and exact_pairs(path) and type(solution["path"]) is list
+        same = same and path == solution["path"]
+        rounds, key = (solution["round"], solution["key"]) if same else replay(instance, p, path)
         if (rounds, key) != (row["rounds"], row["key"]):
             raise CheckFailed(
                 f"player {name}'s path gives ({rounds}, {key}), reported ({row['rounds']}, {row['key']})"

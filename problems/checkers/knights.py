@@ -55,6 +55,7 @@ from knightcert.problems.checkers.common import (
     knight_steps,
     on_usable,
     solver_evidence,
+    usable_squares,
 )
 from knightcert.problems.checkers.fields import int_array
 from knightcert.problems.checkers.knights_band import (
@@ -351,11 +352,7 @@ def _thousands(count: int) -> str:
 def check_placement(instance: KnightsInstance, solution: Any) -> int:
     """Check that ``solution`` is a list of non-attacking knights on usable squares; return how many."""
     board = instance.board
-    squares = as_squares(solution)
-    index, usable = on_usable(board, squares)
-    if not usable.all():
-        k = int(np.flatnonzero(~usable)[0])
-        raise CheckFailed(f"square {tuple(squares[k].tolist())} is off the board or removed")
+    squares, index = usable_squares(board, solution, "square {1} is off the board or removed")
     occupied = np.zeros(board.size, dtype=bool)
     occupied[index] = True
     if np.count_nonzero(occupied) != len(index):
@@ -370,9 +367,7 @@ def check_placement(instance: KnightsInstance, solution: Any) -> int:
         tr, tc = rows + dr, cols + dc
         if board.torus:
             tr, tc = tr % board.rows, tc % board.cols
-            inside = np.ones(len(tr), dtype=bool)
-        else:
-            inside = (tr >= 0) & (tr < board.rows) & (tc >= 0) & (tc < board.cols)
+        inside = (tr.view(np.uint64) < board.rows) & (tc.view(np.uint64) < board.cols)  # negatives: huge
         target = (tr * board.cols + tc)[inside]
         hit = occupied[target] & (target != index[inside])  # on a small torus a jump may come back
         if hit.any():
@@ -409,9 +404,9 @@ def check_matching(instance: KnightsInstance, matching: Any, claim: str = "optim
         return 0  # the empty matching (a board without knight moves), however it was written
     pairs = int_array(matching, "certificate 'matching'", (None, 2, 2), claim=claim)
     a, b = pairs[:, 0], pairs[:, 1]
-    ia, usable_a = on_usable(board, a)
-    ib, usable_b = on_usable(board, b)
-    good = usable_a & usable_b & (ia != ib) & knight_steps(board, a, b)
+    index, usable = (x.reshape(-1, 2) for x in on_usable(board, pairs.reshape(-1, 2)))
+    (ia, ib), usable = index.T, usable[:, 0] & usable[:, 1]
+    good = usable & (ia != ib) & knight_steps(board, a, b)
     if not good.all():
         k = int(np.flatnonzero(~good)[0])
         pair = (tuple(a[k].tolist()), tuple(b[k].tolist()))

@@ -21,13 +21,13 @@ from knightcert.problems.checkers.common import (
     as_squares,
     bound_claim,
     certificate_of,
-    knight_steps,
-    on_usable,
+    check_knight_path,
+    usable_squares,
 )
 from knightcert.problems.checkers.fields import bool_array, grid
 from knightcert.problems.checkers.sides import via_fault
 from knightcert.problems.lost_knight import LostKnightInstance
-from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets, moved
+from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 __all__ = [
@@ -138,23 +138,15 @@ def _own_labels(instance: LostKnightInstance, legs: list, length: int, claim: st
 def check_path_moves(instance: LostKnightInstance, path: Any) -> int:
     """Check that ``path`` is a legal move sequence from C to S; return its length (vectorised)."""
     board = instance.board
-    squares = as_squares(path)
+    squares, _ = usable_squares(board, path, "step {}: square {} is off the board or blocked")
     if len(squares) == 0:
         raise CheckFailed("solution: the path must be a non-empty list of [row, col] squares")
-    _, usable = on_usable(board, squares)
-    if not usable.all():
-        step = int(np.flatnonzero(~usable)[0])
-        raise CheckFailed(f"step {step}: square {tuple(squares[step].tolist())} is off the board or blocked")
     first, last = tuple(squares[0].tolist()), tuple(squares[-1].tolist())
     if first != instance.start:
         raise CheckFailed(f"the path starts at {first}, not at C {instance.start}")
     if last != instance.exit:
         raise CheckFailed(f"the path ends at {last}, not at S {instance.exit}")
-    bad = ~knight_steps(board, squares[:-1], squares[1:])
-    if bad.any():
-        step = int(np.flatnonzero(bad)[0]) + 1
-        a, b = tuple(squares[step - 1].tolist()), tuple(squares[step].tolist())
-        raise CheckFailed(f"step {step}: {a} -> {b} is not a knight move")
+    check_knight_path(board, squares)
     return len(squares) - 1
 
 
@@ -170,16 +162,41 @@ def check_distance_labels(
         raise CheckFailed("label of C is not 0", claim)
     if labels[instance.exit_index] != length:
         raise CheckFailed(f"label of S is {labels[instance.exit_index]}, not {length}", claim)
-    grid = labels.reshape(board.rows, board.cols)
+    # only a move from a square labelled below top - 1 can break the labelling (top: the highest
+    # label, of any square): only the window of rows and columns holding those squares, with a
+    # margin of 2 for the moves (the board wraps), is looked at
+    free, grid, top = board.free, labels.reshape(board.rows, board.cols), labels.max()
+    low = free & (grid < top - 1)
+    rows, cols = _span(low.any(axis=1), board.rows), _span(low.any(axis=0), board.cols)
+    values, inside, low = (_window(array, rows, cols) for array in (grid, free, low))
+    target = np.where(inside, values, values.min(initial=top))  # blocked: below any limit
+    limit = np.where(low, values + 1, top)[2:-2, 2:-2]
+    height, width = limit.shape
     for dr, dc in KNIGHT_OFFSETS:
-        free_u, free_v, origin = moved(board, board.free, dr, dc)
-        label_u, label_v, _ = moved(board, grid, dr, dc)
-        too_far = free_u & free_v & (label_v > label_u + 1)
+        too_far = target[2 + dr : 2 + dr + height, 2 + dc : 2 + dc + width] > limit
         if too_far.any():
             i, j = np.argwhere(too_far)[0]
-            r, c = int(i) + origin[0], int(j) + origin[1]
+            r, c = int(rows[i + 2]) % board.rows, int(cols[j + 2]) % board.cols
             v = ((r + dr) % board.rows, (c + dc) % board.cols)
             raise CheckFailed(f"labelling grows by more than 1 on the move {(r, c)} -> {v}", claim)
+
+
+def _window(array: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """``array[rows][:, cols]``, the indices taken modulo the shape (whole rows copied at once)."""
+    array = array.take(rows, 0, mode="wrap")
+    whole = cols.size == array.shape[1] + 4  # every column, 2 more on each side
+    return np.pad(array, ((0, 0), (2, 2)), "wrap") if whole else array.take(cols, 1, mode="wrap")
+
+
+def _span(occupied: np.ndarray, size: int) -> np.ndarray:
+    """The lines of the shortest run around a torus holding every occupied line, with 2 more on
+    each side (not reduced modulo ``size``); none when none is occupied."""
+    lines = np.flatnonzero(occupied)
+    if lines.size in (0, size):
+        return lines if not lines.size else np.arange(-2, size + 2)
+    k = int(np.argmax(np.concatenate((lines[1:], lines[:1] + size)) - lines))  # the widest gap left out
+    first, last = lines[(k + 1) % lines.size], lines[k] + (size if k + 1 < lines.size else 0)
+    return np.arange(first - 2, last + 3)
 
 
 def check_closed_set(instance: LostKnightInstance, closed: np.ndarray) -> None:
@@ -195,10 +212,9 @@ def check_closed_set(instance: LostKnightInstance, closed: np.ndarray) -> None:
     if closed[instance.exit_index]:
         raise CheckFailed("closed set contains S", "infeasible")
     grid = closed.reshape(board.rows, board.cols)
-    for dr, dc in KNIGHT_OFFSETS:
-        inside_u, inside_v, _ = moved(board, grid, dr, dc)
-        _, free_v, _ = moved(board, board.free, dr, dc)
-        if (inside_u & free_v & ~inside_v).any():
+    outside = board.free & ~grid  # the free squares a move out of the set would land on
+    for dr, dc in KNIGHT_OFFSETS:  # the board wraps
+        if (grid & np.roll(outside, (-dr, -dc), axis=(0, 1))).any():
             raise CheckFailed("a knight move leaves the closed set", "infeasible")
 
 

@@ -82,11 +82,11 @@ def plain(
     if set(map(type, items)) <= _ATOMS:  # exact immutable values: the copied list is exact
         return items
     if set(map(type, items)) <= {list} and set(map(type, _flat(items))) <= _ATOMS:
-        return [list.copy(item) for item in items]  # a list of such lists (squares)
+        return list(map(list.copy, items))  # a list of such lists (squares)
     return [plain(item, field, claim, depth + 1, in_list=True) for item in items]
 
 
-def exact_result(result: Any, *, sole_holder: bool = False) -> Any:
+def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None = None) -> Any:
     """``result`` rebuilt as an exact :class:`~knightcert.problems.result.Result` of plain values.
 
     Read from the stored fields (``vars``), so a subclass's properties and methods
@@ -94,6 +94,9 @@ def exact_result(result: Any, *, sole_holder: bool = False) -> Any:
     :func:`plain`, except what is already exact (a list of ``[int, int]`` lists, a base
     numpy array: checked at C speed, so large answers cost little); ``info`` is copied
     one level deep; ``evidence`` is dropped (the checker recomputes it).
+
+    ``problem``: the problem to name instead of the answer's own, with a check's words
+    (``check_error``, ``rejected_claim``) left out of ``info``.
 
     ``sole_holder``: the caller has established (:func:`sole_holder`) that ``result`` is
     the only holder of its solution array, so nothing the method kept can change it; the
@@ -120,9 +123,11 @@ def exact_result(result: Any, *, sole_holder: bool = False) -> Any:
     values["solution"] = _exact_solution(values["solution"], sole_holder)
     values["certificate"] = plain(values["certificate"], "certificate", "optimal")
     info = values["info"]
-    values["info"] = dict.copy(info) if isinstance(info, dict) else {}
+    drop = () if problem is None else ("check_error", "rejected_claim")
+    values["info"] = {k: v for k, v in dict.items(info) if k not in drop} if isinstance(info, dict) else {}
     for name in ("problem", "method", "instance"):
         values[name] = plain(values[name], name) if isinstance(values[name], str) else str(values[name])
+    values["problem"] = values["problem"] if problem is None else problem
     time = values["time"]
     values["time"] = float(time) if isinstance(time, int | float) and not isinstance(time, bool) else 0.0
     values["verified"] = False
@@ -165,7 +170,7 @@ def exact_pairs(value: Any) -> bool:
     return (
         type(value) is list
         and set(map(type, value)) <= {list}
-        and all(len(pair) == 2 for pair in value)
+        and set(map(len, value)) <= {2}
         and set(map(type, _flat(value))) <= {int}
     )
 

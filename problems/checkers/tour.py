@@ -51,9 +51,11 @@ from knightcert.problems.checkers.common import (
     CheckFailed,
     as_squares,
     certificate_of,
+    check_knight_path,
     knight_steps,
     on_usable,
     solver_evidence,
+    usable_squares,
 )
 from knightcert.problems.checkers.sides import (
     forbidden_moves_fault,
@@ -624,22 +626,14 @@ def _looks_valid(instance: TourInstance, tour: Any) -> bool:
 def _check_whole(instance: TourInstance, tour: Any) -> None:
     """The whole-array check, naming the first fault."""
     board = instance.board
-    squares = as_squares(tour)
-    index, usable = on_usable(board, squares)
-    if not usable.all():
-        step = int(np.flatnonzero(~usable)[0])
-        raise CheckFailed(f"step {step}: {tuple(squares[step].tolist())} is off the board or removed")
+    squares, index = usable_squares(board, tour, "step {}: {} is off the board or removed")
     counts = np.bincount(index, minlength=board.size)
     if (counts > 1).any():
         square = board.square(int(np.flatnonzero(counts > 1)[0]))
         raise CheckFailed(f"square {square} is visited twice")
     if len(squares) != board.n_free:
         raise CheckFailed(f"the tour visits {len(squares)} of {board.n_free} usable squares")
-    bad = ~knight_steps(board, squares[:-1], squares[1:])
-    if bad.any():
-        step = int(np.flatnonzero(bad)[0]) + 1
-        a, b = tuple(squares[step - 1].tolist()), tuple(squares[step].tolist())
-        raise CheckFailed(f"step {step}: {a} -> {b} is not a knight move")
+    check_knight_path(board, squares)
     if instance.closed and len(squares) < 3:
         raise CheckFailed("a closed tour needs at least 3 squares")
     if instance.closed and not knight_steps(board, squares[-1:], squares[:1])[0]:

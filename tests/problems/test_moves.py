@@ -11,7 +11,6 @@ from knightcert.problems.moves import (
     knight_arcs,
     knight_edges,
     knight_targets,
-    moved,
 )
 
 
@@ -77,17 +76,3 @@ def test_torus_wraps_and_one_row_boards_move_within_the_row():
     board = Board(1, 5, torus=True)
     assert is_knight_move(board, (0, 0), (0, 1)) and is_knight_move(board, (0, 0), (0, 3))
     assert not is_knight_move(Board(1, 5), (0, 0), (0, 1))
-
-
-@settings(max_examples=60, deadline=None)
-@given(boards)
-def test_moved_pairs_match_the_target_table(board):
-    targets = knight_targets(board, only_free=False)
-    index = np.arange(board.size).reshape(board.rows, board.cols)
-    for k, (dr, dc) in enumerate(KNIGHT_OFFSETS):
-        src, dst, origin = moved(board, index, dr, dc)
-        pairs = set(zip(src.ravel().tolist(), dst.ravel().tolist(), strict=True))
-        expected = {(u, int(targets[u, k])) for u in range(board.size) if targets[u, k] >= 0}
-        assert pairs == expected
-        if src.size:
-            assert board.square(int(src[0, 0])) == origin
