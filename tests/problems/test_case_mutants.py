@@ -14,7 +14,8 @@ import pytest
 import knightcert.models.knights_sat as producer
 import knightcert.problems.checkers.lrat as lrat
 from knightcert.models.knights_sat import prove_upper_bound
-from knightcert.problems.checkers import certify
+from knightcert.problems.checkers import CheckFailed, certify
+from knightcert.problems.checkers.clausal_proof import encode_proof, proof_entry
 from knightcert.problems.checkers.knights import check_bound_proof
 from knightcert.problems.independent_knights import knights_instance, rest_of
 from knightcert.problems.result import Backing
@@ -79,3 +80,32 @@ def test_a_proof_in_cases_adds_up_every_case_s_lemmas_and_seconds(split_proof, m
         "LRAT proof (12 lemmas in 4 cases split at counter level 8, "
         "translations broken by lex-leader clauses, checked in 2.5 s)"
     )
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"cases": "ab"}, "thresholds and cases must be lists"),  # as long as two cases
+        ({"thresholds": "x"}, "thresholds and cases must be lists"),  # as long as one threshold
+        ({"cases": [["bytes", "xz"], {"bytes": 0, "xz": ""}]}, "a case must be an object"),  # its keys
+        ({"cases": [{"bytes": 0, "xz": ""}] * 3}, "one case more"),  # a case too many
+    ],
+)
+def test_cases_and_thresholds_must_be_lists_and_each_case_an_object(fields, message):
+    """Text and lists of the right length, or with the right keys, are still refused."""
+    entry = encode_proof([b"", b""], 9, level=8, thresholds=[5], lex=16)
+    assert proof_entry(entry) == entry
+    with pytest.raises(CheckFailed, match=message):
+        proof_entry({**entry, **fields})
+
+
+def test_a_proof_may_have_64_cases_and_must_name_its_level():
+    """At most :data:`MAX_CASES` cases, 64 included; a list of proofs encoded without its level
+    is refused, never read as a split; an entry that is no object is refused (not a crash)."""
+    most = encode_proof([b""] * 64, 9, level=8, thresholds=[1] * 63)
+    assert proof_entry(most) == most
+    with pytest.raises(CheckFailed, match="level must be an integer"):
+        proof_entry(encode_proof([b""], 9))
+    for entry in (None, 5, 2.5):
+        with pytest.raises(CheckFailed, match="expected an object"):
+            proof_entry(entry)
