@@ -7,6 +7,7 @@ operators (docs/certificates.md, "Mutation testing")."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 
 import pytest
@@ -17,6 +18,7 @@ from knightcert.models.knights_sat import prove_upper_bound
 from knightcert.problems.checkers import CheckFailed, certify
 from knightcert.problems.checkers.clausal_proof import encode_proof, proof_entry
 from knightcert.problems.checkers.knights import check_bound_proof
+from knightcert.problems.checkers.knights_cnf import case_clauses
 from knightcert.problems.independent_knights import knights_instance, rest_of
 from knightcert.problems.result import Backing
 from knightcert.solving import solve
@@ -109,3 +111,51 @@ def test_a_proof_may_have_64_cases_and_must_name_its_level():
     for entry in (None, 5, 2.5):
         with pytest.raises(CheckFailed, match="expected an object"):
             proof_entry(entry)
+
+
+def _counter_ids(n: int, k: int) -> dict[tuple[int, int], int]:
+    """The counter's variables s(i, j), numbered from ``n + 1`` column by column, ``j`` from 1
+    to ``k`` and ``i`` from ``j`` to ``n - k + j`` (docs/certificates.md, the CNF clause by clause)."""
+    cells = [(i, j) for j in range(1, k + 1) for i in range(j, n - k + j + 1)]
+    return {cell: n + 1 + number for number, cell in enumerate(cells)}
+
+
+def _spec_case(n: int, k: int, level: int, cuts: list[int], case: int) -> list[list[int]] | None:
+    """Case ``case``'s clauses as the module notes define them, None where the split does not
+    fit: the thresholds strictly increasing among the ``j`` of the level's variables."""
+    ids = _counter_ids(n, k) if 1 <= k <= n else {}
+    js = [j for (i, j) in ids if i == level]
+    if not (js and 0 <= case <= len(cuts) and all(t in js for t in cuts) and cuts == sorted(set(cuts))):
+        return None
+    above = [ids[level, t] for t in js if case and t >= cuts[case - 1]]
+    below = [[-ids[level, t]] for t in js if case < len(cuts) and t >= cuts[case]]
+    return [above] * bool(case) + below
+
+
+def test_case_clauses_are_the_notes_cases_and_refuse_every_split_that_does_not_fit():
+    """Every small counter (up to 4 squares, k and the level one past each end), every set of
+    thresholds from 0 to one past the level, and every pair in any order, every case from -1 to
+    one past the last: the clauses are the notes' (the variables numbered as the counter numbers
+    them), and a split that does not fit is refused."""
+    for n in range(1, 5):
+        for k, level in itertools.product(range(n + 2), range(n + 2)):
+            values = range(level + 2)
+            subsets = [list(c) for r in range(len(values) + 1) for c in itertools.combinations(values, r)]
+            for cuts in subsets + [list(p) for p in itertools.product(values, repeat=2)]:
+                for case in range(-1, len(cuts) + 2):
+                    expected = _spec_case(n, k, level, cuts, case)
+                    if expected is None:
+                        with pytest.raises(ValueError, match="does not fit"):
+                            case_clauses(n, k, level, cuts, case)
+                    else:
+                        assert case_clauses(n, k, level, cuts, case) == expected, (n, k, level, cuts, case)
+
+
+def test_case_clauses_take_hundreds_of_thresholds_and_name_the_first_eight_refused():
+    """Numbers past CPython's small-integer cache (the last of 300 cases), and the refusal's
+    message, which names at most 8 thresholds."""
+    cuts = list(range(2, 302))
+    ids = _counter_ids(620, 310)
+    assert case_clauses(620, 310, 310, cuts, 300) == [[ids[310, t] for t in range(301, 311)]]
+    with pytest.raises(ValueError, match=r"by \[1, 1, 1, 1, 1, 1, 1, 1\] \(case 0\)"):
+        case_clauses(620, 310, 310, [1] * 9, 0)
