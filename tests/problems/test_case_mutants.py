@@ -18,7 +18,9 @@ from knightcert.models.knights_sat import prove_upper_bound
 from knightcert.problems.checkers import CheckFailed, certify
 from knightcert.problems.checkers.clausal_proof import encode_proof, proof_entry
 from knightcert.problems.checkers.knights import check_bound_proof
-from knightcert.problems.checkers.knights_cnf import case_clauses
+from knightcert.problems.checkers.knights_cnf import case_clauses, knights_cnf
+from knightcert.problems.checkers.lrat import check_lrat
+from knightcert.problems.checkers.lrat_files import export_proof, lrat_text_to_binary
 from knightcert.problems.independent_knights import knights_instance, rest_of
 from knightcert.problems.result import Backing
 from knightcert.solving import solve
@@ -82,6 +84,36 @@ def test_a_proof_in_cases_adds_up_every_case_s_lemmas_and_seconds(split_proof, m
         "LRAT proof (12 lemmas in 4 cases split at counter level 8, "
         "translations broken by lex-leader clauses, checked in 2.5 s)"
     )
+
+
+def test_a_proof_in_cases_exports_one_pair_per_case_and_says_so(split_proof, tmp_path):
+    """Each case's formula (re-read by the test) is the formula with the case's clauses after
+    it and its proof refutes it; the line sums the cases' additions; the README gives case 0's
+    sizes, the bound and the split. Exported again into the same folders: the same."""
+    from tests.cli.test_export_proof import read_dimacs
+
+    _, base = knights_cnf(TORUS.board, 9, lex=16)
+    assert [split_proof[key] for key in ("knights", "lex")] == [9, 16] and "lines" not in split_proof
+    for _ in range(2):
+        line = export_proof(TORUS.board, split_proof, str(tmp_path))
+        sizes, added = [], []
+        for a in range(4):
+            variables, clauses = read_dimacs((tmp_path / f"case-{a}" / "formula.cnf").read_text())
+            assert clauses == base + case_clauses(16, 9, 8, [3, 5, 7], a)
+            proof = lrat_text_to_binary((tmp_path / f"case-{a}" / "proof.lrat").read_text())
+            checked = check_lrat(clauses, proof)
+            assert checked.refuted
+            sizes.append(len(clauses))
+            added.append(checked.lemmas)
+        assert line == (
+            f"proof exported to {tmp_path}: 4 cases case-*/formula.cnf and proof.lrat "
+            f"({sum(added)} additions), README"
+        )
+        readme = (tmp_path / "README").read_text()
+        assert f"DIMACS: {variables} variables, {sizes[0]} clauses" in readme
+        assert f"text LRAT: {added[0]} additions" in readme
+        assert "holds 9 knights, so at most 8 fit." in readme
+        assert "The proof is in 4 cases" in readme and "i = 8 and thresholds J_1 .. J_m = 3 5 7," in readme
 
 
 @pytest.mark.parametrize(
