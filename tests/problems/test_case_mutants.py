@@ -25,7 +25,7 @@ from knightcert.problems.independent_knights import knights_instance, rest_of
 from knightcert.problems.result import Backing
 from knightcert.solving import solve
 
-FIXED = knights_instance(4, 4, torus=True, fixed=[(0, 0)])
+FIXED = knights_instance(4, 4, torus=True, fixed=((0, 0),))
 TORUS = knights_instance(4, 4, torus=True)
 
 
