@@ -1,8 +1,8 @@
 """Tests that kill the survivors of the mutation runs on the clausal-proof checker code: the
 fixed-knights claim backed by a proof (issue 37, ``knights.py`` ``_certify_with_fixed``) and
 the proofs in cases (issue 42: ``knights_cnf.case_clauses``, the cases in
-``clausal_proof.proof_entry`` and ``knights.check_bound_proof``); cosmic-ray, core and quiet
-operators (docs/certificates.md, "Mutation testing")."""
+``clausal_proof.proof_entry``, ``knights.check_bound_proof`` and ``lrat_files.export_proof``);
+cosmic-ray, core and quiet operators (docs/certificates.md, "Mutation testing")."""
 
 from __future__ import annotations
 
@@ -146,8 +146,9 @@ def test_a_proof_may_have_64_cases_and_must_name_its_level():
 
 
 def _counter_ids(n: int, k: int) -> dict[tuple[int, int], int]:
-    """The counter's variables s(i, j), numbered from ``n + 1`` column by column, ``j`` from 1
-    to ``k`` and ``i`` from ``j`` to ``n - k + j`` (docs/certificates.md, the CNF clause by clause)."""
+    """The counter's variables s(i, j), numbered from ``n + 1`` column by column, ``j`` from 1 to
+    ``k`` and ``i`` from ``j`` to ``n - k + j`` (docs/certificates.md, "The knights formula, clause
+    by clause")."""
     cells = [(i, j) for j in range(1, k + 1) for i in range(j, n - k + j + 1)]
     return {cell: n + 1 + number for number, cell in enumerate(cells)}
 
