@@ -71,7 +71,8 @@ def meet_labels(values, starts, rounds, keys):  # pragma: no cover - numba
     least of their keys, every fastest path passing one of them; when ``b = 1``, the least
     value of the layer before with a jump onto one of them) or a side runs out (never). Work:
     the two balls of about half the rounds each, not the whole board; a backward layer is
-    grown only when cheaper than the forward one beside it, the goal's jumpers excepted."""
+    grown only when cheaper than the forward one beside it for every start left (the goal's
+    labels serve them all), the goal's jumpers excepted."""
     rows, cols = values.shape
     n = rows * cols
     back = np.zeros(n, dtype=np.int32)  # 1 + fewest jumps to the goal; 0: not labelled yet
@@ -89,7 +90,7 @@ def meet_labels(values, starts, rounds, keys):  # pragma: no cover - numba
                 meet = label if label > 0 and (meet == 0 or label < meet) else meet
             if meet > 0 or fstart == fend or bstart == bend:
                 break
-            if (fend - fstart) * 4 <= (bend - bstart) * (rows + cols):
+            if (fend - fstart) * 4 * (starts.size - p) <= (bend - bstart) * (rows + cols):
                 before, fstart, fend = fstart, fend, _grow_forward(values, seen, fqueue, fstart, fend)
                 depth += 1
             else:
