@@ -215,7 +215,15 @@ def _stamp(row: Row, task: Task) -> Row:
 ANSWERS_BYTES = 1 << 20
 _ANSWERS: dict[str, tuple[Any, str, int]] = {}  # folder -> (stream, file name, lines)
 _ANSWERS_LOCK = threading.Lock()
-os.register_at_fork(after_in_child=_ANSWERS.clear)  # a forked process starts files of its own
+
+
+def _forked() -> None:  # a forked process starts files of its own, and a lock no thread holds
+    global _ANSWERS_LOCK
+    _ANSWERS.clear()
+    _ANSWERS_LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def save_run_answer(task: Task, result) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import time
 
 import pytest
 
@@ -180,3 +182,23 @@ def test_a_process_keeps_few_answers_files_open_whatever_the_folders(tmp_path):
         row = run_task(Task("knights", SIX, "greedy", answers=str(tmp_path / f"study-{k}")))
         assert row.verified and row.answer == next((tmp_path / f"study-{k}").glob("runs-*")).name + "#1"
     assert 1 <= len(held()) <= 4
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
+def test_a_process_forked_while_another_thread_saves_can_save(tmp_path):
+    """A fork while another thread holds the answers' lock (saving a run) gives the child a lock
+    of its own and no open files of its parent: its first save does not wait forever."""
+    with runner._ANSWERS_LOCK:  # as another thread in the middle of a save
+        pid = os.fork()
+        if pid == 0:  # the child: save a run, then say how it went by the exit code
+            row = run_task(Task("knights", SIX, "greedy", answers=str(tmp_path / "child")))
+            os._exit(0 if row.verified and not runner._ANSWERS_LOCK.locked() else 1)
+    for _ in range(600):  # a minute at most: a child stuck on the lock is killed, and fails
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        done, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
