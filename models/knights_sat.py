@@ -23,12 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from knightcert.problems.checkers.clausal_proof import (
-    MAX_PROOF_BYTES,
-    MAX_PROOF_TEXT,
-    encode_proof,
-    pack_proof,
-)
+from knightcert.problems.checkers.clausal_proof import MAX_PROOF_BYTES, MAX_PROOF_TEXT, encode_proof
 from knightcert.problems.checkers.knights_cnf import LEX_SQUARES, knights_cnf, line_scale, translation_applies
 from knightcert.problems.independent_knights import KnightsInstance
 
@@ -145,7 +140,7 @@ class BoundProof:
         self.level, self.cuts = split_of(board, self.knights + len(self.fixed), self.fixed)
         self.began, self.began_wall = time.perf_counter(), time.time()
         self.limit = PROOF_SECONDS if time_limit is None else max(float(time_limit), 0.0)
-        self.folder = tempfile.mkdtemp(prefix="knightcert-lrat-")
+        self.folder, self.children = tempfile.mkdtemp(prefix="knightcert-lrat-"), []
         self.path = os.path.join(self.folder, "proof.lrat")
         task = os.path.join(self.folder, "task.npz")
         try:
@@ -162,21 +157,14 @@ class BoundProof:
             # the cases of a split proof shared round-robin by a child per thread
             from knightcert.models.cpsat_solve import available_threads
 
-            n = min(available_threads(), len(self.cuts) + 1) if self.level else 1
-            self.children = [
-                subprocess.Popen(
-                    [sys.executable, "-m", __name__, task, self.path, str(i), str(n)],
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                    env=_child_environment(),
-                )
-                for i in range(n)
-            ]
+            n, quiet = min(available_threads(), len(self.cuts) + 1) if self.level else 1, subprocess.DEVNULL
+            for i in range(n):
+                command = [sys.executable, "-m", __name__, task, self.path, str(i), str(n)]
+                quiet_io = {"stdin": quiet, "stdout": quiet, "stderr": quiet}
+                self.children.append(subprocess.Popen(command, **quiet_io, env=_child_environment()))
         except BaseException:
-            for child in getattr(self, "children", []):
+            for child in self.children:
                 child.kill()
-                child.wait()
             shutil.rmtree(self.folder, ignore_errors=True)
             raise
 
@@ -348,6 +336,7 @@ def _refute(  # pragma: no cover - child process
     proof to ``path.a`` (binary LRAT renumbered to the checker's numbering) and exit 0, or exit
     :data:`SATISFIABLE` (a model of any case is one of the formula), or :data:`NO_LRAT` when
     python-sat cannot give one."""
+    from knightcert.problems.checkers.clausal_proof import pack_proof
     from knightcert.problems.checkers.knights_cnf import case_clauses
 
     _, clauses = knights_cnf(board, knights, lex=lex, lines=lines, fixed=fixed)
