@@ -113,12 +113,8 @@ def warnsdorff(  # pragma: no cover - compiled
             fresh = False
         elif fresh:
             # rank the unvisited neighbours: insertion sort on (degree, key, priority)
-            m = 0
-            if closed and degree[start] == 0:
-                m = -1  # every neighbour of the start is used: the tour cannot close
-            for k in range(8):
-                if m < 0:
-                    break
+            m = 0  # none when every neighbour of the start is used: the tour cannot close
+            for k in range(0 if closed and degree[start] == 0 else 8):
                 v = moves[u, k]
                 if v < 0 or visited[v] or (v == end and depth + 2 < total):
                     continue  # off the board, visited, or the fixed end square before the last
@@ -132,7 +128,7 @@ def warnsdorff(  # pragma: no cover - compiled
                         break
                 candidates[row, j] = v
                 m += 1
-            count[row] = max(m, 0)
+            count[row] = m
             pointer[row] = 0
         if depth < total - 1 and pointer[row] < count[row] and (budget > 0 or pointer[row] == 0):
             v = candidates[row, pointer[row]]
@@ -140,10 +136,8 @@ def warnsdorff(  # pragma: no cover - compiled
             nodes += 1
             if budget > 0 and nodes > budget:
                 return STOPPED, depth + 1, nodes, backtracks, deepest + 1
-            k = 0
-            while not eager and moves[u, k] != v:  # the walk's row and column, for its tiles
-                k += 1
-            r, c = r + drs[k], c + dcs[k]
+            if not eager:  # the walk's row and column, for its tiles
+                r, c = v // cols, v % cols
             depth += 1
             deepest = max(deepest, depth)
             path[depth] = v
