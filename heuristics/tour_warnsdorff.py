@@ -110,8 +110,10 @@ def run_warnsdorff(
             tour = _squares(path[:length], board.cols)
             if backwards:  # a walk from the end turned round to finish there
                 tour = np.roll(tour, -1, axis=0) if instance.closed else tour[::-1].copy()
-            solved = {"objective": int(length), "solution": tour, "nodes": nodes, "info": info}
-            return Result.answer("tour", name, status=Status.FEASIBLE, **solved)
+            squares = int(length)
+            return Result.answer(
+                "tour", name, status=Status.FEASIBLE, objective=squares, solution=tour, nodes=nodes, info=info
+            )
         if status != EXHAUSTED or not backtracking:
             proven = False
             break
