@@ -2,7 +2,10 @@
 
 ``warnsdorff`` runs Warnsdorff's rule (with backtracking) from the board itself: one
 pass builds the neighbour table in the jumps' priority order, the degrees and the
-tie keys, then the walk updates the degrees in place. The walks read a tour from a
+tie keys, then the walk updates the degrees in place. A closed walk without backtracking
+(which mostly stops within a few rows of its start, when the last of the start's neighbours
+is taken) builds them by tiles of 8 x 8 squares, those round the tile of each square it
+steps on (2000 x 2000: 15 ms against 180-210 ms for the whole board). The walks read a tour from a
 neighbour table.
 """
 
@@ -57,7 +60,7 @@ def warnsdorff(  # pragma: no cover - compiled
     path : int32 (n,)  output
 
     Candidates are ranked by (onward moves, tie key, jump priority), smallest first;
-    the neighbour table, the degrees and the keys are built here in one pass.
+    the neighbour table, the degrees and the keys are built here (:func:`_build`).
 
     Returns
     -------
@@ -66,74 +69,57 @@ def warnsdorff(  # pragma: no cover - compiled
         most squares any partial tour reached (= length without backtracking).
     """
     n = rows * cols
-    moves = np.empty((n, 8), dtype=np.int32)
-    degree = np.empty(n, dtype=np.int32)
+    total = np.count_nonzero(free)
+    moves = np.empty((n, 8), dtype=np.int32)  # of a square built: its neighbours by jump, -1 for none
+    degree = np.empty(n, dtype=np.int32)  # of a square built: its usable neighbours off the path
     key = np.empty(n, dtype=np.int64)
-    total = 0
-    r, c = 0, -1
-    for u in range(n):
-        c += 1  # (r, c) of u without a division
-        if c == cols:
-            r, c = r + 1, 0
-        key[u] = tie_key(r, c, rows, cols, tie, seed)
-        total += free[u]
-        d = 0
-        for k in range(8):
-            nr = r + drs[k]
-            nc = c + dcs[k]
-            if torus:
-                nr %= rows
-                nc %= cols
-            v = nr * cols + nc
-            if free[u] and 0 <= nr < rows and 0 <= nc < cols and free[v]:
-                moves[u, k] = v
-                d += 1
-            else:
-                moves[u, k] = -1
-        degree[u] = d
+    board = (rows, cols, torus, free, drs, dcs, tie, seed, moves, degree, key)
+    tiles = (cols + 7) >> 3  # tiles of 8 x 8 squares in a row of tiles
+    # a closed walk without backtracking mostly stops within a few rows (when the last of the
+    # start's neighbours is taken): its tiles are built as it nears them, not the whole board first
+    eager = torus or budget > 0 or not closed
+    built = np.full(tiles * ((rows + 7) >> 3), 2 * eager, dtype=np.uint8)  # 2: its neighbours too
+    _build(0, rows if eager else 0, 0, cols, *board)
+    r, c = start // cols, start % cols
     visited = np.zeros(n, dtype=np.uint8)
     # the ranked candidates of every depth are kept only for backtracking
     candidates = np.empty((total if budget > 0 else 1, 8), dtype=np.int32)
-    count = np.zeros(total if budget > 0 else 1, dtype=np.int32)
-    pointer = np.zeros(total if budget > 0 else 1, dtype=np.int32)
-    nodes = 1
-    backtracks = 0
-    depth = 0
-    deepest = 0
+    count = np.empty(total if budget > 0 else 1, dtype=np.int32)
+    pointer = np.empty(total if budget > 0 else 1, dtype=np.int32)
+    nodes, backtracks, depth, deepest = 1, 0, 0, 0
     path[0] = start
-    visited[start] = 1
-    for k in range(8):
-        v = moves[start, k]
-        if v >= 0:
-            degree[v] -= 1
     fresh = True
     while True:
         u = path[depth]
         row = depth if budget > 0 else 0
+        if fresh:  # a step to u: the tiles near it built first, then u off its neighbours' degrees
+            if built[(r >> 3) * tiles + (c >> 3)] < 2:  # the tiles round u's tile, unless built
+                for tr in range(max((r >> 3) - 1, 0), min((r >> 3) + 2, len(built) // tiles)):
+                    for tc in range(max((c >> 3) - 1, 0), min((c >> 3) + 2, tiles)):
+                        if not built[tr * tiles + tc]:  # no square near it visited: degrees as built
+                            built[tr * tiles + tc] = 1
+                            _build(tr * 8, tr * 8 + 8, tc * 8, tc * 8 + 8, *board)
+                built[(r >> 3) * tiles + (c >> 3)] = 2
+            visited[u] = 1
+            for k in range(8):
+                w = moves[u, k]
+                if w >= 0:
+                    degree[w] -= 1
         if depth == total - 1:
             ok = end < 0 or u == end
             if closed:
-                ok = False
-                for k in range(8):
-                    if total > 2 and moves[u, k] == start:
-                        ok = True
+                ok = total > 2 and (moves[u] == start).any()
             if ok:
                 return FOUND, depth + 1, nodes, backtracks, depth + 1
             fresh = False
         elif fresh:
             # rank the unvisited neighbours: insertion sort on (degree, key, priority)
-            c = 0
-            if closed and degree[start] == 0:
-                c = -1  # every neighbour of the start is used: the tour cannot close
-            for k in range(8):
-                if c < 0:
-                    break
+            m = 0  # none when every neighbour of the start is used: the tour cannot close
+            for k in range(0 if closed and degree[start] == 0 else 8):
                 v = moves[u, k]
-                if v < 0 or visited[v]:
-                    continue
-                if v == end and depth + 2 < total:
-                    continue  # the fixed end square comes last
-                j = c
+                if v < 0 or visited[v] or (v == end and depth + 2 < total):
+                    continue  # off the board, visited, or the fixed end square before the last
+                j = m
                 while j > 0:
                     w = candidates[row, j - 1]
                     if degree[w] > degree[v] or (degree[w] == degree[v] and key[w] > key[v]):
@@ -142,8 +128,8 @@ def warnsdorff(  # pragma: no cover - compiled
                     else:
                         break
                 candidates[row, j] = v
-                c += 1
-            count[row] = max(c, 0)
+                m += 1
+            count[row] = m
             pointer[row] = 0
         if depth < total - 1 and pointer[row] < count[row] and (budget > 0 or pointer[row] == 0):
             v = candidates[row, pointer[row]]
@@ -151,14 +137,11 @@ def warnsdorff(  # pragma: no cover - compiled
             nodes += 1
             if budget > 0 and nodes > budget:
                 return STOPPED, depth + 1, nodes, backtracks, deepest + 1
+            if not eager:  # the walk's row and column, for its tiles
+                r, c = v // cols, v % cols
             depth += 1
             deepest = max(deepest, depth)
             path[depth] = v
-            visited[v] = 1
-            for k in range(8):
-                w = moves[v, k]
-                if w >= 0:
-                    degree[w] -= 1
             fresh = True
             continue
         # dead end (or no backtracking allowed): undo the last square
@@ -174,6 +157,30 @@ def warnsdorff(  # pragma: no cover - compiled
         depth -= 1
         backtracks += 1
         fresh = False
+
+
+@njit(cache=True, nogil=True)
+def _build(  # pragma: no cover - compiled
+    r0, r1, c0, c1, rows, cols, torus, free, drs, dcs, tie, seed, moves, degree, key
+):
+    """Work out the neighbours by jump (-1 for none), usable neighbours and tie keys of the squares
+    in rows ``r0:r1`` and columns ``c0:c1``."""
+    for r in range(r0, min(r1, rows)):
+        for c in range(c0, min(c1, cols)):
+            u = r * cols + c
+            key[u] = tie_key(r, c, rows, cols, tie, seed)
+            d = 0
+            inside = not torus and 2 <= r < rows - 2 and 2 <= c < cols - 2  # every jump on the board
+            for k in range(8):
+                nr = r + drs[k]
+                nc = c + dcs[k]
+                if torus:
+                    nr, nc = nr % rows, nc % cols
+                v = nr * cols + nc
+                ok = free[u] and (inside or (0 <= nr < rows and 0 <= nc < cols)) and free[v]
+                moves[u, k] = v if ok else -1
+                d += ok
+            degree[u] = d
 
 
 @njit(cache=True, nogil=True)

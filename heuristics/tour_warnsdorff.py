@@ -27,6 +27,7 @@ the first usable square in row-major order. Backtracking is on by default with a
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -89,16 +90,15 @@ def run_warnsdorff(
         raise InvalidArgument(f"budget must be at least 1 node, got {budget}")
     if tie_break not in TIE_BREAKS:
         raise InvalidArgument(f"tie_break: expected one of {', '.join(TIE_BREAKS)}, got {tie_break!r}")
-    jumps = np.array(move_order(order), dtype=np.int64)
+    drs, dcs, digits = _jumps(order if isinstance(order, (str, int)) else move_order(order))
     board = instance.board
     free = board.free.reshape(-1).view(np.uint8)
     starts, end, backwards = _starts(instance, free, all_starts)
     path = np.empty(board.size, dtype=np.int32)
     nodes = backtracks = covered = 0
     proven = True
-    settings = (board.rows, board.cols, board.torus, free, jumps[:, 0], jumps[:, 1])
+    settings = (board.rows, board.cols, board.torus, free, drs, dcs)
     rule = (TIE_BREAKS.index(tie_break), seed or 0)
-    digits = "".join(str(KNIGHT_OFFSETS.index((dr, dc)) + 1) for dr, dc in jumps.tolist())
     info: dict[str, Any] = {"order": digits, "tie_break": tie_break}
     for tried, start in enumerate(starts, 1):
         status, length, used, back, deepest = warnsdorff(
@@ -107,21 +107,26 @@ def run_warnsdorff(
         nodes, backtracks, covered = nodes + int(used), backtracks + int(back), max(covered, int(deepest))
         info.update(backtracks=backtracks, starts_tried=tried, covered=covered)
         if status == FOUND:
-            tour = _tour(instance, path[:length], backwards)
+            tour = _squares(path[:length], board.cols)
+            if backwards:  # a walk from the end turned round to finish there
+                tour = np.roll(tour, -1, axis=0) if instance.closed else tour[::-1].copy()
+            squares = int(length)
             return Result.answer(
-                "tour",
-                name,
-                status=Status.FEASIBLE,
-                objective=int(length),
-                solution=tour,
-                nodes=nodes,
-                info=info,
+                "tour", name, status=Status.FEASIBLE, objective=squares, solution=tour, nodes=nodes, info=info
             )
         if status != EXHAUSTED or not backtracking:
             proven = False
             break
     walked = path[:length] if 0 < int(length) == covered else None  # the dead end is the deepest path
     return _no_tour(instance, name, len(starts), proven, backtracking, backwards, walked, nodes, info)
+
+
+@lru_cache(maxsize=64)
+def _jumps(order: Any) -> tuple[np.ndarray, np.ndarray, str]:
+    """The row and column steps of the jumps of ``order`` (kept between runs) and their digits."""
+    jumps = np.array(move_order(order), dtype=np.int64)
+    digits = "".join(str(KNIGHT_OFFSETS.index((dr, dc)) + 1) for dr, dc in jumps.tolist())
+    return jumps[:, 0].copy(), jumps[:, 1].copy(), digits
 
 
 def _no_tour(
@@ -141,17 +146,12 @@ def _no_tour(
     # a closed tour passes through any start; an open one may begin anywhere allowed
     every_start = instance.closed or instance.start is not None or backwards or tried >= board.n_free
     incomplete = f"no tour from {tried} of the {board.n_free} allowed starts (search incomplete)"
-    stopped = (
-        (None if every_start else incomplete)
-        if proven
-        else "node budget spent"
-        if backtracking
-        else "dead end"
-    )
+    gave_up = "node budget spent" if backtracking else "dead end"
+    stopped = gave_up if not proven else None if every_start else incomplete
     status = Status.INFEASIBLE if proven and every_start else Status.UNKNOWN
     partial = None
     if status is Status.UNKNOWN and walked is not None:
-        squares = np.stack(np.divmod(walked, board.cols), axis=1)
+        squares = _squares(walked, board.cols)
         partial = {"partial": squares[::-1] if backwards else squares}  # a walk from the end, turned
     result = Result.empty(
         "tour", name, status=status, nodes=nodes, info=info, certificate=partial, stopped=stopped
@@ -171,16 +171,13 @@ def _starts(instance: TourInstance, free: np.ndarray, all_starts: bool) -> tuple
     return [instance.start if instance.start is not None else board.square(int(np.argmax(free)))], end, False
 
 
-def _tour(instance: TourInstance, squares: np.ndarray, backwards: bool) -> np.ndarray:
-    """The tour found as an ``(n, 2)`` int32 array; a walk from the end turned round to finish
-    there (a closed tour rotated, an open one reversed)."""
+def _squares(flat: np.ndarray, cols: int) -> np.ndarray:
+    """The flat squares ``flat`` as an ``(n, 2)`` int32 array of ``[row, col]``."""
     from knightcert.heuristics.tour_kernels import order_squares
 
-    tour = np.empty((len(squares), 2), dtype=np.int32)
-    order_squares(squares, instance.board.cols, tour)
-    if backwards:
-        tour = np.roll(tour, -1, axis=0) if instance.closed else tour[::-1].copy()
-    return tour
+    squares = np.empty((len(flat), 2), dtype=np.int32)
+    order_squares(flat, cols, squares)
+    return squares
 
 
 @method("tour", "warnsdorff")

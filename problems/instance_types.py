@@ -10,6 +10,7 @@ Examples
 from __future__ import annotations
 
 import importlib
+from functools import cache
 from typing import Any
 
 from knightcert.problems.errors import InvalidArgument
@@ -33,6 +34,7 @@ def load(spec: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
+@cache
 def instance_type(problem: str) -> type:
     """The class of ``problem``'s instances (``"path"`` -> ``LostKnightInstance``)."""
     return load(INSTANCE_TYPES[problem])  # type: ignore[no-any-return]

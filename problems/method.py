@@ -63,10 +63,10 @@ def method(problem: str, name: str) -> Callable[[Callable[..., Result]], Method]
         ) -> Result:
             check_arguments(problem, instance, time_limit, seed)
             result = function(instance, time_limit=time_limit, seed=seed, **options)
-            result = result.with_(problem=problem, method=name, instance=getattr(instance, "name", "") or "")
+            named = {"problem": problem, "method": name, "instance": getattr(instance, "name", "") or ""}
             if check:
-                return certify(instance, result)
-            return result.with_(verified=False, evidence=())
+                return certify(instance, result.with_(**named))
+            return result.with_(**named, verified=False, evidence=())
 
         solve.problem = problem  # type: ignore[attr-defined]
         solve.method_name = name  # type: ignore[attr-defined]
