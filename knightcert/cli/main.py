@@ -14,7 +14,6 @@ or 143 (SIGTERM).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import os
 import signal
@@ -100,8 +99,8 @@ def main(
     ``started``: the ``time.perf_counter()`` reading when the process started
     its work (the console script passes it), from which ``--time-limit`` counts.
     ``own_process``: the process is the command line's (the console script and
-    ``python -m knightcert`` say so): numpy is loaded with one OpenBLAS thread and
-    glibc keeps freed memory; a program calling ``main`` keeps its own settings.
+    ``python -m knightcert`` say so): numpy is loaded with one OpenBLAS thread; a
+    program calling ``main`` keeps numpy's own.
     """
     session.start(started)
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -119,8 +118,6 @@ def main(
         if args.command is None:
             parser.print_help()
             return session.EXIT_USAGE
-        if own_process:
-            _keep_freed_memory()
         return int(args.run(args))
     except KnightcertError as exc:
         print(printable(f"knightcert: error: {exc}"), file=sys.stderr)
@@ -180,16 +177,6 @@ def _build_parser_deferring_signals(argv: Sequence[str], own_process: bool) -> a
 
 
 _STOPS = (signal.SIGINT, signal.SIGTERM)
-
-
-def _keep_freed_memory() -> None:
-    """Let glibc keep freed memory for the next arrays (up to 1 GB each) instead of mapping each large
-    array afresh and returning it: a fresh process's first solve then faults its pages in once, as
-    a warm process does (knights on 1000 x 1000: 8,500 page faults instead of 17,000)."""
-    with contextlib.suppress(AttributeError, OSError, TypeError):  # not glibc: its own allocator as it is
-        mallopt = importlib.import_module("ctypes").CDLL(None).mallopt  # loaded with numpy already
-        mallopt(-3, 1 << 30)  # M_MMAP_THRESHOLD: arrays below it come from the reused heap
-        mallopt(-1, (1 << 31) - 1)  # M_TRIM_THRESHOLD: freed heap stays for the next arrays
 
 
 def _install(signum: int, handler: Any) -> Any:
