@@ -159,6 +159,8 @@ def test_check_refuses_another_instance_and_bad_files(shared_data, tmp_path, cap
 class NoProof:
     """A proof of a knights bound that never comes (as when CaDiCaL runs out of time)."""
 
+    children = (None,)  # one solver process, as for a proof not split: CP-SAT runs alongside
+
     def __init__(self, *args, **kwargs) -> None:
         pass
 
