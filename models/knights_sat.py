@@ -196,8 +196,7 @@ class BoundProof:
     def _outcome(self) -> tuple[dict[str, Any] | None, list[list[int]] | None, dict[str, Any]]:
         upper, ended = self.knights - 1, self._ended()
         for child in self.children:
-            if child.poll() is None:
-                child.kill()
+            child.kill()  # nothing to one that has ended
         codes = [child.wait() for child in self.children]
         # the child that ended the others first (they were killed: -9), a model above all
         exitcode = min(codes, key=lambda code: (code != SATISFIABLE, code == 0, code == -9))
@@ -225,8 +224,7 @@ class BoundProof:
         for a in range(len(self.cuts) + 1):  # each case's proof (one when not split), packed by its child
             with open(f"{self.path}.{a}", encoding="ascii") as stream:
                 parts.append(json.load(stream))
-        total = sum(part["bytes"] for part in parts)
-        size = f"LRAT, {total} bytes" + (f" in {len(parts)} cases" if self.level else "")
+        size = f"LRAT, {sum(p['bytes'] for p in parts)} bytes" + f" in {len(parts)} cases" * bool(self.level)
         if max(part["bytes"] for part in parts) > MAX_PROOF_BYTES:  # the checker would refuse it
             info["proof"] = f"{size}: past the {MAX_PROOF_BYTES} bytes a proof may have"
             return None, None, info

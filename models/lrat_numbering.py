@@ -55,6 +55,18 @@ def _table(derived, m):  # pragma: no cover - numba
 
 
 @njit(cache=True, nogil=True)
+def _renamed(hints, table):  # pragma: no cover - numba
+    """The ``hints`` through the ``table``, signs kept, in place (int32: 4 bytes a hint, where
+    numpy's temporaries took 36 on a 23 x 23 case's trace); None when one has no new name."""
+    for j in range(hints.size):
+        h = abs(hints[j])
+        if h >= table.size or table[h] < 0:
+            return None
+        hints[j] = table[h] if hints[j] > 0 else -table[h]
+    return hints
+
+
+@njit(cache=True, nogil=True)
 def _needed(hstart, hints, added, m, empty):  # pragma: no cover - numba
     """The additions the empty clause of record ``empty`` rests on, through the hints (the
     additions are the records ``added``; addition ``k`` has identifier ``m + 1 + k``)."""
@@ -112,14 +124,11 @@ def trim(binary: bytes, m: int) -> bytes | None:
     derived = read.ids[added].astype(np.int64)
     if (np.diff(derived) <= 0).any():  # CaDiCaL's identifiers increase
         return None
-    table = _table(derived, m)
-    named = np.abs(read.hints.astype(np.int64))  # the hints, and the identifiers deletions name
-    mapped = np.where(named < table.size, table[np.minimum(named, table.size - 1)], -1)
-    if (mapped < 0).any():
+    hints = _renamed(read.hints, _table(derived, m))  # the hints, and the identifiers deletions name
+    if hints is None:
         return None
     ids = read.ids.copy()
     ids[added] = m + 1 + np.arange(derived.size)
-    hints = np.where(read.hints < 0, -mapped, mapped).astype(np.int32)
     records = (read.kinds, ids, read.lstart, read.lits, read.hstart, hints)
     empty = added[read.lstart[added + 1] == read.lstart[added]]  # the additions of the empty clause
     if not empty.size:
