@@ -159,7 +159,7 @@ class BoundProof:
             n, quiet = min(available_threads(), len(self.cuts) + 1) if self.level else 1, subprocess.DEVNULL
             for i in range(n):
                 command = [sys.executable, "-m", __name__, task, self.path, str(i), str(n)]
-                quiet_io = {"stdin": quiet, "stdout": quiet, "stderr": quiet}
+                quiet_io: dict[str, Any] = {"stdin": quiet, "stdout": quiet, "stderr": quiet}
                 self.children.append(subprocess.Popen(command, **quiet_io, env=_child_environment()))
         except BaseException:
             for child in self.children:
