@@ -268,6 +268,7 @@ def test_a_row_with_an_infinite_count_after_foreign_code_is_a_crash_row(tmp_path
         rows = list(pool_rows(pool, tasks))
     assert "garbled" in rows[1].error and rows[1].nodes is None
 
+
 @pytest.mark.parametrize("link", [5, None, ["runs-a.jsonl#1"], "runs-a.jsonl#1/../x", "../runs-a.jsonl#1"])
 def test_a_worker_s_answer_link_that_is_not_a_line_of_its_folder_links_nothing(link, tmp_path):
     """A row's ``answer`` comes from its worker, where a foreign method may have patched
