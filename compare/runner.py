@@ -304,7 +304,7 @@ def pool_rows(pool: Pool, tasks: Iterable[Task]) -> Generator[Row, None, None]:
                         continue
                     # after foreign code: a row without an answer says at most why it failed
                     outcome.stopped = row.error or "crash: the worker sent a row without its answer"
-            except (KeyError, TypeError, ValueError):
+            except (KeyError, TypeError, ValueError, OverflowError):  # OverflowError: int(inf)
                 outcome.stopped = "crash: the worker's row was garbled"
             row = failed_row(task.problem, task.name, task.method, str(outcome.stopped), outcome.elapsed)
             row.peak_mb = outcome.peak_mb

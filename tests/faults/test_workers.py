@@ -251,6 +251,24 @@ def test_a_row_with_text_for_its_measurements_after_foreign_code_is_a_crash_row(
     assert all(type(v) is not str for r in rows for v in (r.warm_s, r.cpu_s, r.load, r.check_s))
     assert "x" not in WARMED.values() and "garbled" in rows[1].error
 
+
+INFINITE = TEXTER.replace('"warm_s": "x", "cpu_s": "y", "load": "z", "check_s": "w"', '"nodes": float("inf")')
+
+
+def test_a_row_with_an_infinite_count_after_foreign_code_is_a_crash_row(tmp_path, monkeypatch):
+    """An infinite count (JSON's Infinity) where an integer goes is a garbled row too: it once
+    ended the comparison (OverflowError from int(inf))."""
+    from knightcert.compare.runner import Task, pool_rows
+    from knightcert.problems.independent_knights import knights_instance
+
+    (tmp_path / "texter.py").write_text(INFINITE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    tasks = [Task("knights", knights_instance(4), method) for method in ("texter:texter", "greedy")]
+    with Pool(1) as pool:
+        rows = list(pool_rows(pool, tasks))
+    assert "garbled" in rows[1].error and rows[1].nodes is None
+
+
 @pytest.mark.parametrize("link", [5, None, ["runs-a.jsonl#1"], "runs-a.jsonl#1/../x", "../runs-a.jsonl#1"])
 def test_a_worker_s_answer_link_that_is_not_a_line_of_its_folder_links_nothing(link, tmp_path):
     """A row's ``answer`` comes from its worker, where a foreign method may have patched
