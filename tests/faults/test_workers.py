@@ -125,20 +125,38 @@ def test_a_method_runs_as_the_caller_in_the_caller_s_namespaces(folder):
 
 def test_another_program_s_dev_shm_file_made_during_a_run_is_left_alone(folder):
     """A worker killed at the memory limit takes with it only the /dev/shm files its processes
-    held that it made: a file another program makes meanwhile stays."""
-    other = f"/dev/shm/kc-other-{os.getpid()}"
+    held that it made: a file another program (here this test's own process, which is no
+    process of the worker's) makes meanwhile stays."""
+    import threading
+
+    other, began = f"/dev/shm/kc-other-{os.getpid()}", folder / "began"
     os.environ["FILL_NAME"] = f"kc-fill-{os.getpid()}"
     sys.path.insert(0, str(folder))
+
+    def another_program() -> None:  # once the run has begun, the file, written and closed
+        for _ in range(3000):
+            if began.exists():
+                with open(other, "wb") as out:
+                    out.write(b"y" * 2**20)
+                return
+            time.sleep(0.01)
+
     try:
         import mymod  # type: ignore[import-not-found]
 
-        def make_other_then_fill():
-            with open(other, "wb") as out:  # as another program would, during the run
-                out.write(b"y" * 2**20)
+        def wait_for_other_then_fill():
+            began.touch()
+            for _ in range(3000):
+                if os.path.exists(other):
+                    break
+                time.sleep(0.01)
             return mymod.filling(None)
 
+        writer = threading.Thread(target=another_program)
+        writer.start()
         with Pool(1, limit=100 * 2**20) as pool:
-            (_, outcome), *_ = list(pool.run([Job(make_other_then_fill, (), 60.0)]))
+            (_, outcome), *_ = list(pool.run([Job(wait_for_other_then_fill, (), 60.0)]))
+        writer.join()
         assert outcome.stopped is not None and outcome.stopped.startswith("memory limit:"), outcome
         assert os.path.exists(other) and not os.path.exists("/dev/shm/" + os.environ["FILL_NAME"])
     finally:
