@@ -33,7 +33,7 @@ SOLVER = "cadical195"
 #: Seconds a proof may take when the caller gives no time limit.
 PROOF_SECONDS = 1800.0
 #: Squares from which a full torus's refutation is split in cases (:func:`split_of`).
-SPLIT_SQUARES = 400
+SPLIT_SQUARES = 600
 #: The cases' thresholds, around half the knights (measured: docs/certificates.md, "Proofs in cases").
 SPLIT_OFFSETS = (-2, 0, 2)
 
@@ -164,6 +164,7 @@ class BoundProof:
         except BaseException:
             for child in self.children:
                 child.kill()
+                child.wait()  # reaped: no zombie left behind
             shutil.rmtree(self.folder, ignore_errors=True)
             raise
 
@@ -300,8 +301,9 @@ def _main(task: str, path: str, child: int = 0, children: int = 1) -> None:  # p
     """The solver's process ``child`` of ``children``: read the board and the numbers
     :class:`BoundProof` wrote to ``task``, then :func:`_refute` the cases ``child``,
     ``child + children``, .. (all when the proof is not split)."""
-    with open(os.path.join(os.path.dirname(path), STARTED), "w") as stream:
-        stream.write(repr(time.time()))
+    if child == 0:  # one writer: the others' start is the same interpreter's
+        with open(os.path.join(os.path.dirname(path), STARTED), "w") as stream:
+            stream.write(repr(time.time()))
     from knightcert.problems.board import Board
 
     with np.load(task) as data:

@@ -35,10 +35,10 @@ __all__ = [
 ]
 
 #: Largest binary proof (bytes, inflated) an answer may carry.
-MAX_PROOF_BYTES = 1 << 30
+MAX_PROOF_BYTES = (1 << 31) - 1
 #: Largest compressed proof text (base64 characters) an answer may carry: room for the largest
 #: binary proof even where xz does not shrink it (base64 writes 4 characters for 3 bytes).
-MAX_PROOF_TEXT = 3 << 29
+MAX_PROOF_TEXT = 3 << 30
 #: Largest variable a proof may name (extension variables included).
 MAX_VARIABLES = 1 << 24
 #: The one proof format an answer may carry: binary LRAT.

@@ -97,6 +97,27 @@ def test_a_false_bound_gets_no_proof(monkeypatch, split, threads):
     assert check_placement(SEVEN, placement) == 14
 
 
+def test_a_failed_start_ends_and_reaps_the_children_already_started(monkeypatch):
+    """The second child cannot start: the first is killed and waited for (no zombie), the
+    proof's folder removed, the error raised."""
+    import subprocess
+
+    started, real = [], subprocess.Popen
+
+    def popen(*args, **kwargs):
+        if started:
+            raise OSError("no second child")
+        started.append(real(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setenv("KNIGHTCERT_THREADS", "2")
+    monkeypatch.setattr(producer, "SPLIT_SQUARES", 1)
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    with pytest.raises(OSError, match="no second child"):
+        producer.BoundProof(SEVEN, 15)
+    assert started[0].returncode is not None  # reaped by wait(), not left to the caller
+
+
 def test_no_time_no_proof():
     entry, info = prove_upper_bound(knights_instance(11, 11, torus=True), 44, time_limit=0.0)
     assert entry is None and info["proof"].startswith("no proof within")
