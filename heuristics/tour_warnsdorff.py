@@ -54,6 +54,10 @@ __all__ = [
 
 #: Default node budget of the backtracking search.
 DEFAULT_BUDGET = 2_000_000
+#: Boards of at most this many squares keep their tables (11 MB at 500 x 500) for the next run
+#: with the same order and tie-break: a repeated run skips building them.
+WARM_SQUARES = 250_000
+_WARM: dict[tuple[Any, ...], tuple[np.ndarray, tuple[np.ndarray, ...]]] = {}
 #: Seed 003's jump priority, as printed: pairs read as (column, row) increments.
 CENPL_PAIRS = ((-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2))
 CENPL_OFFSETS = tuple((row, col) for col, row in CENPL_PAIRS)
@@ -96,29 +100,46 @@ def run_warnsdorff(
     starts, end, backwards = _starts(instance, free, all_starts)
     path = np.empty(board.size, dtype=np.int32)
     nodes = backtracks = covered = 0
-    proven = True
+    rule = (TIE_BREAKS.index(tie_break), (seed or 0) if tie_break == "random" else 0)
+    # the tables are kept for the next start, and for the next run when the board is small
+    keep = board.size <= WARM_SQUARES or (len(starts) > 1 and backtracking)
+    warm = (board.rows, board.cols, board.torus, digits, *rule)
+    ready, tables = _tables(warm, free)
     settings = (board.rows, board.cols, board.torus, free, drs, dcs)
-    rule = (TIE_BREAKS.index(tie_break), seed or 0)
     info: dict[str, Any] = {"order": digits, "tie_break": tie_break}
     for tried, start in enumerate(starts, 1):
         status, length, used, back, deepest = warnsdorff(
-            *settings, *rule, board.index(*start), end, instance.closed, budget if backtracking else 0, path
-        )
+            *settings, *rule, board.index(*start), end, instance.closed, budget if backtracking else 0, path,
+            *tables, ready, keep,
+        )  # fmt: skip
+        ready = keep
         nodes, backtracks, covered = nodes + int(used), backtracks + int(back), max(covered, int(deepest))
         info.update(backtracks=backtracks, starts_tried=tried, covered=covered)
-        if status == FOUND:
-            tour = _squares(path[:length], board.cols)
-            if backwards:  # a walk from the end turned round to finish there
-                tour = np.roll(tour, -1, axis=0) if instance.closed else tour[::-1].copy()
-            squares = int(length)
-            return Result.answer(
-                "tour", name, status=Status.FEASIBLE, objective=squares, solution=tour, nodes=nodes, info=info
-            )
         if status != EXHAUSTED or not backtracking:
-            proven = False
             break
+    if board.size <= WARM_SQUARES:
+        _WARM.clear()
+        _WARM[warm] = (free.copy(), tables)
+    if status == FOUND:
+        tour = _squares(path[:length], board.cols)
+        if backwards:  # a walk from the end turned round to finish there
+            tour = np.roll(tour, -1, axis=0) if instance.closed else tour[::-1].copy()
+        return Result.answer(
+            "tour", name, status=Status.FEASIBLE, objective=int(length), solution=tour, nodes=nodes, info=info
+        )
+    proven = status == EXHAUSTED and backtracking
     walked = path[:length] if 0 < int(length) == covered else None  # the dead end is the deepest path
     return _no_tour(instance, name, len(starts), proven, backtracking, backwards, walked, nodes, info)
+
+
+def _tables(warm: tuple[Any, ...], free: np.ndarray) -> tuple[bool, tuple[np.ndarray, ...]]:
+    """``(ready, (moves, degree, key))``: the kept tables of the last small board run with the
+    same ``warm`` settings and usable squares (taken out while in use), else new ones to build."""
+    kept = _WARM.pop(warm, None)
+    if kept is not None and np.array_equal(kept[0], free):
+        return True, kept[1]
+    n = len(free)
+    return False, (np.empty((n, 8), np.int32), np.empty(n, np.int32), np.empty(n, np.int64))
 
 
 @lru_cache(maxsize=64)
