@@ -43,9 +43,8 @@ def tie_key(r, c, rows, cols, tie, seed):  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True)
 def warnsdorff(  # pragma: no cover - compiled
-    rows, cols, torus, free, drs, dcs, tie, seed, start, end, closed, budget, path, moves, degree, key, ready,
-    keep,
-):  # fmt: skip
+    rows, cols, torus, free, drs, dcs, tie, seed, start, end, closed, budget, path, tables, ready, keep
+):
     """Warnsdorff's rule with optional backtracking, from the board itself.
 
     Parameters
@@ -59,7 +58,7 @@ def warnsdorff(  # pragma: no cover - compiled
     closed : bool
     budget : int  nodes allowed for backtracking; 0 = pure greedy (no backtracking)
     path : int32 (n,)  output
-    moves, degree, key : int32 (n, 8), int32 (n,), int64 (n,)  the tables (:func:`_build`): of
+    tables : (moves, degree, key) int32 (n, 8), int32 (n,), int64 (n,)  (:func:`_build`): of
         the whole board when ``ready``, else built here (all of them when ``keep``)
     ready, keep : bool  with ``keep`` the degrees are as built again on return, for another run
 
@@ -73,6 +72,7 @@ def warnsdorff(  # pragma: no cover - compiled
         most squares any partial tour reached (= length without backtracking).
     """
     total = np.count_nonzero(free)
+    moves, degree, key = tables
     board = (rows, cols, torus, free, drs, dcs, tie, seed, moves, degree, key)
     # a closed walk without backtracking mostly stops within a few rows (when the last of the
     # start's neighbours is taken): its tiles are built as it nears them, not the whole board first
