@@ -2,7 +2,8 @@
 
 ``warnsdorff`` runs Warnsdorff's rule (with backtracking) from the board itself: one
 pass builds the neighbour table in the jumps' priority order, the degrees and the
-tie keys, then the walk updates the degrees in place. A closed walk without backtracking
+tie keys (or takes them ready from an earlier run, and leaves them as built), then the walk
+updates the degrees in place. A closed walk without backtracking
 (which mostly stops within a few rows of its start, when the last of the start's neighbours
 is taken) builds them by tiles of 8 x 8 squares, those round the tile of each square it
 steps on (2000 x 2000: 15 ms against 180-210 ms for the whole board). The walks read a tour from a
