@@ -67,23 +67,13 @@ def _adjacent(nb, a, b):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def _place(nb, inset, tau, v):  # pragma: no cover - compiled
-    """Put a knight on ``v``: the squares it attacks gain one attacker."""
-    inset[v] = 1
+def _mark(nb, inset, tau, v, step):  # pragma: no cover - compiled
+    """Put a knight on ``v`` (``step`` 1: the squares it attacks gain one attacker) or take it
+    off (-1: they lose one)."""
+    inset[v] = step > 0
     for k in range(8):
-        j = nb[v, k]
-        if j >= 0:
-            tau[j] += 1
-
-
-@njit(cache=True, nogil=True)
-def _lift(nb, inset, tau, v):  # pragma: no cover - compiled
-    """Take the knight off ``v``: the squares it attacked lose one attacker."""
-    inset[v] = 0
-    for k in range(8):
-        j = nb[v, k]
-        if j >= 0:
-            tau[j] -= 1
+        if nb[v, k] >= 0:
+            tau[nb[v, k]] += step
 
 
 @njit(cache=True, nogil=True)
@@ -99,24 +89,14 @@ def swap_local_search(nb, free, chosen, iterations, seed):  # pragma: no cover -
     n = nb.shape[0]
     inset = chosen.copy()
     tau = np.zeros(n, dtype=np.int32)  # knights attacking each square
-    for i in range(n):
-        if inset[i]:
-            for k in range(8):
-                j = nb[i, k]
-                if j >= 0:
-                    tau[j] += 1
+    placed = np.flatnonzero(inset)
+    for i in placed:
+        _mark(nb, inset, tau, i, 1)
     queue = np.empty(16 * n + 16, dtype=np.int64)
     queued = np.zeros(n, dtype=np.uint8)
-    head = 0
-    tail = 0
-    for i in range(n):
-        if inset[i]:
-            queue[tail] = i
-            tail += 1
-            queued[i] = 1
-    size = 0
-    for i in range(n):
-        size += inset[i]
+    head, tail, size = 0, len(placed), len(placed)
+    queue[:tail] = placed
+    queued[placed] = 1
     best = inset.copy()
     best_size = size
     candidates = np.empty(8, dtype=np.int64)
@@ -144,15 +124,15 @@ def swap_local_search(nb, free, chosen, iterations, seed):  # pragma: no cover -
                     if _adjacent(nb, a, b):
                         continue
                     # remove x, add a and b
-                    _lift(nb, inset, tau, x)
-                    _place(nb, inset, tau, a)
-                    _place(nb, inset, tau, b)
+                    _mark(nb, inset, tau, x, -1)
+                    _mark(nb, inset, tau, a, 1)
+                    _mark(nb, inset, tau, b, 1)
                     size += 1
                     # keep the placement maximal around x
                     for k in range(8):
                         j = nb[x, k]
                         if j >= 0 and not inset[j] and tau[j] == 0:
-                            _place(nb, inset, tau, j)
+                            _mark(nb, inset, tau, j, 1)
                             size += 1
                     # re-examine the knights around the change
                     for y in (a, b):
@@ -179,12 +159,8 @@ def swap_local_search(nb, free, chosen, iterations, seed):  # pragma: no cover -
             inset[:] = best  # drifted too far: restart from the best
             size = best_size
             tau[:] = 0
-            for i in range(n):
-                if inset[i]:
-                    for k in range(8):
-                        j = nb[i, k]
-                        if j >= 0:
-                            tau[j] += 1
+            for i in np.flatnonzero(inset):
+                _mark(nb, inset, tau, i, 1)
         if round_ == iterations or free_list.size == 0:
             break
         # perturb: force a random outside square in
@@ -194,9 +170,9 @@ def swap_local_search(nb, free, chosen, iterations, seed):  # pragma: no cover -
         for k in range(8):
             j = nb[v, k]
             if j >= 0 and inset[j]:
-                _lift(nb, inset, tau, j)
+                _mark(nb, inset, tau, j, -1)
                 size -= 1
-        _place(nb, inset, tau, v)
+        _mark(nb, inset, tau, v, 1)
         size += 1
         for k in range(8):
             j = nb[v, k]
@@ -205,7 +181,7 @@ def swap_local_search(nb, free, chosen, iterations, seed):  # pragma: no cover -
             for kk in range(8):
                 m = nb[j, kk]
                 if m >= 0 and not inset[m] and tau[m] == 0:
-                    _place(nb, inset, tau, m)
+                    _mark(nb, inset, tau, m, 1)
                     size += 1
                 if m >= 0 and inset[m] and not queued[m]:
                     queue[tail] = m

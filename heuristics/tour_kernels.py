@@ -2,7 +2,8 @@
 
 ``warnsdorff`` runs Warnsdorff's rule (with backtracking) from the board itself: one
 pass builds the neighbour table in the jumps' priority order, the degrees and the
-tie keys, then the walk updates the degrees in place. A closed walk without backtracking
+tie keys (or takes them ready from an earlier run, and leaves them as built), then the walk
+updates the degrees in place. A closed walk without backtracking
 (which mostly stops within a few rows of its start, when the last of the start's neighbours
 is taken) builds them by tiles of 8 x 8 squares, those round the tile of each square it
 steps on (2000 x 2000: 15 ms against 180-210 ms for the whole board). The walks read a tour from a
@@ -43,7 +44,7 @@ def tie_key(r, c, rows, cols, tie, seed):  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True)
 def warnsdorff(  # pragma: no cover - compiled
-    rows, cols, torus, free, drs, dcs, tie, seed, start, end, closed, budget, path
+    rows, cols, torus, free, drs, dcs, tie, seed, start, end, closed, budget, path, tables, ready, keep
 ):
     """Warnsdorff's rule with optional backtracking, from the board itself.
 
@@ -58,9 +59,12 @@ def warnsdorff(  # pragma: no cover - compiled
     closed : bool
     budget : int  nodes allowed for backtracking; 0 = pure greedy (no backtracking)
     path : int32 (n,)  output
+    tables : (moves, degree, key) int32 (n, 8), int32 (n,), int64 (n,)  (:func:`_build`): of
+        the whole board when ``ready``, else built here (all of them when ``keep``)
+    ready, keep : bool  with ``keep`` the degrees are as built again on return, for another run
 
-    Candidates are ranked by (onward moves, tie key, jump priority), smallest first;
-    the neighbour table, the degrees and the keys are built here (:func:`_build`).
+    Candidates are ranked by (onward moves, tie key, jump priority), smallest first
+    (:func:`_greedy` without backtracking, else :func:`_search`).
 
     Returns
     -------
@@ -68,49 +72,98 @@ def warnsdorff(  # pragma: no cover - compiled
         status FOUND, EXHAUSTED or STOPPED (see the module constants); ``covered`` is the
         most squares any partial tour reached (= length without backtracking).
     """
-    n = rows * cols
     total = np.count_nonzero(free)
-    moves = np.empty((n, 8), dtype=np.int32)  # of a square built: its neighbours by jump, -1 for none
-    degree = np.empty(n, dtype=np.int32)  # of a square built: its usable neighbours off the path
-    key = np.empty(n, dtype=np.int64)
+    moves, degree, key = tables
     board = (rows, cols, torus, free, drs, dcs, tie, seed, moves, degree, key)
-    tiles = (cols + 7) >> 3  # tiles of 8 x 8 squares in a row of tiles
     # a closed walk without backtracking mostly stops within a few rows (when the last of the
     # start's neighbours is taken): its tiles are built as it nears them, not the whole board first
-    eager = torus or budget > 0 or not closed
-    built = np.full(tiles * ((rows + 7) >> 3), 2 * eager, dtype=np.uint8)  # 2: its neighbours too
-    _build(0, rows if eager else 0, 0, cols, *board)
-    r, c = start // cols, start % cols
-    visited = np.zeros(n, dtype=np.uint8)
-    # the ranked candidates of every depth are kept only for backtracking
-    candidates = np.empty((total if budget > 0 else 1, 8), dtype=np.int32)
-    count = np.empty(total if budget > 0 else 1, dtype=np.int32)
-    pointer = np.empty(total if budget > 0 else 1, dtype=np.int32)
-    nodes, backtracks, depth, deepest = 1, 0, 0, 0
+    lazy = not (ready or keep or torus or budget > 0 or not closed)
+    built = np.full(((cols + 7) >> 3) * ((rows + 7) >> 3), 2 * (not lazy), dtype=np.uint8)  # 2: and round it
+    if not ready:
+        _build(0, 0 if lazy else rows, 0, cols, *board)
+    visited = np.zeros(rows * cols, dtype=np.uint8)
     path[0] = start
+    if budget == 0:
+        status, depth = _greedy(board, built, lazy, visited, start, end, closed, total, path)
+        nodes, backtracks, deepest = depth + 1, 0, depth
+    else:
+        status, depth, nodes, backtracks, deepest = _search(
+            moves, degree, key, visited, start, end, closed, total, budget, path
+        )
+    if keep:  # the degrees as built again: each square of the path back on its neighbours'
+        for i in range(depth + 1):
+            _shift(moves, degree, path[i], 1)
+    return status, depth + 1, nodes, backtracks, deepest + 1
+
+
+@njit(cache=True, nogil=True)
+def _shift(moves, degree, u, step):  # pragma: no cover - compiled
+    """Add ``step`` to the degrees of the neighbours of ``u`` (-1: ``u`` taken, 1: given back)."""
+    for k in range(8):
+        if moves[u, k] >= 0:
+            degree[moves[u, k]] += step
+
+
+@njit(cache=True, nogil=True)
+def _greedy(board, built, lazy, visited, start, end, closed, total, path):  # pragma: no cover - compiled
+    """Warnsdorff's rule without backtracking from ``path[0]``: to the unvisited neighbour of
+    fewest onward moves, then smallest key, then first jump; ``(FOUND or STOPPED, depth)`` with
+    the walk in ``path[:depth + 1]``. ``lazy``: the tiles round each square built first."""
+    moves, degree, key = board[8], board[9], board[10]
+    u, depth = start, 0
+    while True:
+        if lazy:
+            _near(u // board[1], u % board[1], board, built)
+        visited[u] = 1
+        _shift(moves, degree, u, -1)
+        if depth == total - 1:
+            ok = (total > 2 and (moves[u] == start).any()) if closed else (end < 0 or u == end)
+            return (FOUND if ok else STOPPED), depth
+        best, fewest, smallest = -1, 9, np.int64(0)
+        for k in range(0 if closed and degree[start] == 0 else 8):  # none: the tour cannot close
+            v = moves[u, k]
+            if v < 0 or visited[v] or (v == end and depth + 2 < total):
+                continue  # off the board, visited, or the fixed end square before the last
+            if degree[v] < fewest or (degree[v] == fewest and key[v] < smallest):
+                best, fewest, smallest = v, degree[v], key[v]
+        if best < 0:
+            return STOPPED, depth
+        depth += 1
+        path[depth] = u = best
+
+
+@njit(cache=True, nogil=True)
+def _near(r, c, board, built):  # pragma: no cover - compiled
+    """Build the tiles of 8 x 8 squares round the tile of ``(r, c)`` that are not built yet (no
+    square near them visited: their degrees as built); ``built`` 2 marks a tile done."""
+    tiles = (board[1] + 7) >> 3
+    if built[(r >> 3) * tiles + (c >> 3)] < 2:
+        for tr in range(max((r >> 3) - 1, 0), min((r >> 3) + 2, len(built) // tiles)):
+            for tc in range(max((c >> 3) - 1, 0), min((c >> 3) + 2, tiles)):
+                if not built[tr * tiles + tc]:
+                    built[tr * tiles + tc] = 1
+                    _build(tr * 8, tr * 8 + 8, tc * 8, tc * 8 + 8, *board)
+        built[(r >> 3) * tiles + (c >> 3)] = 2
+
+
+@njit(cache=True, nogil=True)
+def _search(moves, degree, key, visited, start, end, closed, total, budget, path):  # pragma: no cover
+    """Warnsdorff's rule with backtracking within ``budget`` nodes from ``path[0]``, on built
+    tables: the ranked candidates of every depth kept; ``(status, depth, nodes, backtracks,
+    deepest)`` with the last walk in ``path[:depth + 1]``."""
+    candidates = np.empty((total, 8), dtype=np.int32)
+    count = np.empty(total, dtype=np.int32)
+    pointer = np.empty(total, dtype=np.int32)
+    nodes, backtracks, depth, deepest = 1, 0, 0, 0
     fresh = True
     while True:
         u = path[depth]
-        row = depth if budget > 0 else 0
-        if fresh:  # a step to u: the tiles near it built first, then u off its neighbours' degrees
-            if built[(r >> 3) * tiles + (c >> 3)] < 2:  # the tiles round u's tile, unless built
-                for tr in range(max((r >> 3) - 1, 0), min((r >> 3) + 2, len(built) // tiles)):
-                    for tc in range(max((c >> 3) - 1, 0), min((c >> 3) + 2, tiles)):
-                        if not built[tr * tiles + tc]:  # no square near it visited: degrees as built
-                            built[tr * tiles + tc] = 1
-                            _build(tr * 8, tr * 8 + 8, tc * 8, tc * 8 + 8, *board)
-                built[(r >> 3) * tiles + (c >> 3)] = 2
+        if fresh:  # a step to u: u off its neighbours' degrees
             visited[u] = 1
-            for k in range(8):
-                w = moves[u, k]
-                if w >= 0:
-                    degree[w] -= 1
+            _shift(moves, degree, u, -1)
         if depth == total - 1:
-            ok = end < 0 or u == end
-            if closed:
-                ok = total > 2 and (moves[u] == start).any()
-            if ok:
-                return FOUND, depth + 1, nodes, backtracks, depth + 1
+            if (total > 2 and (moves[u] == start).any()) if closed else (end < 0 or u == end):
+                return FOUND, depth, nodes, backtracks, deepest
             fresh = False
         elif fresh:
             # rank the unvisited neighbours: insertion sort on (degree, key, priority)
@@ -121,39 +174,31 @@ def warnsdorff(  # pragma: no cover - compiled
                     continue  # off the board, visited, or the fixed end square before the last
                 j = m
                 while j > 0:
-                    w = candidates[row, j - 1]
+                    w = candidates[depth, j - 1]
                     if degree[w] > degree[v] or (degree[w] == degree[v] and key[w] > key[v]):
-                        candidates[row, j] = w
+                        candidates[depth, j] = w
                         j -= 1
                     else:
                         break
-                candidates[row, j] = v
+                candidates[depth, j] = v
                 m += 1
-            count[row] = m
-            pointer[row] = 0
-        if depth < total - 1 and pointer[row] < count[row] and (budget > 0 or pointer[row] == 0):
-            v = candidates[row, pointer[row]]
-            pointer[row] += 1
+            count[depth] = m
+            pointer[depth] = 0
+        if depth < total - 1 and pointer[depth] < count[depth]:
+            v = candidates[depth, pointer[depth]]
+            pointer[depth] += 1
             nodes += 1
-            if budget > 0 and nodes > budget:
-                return STOPPED, depth + 1, nodes, backtracks, deepest + 1
-            if not eager:  # the walk's row and column, for its tiles
-                r, c = v // cols, v % cols
+            if nodes > budget:
+                return STOPPED, depth, nodes, backtracks, deepest
             depth += 1
             deepest = max(deepest, depth)
             path[depth] = v
             fresh = True
             continue
-        # dead end (or no backtracking allowed): undo the last square
-        if budget == 0:
-            return STOPPED, depth + 1, nodes, backtracks, deepest + 1
-        if depth == 0:
-            return EXHAUSTED, 1, nodes, backtracks, deepest + 1
-        visited[u] = 0
-        for k in range(8):
-            w = moves[u, k]
-            if w >= 0:
-                degree[w] += 1
+        if depth == 0:  # dead end: every continuation of the start tried
+            return EXHAUSTED, depth, nodes, backtracks, deepest
+        visited[u] = 0  # dead end: undo the last square
+        _shift(moves, degree, u, 1)
         depth -= 1
         backtracks += 1
         fresh = False

@@ -54,6 +54,10 @@ __all__ = [
 
 #: Default node budget of the backtracking search.
 DEFAULT_BUDGET = 2_000_000
+#: Boards of at most this many squares keep their tables (11 MB at 500 x 500) for the next run
+#: with the same order and tie-break: a repeated run skips building them.
+WARM_SQUARES = 250_000
+_WARM: dict[tuple[Any, ...], tuple[np.ndarray, ...]] = {}
 #: Seed 003's jump priority, as printed: pairs read as (column, row) increments.
 CENPL_PAIRS = ((-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2))
 CENPL_OFFSETS = tuple((row, col) for col, row in CENPL_PAIRS)
@@ -91,34 +95,54 @@ def run_warnsdorff(
     if tie_break not in TIE_BREAKS:
         raise InvalidArgument(f"tie_break: expected one of {', '.join(TIE_BREAKS)}, got {tie_break!r}")
     drs, dcs, digits = _jumps(order if isinstance(order, (str, int)) else move_order(order))
-    board = instance.board
+    board, n = instance.board, instance.board.size
     free = board.free.reshape(-1).view(np.uint8)
     starts, end, backwards = _starts(instance, free, all_starts)
-    path = np.empty(board.size, dtype=np.int32)
+    path = np.empty(n, dtype=np.int32)
     nodes = backtracks = covered = 0
-    proven = True
-    settings = (board.rows, board.cols, board.torus, free, drs, dcs)
-    rule = (TIE_BREAKS.index(tie_break), seed or 0)
+    rule = (TIE_BREAKS.index(tie_break), (seed or 0) if tie_break == "random" else 0)
+    warm = (board.rows, board.cols, board.torus, digits, *rule)
+    kept = _WARM.pop(warm, None)  # the tables of the last small board with these settings, taken out
+    ready = kept is not None and np.array_equal(kept[0], free)
+    if kept is None or not ready:  # new ones, built by the first walk
+        kept = (free.copy(), np.empty((n, 8), np.int32), np.empty(n, np.int32), np.empty(n, np.int64))
+    keep = n <= WARM_SQUARES or (len(starts) > 1 and backtracking)  # the tables kept for the next start
+    settings = (board.rows, board.cols, board.torus, free, drs, dcs, *rule)
+    walk = (end, instance.closed, budget if backtracking else 0, path, kept[1:])
     info: dict[str, Any] = {"order": digits, "tie_break": tie_break}
     for tried, start in enumerate(starts, 1):
-        status, length, used, back, deepest = warnsdorff(
-            *settings, *rule, board.index(*start), end, instance.closed, budget if backtracking else 0, path
-        )
+        status, length, used, back, deepest = warnsdorff(*settings, board.index(*start), *walk, ready, keep)
         nodes, backtracks, covered = nodes + int(used), backtracks + int(back), max(covered, int(deepest))
         info.update(backtracks=backtracks, starts_tried=tried, covered=covered)
-        if status == FOUND:
-            tour = _squares(path[:length], board.cols)
-            if backwards:  # a walk from the end turned round to finish there
-                tour = np.roll(tour, -1, axis=0) if instance.closed else tour[::-1].copy()
-            squares = int(length)
-            return Result.answer(
-                "tour", name, status=Status.FEASIBLE, objective=squares, solution=tour, nodes=nodes, info=info
-            )
+        ready = keep
         if status != EXHAUSTED or not backtracking:
-            proven = False
             break
-    walked = path[:length] if 0 < int(length) == covered else None  # the dead end is the deepest path
-    return _no_tour(instance, name, len(starts), proven, backtracking, backwards, walked, nodes, info)
+    if n <= WARM_SQUARES:  # and for the next run
+        _WARM.clear()
+        _WARM[warm] = kept
+    if status == FOUND:
+        tour = _squares(path[:length], board.cols)
+        if backwards:  # a walk from the end turned round to finish there
+            tour = np.roll(tour, -1, axis=0) if instance.closed else tour[::-1].copy()
+        return Result.answer(
+            "tour", name, status=Status.FEASIBLE, objective=int(length), solution=tour, nodes=nodes, info=info
+        )
+    # none found: INFEASIBLE when the search was exhausted from every start the instance allows (a
+    # closed tour passes through any start; an open one may begin anywhere allowed), else UNKNOWN
+    proven = status == EXHAUSTED and backtracking
+    every_start = instance.closed or instance.start is not None or backwards or len(starts) >= board.n_free
+    incomplete = f"no tour from {len(starts)} of the {board.n_free} allowed starts (search incomplete)"
+    stopped = ("node budget spent" if backtracking else "dead end") if not proven else None
+    stopped = stopped or (None if every_start else incomplete)
+    outcome = Status.INFEASIBLE if proven and every_start else Status.UNKNOWN
+    partial = None
+    if outcome is Status.UNKNOWN and 0 < int(length) == covered:  # the dead end is the deepest path
+        squares = _squares(path[:length], board.cols)
+        partial = {"partial": squares[::-1] if backwards else squares}  # a walk from the end, turned
+    result = Result.empty(
+        "tour", name, status=outcome, nodes=nodes, info=info, certificate=partial, stopped=stopped
+    )
+    return with_separator(instance, result)  # an exhausted search: a separator makes it certified
 
 
 @lru_cache(maxsize=64)
@@ -127,36 +151,6 @@ def _jumps(order: Any) -> tuple[np.ndarray, np.ndarray, str]:
     jumps = np.array(move_order(order), dtype=np.int64)
     digits = "".join(str(KNIGHT_OFFSETS.index((dr, dc)) + 1) for dr, dc in jumps.tolist())
     return jumps[:, 0].copy(), jumps[:, 1].copy(), digits
-
-
-def _no_tour(
-    instance: TourInstance,
-    name: str,
-    tried: int,
-    proven: bool,
-    backtracking: bool,
-    backwards: bool,
-    walked: np.ndarray | None,
-    nodes: int,
-    info: dict[str, Any],
-) -> Result:
-    """No tour found from ``tried`` starts: ``INFEASIBLE`` when the search was exhausted from
-    every start the instance allows, else ``UNKNOWN`` saying why, with the deepest walk."""
-    board = instance.board
-    # a closed tour passes through any start; an open one may begin anywhere allowed
-    every_start = instance.closed or instance.start is not None or backwards or tried >= board.n_free
-    incomplete = f"no tour from {tried} of the {board.n_free} allowed starts (search incomplete)"
-    gave_up = "node budget spent" if backtracking else "dead end"
-    stopped = gave_up if not proven else None if every_start else incomplete
-    status = Status.INFEASIBLE if proven and every_start else Status.UNKNOWN
-    partial = None
-    if status is Status.UNKNOWN and walked is not None:
-        squares = _squares(walked, board.cols)
-        partial = {"partial": squares[::-1] if backwards else squares}  # a walk from the end, turned
-    result = Result.empty(
-        "tour", name, status=status, nodes=nodes, info=info, certificate=partial, stopped=stopped
-    )
-    return with_separator(instance, result)  # an exhausted search: a separator makes it certified
 
 
 def _starts(instance: TourInstance, free: np.ndarray, all_starts: bool) -> tuple[list[Any], int, bool]:

@@ -11,6 +11,7 @@ from knightcert.heuristics.tour_divide import construct, divide, pieces
 from knightcert.heuristics.tour_warnsdorff import cenpl, marginality, roth, warnsdorff
 from knightcert.problems.board import Board
 from knightcert.problems.errors import InvalidArgument, InvalidInstance
+from knightcert.problems.moves import move_order
 from knightcert.problems.result import Status
 from knightcert.problems.tour_pieces import LANE_KINDS, LANE_PORTS, join_moves
 from knightcert.problems.tours import (
@@ -135,6 +136,68 @@ def test_every_heuristic_answer_passes_the_checker(rows, cols, density, seed, na
         assert result.verified or "could not be confirmed" in result.info["check_error"]
     else:
         assert result.status is Status.UNKNOWN and result.solution is None
+
+
+def _greedy_walk(inst, order, tie):
+    """Warnsdorff's rule without backtracking, written plainly: the squares it visits and whether
+    they make the tour asked for (each jump counted, as the engine counts them on small tori)."""
+    board, start, end = inst.board, inst.start, inst.end
+    jumps = move_order(order)
+
+    def targets(r, c):
+        steps = [(r + dr, c + dc) for dr, dc in jumps]
+        steps = [(a % board.rows, b % board.cols) for a, b in steps] if board.torus else steps
+        return [s for s in steps if board.is_free(*s)]
+
+    def key(r, c):
+        y, x = abs(2 * r - (board.rows - 1)), abs(2 * c - (board.cols - 1))
+        return {"first": 0, "marginality": -(y + x), "roth": -(y * y + x * x), "centre": y * y + x * x}[tie]
+
+    total, walk = board.n_free, [start]
+    while len(walk) < total:
+        onward = [s for s in targets(*walk[-1]) if s not in walk and (s != end or len(walk) == total - 1)]
+        if inst.closed and all(s in walk for s in targets(*start)):
+            onward = []  # the tour can no longer close
+        degree = {s: sum(t not in walk for t in targets(*s)) for s in onward}
+        if not onward:
+            return walk, False
+        walk.append(min(onward, key=lambda s: (degree[s], key(*s))))  # min keeps the first of equals
+    last = walk[-1]
+    return walk, (total > 2 and start in targets(*last)) if inst.closed else end in (None, last)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 9),
+    st.integers(1, 9),
+    st.floats(0, 0.3),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(["first", "marginality", "roth", "centre"]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_the_walk_without_backtracking_follows_the_rule_run_after_run(
+    rows, cols, density, seed, tie, closed, torus
+):
+    """The engine's walk (its tables kept between runs on a board of the same size) is the rule's,
+    on boards with holes, plain and toroidal, every order, open (to a fixed end) and closed."""
+    rng = np.random.default_rng(seed)
+    blocked = rng.random((rows, cols)) < density
+    free = np.flatnonzero(~blocked.reshape(-1))
+    if len(free) == 0:
+        return
+    start, end = (divmod(int(s), cols) for s in rng.choice(free, 2))
+    end = None if closed or end == start else end
+    order = "".join(str(k) for k in rng.permutation(8) + 1)
+    for holes in (np.zeros_like(blocked), blocked):  # the same settings on another board: its own tables
+        board = Board(rows, cols, holes, torus=torus)
+        inst = TourInstance(board, closed=closed, start=start, end=end, name="w")
+        walk, found = _greedy_walk(inst, order, tie)
+        for _ in range(2):
+            result = warnsdorff(inst, order=order, tie_break=tie, backtracking=False, check=False)
+            assert (result.status is Status.FEASIBLE) == found
+            squares = result.solution if found else result.certificate["partial"]
+            assert squares.tolist() == [list(s) for s in walk]
 
 
 def _lanes_cover(key, lanes):
