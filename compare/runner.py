@@ -36,6 +36,7 @@ from knightcert.compare.report import row_from_record
 from knightcert.problems import stopping
 from knightcert.problems.answers import answer_fields
 from knightcert.problems.checkers import certify
+from knightcert.problems.cores import share_threads
 from knightcert.problems.errors import KnightcertError
 from knightcert.problems.result import Result
 from knightcert.registry import MethodRef, resolve
@@ -315,7 +316,7 @@ def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Generator[Row, None
     """Run the tasks on ``workers`` persistent workers (see the module docstring); yield rows as
     they finish. Closing the generator (or Ctrl-C) kills the runs still going."""
     # runs x solver threads <= cores: each run's CP-SAT reads this (knightcert.models.cpsat_solve)
-    os.environ.setdefault("KNIGHTCERT_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, workers))))
+    share_threads(workers)
     yield from pool_rows(shared_pool(workers), tasks)
 
 

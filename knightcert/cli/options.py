@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from knightcert.problems.argument_checks import BOUNDS, bounded
+from knightcert.problems.cores import usable_cores
 from knightcert.problems.errors import InvalidArgument, KnightcertError
 
 __all__ = [
@@ -99,7 +100,7 @@ def dask_address(text: str) -> str:
 
     if text.startswith("local:"):
         count = text.partition(":")[2]
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        cores = usable_cores()
         if not count.isdigit() or not 1 <= int(count) <= cores:
             raise argparse.ArgumentTypeError(
                 f"expected local:N with N in 1..{cores} (the usable cores: no oversubscription), "
@@ -298,8 +299,6 @@ def output_file(formats: tuple[str, ...], option: str, plot: bool = False) -> Ca
 
 def answers_folder(text: str) -> str:
     """``--answers DIR``: a folder that exists or can be made, writable, checked before any work."""
-    import os
-
     if not text:
         raise argparse.ArgumentTypeError("expected a folder")
     if os.path.exists(text):
