@@ -19,6 +19,7 @@ one on a worker pool of that process (:func:`run_remote`).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import resource
@@ -271,7 +272,8 @@ _WARM_HERE: set[tuple[str, str]] = set()
 
 def _work(task: Task) -> dict[str, Any]:  # pragma: no cover - runs in a worker
     """In a worker: the task's row and answer as plain data; a foreign Python method's first task
-    here is run once untimed first (its imports, compilation and caches stay for the next)."""
+    here is run once untimed first (its imports, compilation and caches stay for the next; its
+    answer is neither kept nor saved)."""
     ref = task.method_ref()
     if (
         ref is not None
@@ -279,7 +281,7 @@ def _work(task: Task) -> dict[str, Any]:  # pragma: no cover - runs in a worker
         and (task.problem, task.method) not in _WARM_HERE
     ):
         _WARM_HERE.add((task.problem, task.method))
-        run_task_answer(task)
+        run_task_answer(dataclasses.replace(task, answers=None))  # no run: its answer is not saved
     row, result = run_task_answer(task)
     wanted = checked_again()  # the caller checks the row again: a foreign job ran here
     return {"row": row.as_dict(), "answer": answer_fields(result) if wanted and result else None}
