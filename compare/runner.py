@@ -232,7 +232,9 @@ def save_run_answer(task: Task, result) -> str:
     """Append the run's answer (see knightcert.problems.answers) to this process's answers file in
     ``task.answers``: JSON Lines (``runs-*.jsonl``, created exclusively), a line per run, flushed
     before the run's row leaves; one file per process and megabyte, not one per run (a file's
-    creation cost a loaded disk a millisecond), kept open for the last three folders only.
+    creation cost a loaded disk a millisecond), kept open for the last three folders only. A file
+    no longer at its path (deleted, or its folder renamed) takes no more lines: the next goes to
+    a new file at ``task.answers`` (the folder made again), never into the moved one.
     Returns ``FILE#LINE``, relative to the folder."""
     from knightcert.problems.answers import answer_to_dict
     from knightcert.problems.output_file import FILE_MODE, cannot_write
@@ -246,9 +248,9 @@ def save_run_answer(task: Task, result) -> str:
         while len(_ANSWERS) > 2:  # a worker serves comparison after comparison: the oldest closed
             _ANSWERS.pop(next(iter(_ANSWERS)))[0].close()
         try:
-            # the first, or full, or deleted since (its folder emptied): a new file
+            # the first, or full, or no longer at its path (deleted, moved, its folder moved): a new file
             full = not stream or stream.tell() + len(line) > ANSWERS_BYTES
-            if full or not os.fstat(stream.fileno()).st_nlink:
+            if full or not _still_at(stream, os.path.join(folder, name)):
                 os.makedirs(folder, exist_ok=True)
                 fd, path = tempfile.mkstemp(".jsonl", "runs-", folder)
                 os.fchmod(fd, FILE_MODE)
@@ -259,6 +261,13 @@ def save_run_answer(task: Task, result) -> str:
             raise cannot_write(os.path.join(folder, name or "runs-*.jsonl"), exc) from None
         _ANSWERS[folder] = (stream, name, lines + 1)
     return f"{name}#{lines + 1}"
+
+
+def _still_at(stream: Any, path: str) -> bool:
+    """Whether ``path`` is still the file ``stream`` writes (not deleted, moved nor replaced)."""
+    with contextlib.suppress(OSError):
+        return os.path.samestat(os.fstat(stream.fileno()), os.lstat(path))
+    return False
 
 
 def _peak_mb() -> float:
