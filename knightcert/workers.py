@@ -44,6 +44,7 @@ import traceback
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from resource import RUSAGE_CHILDREN, RUSAGE_SELF, getrusage
 from typing import Any
 
 __all__ = [
@@ -209,6 +210,7 @@ def serve() -> None:  # pragma: no cover - runs in the worker
 
     threading.Thread(target=watch, daemon=True).start()
     while (data := _receive(tasks)) is not None:
+        marks = _restart_high_water()
         try:
             _checked_again = data[:1] != b"\x01"
             function, args = pickle.loads(memoryview(data)[1:])
@@ -219,11 +221,37 @@ def serve() -> None:  # pragma: no cover - runs in the worker
             reply = {"stopped": f"crash: {type(exc).__name__}: {str(exc)[:300]}{where}"}
         with contextlib.suppress(Exception):
             sys.stdout.flush()
+        reply["peak"] = _job_peak(*marks)
         try:
             payload = json.dumps(reply).encode()
         except (TypeError, ValueError) as exc:
             payload = json.dumps({"stopped": f"crash: the answer is not plain data ({exc})"}).encode()
         _send(answers, payload)
+
+
+def _high_water() -> tuple[int, int]:
+    """The largest resident memory (KB, ``ru_maxrss``) of this process and of its largest ended child."""
+    return getrusage(RUSAGE_SELF).ru_maxrss, getrusage(RUSAGE_CHILDREN).ru_maxrss
+
+
+def _restart_high_water() -> tuple[bool, tuple[int, int]]:
+    """Restart this process's high-water mark of resident memory from its memory now (Linux:
+    ``/proc/self/clear_refs``); whether it could, and the marks a job's own peak is read against."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+        return True, _high_water()
+    except OSError:
+        return False, _high_water()
+
+
+def _job_peak(restarted: bool, before: tuple[int, int]) -> int | None:
+    """Bytes: the job's own peak resident memory in this process (known when its mark was restarted
+    at the job's start, or when the job raised it) or in a child it waited for (known when that child
+    raised the children's mark); None when neither is the job's (a mark only grows)."""
+    own, child = _high_water()
+    known = [own] if restarted or own > before[0] else []
+    known += [child] if child > before[1] else []
+    return max(known) * 1024 if known else None
 
 
 def _dumps(value: Any) -> bytes:
@@ -246,7 +274,6 @@ class _Worker:
     shm_before: set[str] = field(default_factory=set)
     shm_seen: set[str] = field(default_factory=set)
     polled: float = 0.0
-    used: int = 0  # bytes its processes held at the last poll
     buffer: bytes = b""
     members: dict[int, str | None] = field(default_factory=dict)  # pid -> start time, seen below it
     clean: bool = True  # sent trusted jobs only
@@ -328,7 +355,7 @@ class _Worker:
         for name in files:
             with contextlib.suppress(OSError):
                 total += os.stat(name).st_blocks * 512
-        self.peak, self.used = max(self.peak, total), total
+        self.peak = max(self.peak, total)
         return total
 
 
@@ -493,8 +520,11 @@ class Pool:
                 worker.began = time.perf_counter()
                 continue
             try:
-                reply = json.loads(data)
-                done.append(Outcome(reply.get("value"), None if "value" in reply else str(reply["stopped"])))
+                reply, peak = json.loads(data), None
+                with contextlib.suppress(TypeError, ValueError):  # the worker's word: a size, or none
+                    peak = size / 2**20 if 0 < (size := float(reply.get("peak"))) < 2**60 else None
+                stopped = None if "value" in reply else str(reply["stopped"])
+                done.append(Outcome(reply.get("value"), stopped, peak))
             except (ValueError, KeyError, TypeError):
                 return [*done, Outcome(stopped="crash: the worker's reply was garbled")]
         return done
@@ -514,13 +544,14 @@ class Pool:
 
     def _finish(self, worker: _Worker, outcome: Outcome) -> tuple[Job, Outcome]:
         job, outcome.elapsed = worker.queue.popleft(), time.perf_counter() - worker.began
+        # the job's own: the largest of the readings during it and of the worker's own peak over it
+        peaks = [peak for peak in (worker.peak / 2**20, outcome.peak_mb) if peak]
+        outcome.peak_mb = round(max(peaks), 1) if peaks else None
         if outcome.stopped is None:
             self.mean += (outcome.elapsed - self.mean) / 8
-            outcome.peak_mb = round(max(worker.peak, worker.used) / 2**20, 1)  # sampled every poll
             if worker.queue:
                 worker.front()
         else:
-            outcome.peak_mb = round(worker.peak / 2**20, 1) if worker.peak else None
             worker.queue.clear()  # its other jobs went back to the pending ones
             worker.kill()  # replaced by a fresh one for the next job
         return job, outcome

@@ -42,6 +42,7 @@ __all__ = [
     "worker_count",
 ]
 
+
 def positive_float(text: str) -> float:
     """A number > 0 (time limits)."""
     try:
