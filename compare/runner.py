@@ -19,7 +19,6 @@ one on a worker pool of that process (:func:`run_remote`).
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import os
 import resource
@@ -29,7 +28,7 @@ import time
 import traceback
 from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Executor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from knightcert.compare.harness import Row, failed_row, row_from_result
@@ -248,9 +247,9 @@ def save_run_answer(task: Task, result) -> str:
         while len(_ANSWERS) > 2:  # a worker serves comparison after comparison: the oldest closed
             _ANSWERS.pop(next(iter(_ANSWERS)))[0].close()
         try:
-            # the first, or full, or no longer at its path (deleted, moved, its folder moved): a new file
-            full = not stream or stream.tell() + len(line) > ANSWERS_BYTES
-            if full or not _still_at(stream, os.path.join(folder, name)):
+            # the first, or full, or no longer at its path (deleted, replaced, its folder moved): a new file
+            full, at = not stream or stream.tell() + len(line) > ANSWERS_BYTES, os.path.join(folder, name)
+            if full or not (os.path.exists(at) and os.path.samestat(os.lstat(at), os.fstat(stream.fileno()))):
                 os.makedirs(folder, exist_ok=True)
                 fd, path = tempfile.mkstemp(".jsonl", "runs-", folder)
                 os.fchmod(fd, FILE_MODE)
@@ -261,13 +260,6 @@ def save_run_answer(task: Task, result) -> str:
             raise cannot_write(os.path.join(folder, name or "runs-*.jsonl"), exc) from None
         _ANSWERS[folder] = (stream, name, lines + 1)
     return f"{name}#{lines + 1}"
-
-
-def _still_at(stream: Any, path: str) -> bool:
-    """Whether ``path`` is still the file ``stream`` writes (not deleted, moved nor replaced)."""
-    with contextlib.suppress(OSError):
-        return os.path.samestat(os.fstat(stream.fileno()), os.lstat(path))
-    return False
 
 
 def _peak_mb() -> float:
@@ -290,7 +282,7 @@ def _work(task: Task) -> dict[str, Any]:  # pragma: no cover - runs in a worker
         and (task.problem, task.method) not in _WARM_HERE
     ):
         _WARM_HERE.add((task.problem, task.method))
-        run_task_answer(dataclasses.replace(task, answers=None))  # no run: its answer is not saved
+        run_task_answer(replace(task, answers=None))  # no run: its answer is not saved
     row, result = run_task_answer(task)
     wanted = checked_again()  # the caller checks the row again: a foreign job ran here
     return {"row": row.as_dict(), "answer": answer_fields(result) if wanted and result else None}

@@ -44,7 +44,7 @@ import traceback
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from resource import RUSAGE_CHILDREN, RUSAGE_SELF, getrusage
+from resource import RUSAGE_SELF, getrusage
 from typing import Any
 
 __all__ = [
@@ -210,7 +210,9 @@ def serve() -> None:  # pragma: no cover - runs in the worker
 
     threading.Thread(target=watch, daemon=True).start()
     while (data := _receive(tasks)) is not None:
-        marks = _restart_high_water()
+        restarted = False  # this process's high-water mark of resident memory (ru_maxrss, VmHWM)
+        with contextlib.suppress(OSError):  # restarts from its memory now (Linux): the job's own
+            restarted = Path("/proc/self/clear_refs").write_text("5") > 0  # not restarted: no job's own
         try:
             _checked_again = data[:1] != b"\x01"
             function, args = pickle.loads(memoryview(data)[1:])
@@ -221,37 +223,12 @@ def serve() -> None:  # pragma: no cover - runs in the worker
             reply = {"stopped": f"crash: {type(exc).__name__}: {str(exc)[:300]}{where}"}
         with contextlib.suppress(Exception):
             sys.stdout.flush()
-        reply["peak"] = _job_peak(*marks)
+        reply["peak"] = getrusage(RUSAGE_SELF).ru_maxrss * 1024 if restarted else None  # bytes
         try:
             payload = json.dumps(reply).encode()
         except (TypeError, ValueError) as exc:
             payload = json.dumps({"stopped": f"crash: the answer is not plain data ({exc})"}).encode()
         _send(answers, payload)
-
-
-def _high_water() -> tuple[int, int]:
-    """The largest resident memory (KB, ``ru_maxrss``) of this process and of its largest ended child."""
-    return getrusage(RUSAGE_SELF).ru_maxrss, getrusage(RUSAGE_CHILDREN).ru_maxrss
-
-
-def _restart_high_water() -> tuple[bool, tuple[int, int]]:
-    """Restart this process's high-water mark of resident memory from its memory now (Linux:
-    ``/proc/self/clear_refs``); whether it could, and the marks a job's own peak is read against."""
-    try:
-        Path("/proc/self/clear_refs").write_text("5")
-        return True, _high_water()
-    except OSError:
-        return False, _high_water()
-
-
-def _job_peak(restarted: bool, before: tuple[int, int]) -> int | None:
-    """Bytes: the job's own peak resident memory in this process (known when its mark was restarted
-    at the job's start, or when the job raised it) or in a child it waited for (known when that child
-    raised the children's mark); None when neither is the job's (a mark only grows)."""
-    own, child = _high_water()
-    known = [own] if restarted or own > before[0] else []
-    known += [child] if child > before[1] else []
-    return max(known) * 1024 if known else None
 
 
 def _dumps(value: Any) -> bytes:
@@ -520,10 +497,9 @@ class Pool:
                 worker.began = time.perf_counter()
                 continue
             try:
-                reply, peak = json.loads(data), None
-                with contextlib.suppress(TypeError, ValueError):  # the worker's word: a size, or none
-                    peak = size / 2**20 if 0 < (size := float(reply.get("peak"))) < 2**60 else None
-                stopped = None if "value" in reply else str(reply["stopped"])
+                reply = json.loads(data)
+                stopped, peak = None if "value" in reply else str(reply["stopped"]), reply.get("peak")
+                peak = peak / 2**20 if type(peak) is int and peak > 0 else None  # the worker's word
                 done.append(Outcome(reply.get("value"), stopped, peak))
             except (ValueError, KeyError, TypeError):
                 return [*done, Outcome(stopped="crash: the worker's reply was garbled")]

@@ -21,11 +21,8 @@ THREADS_ENV = "KNIGHTCERT_THREADS"
 
 
 def usable_cores() -> int:
-    """The CPUs this process may run on: its affinity (``os.process_cpu_count`` from Python
-    3.13, ``os.sched_getaffinity`` before it), else every CPU of the machine."""
-    counter = getattr(os, "process_cpu_count", None)
-    if counter is not None:
-        return counter() or 1
+    """The CPUs this process may run on: its affinity (``os.sched_getaffinity``, as
+    ``os.process_cpu_count`` of Python 3.13 reads it), else every CPU of the machine."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 

@@ -23,7 +23,6 @@ def test_parallel_runs_share_the_cpus_this_process_may_run_on(monkeypatch):
     monkeypatch.delenv("KNIGHTCERT_THREADS")
     monkeypatch.setattr(os, "cpu_count", lambda: 64)  # the machine's; the process may use 4 of them
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
-    monkeypatch.setattr(os, "process_cpu_count", lambda: 4, raising=False)
     assert list(run_isolated([], workers=2)) == []
     assert os.environ["KNIGHTCERT_THREADS"] == "2"  # runs x threads within the 4 usable cores
     assert main(["compare", "knights", "--dask", "local:5"]) == 2  # more workers than usable cores

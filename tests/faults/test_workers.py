@@ -314,4 +314,4 @@ def test_a_run_shorter_than_a_reading_reports_its_own_peak_memory():
         held, after = (outcome.peak_mb for _, outcome in pool.run(jobs))
     assert burst.peak_mb is not None and burst.peak_mb >= 100  # allocated between two readings
     assert held is not None and held >= 300
-    assert after is not None and after < 60  # its own (the worker's, ~20 MB), not the job's before
+    assert after is not None and after < held - 200  # its own (the worker's, 20-80 MB), not the job's before

@@ -54,7 +54,6 @@ def test_threads_default_to_the_cpus_this_process_may_run_on(monkeypatch):
     monkeypatch.delenv(cpsat_solve.THREADS_ENV)
     monkeypatch.setattr(os, "cpu_count", lambda: 64)  # the machine's; the process may use 2 of them
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 5}, raising=False)
-    monkeypatch.setattr(os, "process_cpu_count", lambda: 2, raising=False)
     assert cpsat_solve.available_threads() == 2
 
 
