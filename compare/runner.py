@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import resource
 import tempfile
 import threading
 import time
@@ -142,10 +141,9 @@ def run_task_answer(task: Task) -> tuple[Row, Result | None]:
         if (result.method, result.instance) != (task.method, task.name):
             # the row names what the task ran, never what the method says it is
             result = result.with_(method=task.method, instance=task.name)
-        # a foreign method's peak is its own process tree's (None: ended before it was measured)
-        foreign = ref is not None and ref.foreign and "peak_mb" in result.info
-        peak = result.info["peak_mb"] if foreign else _peak_mb()
-        row = row_from_result(result, task.known_optimum, peak_mb=peak, instance=task.instance)
+        # a foreign method's peak is its own process tree's; a built-in's, its worker's (pool_rows):
+        # a process that runs one run after another (or several at once) has no run's own peak
+        row = row_from_result(result, task.known_optimum, result.record.peak_mb, instance=task.instance)
         row.cpu_s, row.load = (None if result.cpu_time is None else round(result.cpu_time, 6)), load
         if task.answers is not None:
             row.answer = save_run_answer(task, result)
@@ -260,12 +258,6 @@ def save_run_answer(task: Task, result) -> str:
             raise cannot_write(os.path.join(folder, name or "runs-*.jsonl"), exc) from None
         _ANSWERS[folder] = (stream, name, lines + 1)
     return f"{name}#{lines + 1}"
-
-
-def _peak_mb() -> float:
-    """Peak resident memory of this process, or of a program it ran if that was larger (MB)."""
-    peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-    return round(peak / 1024, 1)
 
 
 _WARM_HERE: set[tuple[str, str]] = set()

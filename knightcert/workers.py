@@ -499,8 +499,7 @@ class Pool:
             try:
                 reply = json.loads(data)
                 stopped, peak = None if "value" in reply else str(reply["stopped"]), reply.get("peak")
-                peak = peak / 2**20 if type(peak) is int and peak > 0 else None  # the worker's word
-                done.append(Outcome(reply.get("value"), stopped, peak))
+                done.append(Outcome(reply.get("value"), stopped, peak / 2**20 if type(peak) is int else None))
             except (ValueError, KeyError, TypeError):
                 return [*done, Outcome(stopped="crash: the worker's reply was garbled")]
         return done
@@ -520,9 +519,8 @@ class Pool:
 
     def _finish(self, worker: _Worker, outcome: Outcome) -> tuple[Job, Outcome]:
         job, outcome.elapsed = worker.queue.popleft(), time.perf_counter() - worker.began
-        # the job's own: the largest of the readings during it and of the worker's own peak over it
-        peaks = [peak for peak in (worker.peak / 2**20, outcome.peak_mb) if peak]
-        outcome.peak_mb = round(max(peaks), 1) if peaks else None
+        # the job's own: the largest of the readings during it and of the worker's word (its own peak)
+        outcome.peak_mb = round(max(worker.peak / 2**20, outcome.peak_mb or 0), 1) or None
         if outcome.stopped is None:
             self.mean += (outcome.elapsed - self.mean) / 8
             if worker.queue:

@@ -43,12 +43,17 @@ __all__ = [
 ]
 
 
+def _parsed(kind: Callable[[str], Any], text: str, expected: str) -> Any:
+    """``kind(text)``, or the argparse error "expected EXPECTED, got TEXT"."""
+    try:
+        return kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {_cut(text)!r}") from None
+
+
 def positive_float(text: str) -> float:
     """A number > 0 (time limits)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {_cut(text)!r}") from None
+    value = _parsed(float, text, "a number")
     if not value > 0 or value != value or value == float("inf"):
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {_cut(text)!r}")
     from knightcert.problems.argument_checks import bounded_seconds
@@ -58,10 +63,7 @@ def positive_float(text: str) -> float:
 
 def positive_int(text: str) -> int:
     """A whole number >= 1 (sizes)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {_cut(text)!r}") from None
+    value = _parsed(int, text, "a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {_cut(text)!r}")
     return value
@@ -72,10 +74,7 @@ def shared_bound(name: str) -> Callable[[str], int]:
     (:func:`knightcert.problems.argument_checks.bounded`: same range, same message)."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {_cut(text)!r}") from None
+        value = _parsed(int, text, "a whole number")
         try:
             return bounded(value, name)
         except InvalidArgument as exc:
@@ -140,12 +139,8 @@ def square(text: str) -> tuple[int, int]:
 
 def visit(text: str) -> tuple[int, int, int]:
     """``R,C@K``: square R,C is the K-th of the tour (from 1)."""
-    where, _, k = text.partition("@")
-    try:
-        place = int(k)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected ROW,COL@STEP, got {_cut(text)!r}") from None
-    return (*square(where), place)
+    step = _parsed(lambda whole: int(whole.partition("@")[2]), text, "ROW,COL@STEP")
+    return (*square(text.partition("@")[0]), step)
 
 
 def move(text: str) -> tuple[tuple[int, int], tuple[int, int]]:
