@@ -44,7 +44,6 @@ import traceback
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from resource import RUSAGE_SELF, getrusage
 from typing import Any
 
 __all__ = [
@@ -210,9 +209,11 @@ def serve() -> None:  # pragma: no cover - runs in the worker
 
     threading.Thread(target=watch, daemon=True).start()
     while (data := _receive(tasks)) is not None:
-        restarted = False  # this process's high-water mark of resident memory (ru_maxrss, VmHWM)
-        with contextlib.suppress(OSError):  # restarts from its memory now (Linux): the job's own
-            restarted = Path("/proc/self/clear_refs").write_text("5") > 0  # not restarted: no job's own
+        # this process's high-water mark of resident memory (VmHWM) restarts now: the job's own peak
+        # (not ru_maxrss: it keeps the caller's peak when the worker was spawned); not restarted: none
+        restarted = False
+        with contextlib.suppress(OSError):
+            restarted = Path("/proc/self/clear_refs").write_text("5") > 0
         try:
             _checked_again = data[:1] != b"\x01"
             function, args = pickle.loads(memoryview(data)[1:])
@@ -223,7 +224,7 @@ def serve() -> None:  # pragma: no cover - runs in the worker
             reply = {"stopped": f"crash: {type(exc).__name__}: {str(exc)[:300]}{where}"}
         with contextlib.suppress(Exception):
             sys.stdout.flush()
-        reply["peak"] = getrusage(RUSAGE_SELF).ru_maxrss * 1024 if restarted else None  # bytes
+        reply["peak"] = _resident("self", "VmHWM:")[0] if restarted else None
         try:
             payload = json.dumps(reply).encode()
         except (TypeError, ValueError) as exc:
@@ -343,14 +344,14 @@ def _start_time(pid: int) -> str | None:
     return None
 
 
-def _resident(pid: int) -> tuple[int, int]:
-    """Resident anonymous and shared-memory bytes of process ``pid`` (``RssAnon``,
-    ``RssShmem``), zeros when unreadable."""
+def _resident(pid: int | str, *keys: str) -> tuple[int, ...]:
+    """Bytes of process ``pid`` (or ``"self"``) under ``keys`` of its ``/proc/PID/status``: by default
+    its resident anonymous and shared memory (``RssAnon``, ``RssShmem``); zeros when unreadable."""
+    keys = keys or ("RssAnon:", "RssShmem:")
     with contextlib.suppress(OSError, ValueError, IndexError):
         text = Path(f"/proc/{pid}/status").read_text()
-        anonymous, shared = (int(text.split(key)[1].split()[0]) * 1024 for key in ("RssAnon:", "RssShmem:"))
-        return anonymous, shared
-    return 0, 0
+        return tuple(int(text.split(key)[1].split()[0]) * 1024 for key in keys)
+    return (0,) * len(keys)
 
 
 def _kill_tree(root: int) -> None:
