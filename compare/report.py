@@ -39,6 +39,7 @@ from typing import IO, Any
 
 from knightcert.compare.harness import COLUMNS, Row
 from knightcert.compare.report_file import read_report_text, write_text_atomic
+from knightcert.problems.cores import usable_cores
 from knightcert.problems.errors import InvalidInstance, InvalidReport, KnightcertError
 from knightcert.problems.input_file import load_json
 from knightcert.problems.output_file import atomic_output
@@ -118,7 +119,7 @@ def environment() -> dict[str, Any]:
         "platform": platform.platform(),
         "cpu": _cpu_model(),
         "cores": os.cpu_count(),
-        "usable_cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "usable_cores": usable_cores(),
         "memory_gb": _memory_gb(),
         "versions": versions,
         "git": _git_commit(),

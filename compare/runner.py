@@ -21,14 +21,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import resource
 import tempfile
 import threading
 import time
 import traceback
 from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Executor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from knightcert.compare.harness import Row, failed_row, row_from_result
@@ -36,6 +35,7 @@ from knightcert.compare.report import row_from_record
 from knightcert.problems import stopping
 from knightcert.problems.answers import answer_fields
 from knightcert.problems.checkers import certify
+from knightcert.problems.cores import share_threads
 from knightcert.problems.errors import KnightcertError
 from knightcert.problems.result import Result
 from knightcert.registry import MethodRef, resolve
@@ -141,10 +141,9 @@ def run_task_answer(task: Task) -> tuple[Row, Result | None]:
         if (result.method, result.instance) != (task.method, task.name):
             # the row names what the task ran, never what the method says it is
             result = result.with_(method=task.method, instance=task.name)
-        # a foreign method's peak is its own process tree's (None: ended before it was measured)
-        foreign = ref is not None and ref.foreign and "peak_mb" in result.info
-        peak = result.info["peak_mb"] if foreign else _peak_mb()
-        row = row_from_result(result, task.known_optimum, peak_mb=peak, instance=task.instance)
+        # a foreign method's peak is its own process tree's; a built-in's, its worker's (pool_rows):
+        # a process that runs one run after another (or several at once) has no run's own peak
+        row = row_from_result(result, task.known_optimum, result.record.peak_mb, instance=task.instance)
         row.cpu_s, row.load = (None if result.cpu_time is None else round(result.cpu_time, 6)), load
         if task.answers is not None:
             row.answer = save_run_answer(task, result)
@@ -230,7 +229,9 @@ def save_run_answer(task: Task, result) -> str:
     """Append the run's answer (see knightcert.problems.answers) to this process's answers file in
     ``task.answers``: JSON Lines (``runs-*.jsonl``, created exclusively), a line per run, flushed
     before the run's row leaves; one file per process and megabyte, not one per run (a file's
-    creation cost a loaded disk a millisecond), kept open for the last three folders only.
+    creation cost a loaded disk a millisecond), kept open for the last three folders only. A file
+    no longer at its path (deleted, or its folder renamed) takes no more lines: the next goes to
+    a new file at ``task.answers`` (the folder made again), never into the moved one.
     Returns ``FILE#LINE``, relative to the folder."""
     from knightcert.problems.answers import answer_to_dict
     from knightcert.problems.output_file import FILE_MODE, cannot_write
@@ -244,9 +245,9 @@ def save_run_answer(task: Task, result) -> str:
         while len(_ANSWERS) > 2:  # a worker serves comparison after comparison: the oldest closed
             _ANSWERS.pop(next(iter(_ANSWERS)))[0].close()
         try:
-            # the first, or full, or deleted since (its folder emptied): a new file
-            full = not stream or stream.tell() + len(line) > ANSWERS_BYTES
-            if full or not os.fstat(stream.fileno()).st_nlink:
+            # the first, or full, or no longer at its path (deleted, replaced, its folder moved): a new file
+            full, at = not stream or stream.tell() + len(line) > ANSWERS_BYTES, os.path.join(folder, name)
+            if full or not (os.path.exists(at) and os.path.samestat(os.lstat(at), os.fstat(stream.fileno()))):
                 os.makedirs(folder, exist_ok=True)
                 fd, path = tempfile.mkstemp(".jsonl", "runs-", folder)
                 os.fchmod(fd, FILE_MODE)
@@ -259,18 +260,13 @@ def save_run_answer(task: Task, result) -> str:
     return f"{name}#{lines + 1}"
 
 
-def _peak_mb() -> float:
-    """Peak resident memory of this process, or of a program it ran if that was larger (MB)."""
-    peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-    return round(peak / 1024, 1)
-
-
 _WARM_HERE: set[tuple[str, str]] = set()
 
 
 def _work(task: Task) -> dict[str, Any]:  # pragma: no cover - runs in a worker
     """In a worker: the task's row and answer as plain data; a foreign Python method's first task
-    here is run once untimed first (its imports, compilation and caches stay for the next)."""
+    here is run once untimed first (its imports, compilation and caches stay for the next; its
+    answer is neither kept nor saved)."""
     ref = task.method_ref()
     if (
         ref is not None
@@ -278,7 +274,7 @@ def _work(task: Task) -> dict[str, Any]:  # pragma: no cover - runs in a worker
         and (task.problem, task.method) not in _WARM_HERE
     ):
         _WARM_HERE.add((task.problem, task.method))
-        run_task_answer(task)
+        run_task_answer(replace(task, answers=None))  # no run: its answer is not saved
     row, result = run_task_answer(task)
     wanted = checked_again()  # the caller checks the row again: a foreign job ran here
     return {"row": row.as_dict(), "answer": answer_fields(result) if wanted and result else None}
@@ -315,7 +311,7 @@ def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Generator[Row, None
     """Run the tasks on ``workers`` persistent workers (see the module docstring); yield rows as
     they finish. Closing the generator (or Ctrl-C) kills the runs still going."""
     # runs x solver threads <= cores: each run's CP-SAT reads this (knightcert.models.cpsat_solve)
-    os.environ.setdefault("KNIGHTCERT_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, workers))))
+    share_threads(workers)
     yield from pool_rows(shared_pool(workers), tasks)
 
 

@@ -187,9 +187,9 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
     """
     import time
 
-    from knightcert.models.cpsat_solve import available_threads
     from knightcert.models.knights_sat import BoundProof
     from knightcert.problems import progress
+    from knightcert.problems.cores import available_threads
 
     began = time.perf_counter()
     limit = options.get("time_limit")

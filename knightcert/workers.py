@@ -209,6 +209,11 @@ def serve() -> None:  # pragma: no cover - runs in the worker
 
     threading.Thread(target=watch, daemon=True).start()
     while (data := _receive(tasks)) is not None:
+        # this process's high-water mark of resident memory (VmHWM) restarts now: the job's own peak
+        # (not ru_maxrss: it keeps the caller's peak when the worker was spawned); not restarted: none
+        restarted = False
+        with contextlib.suppress(OSError):
+            restarted = Path("/proc/self/clear_refs").write_text("5") > 0
         try:
             _checked_again = data[:1] != b"\x01"
             function, args = pickle.loads(memoryview(data)[1:])
@@ -219,6 +224,7 @@ def serve() -> None:  # pragma: no cover - runs in the worker
             reply = {"stopped": f"crash: {type(exc).__name__}: {str(exc)[:300]}{where}"}
         with contextlib.suppress(Exception):
             sys.stdout.flush()
+        reply["peak"] = _resident("self", "VmHWM:")[0] if restarted else None
         try:
             payload = json.dumps(reply).encode()
         except (TypeError, ValueError) as exc:
@@ -246,7 +252,6 @@ class _Worker:
     shm_before: set[str] = field(default_factory=set)
     shm_seen: set[str] = field(default_factory=set)
     polled: float = 0.0
-    used: int = 0  # bytes its processes held at the last poll
     buffer: bytes = b""
     members: dict[int, str | None] = field(default_factory=dict)  # pid -> start time, seen below it
     clean: bool = True  # sent trusted jobs only
@@ -328,7 +333,7 @@ class _Worker:
         for name in files:
             with contextlib.suppress(OSError):
                 total += os.stat(name).st_blocks * 512
-        self.peak, self.used = max(self.peak, total), total
+        self.peak = max(self.peak, total)
         return total
 
 
@@ -339,14 +344,14 @@ def _start_time(pid: int) -> str | None:
     return None
 
 
-def _resident(pid: int) -> tuple[int, int]:
-    """Resident anonymous and shared-memory bytes of process ``pid`` (``RssAnon``,
-    ``RssShmem``), zeros when unreadable."""
+def _resident(pid: int | str, *keys: str) -> tuple[int, ...]:
+    """Bytes of process ``pid`` (or ``"self"``) under ``keys`` of its ``/proc/PID/status``: by default
+    its resident anonymous and shared memory (``RssAnon``, ``RssShmem``); zeros when unreadable."""
+    keys = keys or ("RssAnon:", "RssShmem:")
     with contextlib.suppress(OSError, ValueError, IndexError):
         text = Path(f"/proc/{pid}/status").read_text()
-        anonymous, shared = (int(text.split(key)[1].split()[0]) * 1024 for key in ("RssAnon:", "RssShmem:"))
-        return anonymous, shared
-    return 0, 0
+        return tuple(int(text.split(key)[1].split()[0]) * 1024 for key in keys)
+    return (0,) * len(keys)
 
 
 def _kill_tree(root: int) -> None:
@@ -494,7 +499,8 @@ class Pool:
                 continue
             try:
                 reply = json.loads(data)
-                done.append(Outcome(reply.get("value"), None if "value" in reply else str(reply["stopped"])))
+                stopped, peak = None if "value" in reply else str(reply["stopped"]), reply.get("peak")
+                done.append(Outcome(reply.get("value"), stopped, peak / 2**20 if type(peak) is int else None))
             except (ValueError, KeyError, TypeError):
                 return [*done, Outcome(stopped="crash: the worker's reply was garbled")]
         return done
@@ -514,13 +520,13 @@ class Pool:
 
     def _finish(self, worker: _Worker, outcome: Outcome) -> tuple[Job, Outcome]:
         job, outcome.elapsed = worker.queue.popleft(), time.perf_counter() - worker.began
+        # the job's own: the largest of the readings during it and of the worker's word (its own peak)
+        outcome.peak_mb = round(max(worker.peak / 2**20, outcome.peak_mb or 0), 1) or None
         if outcome.stopped is None:
             self.mean += (outcome.elapsed - self.mean) / 8
-            outcome.peak_mb = round(max(worker.peak, worker.used) / 2**20, 1)  # sampled every poll
             if worker.queue:
                 worker.front()
         else:
-            outcome.peak_mb = round(worker.peak / 2**20, 1) if worker.peak else None
             worker.queue.clear()  # its other jobs went back to the pending ones
             worker.kill()  # replaced by a fresh one for the next job
         return job, outcome

@@ -3,7 +3,8 @@
 Every native status is mapped explicitly; ``MODEL_INVALID`` raises.
 
 Portfolio. The workers come from the machine: ``$KNIGHTCERT_THREADS`` (the harness sets it
-to cores // parallel runs) or else the cores; from ``MIN_PORTFOLIO`` (4) threads on CP-SAT
+to the usable CPUs // parallel runs) or else the CPUs this process may run on
+(:mod:`knightcert.problems.cores`); from ``MIN_PORTFOLIO`` (4) threads on CP-SAT
 runs its full portfolio with that many workers (its LP-based workers ``default_lp``,
 ``max_lp`` and the LNS workers among them), below it one worker, the ``default_lp``
 search with the model's LP (``linearization_level`` 2): on 2 cores CP-SAT's own 2-worker
@@ -26,7 +27,6 @@ process's signal handlers are the same after a solve as before it.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from knightcert.problems import stopping
+from knightcert.problems.cores import THREADS_ENV, available_threads
 from knightcert.problems.errors import SolverError
 from knightcert.problems.result import Status
 
@@ -49,27 +50,17 @@ __all__ = [
     "solve_cpsat",
 ]
 
-#: Environment variable that tells a solve how many threads it may use (the harness sets it
-#: to cores // parallel runs, so that runs x threads never exceed the cores).
-THREADS_ENV = "KNIGHTCERT_THREADS"
 #: Fewest threads at which CP-SAT's parallel portfolio beats one worker: with 2 (or 3)
 #: workers it runs no full LP worker, and on 2 cores it proved 10 x 10 knights in 5.6 s and
 #: left 100 x 100 unproven in 10 s, where 1 worker took 0.01 s and 1.6 s (docs/benchmarks-archive.md).
 MIN_PORTFOLIO = 4
 
 
-def available_threads() -> int:
-    """The threads a solve may use: ``$KNIGHTCERT_THREADS`` (set by the harness to
-    cores // parallel runs) or else the cores."""
-    text = os.environ.get(THREADS_ENV, "").strip()
-    return max(1, int(text)) if text.isdigit() else os.cpu_count() or 1
-
-
 def default_workers() -> int:
     """CP-SAT workers for a solve whose caller names none.
 
-    The threads it may use (:func:`available_threads`); below ``MIN_PORTFOLIO`` threads
-    one worker is used, which measured stronger than a small portfolio.
+    The threads it may use (:func:`~knightcert.problems.cores.available_threads`); below
+    ``MIN_PORTFOLIO`` threads one worker is used, which measured stronger than a small portfolio.
     """
     threads = available_threads()
     return threads if threads >= MIN_PORTFOLIO else 1

@@ -29,6 +29,7 @@ from knightcert.cli.options import (
     worker_count,
 )
 from knightcert.compare.suites import SUITES
+from knightcert.problems.cores import share_threads
 from knightcert.problems.errors import InvalidInstance
 from knightcert.registry import method_names, problem_names
 
@@ -249,13 +250,11 @@ def connect_dask(client_class: type, address: str):
 
 def local_cluster(address: str):
     """A client of a fresh local cluster for ``local:N``: N worker processes of one thread each,
-    CP-SAT told to use the cores / N threads (``KNIGHTCERT_THREADS``), no dashboard; the client
+    CP-SAT told to use the usable CPUs / N threads (``KNIGHTCERT_THREADS``), no dashboard; the client
     started the cluster, so closing the client closes it."""
     from distributed import Client
 
-    workers = int(address.partition(":")[2])
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    os.environ.setdefault("KNIGHTCERT_THREADS", str(max(1, cores // workers)))  # the workers inherit it
+    share_threads(workers := int(address.partition(":")[2]))  # the workers inherit it
     return Client(
         n_workers=workers,
         threads_per_worker=1,

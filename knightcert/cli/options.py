@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from knightcert.problems.argument_checks import BOUNDS, bounded
+from knightcert.problems.cores import usable_cores
 from knightcert.problems.errors import InvalidArgument, KnightcertError
 
 __all__ = [
@@ -41,12 +42,18 @@ __all__ = [
     "worker_count",
 ]
 
+
+def _parsed(kind: Callable[[str], Any], text: str, expected: str) -> Any:
+    """``kind(text)``, or the argparse error "expected EXPECTED, got TEXT"."""
+    try:
+        return kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {_cut(text)!r}") from None
+
+
 def positive_float(text: str) -> float:
     """A number > 0 (time limits)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {_cut(text)!r}") from None
+    value = _parsed(float, text, "a number")
     if not value > 0 or value != value or value == float("inf"):
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {_cut(text)!r}")
     from knightcert.problems.argument_checks import bounded_seconds
@@ -56,10 +63,7 @@ def positive_float(text: str) -> float:
 
 def positive_int(text: str) -> int:
     """A whole number >= 1 (sizes)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {_cut(text)!r}") from None
+    value = _parsed(int, text, "a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {_cut(text)!r}")
     return value
@@ -70,10 +74,7 @@ def shared_bound(name: str) -> Callable[[str], int]:
     (:func:`knightcert.problems.argument_checks.bounded`: same range, same message)."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {_cut(text)!r}") from None
+        value = _parsed(int, text, "a whole number")
         try:
             return bounded(value, name)
         except InvalidArgument as exc:
@@ -99,7 +100,7 @@ def dask_address(text: str) -> str:
 
     if text.startswith("local:"):
         count = text.partition(":")[2]
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        cores = usable_cores()
         if not count.isdigit() or not 1 <= int(count) <= cores:
             raise argparse.ArgumentTypeError(
                 f"expected local:N with N in 1..{cores} (the usable cores: no oversubscription), "
@@ -138,12 +139,8 @@ def square(text: str) -> tuple[int, int]:
 
 def visit(text: str) -> tuple[int, int, int]:
     """``R,C@K``: square R,C is the K-th of the tour (from 1)."""
-    where, _, k = text.partition("@")
-    try:
-        place = int(k)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected ROW,COL@STEP, got {_cut(text)!r}") from None
-    return (*square(where), place)
+    step = _parsed(lambda whole: int(whole.partition("@")[2]), text, "ROW,COL@STEP")
+    return (*square(text.partition("@")[0]), step)
 
 
 def move(text: str) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -298,8 +295,6 @@ def output_file(formats: tuple[str, ...], option: str, plot: bool = False) -> Ca
 
 def answers_folder(text: str) -> str:
     """``--answers DIR``: a folder that exists or can be made, writable, checked before any work."""
-    import os
-
     if not text:
         raise argparse.ArgumentTypeError("expected a folder")
     if os.path.exists(text):

@@ -295,3 +295,25 @@ def test_check_refuses_a_line_number_that_names_no_line(number, words, tmp_path,
     assert main(["check", "-", f"{answers}#{number}"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("knightcert: error:") and words in err
+
+
+def test_answers_go_to_their_folder_even_after_it_is_moved_away(tmp_path):
+    """A worker's open answers file follows its folder when the folder is renamed: the next line
+    goes to a new file of ours at the folder's path, never into the moved folder nor into a file
+    someone else put at the old file's name."""
+    from knightcert.compare.runner import Task, save_run_answer
+
+    folder, moved = tmp_path / "answers", tmp_path / "moved"
+    instance = knights_instance(4)
+    task = Task("knights", instance, "matching", answers=str(folder))
+    result = knightcert.solve(instance, "matching")
+    first = save_run_answer(task, result).partition("#")[0]
+    folder.rename(moved)
+    second = save_run_answer(task, result).partition("#")[0]
+    assert len((moved / first).read_text().splitlines()) == 1  # the moved folder got nothing more
+    assert (folder / second).read_text().count("\n") == 1 and second != first
+    (folder / second).rename(tmp_path / "elsewhere.jsonl")
+    (folder / second).write_text("someone else's\n")  # another file at our file's name
+    third = save_run_answer(task, result).partition("#")[0]
+    assert (folder / second).read_text() == "someone else's\n" and third not in (first, second)
+    assert json.loads((folder / third).read_text())["objective"] == result.objective

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
 from knightcert.cli.main import main
+from knightcert.compare.runner import run_isolated
 
 
 @pytest.mark.parametrize("bad", ["local:0", "local:x", "local:", "local:100000"])
@@ -14,6 +16,16 @@ def test_local_n_is_checked(bad, capsys):
     assert main(["compare", "knights", "--dask", bad]) == 2
     error = capsys.readouterr().err
     assert "local:N with N in 1.." in error and error.count("\n") == 1
+
+
+def test_parallel_runs_share_the_cpus_this_process_may_run_on(monkeypatch):
+    monkeypatch.setenv("KNIGHTCERT_THREADS", "8")
+    monkeypatch.delenv("KNIGHTCERT_THREADS")
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)  # the machine's; the process may use 4 of them
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    assert list(run_isolated([], workers=2)) == []
+    assert os.environ["KNIGHTCERT_THREADS"] == "2"  # runs x threads within the 4 usable cores
+    assert main(["compare", "knights", "--dask", "local:5"]) == 2  # more workers than usable cores
 
 
 @pytest.mark.slow  # a cluster's start-up: seconds idle, about a minute on a loaded machine

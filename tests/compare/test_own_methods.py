@@ -206,6 +206,15 @@ def test_lying_programs_get_one_truthful_row_each(tmp_path):
     assert time.perf_counter() - began < 30  # the sleeper was killed near its limit, not at 60 s
 
 
+def test_a_foreign_methods_warm_up_saves_no_answer(tmp_path):
+    """The untimed first run of a foreign Python method on its worker is no run: no answer line."""
+    answers = tmp_path / "answers"
+    rows = run_comparison("knights", [SuiteItem(SIX, 6)], ["matching", whites], workers=1, answers=answers)
+    lines = [line for path in answers.glob("runs-*.jsonl") for line in path.read_text().splitlines()]
+    assert sorted(row.method for row in rows) == ["matching", "whites"] and all(row.verified for row in rows)
+    assert len(lines) == 2 and all(row.answer for row in rows)
+
+
 @pytest.mark.heavy
 def test_lying_python_methods_get_one_truthful_row_each():
     rows = run_comparison(

@@ -10,6 +10,7 @@ import pytest
 from knightcert import warming
 from knightcert.compare.harness import row_from_result
 from knightcert.compare.report import read_rows, write_rows
+from knightcert.compare.runner import Task, run_task
 from knightcert.problems.independent_knights import knights_instance
 from knightcert.problems.result import Result, Status
 from knightcert.solving import run
@@ -25,6 +26,14 @@ def test_the_first_run_reports_its_warm_up_beside_its_time(monkeypatch):
     assert "warm_s" not in run("knights", "bnb", instance).info  # no warm-up asked, none reported
     row = row_from_result(first, instance=instance)
     assert row.warm_s == pytest.approx(first.info["warm_s"], abs=1e-6) and row.time_s == first.time
+
+
+def test_a_run_in_a_process_shared_by_runs_claims_no_peak_memory_of_its_own():
+    """Outside a worker of knightcert's (in this process, on a Dask worker) a process runs one run
+    after another: its lifetime peak is no one run's, so the row has none."""
+    big = run_task(Task("knights", knights_instance(60), "matching"))
+    small = run_task(Task("knights", knights_instance(4), "greedy"))
+    assert big.verified and small.verified and big.peak_mb is None and small.peak_mb is None
 
 
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), -1.0, "0.5", True, None, [1]])

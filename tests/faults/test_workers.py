@@ -296,3 +296,24 @@ def test_a_worker_s_answer_link_that_is_not_a_line_of_its_folder_links_nothing(l
 
     assert answer_link(tmp_path, link, tmp_path / "r.json") == ""
     assert answer_link(tmp_path, "runs-a.jsonl#1", tmp_path / "r.json") == "runs-a.jsonl#1"
+
+
+def test_a_run_shorter_than_a_reading_reports_its_own_peak_memory():
+    """Each job's ``peak_mb`` is its own: a job ending before the caller's first reading reports the
+    worker's own peak over that job (its high-water mark restarted at the job's start), never the
+    reading of the job before it, nor only what a reading before its allocation saw, nor the
+    caller's own peak (which a spawned process's ``ru_maxrss`` keeps)."""
+
+    def hold(megabytes: int, seconds: float) -> int:
+        block = bytearray(megabytes * 2**20)  # zeroed: every page touched
+        time.sleep(seconds)  # 0.5 s: several readings see it
+        return len(block)
+
+    ballast = bytearray(400 * 2**20)  # the caller's own memory when it starts its worker
+    with Pool(1) as pool:
+        burst = next(outcome for _, outcome in pool.run([Job(hold, (100, 0.0), 30.0)]))
+        jobs = [Job(hold, (300, 0.5), 30.0), Job(hold, (0, 0.0), 30.0)]
+        held, after = (outcome.peak_mb for _, outcome in pool.run(jobs))
+    assert burst.peak_mb is not None and burst.peak_mb >= 100  # allocated between two readings
+    assert held is not None and held >= 300
+    assert after is not None and after < held - 200 and len(ballast)  # its own, not the job's before

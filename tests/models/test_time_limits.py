@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -46,6 +47,14 @@ def test_default_workers_follow_the_threads_the_harness_allows(monkeypatch):
     assert cpsat_solve.default_workers() == 1
     monkeypatch.setenv(cpsat_solve.THREADS_ENV, "many")
     assert cpsat_solve.default_workers() >= 1
+
+
+def test_threads_default_to_the_cpus_this_process_may_run_on(monkeypatch):
+    monkeypatch.setenv(cpsat_solve.THREADS_ENV, "8")
+    monkeypatch.delenv(cpsat_solve.THREADS_ENV)
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)  # the machine's; the process may use 2 of them
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 5}, raising=False)
+    assert cpsat_solve.available_threads() == 2
 
 
 def test_deadline_without_a_limit_never_expires():
