@@ -69,8 +69,8 @@ def test_without_lrat_there_is_no_proof(monkeypatch, seven_proof):
 
 
 def test_a_proof_past_the_checkers_limits_is_not_attached(monkeypatch, seven_proof):
-    """A proof the checker would refuse for its size (23 x 23: 1.48 GB of LRAT against the
-    1 GiB a proof may have) is not attached: no entry, and the info says why."""
+    """A proof the checker would refuse for its size (past the 2 GiB a proof may have) is
+    not attached: no entry, and the info says why."""
     entry, _, info = seven_proof._outcome()
     assert entry is not None
     size = int(info["proof"].split(", ")[1].split(" ")[0])
