@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["KERNELS", "kernel", "source_stamp"]
+__all__ = ["KERNELS", "kernel", "kernel_or_numba", "source_stamp"]
 
 _GRID = "i8[:, ::1]"  # a C-ordered int64 grid
 _NB, _MATCHING = "i4[:, ::1]", "problems/knight_matching_kernels.py"  # the padded neighbour table
@@ -40,6 +40,7 @@ KERNELS = {
     "format_grid": ("cli/text_kernels.py", "i8(i8[:, ::1], i8, u1[:])"),
     "scan": ("problems/jump_scan.py", "UniTuple(i8, 2)(u1[:], i8[:], i4[:], i8)"),
     "meet_labels": ("problems/checkers/jump_kernel.py", f"void({_GRID}, i8[:], i8[:], i8[:])"),
+    "first_rise": ("problems/checkers/path_kernel.py", "i8(u1[:], i8[:], i8, i8)"),
     "greedy_matching": (_MATCHING, f"i8({_NB}, i8[:], i8[:])"),
     "hopcroft_karp_phase": (_MATCHING, f"i8({_NB}, i8[:], i8[:], i8[:], i8[:], i8[:], i8[:])"),
     "push_relabel": (_MATCHING, f"Tuple((b1, i8))({_NB}, {', '.join(['i8[:]'] * 7)}, i8, i8)"),
@@ -79,8 +80,7 @@ def kernel(name: str) -> Callable[..., Any] | None:
     module = _module()
     if module is None:
         return None
-    function, signature = getattr(module, name), KERNELS[name][1]
-    dtypes = [np.dtype(code) for code in re.findall(r"(\w+)\[", signature[signature.rindex("(") :])]
+    function, dtypes = getattr(module, name), _dtypes(name)
 
     def checked(*args: Any) -> Any:
         arrays = [arg for arg in args if isinstance(arg, np.ndarray)]
@@ -89,3 +89,16 @@ def kernel(name: str) -> Callable[..., Any] | None:
         return function(*args)
 
     return checked
+
+
+@cache
+def _dtypes(name: str) -> list[np.dtype]:
+    """The dtypes of the array arguments of the kernel ``name``, in order."""
+    signature = KERNELS[name][1]
+    return [np.dtype(code) for code in re.findall(r"(\w+)\[", signature[signature.rindex("(") :])]
+
+
+def kernel_or_numba(name: str) -> Callable[..., Any]:
+    """:func:`kernel` ``name``, else its numba function (its module imported only then)."""
+    module = "knightcert." + KERNELS[name][0].removesuffix(".py").replace("/", ".")
+    return kernel(name) or getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]

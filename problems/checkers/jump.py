@@ -20,7 +20,6 @@ other player's ``(rounds, keys, input order)`` read off the labels.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import numpy as np
@@ -28,7 +27,7 @@ import numpy as np
 from knightcert.problems.checkers.common import CheckFailed, as_squares, bound_claim, certificate_of
 from knightcert.problems.checkers.fields import describe_value, grid, optional_integer
 from knightcert.problems.checkers.plain import exact_pairs
-from knightcert.problems.compiled import kernel
+from knightcert.problems.compiled import kernel_or_numba
 from knightcert.problems.jump_game import JumpInstance, format_jump_answer, player_name
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
@@ -251,7 +250,7 @@ def _kernel_faults(values: np.ndarray, rounds: np.ndarray, keys: np.ndarray) -> 
     """The fault flags of :func:`~knightcert.problems.checkers.jump_kernel.label_faults`: one
     pass over the board (compiled ahead of time, or by numba)."""
     arrays = (np.ascontiguousarray(array, dtype=np.int64) for array in (values, rounds, keys))
-    return _own("label_faults")(*arrays)
+    return kernel_or_numba("label_faults")(*arrays)
 
 
 def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -262,14 +261,8 @@ def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray
     (:mod:`knightcert.problems.compiled`) or by numba: a search from both ends."""
     cells = np.array([r * instance.cols + c for r, c in squares], dtype=np.int64)
     rounds, keys = np.empty(cells.size, dtype=np.int64), np.empty(cells.size, dtype=np.int64)
-    _own("meet_labels")(np.ascontiguousarray(instance.values, dtype=np.int64), cells, rounds, keys)
+    kernel_or_numba("meet_labels")(np.ascontiguousarray(instance.values, dtype=np.int64), cells, rounds, keys)
     return rounds, keys
-
-
-def _own(name: str) -> Any:
-    """The checker's kernel ``name`` (:mod:`~knightcert.problems.checkers.jump_kernel`): compiled
-    ahead of time, else numba's (its module imported only then)."""
-    return kernel(name) or getattr(importlib.import_module(f"{__package__}.jump_kernel"), name)
 
 
 #: The fields a row of the per-player table may hold (every one is checked).
