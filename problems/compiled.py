@@ -41,6 +41,7 @@ KERNELS = {
     "scan": ("problems/jump_scan.py", "UniTuple(i8, 2)(u1[:], i8[:], i4[:], i8)"),
     "meet_labels": ("problems/checkers/jump_kernel.py", f"void({_GRID}, i8[:], i8[:], i8[:])"),
     "first_rise": ("problems/checkers/path_kernel.py", "i8(u1[:], i8[:], i8, i8)"),
+    "first_misstep": ("problems/checkers/path_kernel.py", "i8(u1[:], i8, i8, b1, i8[:, ::1])"),
     "greedy_matching": (_MATCHING, f"i8({_NB}, i8[:], i8[:])"),
     "hopcroft_karp_phase": (_MATCHING, f"i8({_NB}, i8[:], i8[:], i8[:], i8[:], i8[:], i8[:])"),
     "push_relabel": (_MATCHING, f"Tuple((b1, i8))({_NB}, {', '.join(['i8[:]'] * 7)}, i8, i8)"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from knightcert.problems.checkers.common import CheckFailed, check_status_fields
@@ -33,6 +34,7 @@ CHECKERS = {
 }
 
 
+@cache
 def checker(problem: str) -> Checker:
     """The problem's checker: ``(instance, result) -> (evidence, certificate)``; raises CheckFailed."""
     if problem not in CHECKERS:
@@ -106,7 +108,7 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
         reason = f"answer rejected: malformed answer ({type(exc).__name__}: {exc})"
         changes = {"info": {**clean.info, "check_error": reason, "rejected_claim": "answer"}}
     else:  # an UNKNOWN result has no answer to verify, only (at most) a bound with its evidence
-        if clean.record.foreign:
+        if isinstance(foreign := clean.info.get("foreign"), str) and foreign:  # clean.record.foreign
             evidence = [_unproven(e, clean.method) for e in evidence]
         answered = clean.status is not Status.UNKNOWN
         changes = {"verified": answered, "evidence": tuple(evidence), "certificate": certificate}

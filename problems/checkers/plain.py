@@ -22,11 +22,13 @@ Examples
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 import numpy as np
 
 from knightcert.problems.checkers.failure import CheckFailed
+from knightcert.problems.result import Result, Status
 
 __all__ = ["MAX_DEPTH", "exact_pairs", "exact_result", "plain", "sole_holder"]
 
@@ -107,14 +109,10 @@ def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None 
     CheckFailed
         Not a Result; a status that is not a :class:`Status`; a field :func:`plain` refuses.
     """
-    from dataclasses import fields
-
-    from knightcert.problems.result import Result, Status
-
     if not isinstance(result, Result):
         raise CheckFailed(f"answer: a {type(result).__name__} is not a Result")
     stored = vars(result)
-    values = {f.name: stored[f.name] for f in fields(Result)}
+    values = {name: stored[name] for name in Result.__dataclass_fields__}
     status = values["status"]
     if type(status) is not Status:
         raise CheckFailed(f"status: {status!r} is not a Status")
@@ -184,6 +182,4 @@ def _exact_solution(solution: Any, sole_holder: bool = False) -> Any:
 
 
 def _flat(pairs: list) -> Any:
-    from itertools import chain
-
     return chain.from_iterable(pairs)
