@@ -40,6 +40,7 @@ KERNELS = {
     "format_grid": ("cli/text_kernels.py", "i8(i8[:, ::1], i8, u1[:])"),
     "scan": ("problems/jump_scan.py", "UniTuple(i8, 2)(u1[:], i8[:], i4[:], i8)"),
     "meet_labels": ("problems/checkers/jump_kernel.py", f"void({_GRID}, i8[:], i8[:], i8[:])"),
+    "replay_fault": ("problems/checkers/jump_kernel.py", f"i8({_GRID}, i8[:, ::1])"),
     "first_rise": ("problems/checkers/path_kernel.py", "i8(u1[:], i8[:], i8, i8)"),
     "first_misstep": ("problems/checkers/path_kernel.py", "i8(u1[:], i8, i8, b1, i8[:, ::1])"),
     "greedy_matching": (_MATCHING, f"i8({_NB}, i8[:], i8[:])"),

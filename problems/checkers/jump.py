@@ -62,7 +62,7 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
         keys = grid(certificate.get("keys"), "certificate 'keys'", shape, minimum=-1, claim=claim)
         check_labels(instance, rounds, keys, claim)
         checked = {"rounds": rounds, "keys": keys}
-        at = tuple(np.array(instance.starts, dtype=np.int64).reshape(-1, 2).T)
+        at = ([r for r, _ in instance.starts], [c for _, c in instance.starts])
         rounds, keys = rounds[at], keys[at]
     else:  # balls of about half the rounds around the starts and the goal: cheaper than the solve
         rounds, keys = labels(instance, instance.starts)
@@ -190,23 +190,17 @@ def replay(instance: JumpInstance, player: int, path: Any) -> tuple[int, int | N
     name = player_name(player)
     if path is None or len(path) == 0:
         raise CheckFailed(f"player {name} has no path")
-    squares, goal = as_squares(path, f"player {name}'s path"), instance.goal
+    squares = np.ascontiguousarray(as_squares(path, f"player {name}'s path"))
     if tuple(squares[0].tolist()) != instance.starts[player]:
         raise CheckFailed(f"player {name}'s path does not start at its start cell")
-    if tuple(squares[-1].tolist()) != goal:
+    if tuple(squares[-1].tolist()) != instance.goal:
         raise CheckFailed(f"player {name}'s path does not end at the goal")
-    if (squares[:-1] == goal).all(axis=1).any():
+    fault = kernel_or_numba("replay_fault")(np.ascontiguousarray(instance.values, dtype=np.int64), squares)
+    if fault >= 0 and fault % 2 == 0:
         raise CheckFailed(f"player {name}'s path reaches the goal before its end")
-    # every jump: from a cell of the board, by its value, along a row or a column, onto the board
-    (rows, cols), r, c = instance.values.shape, squares[:, 0], squares[:, 1]
-    on = (r.view(np.uint64) < rows) & (c.view(np.uint64) < cols)  # negatives: huge
-    value = instance.values[np.where(on, r, 0), np.where(on, c, 0)][:-1]
-    across, down = np.abs(np.diff(c)), np.abs(np.diff(r))
-    jumps = on[:-1] & on[1:] & (value > 0) & (np.minimum(across, down) == 0) & (across + down == value)
-    if not jumps.all():
-        step = int(np.argmin(jumps)) + 1
-        a, b = tuple(squares[step - 1].tolist()), tuple(squares[step].tolist())
-        raise CheckFailed(f"player {name}, round {step}: {a} -> {b} is not a jump of the cell's value")
+    if fault >= 0:
+        a, b = (tuple(squares[k].tolist()) for k in (fault // 2 - 1, fault // 2))
+        raise CheckFailed(f"player {name}, round {fault // 2}: {a} -> {b} is not a jump of the cell's value")
     rounds = len(squares) - 1  # the key: the value jumped from in the round before the last
     return rounds, (int(instance.values[tuple(squares[rounds - 2])]) if rounds >= 2 else None)
 
@@ -223,8 +217,7 @@ def check_labels(
     if np.count_nonzero(rounds == 0) != 1:
         raise CheckFailed("a cell other than the goal has round label 0", claim)
     _raise_faults(_kernel_faults(instance.values, rounds, keys), claim)
-    two = rounds == 2
-    if np.any(keys[two] != instance.values[two]):
+    if ((rounds == 2) & (keys != instance.values)).any():
         raise CheckFailed("a cell two rounds from the goal does not have its own value as tie key", claim)
 
 

@@ -53,22 +53,7 @@ def plain(
         raise CheckFailed(f"{field}: nested deeper than {MAX_DEPTH} levels", claim)
     if type(value) in _ATOMS:
         return value
-    if isinstance(value, bool | np.bool_):
-        return bool(value)
-    if isinstance(value, np.integer):
-        return int(value.item())
-    if isinstance(value, int):  # a subclass: its value from int's own storage
-        return int(int.__repr__(value))
-    if isinstance(value, np.floating | float):
-        return float(float.__repr__(float(value)) if isinstance(value, float) else value.item())
-    if isinstance(value, str):
-        return str.__add__(value, "")
-    if isinstance(value, np.ndarray):
-        array = np.array(value, subok=False, copy=True)
-        if array.dtype.kind not in "biuf":
-            raise CheckFailed(f"{field}: an array of {array.dtype} is not an answer's", claim)
-        return array.tolist() if in_list else array  # a row inside a list becomes a list too
-    if isinstance(value, list):
+    if isinstance(value, list):  # containers first: an answer is mostly lists and dicts
         items = list.copy(value)
     elif isinstance(value, tuple):
         items = list(tuple.__getitem__(value, slice(None)))
@@ -79,11 +64,27 @@ def plain(
             )
             for key, item in dict.items(dict.copy(value))
         }
+    elif isinstance(value, bool | np.bool_):
+        return bool(value)
+    elif isinstance(value, np.integer):
+        return int(value.item())
+    elif isinstance(value, int):  # a subclass: its value from int's own storage
+        return int(int.__repr__(value))
+    elif isinstance(value, np.floating | float):
+        return float(float.__repr__(float(value)) if isinstance(value, float) else value.item())
+    elif isinstance(value, str):
+        return str.__add__(value, "")
+    elif isinstance(value, np.ndarray):
+        array = np.array(value, subok=False, copy=True)
+        if array.dtype.kind not in "biuf":
+            raise CheckFailed(f"{field}: an array of {array.dtype} is not an answer's", claim)
+        return array.tolist() if in_list else array  # a row inside a list becomes a list too
     else:
         raise CheckFailed(f"{field}: a {type(value).__name__} is not a value an answer holds", claim)
-    if set(map(type, items)) <= _ATOMS:  # exact immutable values: the copied list is exact
+    kinds = set(map(type, items))
+    if kinds <= _ATOMS:  # exact immutable values: the copied list is exact
         return items
-    if set(map(type, items)) <= {list} and set(map(type, _flat(items))) <= _ATOMS:
+    if kinds <= {list} and set(map(type, _flat(items))) <= _ATOMS:
         return list(map(list.copy, items))  # a list of such lists (squares)
     return [plain(item, field, claim, depth + 1, in_list=True) for item in items]
 
