@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any
 
 from knightcert.problems.checkers.common import CheckFailed, check_status_fields
-from knightcert.problems.checkers.plain import exact_result
+from knightcert.problems.checkers.plain import COPIED_PAIRS, exact_result
 from knightcert.problems.instance_types import load, problem_of
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
@@ -88,6 +88,14 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
     entry = _CERTIFIED.get(id(result))
     if entry is not None and entry[0]() is result and entry[1] is instance:
         return result
+    COPIED_PAIRS.clear()  # only this check's own copies are known while it runs
+    try:
+        return _certify(instance, result, sole_holder)
+    finally:
+        COPIED_PAIRS.clear()  # the check's copies leave with its answer: unknown to the next
+
+
+def _certify(instance: Any, result: Result, sole_holder: bool) -> Result:
     began, problem = time.perf_counter(), problem_of(instance)
     try:  # the method's objects are copied; its own check's words dropped
         clean = exact_result(result, sole_holder=sole_holder, problem=problem)
