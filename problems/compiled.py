@@ -42,7 +42,6 @@ KERNELS = {
     "meet_labels": ("problems/checkers/jump_kernel.py", f"void({_GRID}, i8[:], i8[:], i8[:])"),
     "replay_fault": ("problems/checkers/jump_kernel.py", f"i8({_GRID}, i8[:, ::1])"),
     "first_rise": ("problems/checkers/path_kernel.py", "i8(u1[:], i8[:], i8, i8)"),
-    "first_misstep": ("problems/checkers/path_kernel.py", "i8(u1[:], i8, i8, b1, i8[:, ::1])"),
     "greedy_matching": (_MATCHING, f"i8({_NB}, i8[:], i8[:])"),
     "hopcroft_karp_phase": (_MATCHING, f"i8({_NB}, i8[:], i8[:], i8[:], i8[:], i8[:], i8[:])"),
     "push_relabel": (_MATCHING, f"Tuple((b1, i8))({_NB}, {', '.join(['i8[:]'] * 7)}, i8, i8)"),
@@ -82,7 +81,8 @@ def kernel(name: str) -> Callable[..., Any] | None:
     module = _module()
     if module is None:
         return None
-    function, dtypes = getattr(module, name), _dtypes(name)
+    function, signature = getattr(module, name), KERNELS[name][1]
+    dtypes = [np.dtype(code) for code in re.findall(r"(\w+)\[", signature[signature.rindex("(") :])]
 
     def checked(*args: Any) -> Any:
         arrays = [arg for arg in args if isinstance(arg, np.ndarray)]
@@ -94,13 +94,7 @@ def kernel(name: str) -> Callable[..., Any] | None:
 
 
 @cache
-def _dtypes(name: str) -> list[np.dtype]:
-    """The dtypes of the array arguments of the kernel ``name``, in order."""
-    signature = KERNELS[name][1]
-    return [np.dtype(code) for code in re.findall(r"(\w+)\[", signature[signature.rindex("(") :])]
-
-
-def kernel_or_numba(name: str) -> Callable[..., Any]:
-    """:func:`kernel` ``name``, else its numba function (its module imported only then)."""
-    module = "knightcert." + KERNELS[name][0].removesuffix(".py").replace("/", ".")
+def kernel_or_numba(name: str, module: str) -> Callable[..., Any]:
+    """:func:`kernel` ``name``, else the numba function of that name in ``module`` (the caller's
+    own layer: imported only then); looked up once a process."""
     return kernel(name) or getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]

@@ -88,14 +88,7 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
     entry = _CERTIFIED.get(id(result))
     if entry is not None and entry[0]() is result and entry[1] is instance:
         return result
-    COPIED_PAIRS.clear()  # only this check's own copies are known while it runs
-    try:
-        return _certify(instance, result, sole_holder)
-    finally:
-        COPIED_PAIRS.clear()  # the check's copies leave with its answer: unknown to the next
-
-
-def _certify(instance: Any, result: Result, sole_holder: bool) -> Result:
+    COPIED_PAIRS.clear()  # only this check's own copies are known while it runs (and _remember's)
     began, problem = time.perf_counter(), problem_of(instance)
     try:  # the method's objects are copied; its own check's words dropped
         clean = exact_result(result, sole_holder=sole_holder, problem=problem)
@@ -158,6 +151,7 @@ def _remember(result: Result, instance: Any, began: float, **changes: Any) -> Re
     """``result`` with ``changes`` and the check's seconds since ``began`` (``check_time``), remembered
     as certified against ``instance``, holding the instance itself while the result lives (an id
     alone could be reused by a new instance once this one is freed)."""
+    COPIED_PAIRS.clear()  # the check's copies leave with its answer: unknown to the next check
     result = result.with_(**changes, check_time=time.perf_counter() - began)
     key = id(result)
 

@@ -9,6 +9,7 @@ is always the answer reported.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 from typing import Any
@@ -156,10 +157,8 @@ def _shaped(array: np.ndarray, field: str, shape: tuple[int, ...], claim: str) -
 def squares(value: Any, field: str, *, claim: str = "answer") -> np.ndarray:
     """A list of ``[row, col]`` pairs as an (n, 2) int64 array (an empty list is allowed)."""
     if exact_pairs(value) and value:  # a list of [int, int] lists, read at C speed
-        try:
+        with contextlib.suppress(OverflowError):  # beyond 64 bits: refused below
             return np.fromiter(itertools.chain.from_iterable(value), np.int64, 2 * len(value)).reshape(-1, 2)
-        except OverflowError:  # beyond 64 bits: refused below
-            pass
     if isinstance(value, list | tuple):
         if len(value) == 0:
             return np.zeros((0, 2), dtype=np.int64)

@@ -33,6 +33,7 @@ from knightcert.problems.result import Backing, Evidence, Result, Status
 __all__ = ["LABELS", "ROW_FIELDS", "certify_jump", "check_labels", "labels", "replay"]
 
 LABELS = "round/key labels"
+_OWN = f"{__package__}.jump_kernel"  # the checker's own kernels (numba's, when not built)
 
 
 def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence], dict | None]:
@@ -194,7 +195,7 @@ def replay(instance: JumpInstance, player: int, path: Any) -> tuple[int, int | N
         raise CheckFailed(f"player {name}'s path does not start at its start cell")
     if tuple(squares[-1].tolist()) != instance.goal:
         raise CheckFailed(f"player {name}'s path does not end at the goal")
-    fault = kernel_or_numba("replay_fault")(np.ascontiguousarray(instance.values, dtype=np.int64), squares)
+    fault = kernel_or_numba("replay_fault", _OWN)(np.ascontiguousarray(instance.values, np.int64), squares)
     if fault >= 0 and fault % 2 == 0:
         raise CheckFailed(f"player {name}'s path reaches the goal before its end")
     if fault >= 0:
@@ -230,10 +231,8 @@ _FAULTS = (
 def _raise_faults(faults: np.ndarray, claim: str) -> None:
     """Raise the first fault flagged: direction by direction, a label above its jump's, then a
     tie key above its successor's; then a label with no jump one round closer."""
-    for d in range(4):
-        for kind in range(2):
-            if faults[2 * d + kind]:
-                raise CheckFailed(_FAULTS[kind], claim)
+    if faults[:8].any():  # the first flagged (argmax: the first True), direction by direction
+        raise CheckFailed(_FAULTS[int(np.argmax(faults[:8])) % 2], claim)
     if faults[8]:
         raise CheckFailed("a round label has no jump one round closer (labels are not exact)", claim)
 
@@ -242,7 +241,7 @@ def _kernel_faults(values: np.ndarray, rounds: np.ndarray, keys: np.ndarray) -> 
     """The fault flags of :func:`~knightcert.problems.checkers.jump_kernel.label_faults`: one
     pass over the board (compiled ahead of time, or by numba)."""
     arrays = (np.ascontiguousarray(array, dtype=np.int64) for array in (values, rounds, keys))
-    return kernel_or_numba("label_faults")(*arrays)
+    return kernel_or_numba("label_faults", _OWN)(*arrays)
 
 
 def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -253,7 +252,7 @@ def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray
     (:mod:`knightcert.problems.compiled`) or by numba: a search from both ends."""
     cells = np.array([r * instance.cols + c for r, c in squares], dtype=np.int64)
     rounds, keys = np.empty(cells.size, dtype=np.int64), np.empty(cells.size, dtype=np.int64)
-    kernel_or_numba("meet_labels")(np.ascontiguousarray(instance.values, dtype=np.int64), cells, rounds, keys)
+    kernel_or_numba("meet_labels", _OWN)(np.ascontiguousarray(instance.values, np.int64), cells, rounds, keys)
     return rounds, keys
 
 

@@ -21,6 +21,8 @@ from knightcert.problems.checkers.common import (
     as_squares,
     bound_claim,
     certificate_of,
+    check_knight_path,
+    usable_squares,
 )
 from knightcert.problems.checkers.fields import bool_array, grid
 from knightcert.problems.checkers.sides import via_fault
@@ -136,23 +138,16 @@ def _own_labels(instance: LostKnightInstance, legs: list, length: int, claim: st
 
 def check_path_moves(instance: LostKnightInstance, path: Any) -> int:
     """Check that ``path`` is a legal move sequence from C to S; return its length (vectorised)."""
-    board, squares = instance.board, as_squares(path)
+    board = instance.board
+    squares, _ = usable_squares(board, path, "step {}: square {} is off the board or blocked")
     if len(squares) == 0:
         raise CheckFailed("solution: the path must be a non-empty list of [row, col] squares")
-    blocked = board.blocked.reshape(-1).view(np.uint8)
-    squares = np.ascontiguousarray(squares)
-    fault = kernel_or_numba("first_misstep")(blocked, board.rows, board.cols, board.torus, squares)
-    if 0 <= fault < len(squares):
-        where = tuple(squares[fault].tolist())
-        raise CheckFailed(f"step {fault}: square {where} is off the board or blocked")
     first, last = tuple(squares[0].tolist()), tuple(squares[-1].tolist())
     if first != instance.start:
         raise CheckFailed(f"the path starts at {first}, not at C {instance.start}")
     if last != instance.exit:
         raise CheckFailed(f"the path ends at {last}, not at S {instance.exit}")
-    if fault > 0:
-        a, b = (tuple(squares[k].tolist()) for k in (fault - len(squares) - 1, fault - len(squares)))
-        raise CheckFailed(f"step {fault - len(squares)}: {a} -> {b} is not a knight move")
+    check_knight_path(board, squares)
     return len(squares) - 1
 
 
@@ -169,7 +164,7 @@ def check_distance_labels(
     if labels[instance.exit_index] != length:
         raise CheckFailed(f"label of S is {labels[instance.exit_index]}, not {length}", claim)
     blocked = board.blocked.reshape(-1).view(np.uint8)
-    rise = kernel_or_numba("first_rise")(blocked, labels, board.rows, board.cols)
+    rise = kernel_or_numba("first_rise", f"{__package__}.path_kernel")(blocked, labels, *board.blocked.shape)
     if rise >= 0:
         (r, c), (dr, dc) = divmod(rise // 8, board.cols), KNIGHT_OFFSETS[rise % 8]
         v = ((r + dr) % board.rows, (c + dc) % board.cols)

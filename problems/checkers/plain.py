@@ -43,12 +43,7 @@ COPIED_PAIRS: dict[int, list] = {}
 
 
 def plain(
-    value: Any,
-    field: str = "answer",
-    claim: str = "answer",
-    depth: int = 0,
-    in_list: bool = False,
-    seen: dict | None = None,
+    value: Any, field: str = "answer", claim: str = "answer", depth: int = 0, in_list: bool = False
 ) -> Any:
     """``value`` copied into exact plain types (see the module docstring); an object met twice
     (a path the answer's table shares with its winner) is copied once, and shared by the copy too.
@@ -59,9 +54,13 @@ def plain(
         Nesting deeper than :data:`MAX_DEPTH`, or a value of a type no answer holds
         (the message names ``field``).
     """
+    return _shared(value, field, claim, depth, in_list, {})
+
+
+def _shared(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: dict) -> Any:
+    """:func:`plain`, each object of the answer copied once (``seen``: (id, in_list) -> copy)."""
     if type(value) in _ATOMS:
         return value
-    seen = {} if seen is None else seen  # (id, in_list) -> copy: every object held by the answer
     if (id(value), in_list) not in seen:
         seen[id(value), in_list] = _plain(value, field, claim, depth, in_list, seen)
     return seen[id(value), in_list]
@@ -75,10 +74,8 @@ def _plain(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: 
     elif isinstance(value, tuple):
         items = list(tuple.__getitem__(value, slice(None)))
     elif isinstance(value, dict):
-        return {  # exact immutable keys and values kept, the rest copied
-            plain(key, field, claim, depth + 1, seen=seen): plain(item, field, claim, depth + 1, seen=seen)
-            for key, item in dict.items(dict.copy(value))
-        }
+        at = (field, claim, depth + 1, False, seen)  # exact immutable keys and values kept, the rest copied
+        return {_shared(key, *at): _shared(item, *at) for key, item in dict.items(dict.copy(value))}
     elif isinstance(value, bool | np.bool_):
         return bool(value)
     elif isinstance(value, np.integer):
@@ -106,7 +103,7 @@ def _plain(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: 
             COPIED_PAIRS[id(copied)] = copied  # exact pairs: exact_pairs() knows without a second pass
         if atoms <= _ATOMS:
             return copied
-    return [plain(item, field, claim, depth + 1, True, seen) for item in items]
+    return [_shared(item, field, claim, depth + 1, True, seen) for item in items]
 
 
 def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None = None) -> Any:
@@ -202,5 +199,4 @@ def _exact_solution(solution: Any, sole_holder: bool = False) -> Any:
     return plain(solution, "solution")
 
 
-def _flat(pairs: list) -> Any:
-    return chain.from_iterable(pairs)
+_flat = chain.from_iterable  # the entries of a list of lists, one after another
