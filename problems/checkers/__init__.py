@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from knightcert.problems.checkers.common import CheckFailed, check_status_fields
@@ -34,7 +33,6 @@ CHECKERS = {
 }
 
 
-@cache
 def checker(problem: str) -> Checker:
     """The problem's checker: ``(instance, result) -> (evidence, certificate)``; raises CheckFailed."""
     if problem not in CHECKERS:

@@ -80,8 +80,6 @@ def check_status_fields(result: Result, *, no_winner_solution: bool = False) -> 
         if (bound > objective) if minimise else (bound < objective):
             side = "exceeds" if minimise else "is below"
             raise CheckFailed(f"bound {bound} {side} the answer's own value {objective}", claim="bound")
-    if objective is result.objective and bound is result.bound:
-        return result  # plain ints already, the bound given: nothing to change
     return result.with_(objective=objective, bound=bound)
 
 

@@ -25,11 +25,15 @@ def first_rise(blocked, labels, rows, cols):  # pragma: no cover - numba
     (``k``: the move's index in :data:`OFFSETS`); -1 when there is none. Only squares labelled
     below the highest label less 1 can start such a move: the others are passed over at once."""
     top = labels.max() if labels.size else 0
-    for u in range(rows * cols):
-        if labels[u] + 1 >= top or blocked[u]:  # the labels first: most squares are passed over here
-            continue
-        for k in range(8):
-            v = ((u // cols + OFFSETS[k, 0]) % rows) * cols + (u % cols + OFFSETS[k, 1]) % cols
-            if labels[v] > labels[u] + 1 and not blocked[v]:
-                return 8 * u + k
+    for r in range(rows):
+        if labels[r * cols : (r + 1) * cols].min() + 1 >= top:
+            continue  # no square of the row can start one (a vectorised pass: most rows end here)
+        for u in range(r * cols, (r + 1) * cols):
+            if labels[u] + 1 >= top or blocked[u]:
+                continue
+            for k in range(8):  # the board wraps (a division only at its edges)
+                tr, tc = r + OFFSETS[k, 0], u - r * cols + OFFSETS[k, 1]
+                tr, tc = tr % rows if not 0 <= tr < rows else tr, tc % cols if not 0 <= tc < cols else tc
+                if labels[tr * cols + tc] > labels[u] + 1 and not blocked[tr * cols + tc]:
+                    return 8 * u + k
     return -1
