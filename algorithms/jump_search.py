@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from knightcert.problems.compiled import kernel
+from knightcert.problems.compiled import kernel_or_numba
 from knightcert.problems.jump_game import JumpInstance, game_result, jump_targets, player_row
 from knightcert.problems.method import method
 from knightcert.problems.result import Result
@@ -56,9 +56,7 @@ def bfs(instance: JumpInstance, *, time_limit: float | None = None, seed: int | 
     table: list[dict[str, Any]] = []
     certificate = None
     if rows * cols:
-        search: Any = kernel("rounds_and_keys")
-        if search is None:
-            from knightcert.algorithms.jump_kernels import rounds_and_keys as search
+        search = kernel_or_numba("rounds_and_keys", "knightcert.algorithms.jump_kernels")
         values = np.ascontiguousarray(instance.values, dtype=np.int64).reshape(-1)
         dist = np.full(rows * cols, -1, dtype=np.int32)
         best = np.full(rows * cols, -1, dtype=np.int64)
@@ -101,9 +99,7 @@ def bfs_player(instance: JumpInstance, *, time_limit: float | None = None, seed:
     -----
     O(J·N·M) time, O(N·M) memory.
     """
-    forward_player: Any = kernel("forward_player")
-    if forward_player is None:
-        from knightcert.algorithms.jump_kernels import forward_player
+    forward_player = kernel_or_numba("forward_player", "knightcert.algorithms.jump_kernels")
     rows, cols = instance.rows, instance.cols
     n = rows * cols
     values = np.ascontiguousarray(instance.values, dtype=np.int64).reshape(-1)

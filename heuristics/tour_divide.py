@@ -36,11 +36,10 @@ import json
 from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from knightcert.problems.compiled import kernel
+from knightcert.problems.compiled import kernel_or_numba
 from knightcert.problems.errors import InvalidInstance, SizeLimitExceeded
 from knightcert.problems.method import method
 from knightcert.problems.result import Backing, Evidence, Result, Status
@@ -84,6 +83,7 @@ MAX_SQUARES = 250_000_000
 STAMP_SQUARES = 1 << 16
 #: Boards up to this many squares are walked in Python (no compiled kernel to load).
 PYTHON_WALK = 50_000
+TOUR_KERNELS = "knightcert.heuristics.tour_kernels"  # compiled ahead of time, else numba's
 
 #: A piece solver, e.g. ``knightcert.models.structured_tours.solve_piece``:
 #: ``solver(h, w, forced, lanes)`` gives the lanes (flat local squares in order) of an
@@ -479,10 +479,7 @@ def walk_order(table: np.ndarray, first: int) -> np.ndarray:
     walk, past :data:`PYTHON_WALK` squares)."""
     n = table.shape[0]
     if n > PYTHON_WALK:
-        compiled: Any = kernel("walk_order")  # ahead of time, else numba's
-        if compiled is None:
-            from knightcert.heuristics.tour_kernels import walk_order as compiled
-        return compiled(np.ascontiguousarray(table, dtype=np.int32), first)
+        return kernel_or_numba("walk_order", TOUR_KERNELS)(np.ascontiguousarray(table, dtype=np.int32), first)
     order = np.empty(n, dtype=np.int64)
     t = table.tolist()
     previous, current = -1, first
@@ -499,10 +496,7 @@ def squares_of(order: np.ndarray, cols: int) -> np.ndarray:
     :data:`PYTHON_WALK` squares, else a slice at a time: no whole-array temporaries)."""
     out = np.empty((len(order), 2), dtype=np.int32)
     if len(order) > PYTHON_WALK:
-        order_squares: Any = kernel("order_squares")  # ahead of time, else numba's
-        if order_squares is None:
-            from knightcert.heuristics.tour_kernels import order_squares
-        order_squares(np.ascontiguousarray(order, dtype=np.int32), cols, out)
+        kernel_or_numba("order_squares", TOUR_KERNELS)(np.ascontiguousarray(order, dtype=np.int32), cols, out)
         return out
     step = 1 << 18
     for s in range(0, len(order), step):

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["KERNELS", "kernel", "source_stamp"]
+__all__ = ["KERNELS", "kernel", "kernel_or_numba", "source_stamp"]
 
 _GRID = "i8[:, ::1]"  # a C-ordered int64 grid
 _NB, _MATCHING = "i4[:, ::1]", "problems/knight_matching_kernels.py"  # the padded neighbour table
@@ -40,6 +40,8 @@ KERNELS = {
     "format_grid": ("cli/text_kernels.py", "i8(i8[:, ::1], i8, u1[:])"),
     "scan": ("problems/jump_scan.py", "UniTuple(i8, 2)(u1[:], i8[:], i4[:], i8)"),
     "meet_labels": ("problems/checkers/jump_kernel.py", f"void({_GRID}, i8[:], i8[:], i8[:])"),
+    "replay_fault": ("problems/checkers/jump_kernel.py", f"i8({_GRID}, i8[:, ::1])"),
+    "first_rise": ("problems/checkers/path_kernel.py", "i8(u1[:], i8[:], i8, i8)"),
     "greedy_matching": (_MATCHING, f"i8({_NB}, i8[:], i8[:])"),
     "hopcroft_karp_phase": (_MATCHING, f"i8({_NB}, i8[:], i8[:], i8[:], i8[:], i8[:], i8[:])"),
     "push_relabel": (_MATCHING, f"Tuple((b1, i8))({_NB}, {', '.join(['i8[:]'] * 7)}, i8, i8)"),
@@ -89,3 +91,10 @@ def kernel(name: str) -> Callable[..., Any] | None:
         return function(*args)
 
     return checked
+
+
+@cache
+def kernel_or_numba(name: str, module: str) -> Callable[..., Any]:
+    """:func:`kernel` ``name``, else the numba function of that name in ``module`` (the caller's
+    own layer: imported only then); looked up once a process."""
+    return kernel(name) or getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]

@@ -9,11 +9,10 @@ tokens. Small files are read in plain Python, with the same numbers, lines and e
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import numpy as np
 
-from knightcert.problems.compiled import kernel
+from knightcert.problems.compiled import kernel_or_numba
 from knightcert.problems.errors import InvalidInstance
 from knightcert.problems.input_file import check_memory, echo
 
@@ -45,10 +44,7 @@ def tokenize(data: bytes, source: str) -> tuple[np.ndarray, np.ndarray]:
     check_memory(12 * capacity, f"reading {buf.size} bytes of numbers", source)
     values = np.empty(capacity, dtype=np.int64)
     lines = np.empty(capacity, dtype=np.int32)
-    scan: Any = kernel("scan")
-    if scan is None:
-        from knightcert.problems.jump_scan import scan
-    status, n = scan(buf, values, lines, _MAX_DIGITS)
+    status, n = kernel_or_numba("scan", "knightcert.problems.jump_scan")(buf, values, lines, _MAX_DIGITS)
     if status < 0:
         _raise_at(data, -1 - status, source)
     return values[:n], lines[:n]

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from knightcert.problems.compiled import kernel
+from knightcert.problems.compiled import kernel_or_numba
 
 __all__ = ["MatchingRun", "block_matching"]
 
@@ -42,12 +42,7 @@ KERNEL_NAMES = ("greedy_matching", "hopcroft_karp_phase", "push_relabel", "koeni
 @cache
 def kernels() -> dict[str, Any]:
     """The matching kernels compiled ahead of time, else numba's (compiled or loaded on first use)."""
-    found = {name: kernel(name) for name in KERNEL_NAMES}
-    if None in found.values():
-        from knightcert.problems import knight_matching_kernels as jit
-
-        found = {name: getattr(jit, name) for name in KERNEL_NAMES}
-    return found
+    return {name: kernel_or_numba(name, f"{__package__}.knight_matching_kernels") for name in KERNEL_NAMES}
 
 
 #: A perfect knight matching of a 2 x 4 block: (row, col) pairs inside the block.

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from typing import Any
 
 import numpy as np
 
 from knightcert.problems.board import Board
-from knightcert.problems.compiled import kernel
+from knightcert.problems.compiled import kernel_or_numba
 
 __all__ = ["CHUNK", "COMPILED_FROM", "LOADS_NUMBA_FROM", "numbered_text", "squares_json"]
 
@@ -57,9 +56,7 @@ def numbered_text(board: Board, squares: np.ndarray, start: int = 1) -> str:
         from knightcert.cli.render import numbered_board
 
         return numbered_board(board, np.asarray(squares).tolist(), start=start)
-    format_grid: Any = kernel("format_grid")  # ahead of time, else numba's
-    if format_grid is None:
-        from knightcert.cli.text_kernels import format_grid
+    format_grid = kernel_or_numba("format_grid", "knightcert.cli.text_kernels")  # ahead of time, else numba's
     grid = np.empty((board.rows, board.cols), dtype=np.int64)
     grid[squares[:, 0], squares[:, 1]] = np.arange(start, start + n)
     width = len(str(start + n - 1))

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from knightcert.problems.checkers.common import CheckFailed, check_status_fields
-from knightcert.problems.checkers.plain import exact_result
+from knightcert.problems.checkers.plain import COPIED_PAIRS, exact_result
 from knightcert.problems.instance_types import load, problem_of
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
@@ -86,6 +86,7 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
     entry = _CERTIFIED.get(id(result))
     if entry is not None and entry[0]() is result and entry[1] is instance:
         return result
+    COPIED_PAIRS.clear()  # only this check's own copies are known while it runs (and _remember's)
     began, problem = time.perf_counter(), problem_of(instance)
     try:  # the method's objects are copied; its own check's words dropped
         clean = exact_result(result, sole_holder=sole_holder, problem=problem)
@@ -106,7 +107,7 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
         reason = f"answer rejected: malformed answer ({type(exc).__name__}: {exc})"
         changes = {"info": {**clean.info, "check_error": reason, "rejected_claim": "answer"}}
     else:  # an UNKNOWN result has no answer to verify, only (at most) a bound with its evidence
-        if clean.record.foreign:
+        if isinstance(foreign := clean.info.get("foreign"), str) and foreign:  # clean.record.foreign
             evidence = [_unproven(e, clean.method) for e in evidence]
         answered = clean.status is not Status.UNKNOWN
         changes = {"verified": answered, "evidence": tuple(evidence), "certificate": certificate}
@@ -148,6 +149,7 @@ def _remember(result: Result, instance: Any, began: float, **changes: Any) -> Re
     """``result`` with ``changes`` and the check's seconds since ``began`` (``check_time``), remembered
     as certified against ``instance``, holding the instance itself while the result lives (an id
     alone could be reused by a new instance once this one is freed)."""
+    COPIED_PAIRS.clear()  # the check's copies leave with its answer: unknown to the next check
     result = result.with_(**changes, check_time=time.perf_counter() - began)
     key = id(result)
 

@@ -147,7 +147,7 @@ def bool_array(value: Any, field: str, shape: tuple[int, ...], *, claim: str = "
 
 def _shaped(array: np.ndarray, field: str, shape: tuple[int, ...], claim: str) -> np.ndarray:
     """``array`` in ``shape``, given as such or flat (row-major); CheckFailed if neither."""
-    if array.ndim == 1 and array.size == int(np.prod(shape)):
+    if array.ndim == 1 and array.size == math.prod(shape):
         return array.reshape(shape)
     if array.shape != shape:
         raise CheckFailed(f"{field}: shape {array.shape}, expected {shape} (or flat)", claim=claim)

@@ -20,21 +20,20 @@ other player's ``(rounds, keys, input order)`` read off the labels.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import numpy as np
 
 from knightcert.problems.checkers.common import CheckFailed, as_squares, bound_claim, certificate_of
 from knightcert.problems.checkers.fields import describe_value, grid, optional_integer
-from knightcert.problems.checkers.plain import exact_pairs
-from knightcert.problems.compiled import kernel
+from knightcert.problems.compiled import kernel_or_numba
 from knightcert.problems.jump_game import JumpInstance, format_jump_answer, player_name
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 __all__ = ["LABELS", "ROW_FIELDS", "certify_jump", "check_labels", "labels", "replay"]
 
 LABELS = "round/key labels"
+_OWN = f"{__package__}.jump_kernel"  # the checker's own kernels (numba's, when not built)
 
 
 def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence], dict | None]:
@@ -63,7 +62,7 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
         keys = grid(certificate.get("keys"), "certificate 'keys'", shape, minimum=-1, claim=claim)
         check_labels(instance, rounds, keys, claim)
         checked = {"rounds": rounds, "keys": keys}
-        at = tuple(np.array(instance.starts, dtype=np.int64).reshape(-1, 2).T)
+        at = ([r for r, _ in instance.starts], [c for _, c in instance.starts])
         rounds, keys = rounds[at], keys[at]
     else:  # balls of about half the rounds around the starts and the goal: cheaper than the solve
         rounds, keys = labels(instance, instance.starts)
@@ -191,23 +190,17 @@ def replay(instance: JumpInstance, player: int, path: Any) -> tuple[int, int | N
     name = player_name(player)
     if path is None or len(path) == 0:
         raise CheckFailed(f"player {name} has no path")
-    squares, goal = as_squares(path, f"player {name}'s path"), instance.goal
+    squares = np.ascontiguousarray(as_squares(path, f"player {name}'s path"))
     if tuple(squares[0].tolist()) != instance.starts[player]:
         raise CheckFailed(f"player {name}'s path does not start at its start cell")
-    if tuple(squares[-1].tolist()) != goal:
+    if tuple(squares[-1].tolist()) != instance.goal:
         raise CheckFailed(f"player {name}'s path does not end at the goal")
-    if (squares[:-1] == goal).all(axis=1).any():
+    fault = kernel_or_numba("replay_fault", _OWN)(np.ascontiguousarray(instance.values, np.int64), squares)
+    if fault >= 0 and fault % 2 == 0:
         raise CheckFailed(f"player {name}'s path reaches the goal before its end")
-    # every jump: from a cell of the board, by its value, along a row or a column, onto the board
-    (rows, cols), r, c = instance.values.shape, squares[:, 0], squares[:, 1]
-    on = (r.view(np.uint64) < rows) & (c.view(np.uint64) < cols)  # negatives: huge
-    value = instance.values[np.where(on, r, 0), np.where(on, c, 0)][:-1]
-    across, down = np.abs(np.diff(c)), np.abs(np.diff(r))
-    jumps = on[:-1] & on[1:] & (value > 0) & (np.minimum(across, down) == 0) & (across + down == value)
-    if not jumps.all():
-        step = int(np.argmin(jumps)) + 1
-        a, b = tuple(squares[step - 1].tolist()), tuple(squares[step].tolist())
-        raise CheckFailed(f"player {name}, round {step}: {a} -> {b} is not a jump of the cell's value")
+    if fault >= 0:
+        a, b = (tuple(squares[k].tolist()) for k in (fault // 2 - 1, fault // 2))
+        raise CheckFailed(f"player {name}, round {fault // 2}: {a} -> {b} is not a jump of the cell's value")
     rounds = len(squares) - 1  # the key: the value jumped from in the round before the last
     return rounds, (int(instance.values[tuple(squares[rounds - 2])]) if rounds >= 2 else None)
 
@@ -224,8 +217,7 @@ def check_labels(
     if np.count_nonzero(rounds == 0) != 1:
         raise CheckFailed("a cell other than the goal has round label 0", claim)
     _raise_faults(_kernel_faults(instance.values, rounds, keys), claim)
-    two = rounds == 2
-    if np.any(keys[two] != instance.values[two]):
+    if ((rounds == 2) & (keys != instance.values)).any():
         raise CheckFailed("a cell two rounds from the goal does not have its own value as tie key", claim)
 
 
@@ -239,10 +231,8 @@ _FAULTS = (
 def _raise_faults(faults: np.ndarray, claim: str) -> None:
     """Raise the first fault flagged: direction by direction, a label above its jump's, then a
     tie key above its successor's; then a label with no jump one round closer."""
-    for d in range(4):
-        for kind in range(2):
-            if faults[2 * d + kind]:
-                raise CheckFailed(_FAULTS[kind], claim)
+    if faults[:8].any():  # the first flagged (argmax: the first True), direction by direction
+        raise CheckFailed(_FAULTS[int(np.argmax(faults[:8])) % 2], claim)
     if faults[8]:
         raise CheckFailed("a round label has no jump one round closer (labels are not exact)", claim)
 
@@ -251,7 +241,7 @@ def _kernel_faults(values: np.ndarray, rounds: np.ndarray, keys: np.ndarray) -> 
     """The fault flags of :func:`~knightcert.problems.checkers.jump_kernel.label_faults`: one
     pass over the board (compiled ahead of time, or by numba)."""
     arrays = (np.ascontiguousarray(array, dtype=np.int64) for array in (values, rounds, keys))
-    return _own("label_faults")(*arrays)
+    return kernel_or_numba("label_faults", _OWN)(*arrays)
 
 
 def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -262,14 +252,8 @@ def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray
     (:mod:`knightcert.problems.compiled`) or by numba: a search from both ends."""
     cells = np.array([r * instance.cols + c for r, c in squares], dtype=np.int64)
     rounds, keys = np.empty(cells.size, dtype=np.int64), np.empty(cells.size, dtype=np.int64)
-    _own("meet_labels")(np.ascontiguousarray(instance.values, dtype=np.int64), cells, rounds, keys)
+    kernel_or_numba("meet_labels", _OWN)(np.ascontiguousarray(instance.values, np.int64), cells, rounds, keys)
     return rounds, keys
-
-
-def _own(name: str) -> Any:
-    """The checker's kernel ``name`` (:mod:`~knightcert.problems.checkers.jump_kernel`): compiled
-    ahead of time, else numba's (its module imported only then)."""
-    return kernel(name) or getattr(importlib.import_module(f"{__package__}.jump_kernel"), name)
 
 
 #: The fields a row of the per-player table may hold (every one is checked).
@@ -295,8 +279,7 @@ def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple
             raise CheckFailed(f"{where}: a player reported never to arrive has a key or a path")
         return
     if (path := row.get("path")) is not None:  # the winner's path, replayed already, is not again
-        same = name == solution["winner"] and exact_pairs(path) and type(solution["path"]) is list
-        same = same and path == solution["path"]
+        same = name == solution["winner"] and path is solution["path"]
         rounds, key = (solution["round"], solution["key"]) if same else replay(instance, p, path)
         if (rounds, key) != (row["rounds"], row["key"]):
             raise CheckFailed(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["DIRECTIONS", "label_faults", "meet_labels"]
+__all__ = ["DIRECTIONS", "label_faults", "meet_labels", "replay_fault"]
 
 #: The four jump directions, in the order the checker reports faults (up, down, left, right).
 DIRECTIONS = np.array([(-1, 0), (1, 0), (0, -1), (0, 1)], dtype=np.int64)
@@ -149,3 +149,24 @@ def _grow_forward(values, seen, queue, start, end):  # pragma: no cover - numba
                 seen[tr * cols + tc], queue[tail] = True, tr * cols + tc
                 tail += 1
     return tail
+
+
+@njit(cache=True, nogil=True)
+def replay_fault(values, squares):  # pragma: no cover - numba
+    """The first fault of a player's path ``squares`` ((n, 2) int64 rows) to the goal (the last
+    cell): ``2 k`` for a square ``k < n - 1`` on the goal (reached before the path's end), else
+    ``2 k + 1`` for the round ``k`` (from the square ``k - 1``) that is not a jump of the cell's
+    value along its row or column, from the board onto the board; -1 when there is none."""
+    rows, cols = values.shape
+    n = squares.shape[0]
+    for k in range(n - 1):
+        if squares[k, 0] == rows - 1 and squares[k, 1] == cols - 1:
+            return 2 * k
+    for k in range(1, n):
+        r, c, tr, tc = squares[k - 1, 0], squares[k - 1, 1], squares[k, 0], squares[k, 1]
+        if not (0 <= r < rows and 0 <= c < cols and 0 <= tr < rows and 0 <= tc < cols):
+            return 2 * k + 1
+        across, down = abs(tc - c), abs(tr - r)
+        if values[r, c] <= 0 or min(across, down) != 0 or across + down != values[r, c]:
+            return 2 * k + 1
+    return -1

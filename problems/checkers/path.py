@@ -26,6 +26,7 @@ from knightcert.problems.checkers.common import (
 )
 from knightcert.problems.checkers.fields import bool_array, grid
 from knightcert.problems.checkers.sides import via_fault
+from knightcert.problems.compiled import kernel_or_numba
 from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets
 from knightcert.problems.result import Backing, Evidence, Result, Status
@@ -155,48 +156,19 @@ def check_distance_labels(
 ) -> None:
     """Check that the integer ``labels`` prove every C-S path has at least ``length`` moves."""
     board = instance.board
-    labels = labels.reshape(-1)
+    labels = np.ascontiguousarray(labels.reshape(-1), dtype=np.int64)
     if labels.size != board.size:
         raise CheckFailed(f"labelling has {labels.size} entries, the board {board.size} squares", claim)
     if labels[instance.start_index] != 0:
         raise CheckFailed("label of C is not 0", claim)
     if labels[instance.exit_index] != length:
         raise CheckFailed(f"label of S is {labels[instance.exit_index]}, not {length}", claim)
-    # only a move from a square labelled below top - 1 can break the labelling (top: the highest
-    # label, of any square): only the window of rows and columns holding those squares, with a
-    # margin of 2 for the moves (the board wraps), is looked at
-    free, grid, top = board.free, labels.reshape(board.rows, board.cols), labels.max()
-    low = free & (grid < top - 1)
-    rows, cols = _span(low.any(axis=1), board.rows), _span(low.any(axis=0), board.cols)
-    values, inside, low = (_window(array, rows, cols) for array in (grid, free, low))
-    target = np.where(inside, values, values.min(initial=top))  # blocked: below any limit
-    limit = np.where(low, values + 1, top)[2:-2, 2:-2]
-    height, width = limit.shape
-    for dr, dc in KNIGHT_OFFSETS:
-        too_far = target[2 + dr : 2 + dr + height, 2 + dc : 2 + dc + width] > limit
-        if too_far.any():
-            i, j = np.argwhere(too_far)[0]
-            r, c = int(rows[i + 2]) % board.rows, int(cols[j + 2]) % board.cols
-            v = ((r + dr) % board.rows, (c + dc) % board.cols)
-            raise CheckFailed(f"labelling grows by more than 1 on the move {(r, c)} -> {v}", claim)
-
-
-def _window(array: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-    """``array[rows][:, cols]``, the indices taken modulo the shape (whole rows copied at once)."""
-    array = array.take(rows, 0, mode="wrap")
-    whole = cols.size == array.shape[1] + 4  # every column, 2 more on each side
-    return np.pad(array, ((0, 0), (2, 2)), "wrap") if whole else array.take(cols, 1, mode="wrap")
-
-
-def _span(occupied: np.ndarray, size: int) -> np.ndarray:
-    """The lines of the shortest run around a torus holding every occupied line, with 2 more on
-    each side (not reduced modulo ``size``); none when none is occupied."""
-    lines = np.flatnonzero(occupied)
-    if lines.size in (0, size):
-        return lines if not lines.size else np.arange(-2, size + 2)
-    k = int(np.argmax(np.concatenate((lines[1:], lines[:1] + size)) - lines))  # the widest gap left out
-    first, last = lines[(k + 1) % lines.size], lines[k] + (size if k + 1 < lines.size else 0)
-    return np.arange(first - 2, last + 3)
+    blocked = board.blocked.reshape(-1).view(np.uint8)
+    rise = kernel_or_numba("first_rise", f"{__package__}.path_kernel")(blocked, labels, *board.blocked.shape)
+    if rise >= 0:
+        (r, c), (dr, dc) = divmod(rise // 8, board.cols), KNIGHT_OFFSETS[rise % 8]
+        v = ((r + dr) % board.rows, (c + dc) % board.cols)
+        raise CheckFailed(f"labelling grows by more than 1 on the move {(r, c)} -> {v}", claim)
 
 
 def check_closed_set(instance: LostKnightInstance, closed: np.ndarray) -> None:

@@ -22,24 +22,31 @@ Examples
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 import numpy as np
 
 from knightcert.problems.checkers.failure import CheckFailed
+from knightcert.problems.result import Result, Status
 
-__all__ = ["MAX_DEPTH", "exact_pairs", "exact_result", "plain", "sole_holder"]
+__all__ = ["COPIED_PAIRS", "MAX_DEPTH", "exact_pairs", "exact_result", "plain", "sole_holder"]
 
 #: Deepest nesting accepted (an answer is at most a list of pairs inside a dict inside a dict).
 MAX_DEPTH = 32
 #: The exact immutable types a copy keeps as they are.
 _ATOMS = frozenset({type(None), bool, int, float, str})
+#: The lists of ``[int, int]`` pairs :func:`plain` copied in the checks under way, by id (each held:
+#: no other list can take its id), known to :func:`exact_pairs` without a second pass; nothing but
+#: the check holds them until :func:`~knightcert.problems.checkers.certify` returns and empties this.
+COPIED_PAIRS: dict[int, list] = {}
 
 
 def plain(
     value: Any, field: str = "answer", claim: str = "answer", depth: int = 0, in_list: bool = False
 ) -> Any:
-    """``value`` copied into exact plain types (see the module docstring).
+    """``value`` copied into exact plain types (see the module docstring); an object met twice
+    (a path the answer's table shares with its winner) is copied once, and shared by the copy too.
 
     Raises
     ------
@@ -47,43 +54,56 @@ def plain(
         Nesting deeper than :data:`MAX_DEPTH`, or a value of a type no answer holds
         (the message names ``field``).
     """
-    if depth > MAX_DEPTH:
-        raise CheckFailed(f"{field}: nested deeper than {MAX_DEPTH} levels", claim)
+    return _shared(value, field, claim, depth, in_list, {})
+
+
+def _shared(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: dict) -> Any:
+    """:func:`plain`, each object of the answer copied once (``seen``: (id, in_list) -> copy)."""
     if type(value) in _ATOMS:
         return value
-    if isinstance(value, bool | np.bool_):
-        return bool(value)
-    if isinstance(value, np.integer):
-        return int(value.item())
-    if isinstance(value, int):  # a subclass: its value from int's own storage
-        return int(int.__repr__(value))
-    if isinstance(value, np.floating | float):
-        return float(float.__repr__(float(value)) if isinstance(value, float) else value.item())
-    if isinstance(value, str):
-        return str.__add__(value, "")
-    if isinstance(value, np.ndarray):
-        array = np.array(value, subok=False, copy=True)
-        if array.dtype.kind not in "biuf":
-            raise CheckFailed(f"{field}: an array of {array.dtype} is not an answer's", claim)
-        return array.tolist() if in_list else array  # a row inside a list becomes a list too
-    if isinstance(value, list):
+    if (id(value), in_list) not in seen:
+        seen[id(value), in_list] = _plain(value, field, claim, depth, in_list, seen)
+    return seen[id(value), in_list]
+
+
+def _plain(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: dict) -> Any:
+    if depth > MAX_DEPTH:
+        raise CheckFailed(f"{field}: nested deeper than {MAX_DEPTH} levels", claim)
+    if isinstance(value, list):  # containers first: an answer is mostly lists and dicts
         items = list.copy(value)
     elif isinstance(value, tuple):
         items = list(tuple.__getitem__(value, slice(None)))
     elif isinstance(value, dict):
-        return {  # exact immutable keys and values kept, the rest copied
-            key if type(key) in _ATOMS else plain(key, field, claim, depth + 1): (
-                item if type(item) in _ATOMS else plain(item, field, claim, depth + 1)
-            )
-            for key, item in dict.items(dict.copy(value))
-        }
+        at = (field, claim, depth + 1, False, seen)  # exact immutable keys and values kept, the rest copied
+        return {_shared(key, *at): _shared(item, *at) for key, item in dict.items(dict.copy(value))}
+    elif isinstance(value, bool | np.bool_):
+        return bool(value)
+    elif isinstance(value, np.integer):
+        return int(value.item())
+    elif isinstance(value, int):  # a subclass: its value from int's own storage
+        return int(int.__repr__(value))
+    elif isinstance(value, np.floating | float):
+        return float(float.__repr__(float(value)) if isinstance(value, float) else value.item())
+    elif isinstance(value, str):
+        return str.__add__(value, "")
+    elif isinstance(value, np.ndarray):
+        array = np.array(value, subok=False, copy=True)
+        if array.dtype.kind not in "biuf":
+            raise CheckFailed(f"{field}: an array of {array.dtype} is not an answer's", claim)
+        return array.tolist() if in_list else array  # a row inside a list becomes a list too
     else:
         raise CheckFailed(f"{field}: a {type(value).__name__} is not a value an answer holds", claim)
-    if set(map(type, items)) <= _ATOMS:  # exact immutable values: the copied list is exact
+    kinds = set(map(type, items))
+    if kinds <= _ATOMS:  # exact immutable values: the copied list is exact
         return items
-    if set(map(type, items)) <= {list} and set(map(type, _flat(items))) <= _ATOMS:
-        return list(map(list.copy, items))  # a list of such lists (squares)
-    return [plain(item, field, claim, depth + 1, in_list=True) for item in items]
+    if kinds <= {list}:  # lists of atoms (squares): copied first, then read (the copy is the check's own)
+        copied = list(map(list.copy, items))
+        atoms = set(map(type, _flat(copied)))
+        if atoms <= {int} and set(map(len, copied)) <= {2}:
+            COPIED_PAIRS[id(copied)] = copied  # exact pairs: exact_pairs() knows without a second pass
+        if atoms <= _ATOMS:
+            return copied
+    return [_shared(item, field, claim, depth + 1, True, seen) for item in items]
 
 
 def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None = None) -> Any:
@@ -107,14 +127,10 @@ def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None 
     CheckFailed
         Not a Result; a status that is not a :class:`Status`; a field :func:`plain` refuses.
     """
-    from dataclasses import fields
-
-    from knightcert.problems.result import Result, Status
-
     if not isinstance(result, Result):
         raise CheckFailed(f"answer: a {type(result).__name__} is not a Result")
     stored = vars(result)
-    values = {f.name: stored[f.name] for f in fields(Result)}
+    values = {name: stored[name] for name in Result.__dataclass_fields__}
     status = values["status"]
     if type(status) is not Status:
         raise CheckFailed(f"status: {status!r} is not a Status")
@@ -167,7 +183,7 @@ def exact_pairs(value: Any) -> bool:
     >>> exact_pairs([[0, 1], [2, 3]]), exact_pairs([(0, 1)]), exact_pairs([[0, True]])
     (True, False, False)
     """
-    return (
+    return COPIED_PAIRS.get(id(value)) is value or (
         type(value) is list
         and set(map(type, value)) <= {list}
         and set(map(len, value)) <= {2}
@@ -183,7 +199,4 @@ def _exact_solution(solution: Any, sole_holder: bool = False) -> Any:
     return plain(solution, "solution")
 
 
-def _flat(pairs: list) -> Any:
-    from itertools import chain
-
-    return chain.from_iterable(pairs)
+_flat = chain.from_iterable  # the entries of a list of lists, one after another
