@@ -33,7 +33,7 @@ SOLVER = "cadical195"
 #: Seconds a proof may take when the caller gives no time limit.
 PROOF_SECONDS = 1800.0
 #: Squares from which a full torus's refutation is split in cases (:func:`split_of`).
-SPLIT_SQUARES = 600
+SPLIT_SQUARES = 400
 #: The cases' thresholds, around half the knights (measured: docs/certificates.md, "Proofs in cases").
 SPLIT_OFFSETS = (-2, 0, 2)
 

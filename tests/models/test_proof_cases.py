@@ -155,13 +155,13 @@ def test_the_export_writes_a_formula_and_proof_per_case(split_entry, tmp_path: P
     assert "The proof is in 4 cases" in readme and "J_A <= M < J_(A+1)" in readme
 
 
-def test_the_producer_splits_full_tori_of_600_squares_and_more():
+def test_the_producer_splits_full_tori_of_400_squares_and_more():
     """Level ``n / 2``, thresholds around half the knights, kept within the level's ``j``; no
-    split below 600 squares (23 x 23 is one proof), with fixed knights, or on a plain board."""
-    big = knights_instance(25, 25, torus=True).board
-    assert producer.split_of(big, 276) == (312, [136, 138, 140])
-    assert producer.split_of(knights_instance(27, 25, torus=True).board, 301) == (337, [149, 151, 153])
-    assert producer.split_of(big, 3) == (312, [1, 2, 3])
-    assert producer.split_of(big, 276, ((0, 0),)) == (0, [])
-    assert producer.split_of(knights_instance(23, 23, torus=True).board, 231) == (0, [])
-    assert producer.split_of(knights_instance(25, 25).board, 100) == (0, [])
+    split below 400 squares, with fixed knights, or on a plain board."""
+    big = knights_instance(21, 21, torus=True).board
+    assert producer.split_of(big, 190) == (220, [93, 95, 97])
+    assert producer.split_of(knights_instance(23, 23, torus=True).board, 231) == (264, [114, 116, 118])
+    assert producer.split_of(big, 3) == (220, [1, 2, 3])
+    assert producer.split_of(big, 190, ((0, 0),)) == (0, [])
+    assert producer.split_of(knights_instance(19, 19, torus=True).board, 153) == (0, [])
+    assert producer.split_of(knights_instance(21, 21).board, 100) == (0, [])
