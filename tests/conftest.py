@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+# a shell without job control starts background jobs with Ctrl-C ignored, and Python then keeps
+# ignoring it: the Ctrl-C tests (in this process and in the commands they start) would wait forever
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # property tests draw the same examples on every run: CI results do not depend on luck
 settings.register_profile("knightcert", derandomize=True, deadline=None, database=None)
