@@ -274,9 +274,7 @@ class _Race:
 
         interrupted = False
         try:
-            # CP-SAT alongside only where CaDiCaL leaves it a thread (a split proof: a child per thread)
-            sole = len(proof.children) == 1
-            if alongside and sole and (self.solver is None or self.solver.status is not Status.OPTIMAL):
+            if alongside and (self.solver is None or self.solver.status is not Status.OPTIMAL):
                 workers, spare = self.options.get("workers"), available_threads() - 1
                 workers = workers if workers is not None else spare if spare >= MIN_PORTFOLIO else 1
                 solver = self.search(left(), stop_when=proof.done, workers=workers)

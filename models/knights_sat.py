@@ -26,37 +26,24 @@ from knightcert.problems.checkers.clausal_proof import MAX_PROOF_BYTES, MAX_PROO
 from knightcert.problems.checkers.knights_cnf import LEX_SQUARES, knights_cnf, line_scale, translation_applies
 from knightcert.problems.independent_knights import KnightsInstance
 
-__all__ = ["PROOF_SECONDS", "SOLVER", "BoundProof", "lex_length", "prove_upper_bound", "refute_or_place"]
+__all__ = ["PROOF_SECONDS", "SOLVER", "BoundProof", "formula_of", "prove_upper_bound", "refute_or_place"]
 
 #: The python-sat solver that writes the proof.
 SOLVER = "cadical195"
 #: Seconds a proof may take when the caller gives no time limit.
 PROOF_SECONDS = 1800.0
-#: Squares from which a full torus's refutation is split in cases (:func:`split_of`).
-SPLIT_SQUARES = 400
-#: The cases' thresholds, around half the knights (measured: docs/certificates.md, "Proofs in cases").
-SPLIT_OFFSETS = (-2, 0, 2)
 
 
-def split_of(board: Any, knights: int, fixed: tuple = ()) -> tuple[int, list[int]]:
-    """The counter level and the thresholds the refutation of ``knights`` on ``board`` is split
-    by (:func:`~knightcert.problems.checkers.knights_cnf.case_clauses`): half the squares, and
-    :data:`SPLIT_OFFSETS` around half the knights, on a full torus of at least
-    :data:`SPLIT_SQUARES` squares without fixed knights; else ``(0, [])``, one proof."""
-    squares = int(board.n_free)
-    if not (translation_applies(board) and not fixed and squares >= SPLIT_SQUARES and knights <= squares):
-        return 0, []
-    level = squares // 2  # the thresholds kept within the level's j (case_clauses)
-    low, high = max(1, knights - squares + level), min(level, knights)
-    return level, sorted({min(max((knights + 1) // 2 + o, low), high) for o in SPLIT_OFFSETS})
-
-
-def lex_length(board: Any, fixed: tuple = ()) -> int:
-    """Length of the lex-leader comparisons the refuted formula carries on ``board``:
-    :data:`~knightcert.problems.checkers.knights_cnf.LEX_SQUARES` (at most every square)
-    where translations map the board onto itself and no knight is fixed, else 0 (none)."""
-    applies = translation_applies(board) and not fixed
-    return min(LEX_SQUARES, int(board.rows) * int(board.cols)) if applies else 0
+def formula_of(board: Any, fixed: tuple = ()) -> tuple[int, int, int]:
+    """The refuted formula's ``lex``, ``lines`` and ``balanced`` on ``board``
+    (:func:`~knightcert.problems.checkers.knights_cnf.knights_cnf`): the counter by knight
+    lines where the shorter side is odd; on a torus with no square removed or fixed, the lines
+    balanced, and lex-leader comparisons over :data:`LEX_SQUARES` squares of the translations
+    along the lines where there are some (the shorter side divides the longer)."""
+    lines = line_scale(board)
+    balanced = int(bool(lines) and translation_applies(board) and not fixed)
+    along = balanced and max(board.rows, board.cols) % min(board.rows, board.cols) == 0
+    return min(LEX_SQUARES, board.rows * board.cols) * along, lines, balanced
 
 
 def prove_upper_bound(
@@ -135,36 +122,26 @@ class BoundProof:
         self.instance, self.knights, whole = instance, int(knights), instance.outer or instance
         board = self.board = whole.board
         self.fixed = whole.fixed
-        self.lex, self.lines = lex_length(board, self.fixed), line_scale(board)
-        self.level, self.cuts = split_of(board, self.knights + len(self.fixed), self.fixed)
+        self.formula = formula_of(board, self.fixed)
         self.began, self.began_wall = time.perf_counter(), time.time()
         self.limit = PROOF_SECONDS if time_limit is None else max(float(time_limit), 0.0)
-        self.folder, self.children = tempfile.mkdtemp(prefix="knightcert-lrat-"), []
+        self.folder = tempfile.mkdtemp(prefix="knightcert-lrat-")
         self.path = os.path.join(self.folder, "proof.lrat")
         task = os.path.join(self.folder, "task.npz")
         try:
             sizes = [board.rows, board.cols, int(bool(board.torus)), self.knights + len(self.fixed)]
             np.savez(
                 task,
-                sizes=np.array([*sizes, self.lex, self.lines, self.level]),
-                thresholds=np.array(self.cuts, dtype=np.int64),
+                sizes=np.array([*sizes, *self.formula]),
                 blocked=np.asarray(board.blocked, dtype=bool),
                 fixed=np.array(self.fixed, dtype=np.int64).reshape(-1, 2),
             )
             # a fresh interpreter running this module (not multiprocessing, which would import
-            # the caller's main script again: a script without `if __name__ == "__main__"`);
-            # the cases of a split proof shared round-robin by a child per thread
-            from knightcert.models.cpsat_solve import available_threads
-
-            n, quiet = min(available_threads(), len(self.cuts) + 1) if self.level else 1, subprocess.DEVNULL
-            for i in range(n):
-                command = [sys.executable, "-m", __name__, task, self.path, str(i), str(n)]
-                quiet_io: dict[str, Any] = {"stdin": quiet, "stdout": quiet, "stderr": quiet}
-                self.children.append(subprocess.Popen(command, **quiet_io, env=_child_environment()))
+            # the caller's main script again: a script without `if __name__ == "__main__"`)
+            quiet: dict[str, Any] = dict.fromkeys(("stdin", "stdout", "stderr"), subprocess.DEVNULL)
+            command = [sys.executable, "-m", __name__, task, self.path]
+            self.child = subprocess.Popen(command, **quiet, env=_child_environment())
         except BaseException:
-            for child in self.children:
-                child.kill()
-                child.wait()  # reaped: no zombie left behind
             shutil.rmtree(self.folder, ignore_errors=True)
             raise
 
@@ -173,9 +150,8 @@ class BoundProof:
         return max(self.limit - (time.perf_counter() - self.began), 0.0)
 
     def _ended(self) -> bool:
-        """Whether every child has ended, or one has without a proof of its cases."""
-        codes = [child.poll() for child in self.children]
-        return None not in codes or any(code not in (None, 0) for code in codes)
+        """Whether the child has ended."""
+        return self.child.poll() is not None
 
     def done(self) -> bool:
         """Whether the solver has ended (or its time is up)."""
@@ -196,11 +172,8 @@ class BoundProof:
 
     def _outcome(self) -> tuple[dict[str, Any] | None, list[list[int]] | None, dict[str, Any]]:
         upper, ended = self.knights - 1, self._ended()
-        for child in self.children:
-            child.kill()  # nothing to one that has ended
-        codes = [child.wait() for child in self.children]
-        # the child that ended the others first (they were killed: -9), a model above all
-        exitcode = min(codes, key=lambda code: (code != SATISFIABLE, code == 0, code == -9))
+        self.child.kill()  # nothing to one that has ended
+        exitcode = self.child.wait()
         info: dict[str, Any] = {
             "proof_solver": f"CaDiCaL 1.9.5 (python-sat {SOLVER})",
             "proof_solve_s": round(time.perf_counter() - self.began, 3),
@@ -213,28 +186,24 @@ class BoundProof:
             return None, None, info
         if exitcode == SATISFIABLE:
             info["proof"] = f"the solver placed {upper + 1} knights: the bound {upper} is wrong"
-            placed = self.path + f".model{codes.index(SATISFIABLE)}"
-            return None, _placement(self.board, placed, self.fixed), info
+            return None, _placement(self.board, self.path + ".model", self.fixed), info
         if exitcode == NO_LRAT:
             info["proof"] = "no proof: this python-sat writes no LRAT that maps onto the checker's formula"
             return None, None, info
         if exitcode != 0:
             info["proof"] = f"the proof's solver process failed (exit code {exitcode})"
             return None, None, info
-        parts = []
-        for a in range(len(self.cuts) + 1):  # each case's proof (one when not split), packed by its child
-            with open(f"{self.path}.{a}", encoding="ascii") as stream:
-                parts.append(json.load(stream))
-        size = f"LRAT, {sum(p['bytes'] for p in parts)} bytes" + f" in {len(parts)} cases" * bool(self.level)
-        if max(part["bytes"] for part in parts) > MAX_PROOF_BYTES:  # the checker would refuse it
+        with open(self.path, encoding="ascii") as stream:  # packed by the child
+            packed = json.load(stream)
+        size = f"LRAT, {packed['bytes']} bytes"
+        if packed["bytes"] > MAX_PROOF_BYTES:  # the checker would refuse it
             info["proof"] = f"{size}: past the {MAX_PROOF_BYTES} bytes a proof may have"
             return None, None, info
-        proofs, knights = parts if self.level else parts[0], upper + 1 + len(self.fixed)
-        split = {"lex": self.lex, "lines": self.lines, "level": self.level}
-        entry = encode_proof(proofs, knights, **split, thresholds=self.cuts)
-        if max(len(part["xz"]) for part in parts) > MAX_PROOF_TEXT:
+        if len(packed["xz"]) > MAX_PROOF_TEXT:
             info["proof"] = f"{size}: packed, past the {MAX_PROOF_TEXT} characters a proof may have"
             return None, None, info
+        lex, lines, balanced = self.formula
+        entry = encode_proof(packed, upper + 1 + len(self.fixed), lex=lex, lines=lines, balanced=balanced)
         info["proof"] = size
         info["proof_s"] = round(time.perf_counter() - self.began, 3)
         return entry, None, info
@@ -297,54 +266,33 @@ def _child_environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": root + (os.pathsep + rest if rest else "")}
 
 
-def _main(task: str, path: str, child: int = 0, children: int = 1) -> None:  # pragma: no cover - child
-    """The solver's process ``child`` of ``children``: read the board and the numbers
-    :class:`BoundProof` wrote to ``task``, then :func:`_refute` the cases ``child``,
-    ``child + children``, .. (all when the proof is not split)."""
-    if child == 0:  # one writer: the others' start is the same interpreter's
-        with open(os.path.join(os.path.dirname(path), STARTED), "w") as stream:
-            stream.write(repr(time.time()))
+def _main(task: str, path: str) -> None:  # pragma: no cover - child
+    """The solver's process: read the board and the numbers :class:`BoundProof` wrote to
+    ``task``, refute the formula, and write the packed proof to ``path`` (exit 0), the model's
+    knights to ``path.model`` (exit :data:`SATISFIABLE`), or exit :data:`NO_LRAT` when
+    python-sat cannot give a proof."""
+    with open(os.path.join(os.path.dirname(path), STARTED), "w") as stream:
+        stream.write(repr(time.time()))
     from knightcert.problems.board import Board
 
     with np.load(task) as data:
-        rows, cols, torus, knights, lex, lines, level = (int(v) for v in data["sizes"])
+        rows, cols, torus, knights, lex, lines, balanced = (int(v) for v in data["sizes"])
         blocked, fixed = data["blocked"], [(int(r), int(c)) for r, c in data["fixed"]]
-        cuts = [int(t) for t in data["thresholds"]]
-    board = Board(rows, cols, blocked, bool(torus))
-    _refute(board, knights, lex, lines, path, fixed, (level, cuts), (child, children))
+    _refute(Board(rows, cols, blocked, bool(torus)), knights, (lex, lines, balanced), path, fixed)
 
 
-def _refute(  # pragma: no cover - child process
-    board: Any,
-    knights: int,
-    lex: int,
-    lines: int,
-    path: str,
-    fixed: list | tuple = (),
-    split: tuple = (0, []),
-    share: tuple = (0, 1),
-) -> None:
-    """In a child process: solve "at least ``knights`` knights" (with lex-leader comparisons
-    of length ``lex``, 0: none, the counter's order ``lines``, 0: row-major, and the cases of
-    the ``split``, ``(level, thresholds)``, level 0: none) case by case, those of its
-    ``share`` ``(child, children)``: ``a % children == child``; write case ``a``'s
-    proof to ``path.a`` (binary LRAT renumbered to the checker's numbering) and exit 0, or exit
-    :data:`SATISFIABLE` (a model of any case is one of the formula), or :data:`NO_LRAT` when
-    python-sat cannot give one."""
+def _refute(board: Any, knights: int, formula: tuple, path: str, fixed: list | tuple = ()) -> None:
+    """In the child: refute "at least ``knights`` knights" (the ``formula``'s ``lex``, ``lines``,
+    ``balanced``); see :func:`_main`."""
     from knightcert.problems.checkers.clausal_proof import pack_proof
-    from knightcert.problems.checkers.knights_cnf import case_clauses
 
-    _, clauses = knights_cnf(board, knights, lex=lex, lines=lines, fixed=fixed)
-    squares = int(np.asarray(board.free, dtype=bool).sum())
-    level, cuts = split
-    cases = [case_clauses(squares, knights, level, cuts, a) for a in range(len(cuts) + 1)] if level else [[]]
-    child, children = share
-    for a, extra in list(enumerate(cases))[child::children]:
-        proof = _lrat(clauses + extra, f"{path}.model{child}", squares)
-        if proof is None:
-            sys.exit(NO_LRAT)
-        with open(f"{path}.{a}", "w", encoding="ascii") as stream:  # packed here: a core per child
-            json.dump(pack_proof(proof), stream)
+    lex, lines, balanced = formula
+    _, clauses = knights_cnf(board, knights, lex=lex, lines=lines, balanced=balanced, fixed=fixed)
+    proof = _lrat(clauses, f"{path}.model", int(np.asarray(board.free, dtype=bool).sum()))
+    if proof is None:
+        sys.exit(NO_LRAT)
+    with open(path, "w", encoding="ascii") as stream:  # packed here, in the child
+        json.dump(pack_proof(proof), stream)
 
 
 def _lrat(  # pragma: no cover - child process
@@ -385,4 +333,4 @@ def _lrat(  # pragma: no cover - child process
 
 
 if __name__ == "__main__":  # pragma: no cover - the solver's process (BoundProof)
-    _main(sys.argv[1], sys.argv[2], *map(int, sys.argv[3:5]))
+    _main(sys.argv[1], sys.argv[2])

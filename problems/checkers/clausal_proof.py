@@ -5,12 +5,12 @@ knights" (:mod:`knightcert.problems.checkers.knights_cnf`) in binary LRAT, check
 :mod:`knightcert.problems.checkers.lrat`. Answers carry it as ``certificate["drat"]``
 (the key is kept from the earlier DRAT proofs, so that saved answers still read):
 ``{format: "lrat-binary", knights, bytes, xz}`` with the binary LRAT compressed by xz
-(LZMA) and base64-encoded (:func:`encode_proof`), plus ``lex`` and ``lines`` naming the
-formula; a proof in cases (:func:`~knightcert.problems.checkers.knights_cnf.case_clauses`)
-has one ``{bytes, xz}`` per case instead. :func:`decode_proof` refuses a proof whose declared size is over
+(LZMA) and base64-encoded (:func:`encode_proof`), plus ``lex``, ``lines`` and ``balanced``
+naming the formula. :func:`decode_proof` refuses a proof whose declared size is over
 :data:`MAX_PROOF_BYTES` before inflating anything, and stops inflating at the declared size.
-An entry of format ``"drat-binary"`` (written by knightcert before issue 42) is refused
-with one line saying what to do: DRAT proofs are no longer checked here.
+An entry of format ``"drat-binary"`` (written by knightcert before issue 42), or a proof in
+cases (``cases``: written for a day before the balanced lines made one proof enough), is
+refused with one line saying what to do.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from knightcert.problems.checkers.failure import CheckFailed
 
 __all__ = [
     "FORMAT",
-    "MAX_CASES",
     "MAX_PROOF_BYTES",
     "MAX_PROOF_TEXT",
     "MAX_VARIABLES",
@@ -49,35 +48,23 @@ _DRAT = "drat-binary"
 #: 67 MB of LRAT packed in 4.6 s to 22.3 MB, against 13.1 s and 20.8 MB at preset 2.
 PRESET = 0
 _KEYS = {"format", "knights", "bytes", "xz"}
-#: The keys of a proof in cases.
-_SPLIT = {"format", "knights", "level", "thresholds", "cases"}
-#: Most cases a proof may have.
-MAX_CASES = 64
 #: The optional keys, each a positive integer that says which formula the proof refutes: the
 #: length of the lex-leader comparisons (:func:`knightcert.problems.checkers.knights_cnf.knights_cnf`'s
-#: ``lex``) and the counter's order (:func:`~knightcert.problems.checkers.knights_cnf.counter_order`).
-_OPTIONAL = ("lex", "lines")
+#: ``lex``), the counter's order (:func:`~knightcert.problems.checkers.knights_cnf.counter_order`)
+#: and the balanced lines.
+_OPTIONAL = ("lex", "lines", "balanced")
 
 
 def encode_proof(
-    binary: Any, knights: int, *, lex: int = 0, lines: int = 0, level: int = 0, thresholds=()
+    binary: Any, knights: int, *, lex: int = 0, lines: int = 0, balanced: int = 0
 ) -> dict[str, Any]:
     """A binary LRAT proof that "at least ``knights`` knights" is unsatisfiable, as an
     answer's certificate entry: ``{format, knights, bytes, xz}``, ``lex`` when the refuted
-    formula carries lex-leader comparisons of that length, and ``lines`` when its counter
-    takes the squares by knight lines in that order. A list of proofs, one per case of the
-    split at counter level ``level`` by ``thresholds``, gives a proof in cases (``level``,
-    ``thresholds``, ``cases``: their ``{bytes, xz}``). A proof may come packed already
-    (:func:`pack_proof`)."""
-    named = {key: int(v) for key, v in zip(_OPTIONAL, (lex, lines), strict=True) if v}
-    if not isinstance(binary, list):
-        return {"format": FORMAT, "knights": int(knights), **pack_proof(binary), **named}
-    split = {
-        "level": int(level),
-        "thresholds": [int(t) for t in thresholds],
-        "cases": list(map(pack_proof, binary)),
-    }
-    return {"format": FORMAT, "knights": int(knights), **split, **named}
+    formula carries lex-leader comparisons of that length, ``lines`` when its counter
+    takes the squares by knight lines in that order, and ``balanced`` when the lines are
+    balanced. A proof may come packed already (:func:`pack_proof`)."""
+    named = {key: int(v) for key, v in zip(_OPTIONAL, (lex, lines, balanced), strict=True) if v}
+    return {"format": FORMAT, "knights": int(knights), **pack_proof(binary), **named}
 
 
 def pack_proof(binary: bytes | dict[str, Any]) -> dict[str, Any]:
@@ -92,27 +79,24 @@ def pack_proof(binary: bytes | dict[str, Any]) -> dict[str, Any]:
 def proof_entry(entry: Any, claim: str = "optimal") -> dict[str, Any]:
     """Check the shape of a certificate's proof entry (nothing inflated); return a plain copy.
 
-    A proof in cases (docs/certificates.md, "Proofs in cases") has, for ``bytes`` and ``xz``,
-    ``level`` (an integer), ``thresholds`` (increasing integers) and ``cases``: one
-    ``{bytes, xz}`` per case, ``len(thresholds) + 1`` of them, at most :data:`MAX_CASES`.
-
     Raises
     ------
     CheckFailed
-        Not ``{format: "lrat-binary", knights: int, bytes: int, xz: str}`` (or a proof in
-        cases; optionally ``lex: int``, ``lines: int``), or over the size limits; a DRAT proof.
+        Not ``{format: "lrat-binary", knights: int, bytes: int, xz: str}`` (optionally
+        ``lex``, ``lines``, ``balanced``: integers), or over the size limits; a DRAT proof, or
+        a proof in cases (both written by earlier versions).
     """
-    split = isinstance(entry, dict) and "cases" in entry
-    keys = _SPLIT if split else _KEYS
-    if not isinstance(entry, dict) or not keys <= set(entry) <= keys | set(_OPTIONAL):
+    if isinstance(entry, dict) and ("cases" in entry or entry.get("format") == _DRAT):
+        what = "a proof in cases" if "cases" in entry else "a DRAT proof"
         raise CheckFailed(
-            "certificate 'drat': expected an object with keys format, knights, bytes, xz (and lex, lines)",
+            f"certificate 'drat': {what}, which knightcert no longer checks: re-solve to get one LRAT "
+            "proof, or check this one with drat-trim",
             claim,
         )
-    if entry["format"] == _DRAT:
+    if not isinstance(entry, dict) or not _KEYS <= set(entry) <= _KEYS | set(_OPTIONAL):
         raise CheckFailed(
-            "certificate 'drat': a DRAT proof, which knightcert no longer checks: re-solve to get an "
-            "LRAT proof, or check this one with drat-trim",
+            "certificate 'drat': expected an object with keys format, knights, bytes, xz "
+            "(and lex, lines, balanced)",
             claim,
         )
     if entry["format"] != FORMAT:
@@ -123,17 +107,7 @@ def proof_entry(entry: Any, claim: str = "optimal") -> dict[str, Any]:
     for key in _OPTIONAL:
         if key in entry:
             copy[key] = _count(entry, key, claim)
-    if not split:
-        return {**copy, **_part(entry, claim)}
-    cuts, cases = entry["thresholds"], entry["cases"]
-    if not (isinstance(cuts, list) and isinstance(cases, list) and len(cases) == len(cuts) + 1 <= MAX_CASES):
-        raise CheckFailed(
-            f"certificate 'drat': thresholds and cases must be lists, one case more, at most {MAX_CASES}",
-            claim,
-        )
-    copy["level"] = _count(entry, "level", claim)
-    copy["thresholds"] = [_count({"threshold": t}, "threshold", claim) for t in cuts]
-    return {**copy, "cases": [_part(case, claim) for case in cases]}
+    return {**copy, **_part(entry, claim)}
 
 
 def _count(entry: dict, key: str, claim: str) -> int:
@@ -145,9 +119,9 @@ def _count(entry: dict, key: str, claim: str) -> int:
 
 
 def _part(entry: Any, claim: str) -> dict[str, Any]:
-    """The ``bytes`` and ``xz`` of a proof (or of one case's), checked for shape and size."""
+    """The ``bytes`` and ``xz`` of a proof, checked for shape and size."""
     if not isinstance(entry, dict) or not {"bytes", "xz"} <= set(entry):
-        raise CheckFailed("certificate 'drat': a case must be an object with keys bytes, xz", claim)
+        raise CheckFailed("certificate 'drat': a proof must be an object with keys bytes, xz", claim)
     size, text = entry["bytes"], entry["xz"]
     if type(size) is not int or not 0 <= size <= MAX_PROOF_BYTES:
         raise CheckFailed(f"certificate 'drat': bytes must be an integer from 0 to {MAX_PROOF_BYTES}", claim)
@@ -159,7 +133,7 @@ def _part(entry: Any, claim: str) -> dict[str, Any]:
 
 
 def decode_proof(entry: Any, claim: str = "optimal") -> bytes:
-    """The binary LRAT proof of a certificate entry (or of one of its cases, ``{bytes, xz}``);
+    """The binary LRAT proof of a certificate entry (or its ``{bytes, xz}``);
     inflated at most to its declared size.
 
     Raises

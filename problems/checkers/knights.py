@@ -300,11 +300,9 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal", fixed: tuple = 
 
     The formula is the checker's own (:func:`~knightcert.problems.checkers.knights_cnf.knights_cnf`),
     built from the board, its ``fixed`` knights, the number of knights, the length ``lex`` of
-    its lex-leader comparisons (absent: none) and the counter's order ``lines`` (absent: row-major);
-    nothing but the proof and those numbers is read from the answer, and the numbers only
-    say which formula to build. A proof in cases has one proof per case of its ``level`` and
-    ``thresholds`` (:func:`~knightcert.problems.checkers.knights_cnf.case_clauses`), each
-    checked against the formula with its case's clauses after it.
+    its lex-leader comparisons (absent: none), the counter's order ``lines`` (absent: row-major)
+    and ``balanced`` (absent: no balanced lines); nothing but the proof and those numbers is
+    read from the answer, and the numbers only say which formula to build.
 
     Raises
     ------
@@ -312,37 +310,26 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal", fixed: tuple = 
         The entry is malformed or over the size limits, or the proof does not refute the formula.
     """
     from knightcert.problems.checkers.clausal_proof import decode_proof
-    from knightcert.problems.checkers.knights_cnf import case_clauses, knights_cnf
+    from knightcert.problems.checkers.knights_cnf import knights_cnf
     from knightcert.problems.checkers.lrat import check_lrat
 
     entry = proof_entry(proof, claim)
-    lex, lines, cuts = entry.get("lex", 0), entry.get("lines", 0), entry.get("thresholds", [])
-    parts = entry.get("cases", [entry])
+    named = {key: entry.get(key, 0) for key in ("lex", "lines", "balanced")}
     try:  # the numbers are checked where the formula is built: refused before anything is inflated
-        _, clauses = knights_cnf(board, entry["knights"], lex=lex, lines=lines, fixed=fixed)
-        cases = (
-            [[]]
-            if "level" not in entry
-            else [
-                case_clauses(board.n_free, entry["knights"], entry["level"], cuts, a)
-                for a in range(len(parts))
-            ]
-        )
+        _, clauses = knights_cnf(board, entry["knights"], fixed=fixed, **named)
     except ValueError as exc:
         raise CheckFailed(f"certificate 'drat': {exc}", claim) from None
-    lemmas, seconds = 0, 0.0
-    for a, (part, extra) in enumerate(zip(parts, cases, strict=True)):
-        binary = decode_proof(part, claim)
-        checked = check_lrat(clauses + extra, binary)
-        del binary
-        if not checked.refuted:
-            raise CheckFailed(f"LRAT proof refused: {f'case {a}: ' * bool(cuts)}{checked.reason}", claim)
-        lemmas, seconds = lemmas + checked.lemmas, seconds + checked.seconds
-    split = f" in {len(parts)} cases split at counter level {entry['level']}" if cuts else ""
-    symmetry = ", translations broken by lex-leader clauses" if lex else ""
+    binary = decode_proof(entry, claim)
+    checked = check_lrat(clauses, binary)
+    del binary
+    if not checked.refuted:
+        raise CheckFailed(f"LRAT proof refused: {checked.reason}", claim)
+    symmetry = ", the lines balanced" if named["balanced"] else ""
+    symmetry += ", translations broken by lex-leader clauses" if named["lex"] else ""
     symmetry += f", the {len(fixed)} fixed knight{'s' * (len(fixed) != 1)} as units" if fixed else ""
-    order = ", counted by knight lines" if lines else ""
-    return f"LRAT proof ({_thousands(lemmas)} lemmas{split}{symmetry}{order}, checked in {seconds:.1f} s)"
+    order = ", counted by knight lines" if named["lines"] else ""
+    lemmas, seconds = checked.lemmas, checked.seconds
+    return f"LRAT proof ({_thousands(lemmas)} lemmas{symmetry}{order}, checked in {seconds:.1f} s)"
 
 
 def _thousands(count: int) -> str:

@@ -59,26 +59,30 @@ Symmetry, stronger (``lex``: the lex-leader constraints of the translations)
     builds them from the board and the number ``lex``, which only says how many
     letters each comparison covers (``1 <= lex <= rows * cols``), and refuses ``lex``
     on a board that translations do not map onto itself.
-Cases (``split``: a refutation in pieces, :func:`case_clauses`)
-    Given a level ``i`` of the counter and thresholds ``J_1 < .. < J_m`` among its
-    ``j``, let ``M`` be the largest ``j`` with ``s(i, j)`` true (none: below every
-    ``J``). Case ``a`` (``0 .. m``) adds to the formula the clause ``s(i, J_a) | .. |
-    s(i, hi)`` (for ``a >= 1``; ``hi`` the largest ``j`` of level ``i``) and the units
-    ``-s(i, t)``, ``J_(a+1) <= t <= hi`` (for ``a < m``): it holds exactly when
-    ``J_a <= M < J_(a+1)``. Every assignment falls in one case, so the formula is
-    unsatisfiable when every case is: no reading of the counter is trusted.
+Balanced lines (``balanced``: 1, with ``lines`` prime to the shorter side ``m``, odd)
+    On the same boards the counter takes the ``m`` knight lines whole, ``n / m`` squares
+    each, in the order ``lines * t`` (mod ``m``). A translation by ``d`` along the shorter side
+    moves line ``t`` to ``t + d``: the lines' counts of knights, read in the counter's order,
+    turn round as a cycle, and every turn is some translation's. By the cycle lemma one
+    turn has every prefix at or above the average: the first ``j`` lines hold at least
+    ``j k / m`` knights, for every ``j``. The builder writes the units
+    ``s(j n / m, ceil(j k / m))``, ``j = 1 .. m - 1``; the lex-leader clauses (``lex``) then
+    compare only the translations along the lines, ``(2 d mod m, d)`` (rows the shorter
+    side; ``(d, 2 d mod m)`` else), which keep every line's count, and exist only when ``m``
+    divides the longer side (else there is neither ``lex`` nor the unit ``x_(0,0)``). The
+    unit ``x_(0,0)`` stays: the first line, which holds ``(0, 0)``, has a knight, and the
+    translations along it move any of its squares to ``(0, 0)``.
 """
 
 from __future__ import annotations
 
-from itertools import pairwise
+import math
 
 import numpy as np
 
 __all__ = [
     "KNIGHT_JUMPS",
     "LEX_SQUARES",
-    "case_clauses",
     "counter_order",
     "knights_cnf",
     "line_scale",
@@ -159,7 +163,7 @@ def _jump_pairs(board) -> np.ndarray:
 
 
 def knights_cnf(
-    board, k: int, *, translate: bool = True, lex: int = 0, lines: int = 0, fixed=()
+    board, k: int, *, translate: bool = True, lex: int = 0, lines: int = 0, fixed=(), balanced: int = 0
 ) -> tuple[int, list[list[int]]]:
     """The CNF "at least ``k`` independent knights on ``board``" (see the module notes).
 
@@ -180,6 +184,10 @@ def knights_cnf(
     fixed : sequence of (row, col)
         Usable squares that must hold a knight (the instance's side constraint): their
         units replace the translation unit, and no ``lex`` goes with them.
+    balanced : int
+        1: the knight lines balanced (see the module notes): every first ``j`` lines hold at
+        least ``ceil(j k / m)`` knights, and ``lex`` compares only the translations along the
+        lines. Needs ``lines`` prime to ``m``, on a torus with no square removed or fixed.
 
     Returns
     -------
@@ -190,7 +198,7 @@ def knights_cnf(
     ------
     ValueError
         ``k < 1``; ``lex`` out of range, or given on a board translations do not map onto
-        itself; ``lines`` out of range.
+        itself; ``lines`` out of range; ``balanced`` not 0 or 1, or where it does not apply.
 
     Examples
     --------
@@ -209,23 +217,46 @@ def knights_cnf(
         raise ValueError(
             f"lex {lex} needs a torus with no square removed or fixed and 1 <= lex <= {rows * cols}"
         )
+    if balanced not in (0, 1) or (balanced and (fixed or not translation_applies(board))):
+        raise ValueError(f"balanced {balanced} needs 0, or 1 on a torus with no square removed or fixed")
     order = counter_order(board, lines)
+    shifts = _along(rows, cols, lines) if balanced else None  # None: every translation
+    if lex and shifts == []:
+        raise ValueError(f"lex {lex} needs translations along the lines, and {rows} x {cols} has none")
     usable = np.flatnonzero(np.asarray(board.free, dtype=bool).reshape(-1))
     n = int(usable.size)
     number = np.zeros(rows * cols, dtype=np.int64)
     number[usable] = np.arange(1, n + 1)
     clauses: list[list[int]] = [[-int(number[u]), -int(number[v])] for u, v in _jump_pairs(board)]
     units = sorted({int(number[r * cols + c]) for r, c in fixed})
-    if translate and translation_applies(board) and n and not units:
+    if translate and translation_applies(board) and n and not units and shifts != []:
         units = [int(number[0])]
     clauses += [[u] for u in units]
     if k > n:
         clauses.append([])  # more knights than squares: the empty clause
         return n, clauses
     top = _counter(n, k, order, clauses)
+    m = min(rows, cols)
+    clauses += [[_s(n, k, j * n // m, -(-j * k // m))] for j in range(1, m * bool(balanced))]
     if lex:
-        top = _lex_leader(rows, cols, lex, top, clauses)
+        top = _lex_leader(rows, cols, lex, top, clauses, shifts)
     return top, clauses
+
+
+def _along(rows: int, cols: int, lines: int) -> list[tuple[int, int]]:
+    """The translations ``(dr, dc)`` along the knight lines but the identity: ``(2 d mod m, d)``
+    (``(d, 2 d mod m)`` when the columns are the shorter side), when the shorter side ``m``
+    divides the longer (else none: they would move squares to other lines)."""
+    m, longer = min(rows, cols), max(rows, cols)
+    if not (m % 2 and math.gcd(lines, m) == 1):  # lines in 1 .. m - 1 (counter_order)
+        raise ValueError(f"balanced lines need an odd shorter side and lines prime to it, not {lines}")
+    along = [(2 * d % m, d) for d in range(1, longer)] if longer % m == 0 else []
+    return along if rows <= cols else [(d, e) for e, d in along]
+
+
+def _s(n: int, k: int, i: int, j: int) -> int:
+    """The variable of the counter's ``s(i, j)`` (numbered as :func:`_counter` numbers them)."""
+    return n + (j - 1) * (n - k + 1) + i - j + 1
 
 
 def _counter(n: int, k: int, order: np.ndarray, clauses: list[list[int]]) -> int:
@@ -257,52 +288,21 @@ def _counter(n: int, k: int, order: np.ndarray, clauses: list[list[int]]) -> int
     return top
 
 
-def _lex_leader(rows: int, cols: int, length: int, top: int, clauses: list[list[int]]) -> int:
-    """Append the lex-leader comparisons over the first ``length`` squares of every
-    translation but the identity (see the module notes); return the last variable used.
-    Square ``(r, c)`` is variable ``r * cols + c + 1`` (a full board: every square usable)."""
-    for dr in range(rows):
-        for dc in range(cols):
-            if dr == 0 and dc == 0:
-                continue
-            agree = 0  # e_(m-1); 0 stands for e_0, which is true
-            for m in range(length):
-                r, c = divmod(m, cols)
-                x, y = m + 1, ((r + dr) % rows) * cols + (c + dc) % cols + 1
-                clauses.append([v for v in (-agree, x, -y) if v])
-                if m == length - 1:
-                    break
-                top += 1
-                clauses.append([v for v in (-agree, x, y, top) if v])
-                clauses.append([v for v in (-agree, -x, -y, top) if v])
-                agree = top
+def _lex_leader(rows: int, cols: int, length: int, top: int, clauses: list[list[int]], shifts) -> int:
+    """Append the lex-leader comparisons over the first ``length`` squares of the translations
+    ``shifts`` (see the module notes); return the last variable used. Square ``(r, c)`` is
+    variable ``r * cols + c + 1`` (a full board: every square usable)."""
+    every = ((dr, dc) for dr in range(rows) for dc in range(cols) if dr or dc)
+    for dr, dc in every if shifts is None else shifts:
+        agree = 0  # e_(m-1); 0 stands for e_0, which is true
+        for m in range(length):
+            r, c = divmod(m, cols)
+            x, y = m + 1, ((r + dr) % rows) * cols + (c + dc) % cols + 1
+            clauses.append([v for v in (-agree, x, -y) if v])
+            if m == length - 1:
+                break
+            top += 1
+            clauses.append([v for v in (-agree, x, y, top) if v])
+            clauses.append([v for v in (-agree, -x, -y, top) if v])
+            agree = top
     return top
-
-
-def case_clauses(squares: int, k: int, level: int, thresholds, case: int) -> list[list[int]]:
-    """The clauses case ``case`` of the split at counter level ``level`` by ``thresholds``
-    adds to the formula of ``k`` knights on ``squares`` usable squares (see the module notes).
-
-    Raises
-    ------
-    ValueError
-        ``level`` not in ``1 .. squares``, thresholds not increasing within the level's
-        ``j``, or ``case`` not in ``0 .. len(thresholds)``.
-
-    Examples
-    --------
-    >>> case_clauses(4, 2, 2, [2], 0), case_clauses(4, 2, 2, [2], 1)  # s(2, 1) is 6, s(2, 2) is 8
-    ([[-8]], [[8]])
-    """
-    low, high = max(1, k - squares + level), min(level, k)
-    cuts = list(thresholds)
-    if not (1 <= k <= squares and 1 <= level <= squares and 0 <= case <= len(cuts)) or not all(
-        a < b for a, b in pairwise([low - 1, *cuts, high + 1])
-    ):
-        raise ValueError(f"split at level {level} by {cuts[:8]} (case {case}) does not fit {k} of {squares}")
-
-    def s(t: int) -> int:  # the variable s(level, t) (numbered as _counter numbers it)
-        return squares + (t - 1) * (squares - k + 1) + level - t + 1
-
-    clauses = [[s(t) for t in range(cuts[case - 1], high + 1)]] if case else []
-    return clauses + [[-s(t)] for t in range(cuts[case], high + 1)] if case < len(cuts) else clauses

@@ -40,16 +40,6 @@ checker that shares no code with knightcert:
 
 or with knightcert's own: knightcert check ... --export-proof re-checks it before writing.
 """
-_CASES = """
-The proof is in {cases} cases, one folder each: case-A/formula.cnf is the formula with case A's
-clauses after it (above: case-0's sizes), case-A/proof.lrat its refutation; check every pair as
-above. With s(i, j) the counter's variable (docs/certificates.md, "Proofs in cases"), level
-i = {level} and thresholds J_1 .. J_m = {cuts}, case A adds the clause s(i, J_A) | .. | s(i, hi)
-(A >= 1; hi the largest j of level i) and the units -s(i, t), t >= J_(A+1) (A < m). Every
-assignment falls in the case of M, the largest j with s(i, j) true: J_A <= M < J_(A+1). A
-reviewer checks the cover by comparing each case's formula with that rule: `diff` of two
-cases' formula.cnf shows only their last clauses.
-"""
 
 
 def _number(u: int) -> bytes:
@@ -138,8 +128,7 @@ def export_proof(board, entry: dict, folder: str, fixed: tuple = ()) -> str:
     """Write ``formula.cnf``, ``proof.lrat`` and ``README`` for the proof ``entry`` (a
     certificate entry the checker accepted, :func:`~knightcert.problems.checkers.clausal_proof.proof_entry`)
     of a bound on ``board`` with the ``fixed`` knights into ``folder`` (made if missing); return a
-    line saying what was written. A proof in cases writes one such pair per case, into
-    ``folder/case-0``, ``folder/case-1``, ..., each formula with its case's clauses after it.
+    line saying what was written.
 
     Examples
     --------
@@ -152,36 +141,25 @@ def export_proof(board, entry: dict, folder: str, fixed: tuple = ()) -> str:
     ' formula.cnf (2 variables, 1 clauses), proof.lrat (1 additions), README'
     """
     from knightcert.problems.checkers.clausal_proof import decode_proof
-    from knightcert.problems.checkers.knights_cnf import case_clauses, knights_cnf
+    from knightcert.problems.checkers.knights_cnf import knights_cnf
 
-    knights, cuts = entry["knights"], entry.get("thresholds", [])
-    variables, clauses = knights_cnf(
-        board, knights, lex=entry.get("lex", 0), lines=entry.get("lines", 0), fixed=fixed
-    )
-    parts, written = entry.get("cases", [entry]), []
-    for a, part in enumerate(parts):
-        here = os.path.join(folder, f"case-{a}") if cuts else folder
-        extra = case_clauses(board.n_free, knights, entry["level"], cuts, a) if cuts else []
-        os.makedirs(here, exist_ok=True)
-        with open(os.path.join(here, FORMULA), "wb") as stream:
-            dimacs(variables, clauses + extra, stream)
-        with open(os.path.join(here, PROOF), "wb") as stream:
-            written.append((len(clauses) + len(extra), lrat_binary_to_text(decode_proof(part), stream)))
+    knights, named = entry["knights"], {key: entry.get(key, 0) for key in ("lex", "lines", "balanced")}
+    variables, clauses = knights_cnf(board, knights, fixed=fixed, **named)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, FORMULA), "wb") as stream:
+        dimacs(variables, clauses, stream)
+    with open(os.path.join(folder, PROOF), "wb") as stream:
+        lemmas = lrat_binary_to_text(decode_proof(entry), stream)
     torus = " torus" if board.torus else ""
     removed = int(board.size - board.n_free)
     what = (
         f"A refutation of 'at least {knights} independent knights' on the {board.rows} x "
         f"{board.cols}{torus} board{f' with {removed} squares removed' if removed else ''}"
         f"{f', knights fixed on {list(fixed)}' if fixed else ''}"
-        f" (lex {entry.get('lex', 0)}, lines {entry.get('lines', 0)}): no placement holds "
-        f"{knights} knights{' with them' if fixed else ''}, so at most {knights - 1} fit."
+        f" (lex {named['lex']}, lines {named['lines']}, balanced {named['balanced']}): no placement "
+        f"holds {knights} knights{' with them' if fixed else ''}, so at most {knights - 1} fit."
     )
-    split = _CASES.format(cases=len(parts), level=entry.get("level"), cuts=" ".join(map(str, cuts)))
     with open(os.path.join(folder, README), "w", encoding="utf-8") as stream:
-        count, lemmas = written[0]
-        stream.write(_README.format(what=what, variables=variables, clauses=count, lemmas=lemmas))
-        stream.write(split if cuts else "")
-    files = f"{FORMULA} ({variables} variables, {written[0][0]} clauses), {PROOF} ({written[0][1]} additions)"
-    if cuts:
-        files = f"{len(parts)} cases case-*/{FORMULA} and {PROOF} ({sum(w[1] for w in written)} additions)"
+        stream.write(_README.format(what=what, variables=variables, clauses=len(clauses), lemmas=lemmas))
+    files = f"{FORMULA} ({variables} variables, {len(clauses)} clauses), {PROOF} ({lemmas} additions)"
     return f"proof exported to {folder}: {files}, {README}"

@@ -49,6 +49,11 @@ def seven_answer(tmp_path_factory) -> str:
     return str(path)
 
 
+def named(entry: dict) -> dict:
+    """The numbers of an entry that say which formula it refutes."""
+    return {key: entry.get(key, 0) for key in ("lex", "lines", "balanced")}
+
+
 def test_check_exports_the_formula_and_proof_the_checker_accepts(tmp_path, capsys, seven_answer):
     folder = tmp_path / "p"
     assert main(["check", "7", "--torus", seven_answer, "--export-proof", str(folder)]) == 0
@@ -57,11 +62,11 @@ def test_check_exports_the_formula_and_proof_the_checker_accepts(tmp_path, capsy
     entry = json.loads(Path(seven_answer).read_text())["certificate"]["drat"]
     variables, clauses = read_dimacs((folder / "formula.cnf").read_text())
     # exactly the checker's formula, clause for clause, and the proof refutes it as text too
-    assert (variables, clauses) == knights_cnf(SEVEN.board, 15, lex=entry["lex"], lines=entry["lines"])
+    assert (variables, clauses) == knights_cnf(SEVEN.board, 15, **named(entry))
     text = (folder / "proof.lrat").read_text()
     checked = check_lrat(clauses, lrat_text_to_binary(text))
     assert checked.refuted and checked.lemmas == len(text.splitlines())
-    fits = knights_cnf(SEVEN.board, 14, lex=entry["lex"], lines=entry["lines"])[1]
+    fits = knights_cnf(SEVEN.board, 14, **named(entry))[1]
     assert not check_lrat(fits, lrat_text_to_binary(text)).refuted
     readme = (folder / "README").read_text()
     assert "lrat-check formula.cnf proof.lrat" in readme and "cake_lpr formula.cnf proof.lrat" in readme
@@ -160,7 +165,7 @@ def test_drat_trims_lrat_check_verifies_the_exported_files(tmp_path, capsys, sev
     verdict = subprocess.run([str(checker), cnf, proof], capture_output=True, text=True)
     assert "c VERIFIED" in verdict.stdout.splitlines() and verdict.returncode == 0
     entry = json.loads(Path(seven_answer).read_text())["certificate"]["drat"]
-    variables, fits = knights_cnf(SEVEN.board, 14, lex=entry["lex"], lines=entry["lines"])
+    variables, fits = knights_cnf(SEVEN.board, 14, **named(entry))
     lines = [f"p cnf {variables} {len(fits)}", *(" ".join(map(str, [*clause, 0])) for clause in fits)]
     (tmp_path / "fits.cnf").write_text("\n".join(lines) + "\n")
     verdict = subprocess.run([str(checker), str(tmp_path / "fits.cnf"), proof], capture_output=True)

@@ -61,9 +61,9 @@ def test_without_lrat_there_is_no_proof(monkeypatch, seven_proof):
     assert producer.line_scale(SEVEN.board) == 2  # the inverse of 4 modulo 7
     monkeypatch.setattr(producer, "_lrat", lambda *args: None)
     with tempfile.TemporaryDirectory() as folder, pytest.raises(SystemExit) as ended:
-        producer._refute(SEVEN.board, 15, 0, 2, os.path.join(folder, "proof"))
+        producer._refute(SEVEN.board, 15, (0, 2, 1), os.path.join(folder, "proof"))
     assert ended.value.code == producer.NO_LRAT
-    monkeypatch.setattr(seven_proof.children[0], "returncode", producer.NO_LRAT)  # ended without LRAT
+    monkeypatch.setattr(seven_proof.child, "returncode", producer.NO_LRAT)  # ended without LRAT
     entry, placement, info = seven_proof._outcome()
     assert entry is None and placement is None and "writes no LRAT" in info["proof"]
 
@@ -83,39 +83,35 @@ def test_a_proof_past_the_checkers_limits_is_not_attached(monkeypatch, seven_pro
     assert entry is None and info["proof"].endswith("packed, past the 10 characters a proof may have")
 
 
-@pytest.mark.parametrize(("split", "threads"), [(False, "2"), (True, "1"), (True, "2")])
-def test_a_false_bound_gets_no_proof(monkeypatch, split, threads):
-    """Whole or in cases (shared by a child per thread, the first model ending them all), a
-    bound below the optimum gets no proof: the solver places a knight more."""
-    monkeypatch.setenv("KNIGHTCERT_THREADS", threads)
-    monkeypatch.setattr(producer, "SPLIT_SQUARES", 1 if split else producer.SPLIT_SQUARES)
+def test_a_false_bound_gets_no_proof():
+    """A bound below the optimum gets no proof: the solver places a knight more."""
     proof = producer.BoundProof(SEVEN, 14)
-    assert len(proof.children) == (int(threads) if split else 1)
     proof.wait()
     entry, placement, info = proof.finish()
     assert entry is None and "placed 14 knights" in info["proof"] and placement is not None
     assert check_placement(SEVEN, placement) == 14
 
 
-def test_a_failed_start_ends_and_reaps_the_children_already_started(monkeypatch):
-    """The second child cannot start: the first is killed and waited for (no zombie), the
-    proof's folder removed, the error raised."""
+def test_a_failed_start_leaves_no_folder(monkeypatch):
+    """The child cannot start: the proof's folder is removed and the error raised."""
+    import os
     import subprocess
+    import tempfile
 
-    started, real = [], subprocess.Popen
+    made, real = [], tempfile.mkdtemp
+
+    def mkdtemp(*args, **kwargs):
+        made.append(real(*args, **kwargs))
+        return made[-1]
 
     def popen(*args, **kwargs):
-        if started:
-            raise OSError("no second child")
-        started.append(real(*args, **kwargs))
-        return started[-1]
+        raise OSError("no child")
 
-    monkeypatch.setenv("KNIGHTCERT_THREADS", "2")
-    monkeypatch.setattr(producer, "SPLIT_SQUARES", 1)
+    monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp)
     monkeypatch.setattr(subprocess, "Popen", popen)
-    with pytest.raises(OSError, match="no second child"):
+    with pytest.raises(OSError, match="no child"):
         producer.BoundProof(SEVEN, 15)
-    assert started[0].returncode is not None  # reaped by wait(), not left to the caller
+    assert len(made) == 1 and not os.path.exists(made[0])
 
 
 def test_no_time_no_proof():

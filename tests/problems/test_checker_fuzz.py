@@ -326,29 +326,31 @@ def odd_torus_case(rng: random.Random):
 
 def lrat_entry(board, knights: int) -> dict | None:
     """CaDiCaL's LRAT proof (renumbered by the producer) that ``knights`` knights do not fit,
-    of the formula the producer refutes (lex-leader clauses on a full torus)."""
-    from knightcert.models.knights_sat import _lrat, lex_length
+    of the formula the producer refutes (lex-leader clauses and balanced lines on a full torus)."""
+    from knightcert.models.knights_sat import _lrat, formula_of
     from knightcert.problems.checkers.clausal_proof import encode_proof
     from knightcert.problems.checkers.knights_cnf import knights_cnf
 
-    lex = lex_length(board)
+    named = dict(zip(("lex", "lines", "balanced"), formula_of(board), strict=True))
     try:
-        proof = _lrat(knights_cnf(board, knights, lex=lex)[1])
+        proof = _lrat(knights_cnf(board, knights, **named)[1])
     except SystemExit:  # the producer's child exits so when the knights fit
         return None
-    return None if proof is None else encode_proof(proof, knights, lex=lex)
+    return None if proof is None else encode_proof(proof, knights, **named)
 
 
 def perturb_proof(rng: random.Random, entry: dict, other: dict | None) -> dict:
     """One change to a proof entry: a byte flipped, the proof cut short or records dropped,
-    another board's proof, the bound it refutes moved, or the length of its lex-leader
-    comparisons changed."""
+    another board's proof, the bound it refutes moved, the length of its lex-leader
+    comparisons changed, or its balanced lines removed."""
     import lzma
 
     from knightcert.problems.checkers.clausal_proof import encode_proof
 
     binary = bytearray(lzma.decompress(base64.b64decode(entry["xz"])))
     kind = rng.randrange(6)
+    if kind == 5 and "balanced" in entry and rng.random() < 0.3:  # the balanced lines removed
+        return {k: v for k, v in entry.items() if k != "balanced"}
     if kind == 5:  # the lex-leader comparisons' length removed, moved or added
         lex = entry.get("lex", 0) + rng.choice((-1, 1, 2))
         return {k: v for k, v in entry.items() if k != "lex"} | ({"lex": lex} if lex > 0 else {})
@@ -364,7 +366,8 @@ def perturb_proof(rng: random.Random, entry: dict, other: dict | None) -> dict:
         return other
     else:
         return {**entry, "knights": max(1, entry["knights"] + rng.choice((-2, -1, 1)))}
-    return encode_proof(bytes(binary), entry["knights"], lex=entry.get("lex", 0))
+    named = {key: entry.get(key, 0) for key in ("lex", "lines", "balanced")}
+    return encode_proof(bytes(binary), entry["knights"], **named)
 
 
 @settings(max_examples=max(25, EXAMPLES // 40), suppress_health_check=list(HealthCheck), deadline=None)

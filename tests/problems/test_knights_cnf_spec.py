@@ -15,7 +15,15 @@ from knightcert.problems.checkers.knights_cnf import knights_cnf
 
 
 def spec_formula(
-    rows: int, cols: int, torus: bool, removed: set[tuple[int, int]], k: int, lex: int, lines: int, fixed=()
+    rows: int,
+    cols: int,
+    torus: bool,
+    removed: set[tuple[int, int]],
+    k: int,
+    lex: int,
+    lines: int,
+    fixed=(),
+    b=0,
 ) -> tuple[int, list[list[int]]]:
     """The formula as the specification words it, step by step (section numbers of the docs)."""
     # 1. squares: the usable ones, row-major, are variables 1 .. n
@@ -35,11 +43,13 @@ def spec_formula(
                 pairs.add(tuple(sorted((x[(r, c)], x[(sr, sc)]))))
     clauses = [[-u, -v] for u, v in sorted(pairs)]
     # 3. the units: the fixed squares' variables, ascending, each once; with none fixed, on a
-    #    torus with no square removed, the unit on square (0, 0)
+    #    torus with no square removed, the unit on square (0, 0), unless b = 1 and m does not
+    #    divide the longer side
     full_torus = torus and not removed
+    m = min(rows, cols)
     if fixed:
         clauses += [[v] for v in sorted({x[square] for square in fixed})]
-    elif full_torus:
+    elif full_torus and not (b and max(rows, cols) % m):
         clauses.append([1])
     # 4. more knights than squares: the empty clause, and nothing more
     if k > n:
@@ -48,7 +58,6 @@ def spec_formula(
     if lines == 0:
         order = list(range(1, n + 1))
     else:
-        m = min(rows, cols)
 
         def key(square):
             r, c = square
@@ -71,18 +80,23 @@ def spec_formula(
             if j >= 2:
                 clauses.append([-s[(i, j)], *before, s[(i - 1, j - 1)]])
     clauses.append([s[(n, k)]])
-    # 8. the lex-leader comparisons, translation by translation (row shift, then column shift)
+    # 7b. the balance units s(j n / m, ceil(j k / m)), j = 1 .. m - 1
+    if b:
+        clauses += [[s[(j * n // m, -(-j * k // m))]] for j in range(1, m)]
+    # 8. the lex-leader comparisons, translation by translation (row shift, then column shift);
+    #    with b = 1 only (2d mod m, d), d = 1 .. C - 1 (R <= C), or (d, 2d mod m), d = 1 .. R - 1
     if lex:
         assert full_torus and not fixed
-        for dr, dc in itertools.product(range(rows), range(cols)):
-            if (dr, dc) == (0, 0):
-                continue
+        every = [t for t in itertools.product(range(rows), range(cols)) if t != (0, 0)]
+        if b:
+            every = [(2 * d % m, d) if rows <= cols else (d, 2 * d % m) for d in range(1, max(rows, cols))]
+        for dr, dc in every:
             agree: list[int] = []  # e_(m-1) as a literal list: empty for e_0 (true, left out)
-            for m in range(1, lex + 1):
-                r, c = divmod(m - 1, cols)
-                xm, ym = m, ((r + dr) % rows) * cols + (c + dc) % cols + 1
+            for p in range(1, lex + 1):
+                r, c = divmod(p - 1, cols)
+                xm, ym = p, ((r + dr) % rows) * cols + (c + dc) % cols + 1
                 clauses.append([*(-e for e in agree), xm, -ym])
-                if m == lex:
+                if p == lex:
                     break
                 top += 1
                 clauses.append([*(-e for e in agree), xm, ym, top])
@@ -92,20 +106,24 @@ def spec_formula(
 
 
 def cases():
-    yield 3, 3, False, set(), 2, 0, 0, ()
-    yield 3, 4, False, {(1, 1)}, 4, 0, 1, ()
-    yield 4, 5, False, set(), 6, 0, 3, ()
-    yield 1, 3, False, set(), 4, 0, 0, ()  # more knights than squares
-    yield 5, 5, True, set(), 6, 7, 4, ()
-    yield 5, 5, True, set(), 6, 25, 0, ()
-    yield 3, 5, True, set(), 5, 30 // 2, 1, ()
-    yield 5, 3, True, set(), 5, 4, 2, ()  # more rows than columns: lines by rows
-    yield 4, 6, True, set(), 9, 6, 3, ()
-    yield 5, 5, True, {(2, 3)}, 5, 0, 4, ()
-    yield 7, 7, True, set(), 15, 30, 2, ()  # the producer's choice on 7 x 7
-    yield 11, 11, True, set(), 45, 30, 3, ()  # the formula of issue 42's 11 x 11 proof (lex 30, lines 3)
-    yield 7, 7, True, set(), 14, 0, 2, ((1, 1), (0, 0), (0, 1))  # fixed knights (issue 37): units
-    yield 5, 6, False, {(2, 2)}, 9, 0, 1, ((4, 5), (0, 0), (4, 5))  # a plain board, a square twice
+    yield 7, 7, True, set(), 15, 30, 2, (), 1  # the producer's choice on 7 x 7 (balanced lines)
+    yield 5, 7, True, set(), 12, 0, 4, (), 1  # balanced, 5 does not divide 7: no lex, no unit
+    yield 9, 3, True, set(), 12, 20, 1, (), 1  # balanced, columns the shorter side
+    yield 5, 10, True, set(), 20, 12, 3, (), 1  # balanced along the lines of a 5 x 10 torus
+    yield 3, 3, False, set(), 2, 0, 0, (), 0
+    yield 3, 4, False, {(1, 1)}, 4, 0, 1, (), 0
+    yield 4, 5, False, set(), 6, 0, 3, (), 0
+    yield 1, 3, False, set(), 4, 0, 0, (), 0  # more knights than squares
+    yield 5, 5, True, set(), 6, 7, 4, (), 0
+    yield 5, 5, True, set(), 6, 25, 0, (), 0
+    yield 3, 5, True, set(), 5, 30 // 2, 1, (), 0
+    yield 5, 3, True, set(), 5, 4, 2, (), 0  # more rows than columns: lines by rows
+    yield 4, 6, True, set(), 9, 6, 3, (), 0
+    yield 5, 5, True, {(2, 3)}, 5, 0, 4, (), 0
+    yield 7, 7, True, set(), 15, 30, 2, (), 0  # the producer's choice on 7 x 7 before balanced lines
+    yield 11, 11, True, set(), 45, 30, 3, (), 0  # the formula of issue 42's 11 x 11 proof (lex 30, lines 3)
+    yield 7, 7, True, set(), 14, 0, 2, ((1, 1), (0, 0), (0, 1)), 0  # fixed knights (issue 37): units
+    yield 5, 6, False, {(2, 2)}, 9, 0, 1, ((4, 5), (0, 0), (4, 5)), 0  # a plain board, a square twice
     rng = random.Random(42)
     for _ in range(12):
         rows, cols, torus = rng.randint(1, 7), rng.randint(1, 7), rng.random() < 0.6
@@ -120,15 +138,18 @@ def cases():
             rng.randint(1, rows * cols) if full and rng.random() < 0.7 else 0,
             rng.randrange(min(rows, cols)),
             (),
+            0,
         )
 
 
-@pytest.mark.parametrize(("rows", "cols", "torus", "removed", "k", "lex", "lines", "fixed"), list(cases()))
-def test_the_specification_rebuilds_the_checkers_formula(rows, cols, torus, removed, k, lex, lines, fixed):
+@pytest.mark.parametrize(
+    ("rows", "cols", "torus", "removed", "k", "lex", "lines", "fixed", "b"), list(cases())
+)
+def test_the_specification_rebuilds_the_checkers_formula(rows, cols, torus, removed, k, lex, lines, fixed, b):
     blocked = np.array([[(r, c) in removed for c in range(cols)] for r in range(rows)], dtype=bool)
     board = Board(rows, cols, blocked, torus=torus)
-    spec = spec_formula(rows, cols, torus, removed, k, lex, lines, fixed)
-    assert knights_cnf(board, k, lex=lex, lines=lines, fixed=fixed) == spec
+    spec = spec_formula(rows, cols, torus, removed, k, lex, lines, fixed, b)
+    assert knights_cnf(board, k, lex=lex, lines=lines, fixed=fixed, balanced=b) == spec
 
 
 def test_fixed_knights_take_no_lex_leader_clauses():

@@ -4,6 +4,8 @@ accepted only for the formula they refute."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -364,7 +366,7 @@ def test_a_proof_entry_names_its_counter_order_truthfully(seven_entry):
     assert "counted by knight lines" in check_bound_proof(seven.board, entry)
     without = {k: v for k, v in entry.items() if k != "lines"}
     for forged in (without, {**entry, "lines": 1}, {**entry, "lines": 5}):
-        with pytest.raises(CheckFailed, match="proof refused"):
+        with pytest.raises(CheckFailed, match=r"proof refused|balanced lines need"):
             check_bound_proof(seven.board, forged)
     for bad in (0, -2, 2.0, True, "2", None):
         with pytest.raises(CheckFailed, match="lines must be an integer"):
@@ -372,3 +374,116 @@ def test_a_proof_entry_names_its_counter_order_truthfully(seven_entry):
     for past in (7, 8, 10**6):
         with pytest.raises(CheckFailed, match="must be below the board's shorter side"):
             check_bound_proof(seven.board, {**entry, "lines": past})
+
+
+def test_a_proof_entry_names_its_balanced_lines_truthfully(seven_entry):
+    """Likewise the balanced lines: removed, the proof is refused; a value other than 1, a
+    board where they do not apply (squares removed, lines not prime to the side) is refused
+    as such; and a proof in cases (written for a day before them) is refused with advice."""
+    seven, entry = knights_instance(7, 7, torus=True), seven_entry
+    assert entry is not None and entry["balanced"] == 1
+    assert "the lines balanced" in check_bound_proof(seven.board, entry)
+    with pytest.raises(CheckFailed, match="proof refused"):
+        check_bound_proof(seven.board, {k: v for k, v in entry.items() if k != "balanced"})
+    for bad in (0, -1, 1.0, True, "1", None):
+        with pytest.raises(CheckFailed, match="balanced must be an integer"):
+            check_bound_proof(seven.board, {**entry, "balanced": bad})
+    with pytest.raises(CheckFailed, match="balanced 2 needs 0, or 1"):
+        check_bound_proof(seven.board, {**entry, "balanced": 2})
+    holed = Board(7, 7, np.array([[r == c == 3 for c in range(7)] for r in range(7)]), torus=True)
+    with pytest.raises(CheckFailed, match="no square removed"):
+        check_bound_proof(holed, {k: v for k, v in entry.items() if k != "lex"})
+    nine = Board(9, 9, torus=True)
+    with pytest.raises(CheckFailed, match="lines prime to it, not 3"):
+        check_bound_proof(nine, {**entry, "lines": 3})
+    with pytest.raises(CheckFailed, match="a proof in cases, which knightcert no longer checks: re-solve"):
+        check_bound_proof(seven.board, {**entry, "level": 24, "thresholds": [7], "cases": [{}, {}]})
+
+
+# ----------------------------------------------------------------------------- balanced lines
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 5), (5, 5), (3, 6), (5, 6), (7, 3)])
+def test_the_balanced_formula_is_satisfiable_exactly_up_to_the_optimum(rows, cols):
+    """Balanced lines (with every allowed scale of the lines, with and without lex-leader
+    clauses along them) keep "at least the optimum" satisfiable and "one more" not."""
+    import math
+
+    from tests.oracle import knights_optimum
+
+    board, m = Board(rows, cols, torus=True), min(rows, cols)
+    optimum = knights_optimum({"rows": rows, "cols": cols, "torus": True, "blocked": []})
+    lexes = (0, 1, 4, rows * cols) if max(rows, cols) % m == 0 else (0,)
+    for lines, lex in itertools.product([s for s in range(1, m) if math.gcd(s, m) == 1], lexes):
+        named = {"lex": lex, "lines": lines, "balanced": 1}
+        assert satisfiable(knights_cnf(board, optimum, **named)[1]), named
+        assert not satisfiable(knights_cnf(board, optimum + 1, **named)[1]), named
+
+
+def balanced_values(rows: int, cols: int, placement, lines: int, lex: int) -> dict[int, bool]:
+    """The test's own assignment of every variable of the balanced formula for ``placement``,
+    by Theorem 5's proof: the turn of the torus the cycle lemma picks, then its largest
+    translate along the lines; the counter's variables and the agreement variables by their
+    meaning, numbered as the specification numbers them."""
+    m, n, k = min(rows, cols), rows * cols, len(placement)
+    swap = rows > cols  # lines by rows: the roles of rows and columns swapped
+
+    def line(r: int, c: int) -> int:
+        return (lines * (((c - 2 * r) if swap else (r - 2 * c)) % m)) % m
+
+    counts = [sum(line(r, c) == u for r, c in placement) for u in range(m)]
+    prefix = [sum(counts[:j]) * m - j * k for j in range(m)]  # m (A_j), kept integral
+    q = prefix.index(min(prefix))
+    turn = next(d for d in range(m) if lines * d % m == q)  # (turn, 0) moves line u to u - q
+    turned = {((r - turn * (not swap)) % rows, (c - turn * swap) % cols) for r, c in placement}
+    along = [(2 * d % m, d) if not swap else (d, 2 * d % m) for d in range(max(rows, cols))]
+    along = along if max(rows, cols) % m == 0 else along[:1]
+
+    def word(shift, squares) -> list[int]:
+        dr, dc = shift
+        moved = {((r + dr) % rows, (c + dc) % cols) for r, c in squares}
+        return [int((r, c) in moved) for r in range(rows) for c in range(cols)]
+
+    best = max(word(shift, turned) for shift in along)
+    values = {v + 1: bool(best[v]) for v in range(n)}
+    order = own_order(Board(rows, cols, torus=True), lines)
+    top = n
+    for j in range(1, k + 1):  # s(i, j) = at least j of the first i, numbered j by j
+        for i in range(j, n - k + j + 1):
+            top += 1
+            values[top] = sum(best[o - 1] for o in order[:i]) >= j
+    for dr, dc in along[1:] if lex else []:
+        moved = [best[((r + dr) % rows) * cols + (c + dc) % cols] for r in range(rows) for c in range(cols)]
+        for p in range(lex - 1):
+            top += 1
+            values[top] = best[: p + 1] == moved[: p + 1]
+    return values
+
+
+def test_the_balanced_turn_satisfies_every_clause():
+    """Theorem 5's placement, built by the test from random independent placements on odd
+    tori (the cycle lemma's turn, then the largest translate along the lines), satisfies every
+    clause of the balanced formula: the balance units, the lex-leader clauses along the lines
+    and the translation unit included."""
+    import math
+    import random
+
+    rng = random.Random(42)
+    for _ in range(60):
+        rows, cols = rng.choice([(5, 5), (7, 7), (5, 10), (9, 3), (7, 5), (9, 9), (3, 11), (11, 11)])
+        m = min(rows, cols)
+        lines = rng.choice([s for s in range(1, m) if math.gcd(s, m) == 1])
+        placement: set[tuple[int, int]] = set()
+        for r, c in rng.sample([(r, c) for r in range(rows) for c in range(cols)], rows * cols):
+            steps = [(a, b) for a, b in itertools.permutations((1, 2, -1, -2), 2) if abs(a) != abs(b)]
+            jumps = {((r + a) % rows, (c + b) % cols) for a, b in steps}
+            if not jumps & placement and rng.random() < 0.8:
+                placement.add((r, c))
+        lex = rng.randint(1, rows * cols) if max(rows, cols) % m == 0 else 0
+        top, clauses = knights_cnf(
+            Board(rows, cols, torus=True), len(placement), lex=lex, lines=lines, balanced=1
+        )
+        values = balanced_values(rows, cols, placement, lines, lex)
+        assert max(values) == top
+        for clause in clauses:
+            assert any(values[abs(v)] == (v > 0) for v in clause), (rows, cols, lines, lex, clause)

@@ -101,7 +101,7 @@ def test_cadical_lrat_is_checked_and_forgeries_refused(seven_proof):
         with pytest.raises(CheckFailed, match="LRAT proof refused"):
             check_bound_proof(SEVEN.board, encode_proof(broken, 15))
     with pytest.raises(CheckFailed, match="LRAT proof refused"):
-        check_bound_proof(Board(7, 9, torus=True), entry)
+        check_bound_proof(Board(7, 14, torus=True), entry)
     with pytest.raises(CheckFailed, match="LRAT proof refused"):
         check_bound_proof(SEVEN.board, {**entry, "knights": 14})
     # a DRAT proof is no longer read (one line with advice); any other format is refused too
@@ -119,9 +119,9 @@ def test_no_perturbation_refutes_a_satisfiable_formula(seven_proof):
     entry, _ = seven_proof
     assert entry is not None
     binary = decode_proof(entry)
-    lex, lines = entry.get("lex", 0), entry.get("lines", 0)
-    satisfiable = knights_cnf(SEVEN.board, 14, lex=lex, lines=lines)[1]
-    assert check_lrat(knights_cnf(SEVEN.board, 15, lex=lex, lines=lines)[1], binary).refuted
+    named = {key: entry.get(key, 0) for key in ("lex", "lines", "balanced")}
+    satisfiable = knights_cnf(SEVEN.board, 14, **named)[1]
+    assert check_lrat(knights_cnf(SEVEN.board, 15, **named)[1], binary).refuted
     assert not check_lrat(satisfiable, binary).refuted
     rng = random.Random(30)
     records = binary.split(b"\x00a")

@@ -77,24 +77,24 @@ def test_decoding_inverts_encoding(binary):
 @pytest.mark.parametrize(
     ("blocked", "knights", "options", "where"),
     [
-        (None, 3, {}, "the 1 x 2 board (lex 0, lines 0)"),
+        (None, 3, {}, "the 1 x 2 board (lex 0, lines 0, balanced 0)"),
         (
             [[True, False], [False, False]],
             4,
             {},
-            "the 2 x 2 torus board with 1 squares removed (lex 0, lines 0)",
+            "the 2 x 2 torus board with 1 squares removed (lex 0, lines 0, balanced 0)",
         ),
         (
             [[True, True], [False, False]],
             3,
             {},
-            "the 2 x 2 torus board with 2 squares removed (lex 0, lines 0)",
+            "the 2 x 2 torus board with 2 squares removed (lex 0, lines 0, balanced 0)",
         ),
         (
             [[False, False], [False, False]],
             5,
             {"lex": 1, "lines": 1},
-            "the 2 x 2 torus board (lex 1, lines 1)",
+            "the 2 x 2 torus board (lex 1, lines 1, balanced 0)",
         ),
     ],
 )
