@@ -284,6 +284,9 @@ class _Race:
         except KeyboardInterrupt:  # Ctrl-C while waiting for the proof
             stopping.caught()
             interrupted = True
+        except BaseException:  # CP-SAT failed: the proof's child ended, its folder removed
+            proof.finish()
+            raise
         self.entry, placement, self.found = proof.finish()
         self.proof_s += self.found.get("proof_s", self.found["proof_solve_s"])
         self.proof_start_s += self.found.get("proof_start_s", 0.0)

@@ -6,8 +6,9 @@ the rest of the formula is added take identifiers between the formula's. The che
 numbers the formula ``1 .. m`` and wants derived clauses after it, so the producer
 maps every identifier: a derived one (an addition in the proof) to ``m + 1 + its
 rank``, any other to its rank among those (the formula clause added at that point).
-The producer then checks the result itself and writes no proof if it does not check. Nothing here is
-trusted: the checker verifies the proof it gets.
+The producer does not check the result: nothing here is trusted, and the checker verifies the
+proof where the answer leaves the method (a wrong renumbering is a refused claim, and the
+answer then says so).
 """
 
 from __future__ import annotations

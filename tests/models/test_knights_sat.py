@@ -245,3 +245,29 @@ def test_fixed_knights_are_units_of_the_refuted_formula(monkeypatch):
         check_bound_proof(SEVEN.board, entry)
     with pytest.raises(CheckFailed, match="lex 5 needs a torus with no square removed or fixed"):
         check_bound_proof(SEVEN.board, {**entry, "lex": 5}, "optimal", fixed)
+
+
+def test_a_search_that_fails_alongside_the_proof_ends_its_child(monkeypatch):
+    """CP-SAT raises while CaDiCaL proves alongside: the error reaches the caller, and the
+    proof's child is ended and waited for, its folder removed (nothing left running)."""
+    import os
+
+    import knightcert.combined as combined
+    import knightcert.problems.checkers.knights as knights_checker
+
+    proofs, real = [], producer.BoundProof
+
+    def recorded(*args, **kwargs):
+        proofs.append(real(*args, **kwargs))
+        return proofs[-1]
+
+    def failing(self, time_limit, **extra):
+        raise RuntimeError("CP-SAT failed alongside the proof")
+
+    monkeypatch.setenv("KNIGHTCERT_THREADS", "2")  # alongside
+    monkeypatch.setattr(knights_checker, "SEARCH_SQUARES", 10)
+    monkeypatch.setattr(producer, "BoundProof", recorded)
+    monkeypatch.setattr(combined._Race, "search", failing)
+    with pytest.raises(RuntimeError, match="failed alongside"):
+        solve(SEVEN, method="cpsat")
+    assert proofs and all(p.child.returncode is not None and not os.path.exists(p.folder) for p in proofs)
