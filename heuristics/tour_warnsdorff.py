@@ -103,18 +103,18 @@ def run_warnsdorff(
     rule = (TIE_BREAKS.index(tie_break), (seed or 0) if tie_break == "random" else 0)
     warm = (board.rows, board.cols, board.torus, digits, *rule)
     kept = _WARM.pop(warm, None)  # the tables of the last small board with these settings, taken out
-    ready = kept is not None and np.array_equal(kept[0], free)
-    if kept is None or not ready:  # new ones, built by the first walk
-        kept = (free.copy(), np.empty((n, 8), np.int32), np.empty(n, np.int32), np.empty(n, np.int64))
+    if kept is None or not np.array_equal(kept[0], free):  # new ones, built as the walks need them
+        tiles = ((board.rows + 7) >> 3) * ((board.cols + 7) >> 3)  # none built yet
+        tables = (np.empty((n, 8), np.int32), np.empty(n, np.int32), np.empty(n, np.int64))
+        kept = (free.copy(), *tables, np.zeros(tiles, np.uint8))
     keep = n <= WARM_SQUARES or (len(starts) > 1 and backtracking)  # the tables kept for the next start
     settings = (board.rows, board.cols, board.torus, free, drs, dcs, *rule)
     walk = (end, instance.closed, budget if backtracking else 0, path, kept[1:])
     info: dict[str, Any] = {"order": digits, "tie_break": tie_break}
     for tried, start in enumerate(starts, 1):
-        status, length, used, back, deepest = warnsdorff(*settings, board.index(*start), *walk, ready, keep)
+        status, length, used, back, deepest = warnsdorff(*settings, board.index(*start), *walk, keep)
         nodes, backtracks, covered = nodes + int(used), backtracks + int(back), max(covered, int(deepest))
         info.update(backtracks=backtracks, starts_tried=tried, covered=covered)
-        ready = keep
         if status != EXHAUSTED or not backtracking:
             break
     if n <= WARM_SQUARES:  # and for the next run

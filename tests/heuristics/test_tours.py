@@ -200,6 +200,37 @@ def test_the_walk_without_backtracking_follows_the_rule_run_after_run(
             assert squares.tolist() == [list(s) for s in walk]
 
 
+def test_a_first_closed_walk_builds_only_the_tiles_it_nears_and_later_runs_reuse_them():
+    """A closed walk without backtracking builds its tables by tiles as it goes, also on a board
+    whose tables are kept for the next run (marked by tile), which builds only those missing:
+    every run, lazy or not, is as on new tables."""
+    from knightcert.heuristics import tour_warnsdorff
+
+    board = Board(80, 80)
+
+    def run(closed, start, backtracking, new):
+        if new:
+            tour_warnsdorff._WARM.clear()
+        inst = TourInstance(board, closed=closed, start=start, name="w")
+        result = roth(inst, backtracking=backtracking, budget=3000, check=False)
+        squares = (
+            result.solution if result.solution is not None else (result.certificate or {}).get("partial")
+        )
+        return (
+            result.status,
+            result.nodes,
+            result.info["covered"],
+            None if squares is None else squares.tolist(),
+        )
+
+    runs = [(True, (79, 40), False), (True, (0, 0), False), (False, (5, 5), True)] * 2
+    new = [run(*settings, True) for settings in runs]
+    run(True, (0, 0), False, True)
+    (kept,) = tour_warnsdorff._WARM.values()
+    assert 0 < np.count_nonzero(kept[-1]) < kept[-1].size  # the tiles built, not the whole board
+    assert [run(*settings, False) for settings in runs] == new  # on partly, then fully built tables
+
+
 def _lanes_cover(key, lanes):
     kind, size = key.split(":")
     h, w = (int(x) for x in size.split("x"))
