@@ -78,7 +78,8 @@ def run_warnsdorff(
 
     ``order`` is the jump priority (any form :func:`~knightcert.problems.moves.move_order`
     takes), ``tie_break`` one of :data:`TIE_BREAKS` (``random`` draws from ``seed``, 0 when None).
-    ``all_starts``: without a given start, try every usable square in row-major order (``cenpl``).
+    ``all_starts``: without a given start, try every usable square in row-major order (``cenpl``),
+    all of them within the one ``budget`` of nodes.
     ``INFEASIBLE`` is reported only when backtracking exhausted every start
     the instance allows (any one square for a closed tour, the given start,
     else every usable square): a complete search. With only the end fixed, the
@@ -109,13 +110,13 @@ def run_warnsdorff(
         kept = (free.copy(), *tables, np.zeros(tiles, np.uint8))
     keep = n <= WARM_SQUARES or (len(starts) > 1 and backtracking)  # the tables kept for the next start
     settings = (board.rows, board.cols, board.torus, free, drs, dcs, *rule)
-    walk = (end, instance.closed, budget if backtracking else 0, path, kept[1:])
     info: dict[str, Any] = {"order": digits, "tie_break": tie_break}
-    for tried, start in enumerate(starts, 1):
-        status, length, used, back, deepest = warnsdorff(*settings, board.index(*start), *walk, keep)
+    for tried, start in enumerate(starts, 1):  # the node budget shared by the starts
+        walk = (end, instance.closed, budget - nodes if backtracking else 0, path, kept[1:], keep)
+        status, length, used, back, deepest = warnsdorff(*settings, board.index(*start), *walk)
         nodes, backtracks, covered = nodes + int(used), backtracks + int(back), max(covered, int(deepest))
         info.update(backtracks=backtracks, starts_tried=tried, covered=covered)
-        if status != EXHAUSTED or not backtracking:
+        if status != EXHAUSTED or not backtracking or nodes >= budget:
             break
     if n <= WARM_SQUARES:  # and for the next run
         _WARM.clear()

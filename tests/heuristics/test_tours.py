@@ -64,6 +64,16 @@ def test_cenpl_budget_gives_unknown_not_a_false_no():
     assert result.status is Status.UNKNOWN and result.record.stopped == "node budget spent"
 
 
+def test_cenpl_budget_is_shared_by_its_starts():
+    """16 starts on 4 x 4, none with a tour: "no" takes every node of every start within the one
+    budget (each start had the whole budget: INFEASIBLE after 29,976 nodes on a 5,000 budget)."""
+    nodes = cenpl(tour_instance(4)).nodes
+    assert cenpl(tour_instance(4), budget=nodes).status is Status.INFEASIBLE
+    for budget in (nodes - 1, 5000, 1):
+        result = cenpl(tour_instance(4), budget=budget)
+        assert result.status is Status.UNKNOWN and result.nodes == budget + 1, (budget, result.nodes)
+
+
 @pytest.mark.parametrize(("n", "start"), [(31, (0, 0)), (100, (2, 3))])
 def test_seed_001_rule_finds_the_tours_seed_001_missed(n, start):
     """Seed 001's rule (marginality, a move order where move 9 - k undoes move k) finds both tours
