@@ -246,8 +246,9 @@ def save_run_answer(task: Task, result) -> str:
             _ANSWERS.pop(next(iter(_ANSWERS)))[0].close()
         try:
             # the first, or full, or no longer at its path (deleted, replaced, its folder moved): a new file
-            full, at = not stream or stream.tell() + len(line) > ANSWERS_BYTES, os.path.join(folder, name)
-            if full or not (os.path.exists(at) and os.path.samestat(os.lstat(at), os.fstat(stream.fileno()))):
+            if not stream or stream.tell() + len(line) > ANSWERS_BYTES or not _still_at(folder, name, stream):
+                if stream:
+                    stream.close()  # it takes no more lines
                 os.makedirs(folder, exist_ok=True)
                 fd, path = tempfile.mkstemp(".jsonl", "runs-", folder)
                 os.fchmod(fd, FILE_MODE)
@@ -258,6 +259,14 @@ def save_run_answer(task: Task, result) -> str:
             raise cannot_write(os.path.join(folder, name or "runs-*.jsonl"), exc) from None
         _ANSWERS[folder] = (stream, name, lines + 1)
     return f"{name}#{lines + 1}"
+
+
+def _still_at(folder: str, name: str, stream: Any) -> bool:
+    """Whether the file ``stream`` writes is the one at ``folder/name`` (False: none there now)."""
+    try:
+        return os.path.samestat(os.lstat(os.path.join(folder, name)), os.fstat(stream.fileno()))
+    except OSError:
+        return False
 
 
 _WARM_HERE: set[tuple[str, str]] = set()
