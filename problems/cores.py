@@ -1,7 +1,7 @@
 """The CPUs this process may run on, and the threads a solve may use of them.
 
-``$KNIGHTCERT_THREADS`` (:data:`THREADS_ENV`, a whole number from 1 to :data:`MAX_THREADS`)
-overrides the CPUs: the harness sets it to the usable CPUs // its parallel runs
+``$KNIGHTCERT_THREADS`` (:data:`THREADS_ENV`, a whole number of 1 to 4 a usable CPU) overrides
+the CPUs: the harness sets it to the usable CPUs // its parallel runs
 (:func:`share_threads`), so that runs x solver threads never exceed them; every process started
 after that (workers, Dask workers) inherits it.
 
@@ -17,13 +17,11 @@ import os
 
 from knightcert.problems.errors import InvalidArgument
 
-__all__ = ["MAX_THREADS", "THREADS_ENV", "available_threads", "share_threads", "usable_cores"]
+__all__ = ["THREADS_ENV", "available_threads", "share_threads", "usable_cores"]
 
 #: Environment variable that tells a solve how many threads it may use.
 THREADS_ENV = "KNIGHTCERT_THREADS"
-#: The most threads ``$KNIGHTCERT_THREADS`` may ask for (CP-SAT refuses 65,536 workers).
-MAX_THREADS = 1024
-_SHARED: dict[str, str] = {}  # the value share_threads set, while it is still this process's
+_SET: dict[str, str] = {}  # the value share_threads set (while the variable holds it: set again)
 
 
 def usable_cores() -> int:
@@ -38,11 +36,12 @@ def available_threads() -> int:
     Raises
     ------
     InvalidArgument
-        When it is set to anything but a whole number from 1 to :data:`MAX_THREADS`.
+        When it is set to anything but a whole number of 1 to 4 a usable CPU (more only slows a
+        solve down; CP-SAT refuses 65,536 workers).
     """
-    text = os.environ.get(THREADS_ENV, "").strip()
-    if text and not (text.isascii() and text.isdigit() and len(text) < 6 and 1 <= int(text) <= MAX_THREADS):
-        raise InvalidArgument(f"${THREADS_ENV}: expected a whole number of 1 to {MAX_THREADS}, got {text!r}")
+    text, most = os.environ.get(THREADS_ENV, "").strip(), 4 * usable_cores()
+    if text and not (text.isascii() and text.isdigit() and len(text) < 9 and 1 <= int(text) <= most):
+        raise InvalidArgument(f"${THREADS_ENV}: expected 1 to {most} threads (4 a usable CPU), got {text!r}")
     return int(text) if text else usable_cores()
 
 
@@ -50,6 +49,5 @@ def share_threads(runs: int) -> None:
     """Give each of ``runs`` parallel runs the usable CPUs // ``runs`` threads (at least one), by
     setting ``$KNIGHTCERT_THREADS`` for this process and those it starts, unless the user set it
     (a value set here is set again for the next call's runs)."""
-    threads = str(min(MAX_THREADS, max(1, usable_cores() // max(1, runs))))
-    if os.environ.get(THREADS_ENV) in (None, _SHARED.get(THREADS_ENV)):
-        os.environ[THREADS_ENV] = _SHARED[THREADS_ENV] = threads
+    if os.environ.get(THREADS_ENV) in (None, _SET.get(THREADS_ENV)):
+        os.environ[THREADS_ENV] = _SET[THREADS_ENV] = str(max(1, usable_cores() // max(1, runs)))

@@ -236,7 +236,7 @@ def test_a_first_closed_walk_builds_only_the_tiles_it_nears_and_later_runs_reuse
     runs = [(True, (79, 40), False), (True, (0, 0), False), (False, (5, 5), True)] * 2
     new = [run(*settings, True) for settings in runs]
     run(True, (0, 0), False, True)
-    (kept,) = tour_warnsdorff._WARM.values()
+    ((_, kept),) = tour_warnsdorff._WARM
     assert 0 < np.count_nonzero(kept[-1]) < kept[-1].size  # the tiles built, not the whole board
     assert [run(*settings, False) for settings in runs] == new  # on partly, then fully built tables
 
