@@ -76,8 +76,13 @@ def no_backtracking(name: str, n: int, starts) -> list[bool]:
     jumps = np.array(KNIGHT_OFFSETS, dtype=np.int64)
     tie = TIE_BREAKS.index({"warnsdorff": "first"}.get(name, name))
     path = np.empty(n * n, dtype=np.int32)
+    tables = (np.empty((n * n, 8), np.int32), np.empty(n * n, np.int32), np.empty(n * n, np.int64))
+    built = np.zeros(((n + 7) >> 3) ** 2, np.uint8)  # kept for every start: the degrees restored (keep)
     return [
-        engine(n, n, False, free, jumps[:, 0], jumps[:, 1], tie, 0, s, -1, False, 0, path)[0] == FOUND
+        engine(
+            n, n, False, free, jumps[:, 0], jumps[:, 1], tie, 0, s, -1, False, 0, path, (*tables, built), True
+        )[0]
+        == FOUND
         for s in starts
     ]
 

@@ -245,9 +245,7 @@ def save_run_answer(task: Task, result) -> str:
         while len(_ANSWERS) > 2:  # a worker serves comparison after comparison: the oldest closed
             _ANSWERS.pop(next(iter(_ANSWERS)))[0].close()
         try:
-            # the first, or full, or no longer at its path (deleted, replaced, its folder moved): a new file
-            full, at = not stream or stream.tell() + len(line) > ANSWERS_BYTES, os.path.join(folder, name)
-            if full or not (os.path.exists(at) and os.path.samestat(os.lstat(at), os.fstat(stream.fileno()))):
+            if not stream or not _takes(stream, os.path.join(folder, name), len(line)):  # a new file
                 os.makedirs(folder, exist_ok=True)
                 fd, path = tempfile.mkstemp(".jsonl", "runs-", folder)
                 os.fchmod(fd, FILE_MODE)
@@ -258,6 +256,17 @@ def save_run_answer(task: Task, result) -> str:
             raise cannot_write(os.path.join(folder, name or "runs-*.jsonl"), exc) from None
         _ANSWERS[folder] = (stream, name, lines + 1)
     return f"{name}#{lines + 1}"
+
+
+def _takes(out: Any, path: str, size: int) -> bool:
+    """Whether the answers file ``out`` takes ``size`` bytes more: not full, and still the file at
+    ``path`` (not deleted, replaced, nor moved with its folder); if not, it is closed (the next
+    line goes to a new file)."""
+    with contextlib.suppress(OSError):  # none at its path now
+        if out.tell() + size <= ANSWERS_BYTES and os.path.samestat(os.fstat(out.fileno()), os.lstat(path)):
+            return True
+    out.close()
+    return False
 
 
 _WARM_HERE: set[tuple[str, str]] = set()

@@ -2,12 +2,12 @@
 
 ``warnsdorff`` runs Warnsdorff's rule (with backtracking) from the board itself: one
 pass builds the neighbour table in the jumps' priority order, the degrees and the
-tie keys (or takes them ready from an earlier run, and leaves them as built), then the walk
+tie keys (or takes those an earlier run built, and leaves them as built), then the walk
 updates the degrees in place. A closed walk without backtracking
 (which mostly stops within a few rows of its start, when the last of the start's neighbours
 is taken) builds them by tiles of 8 x 8 squares, those round the tile of each square it
-steps on (2000 x 2000: 15 ms against 180-210 ms for the whole board). The walks read a tour from a
-neighbour table.
+steps on (2000 x 2000: 15 ms against 180-210 ms for the whole board), and marks them built, so a
+later run builds only those still missing. The walks read a tour from a neighbour table.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def tie_key(r, c, rows, cols, tie, seed):  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True)
 def warnsdorff(  # pragma: no cover - compiled
-    rows, cols, torus, free, drs, dcs, tie, seed, start, end, closed, budget, path, tables, ready, keep
+    rows, cols, torus, free, drs, dcs, tie, seed, start, end, closed, budget, path, tables, keep
 ):
     """Warnsdorff's rule with optional backtracking, from the board itself.
 
@@ -59,9 +59,10 @@ def warnsdorff(  # pragma: no cover - compiled
     closed : bool
     budget : int  nodes allowed for backtracking; 0 = pure greedy (no backtracking)
     path : int32 (n,)  output
-    tables : (moves, degree, key) int32 (n, 8), int32 (n,), int64 (n,)  (:func:`_build`): of
-        the whole board when ``ready``, else built here (all of them when ``keep``)
-    ready, keep : bool  with ``keep`` the degrees are as built again on return, for another run
+    tables : (moves, degree, key, built) int32 (n, 8), int32 (n,), int64 (n,) (:func:`_build`)
+        and uint8 (tiles of 8 x 8 squares, row-major): 0 a tile not built yet (all 0: new
+        tables), 1 built, 2 and the tiles round it; the missing ones are built here
+    keep : bool  with ``keep`` the degrees are as built again on return, for another run
 
     Candidates are ranked by (onward moves, tie key, jump priority), smallest first
     (:func:`_greedy` without backtracking, else :func:`_search`).
@@ -73,14 +74,14 @@ def warnsdorff(  # pragma: no cover - compiled
         most squares any partial tour reached (= length without backtracking).
     """
     total = np.count_nonzero(free)
-    moves, degree, key = tables
+    moves, degree, key, built = tables
     board = (rows, cols, torus, free, drs, dcs, tie, seed, moves, degree, key)
     # a closed walk without backtracking mostly stops within a few rows (when the last of the
     # start's neighbours is taken): its tiles are built as it nears them, not the whole board first
-    lazy = not (ready or keep or torus or budget > 0 or not closed)
-    built = np.full(((cols + 7) >> 3) * ((rows + 7) >> 3), 2 * (not lazy), dtype=np.uint8)  # 2: and round it
-    if not ready:
-        _build(0, 0 if lazy else rows, 0, cols, *board)
+    lazy = closed and budget == 0 and not torus
+    if not (lazy or built.all()):  # the whole board (a tile built before is as built: same values)
+        _build(0, rows, 0, cols, *board)
+        built[:] = 2
     visited = np.zeros(rows * cols, dtype=np.uint8)
     path[0] = start
     if budget == 0:

@@ -57,7 +57,7 @@ DEFAULT_BUDGET = 2_000_000
 #: Boards of at most this many squares keep their tables (11 MB at 500 x 500) for the next run
 #: with the same order and tie-break: a repeated run skips building them.
 WARM_SQUARES = 250_000
-_WARM: dict[tuple[Any, ...], tuple[np.ndarray, ...]] = {}
+_WARM: list[tuple[tuple[Any, ...], tuple[np.ndarray, ...]]] = []  # (settings, tables): one at most
 #: Seed 003's jump priority, as printed: pairs read as (column, row) increments.
 CENPL_PAIRS = ((-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2))
 CENPL_OFFSETS = tuple((row, col) for col, row in CENPL_PAIRS)
@@ -78,7 +78,8 @@ def run_warnsdorff(
 
     ``order`` is the jump priority (any form :func:`~knightcert.problems.moves.move_order`
     takes), ``tie_break`` one of :data:`TIE_BREAKS` (``random`` draws from ``seed``, 0 when None).
-    ``all_starts``: without a given start, try every usable square in row-major order (``cenpl``).
+    ``all_starts``: without a given start, try every usable square in row-major order (``cenpl``),
+    all of them within the one ``budget`` of nodes.
     ``INFEASIBLE`` is reported only when backtracking exhausted every start
     the instance allows (any one square for a closed tour, the given start,
     else every usable square): a complete search. With only the end fixed, the
@@ -102,24 +103,22 @@ def run_warnsdorff(
     nodes = backtracks = covered = 0
     rule = (TIE_BREAKS.index(tie_break), (seed or 0) if tie_break == "random" else 0)
     warm = (board.rows, board.cols, board.torus, digits, *rule)
-    kept = _WARM.pop(warm, None)  # the tables of the last small board with these settings, taken out
-    ready = kept is not None and np.array_equal(kept[0], free)
-    if kept is None or not ready:  # new ones, built by the first walk
-        kept = (free.copy(), np.empty((n, 8), np.int32), np.empty(n, np.int32), np.empty(n, np.int64))
+    kept = _WARM.pop()[1] if _WARM and _WARM[-1][0] == warm else None  # the last small board's, taken out
+    if kept is None or not np.array_equal(kept[0], free):  # new ones, built as the walks need them
+        tiles = np.zeros(((board.rows + 7) >> 3) * ((board.cols + 7) >> 3), np.uint8)  # none built yet
+        kept = (free.copy(), np.empty((n, 8), np.int32), np.empty(n, np.int32), np.empty(n, np.int64), tiles)
     keep = n <= WARM_SQUARES or (len(starts) > 1 and backtracking)  # the tables kept for the next start
     settings = (board.rows, board.cols, board.torus, free, drs, dcs, *rule)
-    walk = (end, instance.closed, budget if backtracking else 0, path, kept[1:])
     info: dict[str, Any] = {"order": digits, "tie_break": tie_break}
-    for tried, start in enumerate(starts, 1):
-        status, length, used, back, deepest = warnsdorff(*settings, board.index(*start), *walk, ready, keep)
+    for tried, start in enumerate(starts, 1):  # the node budget shared by the starts
+        walk = (end, instance.closed, budget - nodes if backtracking else 0, path, kept[1:], keep)
+        status, length, used, back, deepest = warnsdorff(*settings, board.index(*start), *walk)
         nodes, backtracks, covered = nodes + int(used), backtracks + int(back), max(covered, int(deepest))
         info.update(backtracks=backtracks, starts_tried=tried, covered=covered)
-        ready = keep
-        if status != EXHAUSTED or not backtracking:
+        if status != EXHAUSTED or not backtracking or nodes >= budget:
             break
     if n <= WARM_SQUARES:  # and for the next run
-        _WARM.clear()
-        _WARM[warm] = kept
+        _WARM[:] = [(warm, kept)]
     if status == FOUND:
         tour = _squares(path[:length], board.cols)
         if backwards:  # a walk from the end turned round to finish there

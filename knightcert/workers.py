@@ -210,7 +210,8 @@ def serve() -> None:  # pragma: no cover - runs in the worker
     threading.Thread(target=watch, daemon=True).start()
     while (data := _receive(tasks)) is not None:
         # this process's high-water mark of resident memory (VmHWM) restarts now: the job's own peak
-        # (not ru_maxrss: it keeps the caller's peak when the worker was spawned); not restarted: none
+        # (not ru_maxrss: it keeps the caller's peak when the worker was spawned); not restarted: none.
+        # Less its file-backed pages at the end (libraries, which the memory limit does not count)
         restarted = False
         with contextlib.suppress(OSError):
             restarted = Path("/proc/self/clear_refs").write_text("5") > 0
@@ -224,7 +225,8 @@ def serve() -> None:  # pragma: no cover - runs in the worker
             reply = {"stopped": f"crash: {type(exc).__name__}: {str(exc)[:300]}{where}"}
         with contextlib.suppress(Exception):
             sys.stdout.flush()
-        reply["peak"] = _resident("self", "VmHWM:")[0] if restarted else None
+        mark, files = _resident("self", "VmHWM:", "RssFile:")
+        reply["peak"] = mark - files if restarted else None
         try:
             payload = json.dumps(reply).encode()
         except (TypeError, ValueError) as exc:

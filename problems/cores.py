@@ -1,8 +1,9 @@
 """The CPUs this process may run on, and the threads a solve may use of them.
 
-``$KNIGHTCERT_THREADS`` (:data:`THREADS_ENV`) overrides the CPUs: the harness sets it to the
-usable CPUs // its parallel runs (:func:`share_threads`), so that runs x solver threads never
-exceed them; every process started after that (workers, Dask workers) inherits it.
+``$KNIGHTCERT_THREADS`` (:data:`THREADS_ENV`, a whole number of 1 to 4 a usable CPU) overrides
+the CPUs: the harness sets it to the usable CPUs // its parallel runs
+(:func:`share_threads`), so that runs x solver threads never exceed them; every process started
+after that (workers, Dask workers) inherits it.
 
 Examples
 --------
@@ -14,10 +15,13 @@ from __future__ import annotations
 
 import os
 
+from knightcert.problems.errors import InvalidArgument
+
 __all__ = ["THREADS_ENV", "available_threads", "share_threads", "usable_cores"]
 
 #: Environment variable that tells a solve how many threads it may use.
 THREADS_ENV = "KNIGHTCERT_THREADS"
+_SET: dict[str, str] = {}  # the value share_threads set (while the variable holds it: set again)
 
 
 def usable_cores() -> int:
@@ -27,13 +31,23 @@ def usable_cores() -> int:
 
 
 def available_threads() -> int:
-    """The threads a solve may use: ``$KNIGHTCERT_THREADS`` when it is a number, else
-    :func:`usable_cores`."""
-    text = os.environ.get(THREADS_ENV, "").strip()
-    return max(1, int(text)) if text.isdigit() else usable_cores()
+    """The threads a solve may use: ``$KNIGHTCERT_THREADS`` when it is set, else :func:`usable_cores`.
+
+    Raises
+    ------
+    InvalidArgument
+        When it is set to anything but a whole number of 1 to 4 a usable CPU (more only slows a
+        solve down; CP-SAT refuses 65,536 workers).
+    """
+    text, most = os.environ.get(THREADS_ENV, "").strip(), 4 * usable_cores()
+    if text and not (text.isascii() and text.isdigit() and len(text) < 9 and 1 <= int(text) <= most):
+        raise InvalidArgument(f"${THREADS_ENV}: expected 1 to {most} threads (4 a usable CPU), got {text!r}")
+    return int(text) if text else usable_cores()
 
 
 def share_threads(runs: int) -> None:
     """Give each of ``runs`` parallel runs the usable CPUs // ``runs`` threads (at least one), by
-    setting ``$KNIGHTCERT_THREADS`` for this process and those it starts, unless it is set."""
-    os.environ.setdefault(THREADS_ENV, str(max(1, usable_cores() // max(1, runs))))
+    setting ``$KNIGHTCERT_THREADS`` for this process and those it starts, unless the user set it
+    (a value set here is set again for the next call's runs)."""
+    if os.environ.get(THREADS_ENV) in (None, _SET.get(THREADS_ENV)):
+        os.environ[THREADS_ENV] = _SET[THREADS_ENV] = str(max(1, usable_cores() // max(1, runs)))

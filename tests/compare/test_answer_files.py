@@ -317,3 +317,23 @@ def test_answers_go_to_their_folder_even_after_it_is_moved_away(tmp_path):
     third = save_run_answer(task, result).partition("#")[0]
     assert (folder / second).read_text() == "someone else's\n" and third not in (first, second)
     assert json.loads((folder / third).read_text())["objective"] == result.objective
+
+
+def test_an_answers_file_gone_after_it_was_seen_starts_a_new_one_and_the_old_is_closed(tmp_path, monkeypatch):
+    """The file vanishes between two looks at its path (``os.path.exists`` saying it is there
+    stands for the first): the next line starts a new file (was "cannot write"), and the old stream
+    is closed, as is a full one's."""
+    from knightcert.compare import runner
+
+    folder, instance = tmp_path / "answers", knights_instance(4)
+    task = runner.Task("knights", instance, "matching", answers=str(folder))
+    result = knightcert.solve(instance, "matching")
+    first = runner.save_run_answer(task, result).partition("#")[0]
+    old = runner._ANSWERS[str(folder)][0]
+    (folder / first).unlink()
+    monkeypatch.setattr("os.path.exists", lambda path: True)  # seen there a moment ago
+    second = runner.save_run_answer(task, result)
+    assert second.endswith("#1") and second.partition("#")[0] != first and old.closed
+    old = runner._ANSWERS[str(folder)][0]
+    monkeypatch.setattr(runner, "ANSWERS_BYTES", 1)  # full
+    assert runner.save_run_answer(task, result).endswith("#1") and old.closed

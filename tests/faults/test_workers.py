@@ -298,6 +298,23 @@ def test_a_worker_s_answer_link_that_is_not_a_line_of_its_folder_links_nothing(l
     assert answer_link(tmp_path, "runs-a.jsonl#1", tmp_path / "r.json") == "runs-a.jsonl#1"
 
 
+def test_a_run_s_peak_leaves_out_the_libraries_pages_as_the_memory_limit_does():
+    """``peak_mb`` counts what the memory limit counts: not the worker's file-backed pages
+    (libraries), which its high-water mark holds (was the whole mark: 95.9 MB for a job that only
+    loads numba, under a 70 MB limit)."""
+    from knightcert.workers import _resident
+
+    def loaded() -> tuple[int, ...]:
+        import numpy  # noqa: F401  file-backed pages
+
+        return _resident("self", "VmHWM:", "RssFile:")
+
+    with Pool(1) as pool:
+        ((_, outcome),) = pool.run([Job(loaded, (), 30.0)])
+    mark, files = outcome.value
+    assert files > 2**20 and outcome.peak_mb is not None and outcome.peak_mb < (mark - files / 2) / 2**20
+
+
 def test_a_run_shorter_than_a_reading_reports_its_own_peak_memory():
     """Each job's ``peak_mb`` is its own: a job ending before the caller's first reading reports the
     worker's own peak over that job (its high-water mark restarted at the job's start), never the

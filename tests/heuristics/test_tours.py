@@ -64,6 +64,16 @@ def test_cenpl_budget_gives_unknown_not_a_false_no():
     assert result.status is Status.UNKNOWN and result.record.stopped == "node budget spent"
 
 
+def test_cenpl_budget_is_shared_by_its_starts():
+    """16 starts on 4 x 4, none with a tour: "no" takes every node of every start within the one
+    budget (each start had the whole budget: INFEASIBLE after 29,976 nodes on a 5,000 budget)."""
+    nodes = cenpl(tour_instance(4)).nodes
+    assert cenpl(tour_instance(4), budget=nodes).status is Status.INFEASIBLE
+    for budget in (nodes - 1, 5000, 1):
+        result = cenpl(tour_instance(4), budget=budget)
+        assert result.status is Status.UNKNOWN and result.nodes == budget + 1, (budget, result.nodes)
+
+
 @pytest.mark.parametrize(("n", "start"), [(31, (0, 0)), (100, (2, 3))])
 def test_seed_001_rule_finds_the_tours_seed_001_missed(n, start):
     """Seed 001's rule (marginality, a move order where move 9 - k undoes move k) finds both tours
@@ -198,6 +208,37 @@ def test_the_walk_without_backtracking_follows_the_rule_run_after_run(
             assert (result.status is Status.FEASIBLE) == found
             squares = result.solution if found else result.certificate["partial"]
             assert squares.tolist() == [list(s) for s in walk]
+
+
+def test_a_first_closed_walk_builds_only_the_tiles_it_nears_and_later_runs_reuse_them():
+    """A closed walk without backtracking builds its tables by tiles as it goes, also on a board
+    whose tables are kept for the next run (marked by tile), which builds only those missing:
+    every run, lazy or not, is as on new tables."""
+    from knightcert.heuristics import tour_warnsdorff
+
+    board = Board(80, 80)
+
+    def run(closed, start, backtracking, new):
+        if new:
+            tour_warnsdorff._WARM.clear()
+        inst = TourInstance(board, closed=closed, start=start, name="w")
+        result = roth(inst, backtracking=backtracking, budget=3000, check=False)
+        squares = (
+            result.solution if result.solution is not None else (result.certificate or {}).get("partial")
+        )
+        return (
+            result.status,
+            result.nodes,
+            result.info["covered"],
+            None if squares is None else squares.tolist(),
+        )
+
+    runs = [(True, (79, 40), False), (True, (0, 0), False), (False, (5, 5), True)] * 2
+    new = [run(*settings, True) for settings in runs]
+    run(True, (0, 0), False, True)
+    ((_, kept),) = tour_warnsdorff._WARM
+    assert 0 < np.count_nonzero(kept[-1]) < kept[-1].size  # the tiles built, not the whole board
+    assert [run(*settings, False) for settings in runs] == new  # on partly, then fully built tables
 
 
 def _lanes_cover(key, lanes):

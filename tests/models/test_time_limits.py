@@ -11,6 +11,7 @@ from knightcert.models import cpsat_solve
 from knightcert.models.knights_cpsat import cpsat as knights_cpsat
 from knightcert.models.tour_cpsat import cpsat as tour_cpsat
 from knightcert.problems.deadline import Deadline
+from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.independent_knights import knights_instance
 from knightcert.problems.result import Status
 from knightcert.problems.tours import tour_instance
@@ -41,12 +42,14 @@ def test_result_time_is_the_wall_time_of_the_call_and_build_time_is_in_info():
 
 
 def test_default_workers_follow_the_threads_the_harness_allows(monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)  # 8: 4 a CPU
     monkeypatch.setenv(cpsat_solve.THREADS_ENV, "8")
     assert cpsat_solve.default_workers() == 8
     monkeypatch.setenv(cpsat_solve.THREADS_ENV, "2")  # a 2-worker portfolio runs no LP worker
     assert cpsat_solve.default_workers() == 1
     monkeypatch.setenv(cpsat_solve.THREADS_ENV, "many")
-    assert cpsat_solve.default_workers() >= 1
+    with pytest.raises(InvalidArgument, match="KNIGHTCERT_THREADS"):  # tests/problems/test_cores.py
+        cpsat_solve.default_workers()
 
 
 def test_threads_default_to_the_cpus_this_process_may_run_on(monkeypatch):
