@@ -122,7 +122,8 @@ def test_a_short_path_read_in_python_agrees_with_the_vectorised_check():
         elif fault == 4:  # a step left out
             walk = walk[:k] + walk[k + 1 :]
         instance = LostKnightInstance(Board(rows, cols, blocked, torus=True), start, end)
-        fast, vectorised = verdict(instance, walk), verdict(instance, np.array(walk, dtype=np.int64).reshape(-1, 2))
+        as_array = np.array(walk, dtype=np.int64).reshape(-1, 2)  # never read in plain Python
+        fast, vectorised = verdict(instance, walk), verdict(instance, as_array)
         assert fast == vectorised, (rows, cols, walk, blocked)
         accepted += isinstance(fast, int)
         faults.add(fast.split(":")[0].split(" ")[1] if isinstance(fast, str) else "ok")
