@@ -107,7 +107,7 @@ def test_a_short_path_read_in_python_agrees_with_the_vectorised_check():
             dr, dc = KNIGHT_OFFSETS[int(rng.integers(8))]
             walk.append([(walk[-1][0] + dr) % rows, (walk[-1][1] + dc) % cols])
         blocked = rng.random((rows, cols)) < 0.2
-        start, end = tuple(walk[0]), tuple(walk[-1])
+        start, end = (walk[0][0], walk[0][1]), (walk[-1][0], walk[-1][1])
         blocked[start] = blocked[end] = False
         if start == end:
             continue
