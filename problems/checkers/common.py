@@ -80,7 +80,8 @@ def check_status_fields(result: Result, *, no_winner_solution: bool = False) -> 
         if (bound > objective) if minimise else (bound < objective):
             side = "exceeds" if minimise else "is below"
             raise CheckFailed(f"bound {bound} {side} the answer's own value {objective}", claim="bound")
-    return result.with_(objective=objective, bound=bound)
+    unchanged = objective is result.objective and bound is result.bound  # a copy only when a field changes
+    return result if unchanged else result.with_(objective=objective, bound=bound)
 
 
 def bound_claim(result: Result) -> int | None:

@@ -193,10 +193,9 @@ def _from_lists(value: list | tuple, field: str, claim: str) -> np.ndarray:
             claim=claim,
         )
     try:
-        array = np.array(value, dtype=np.int64)
+        return np.array(value, dtype=np.int64)
     except (ValueError, OverflowError) as exc:
         raise CheckFailed(f"{field}: not a regular array of integers ({exc})", claim=claim) from None
-    return array
 
 
 def _whole_float(value: Any) -> bool:
@@ -205,8 +204,7 @@ def _whole_float(value: Any) -> bool:
 
 def _position(value: Any, flat_index: int) -> list[int]:
     """The nested index of the ``flat_index``-th scalar of a regular nested list (best effort)."""
-    shape = []
-    probe = value
+    shape, probe = [], value
     while isinstance(probe, list | tuple) and probe:
         shape.append(len(probe))
         probe = probe[0]

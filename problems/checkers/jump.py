@@ -263,12 +263,12 @@ ROW_FIELDS = frozenset({"player", "start", "rounds", "key", "path"})
 def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple, solution: dict) -> None:
     name = player_name(p)
     where = f"solution 'players'[{p}]"
-    unknown = sorted(map(str, set(row) - ROW_FIELDS))
+    unknown = sorted(map(str, row.keys() - ROW_FIELDS))
     if unknown:
         raise CheckFailed(f"{where}: unknown field {unknown[0]!r}")
     if row.get("player") != name:
         raise CheckFailed(f"row {p} names player {describe_value(row.get('player'))}, expected {name}")
-    start, expected = row.get("start", list(instance.starts[p])), list(instance.starts[p])
+    start = row.get("start", expected := list(instance.starts[p]))
     if not isinstance(start, list | tuple) or list(map(type, start)) != [int, int] or list(start) != expected:
         raise CheckFailed(f"{where} 'start': {describe_value(start)}, the instance says {expected}")
     row = {**row, **{f: optional_integer(row.get(f), f"{where} {f!r}") for f in ("rounds", "key")}}

@@ -12,6 +12,7 @@ not containing ``S``, and such that every move out of the set stays in it.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,7 @@ from knightcert.problems.checkers.common import (
     usable_squares,
 )
 from knightcert.problems.checkers.fields import bool_array, grid
+from knightcert.problems.checkers.plain import exact_pairs
 from knightcert.problems.checkers.sides import via_fault
 from knightcert.problems.compiled import kernel_or_numba
 from knightcert.problems.lost_knight import LostKnightInstance
@@ -132,13 +134,23 @@ def _own_labels(instance: LostKnightInstance, legs: list, length: int, claim: st
     for leg, labels, moves in zip(legs, flooded, reached, strict=True):
         np.minimum(labels, moves, out=labels)  # min(distance, length) capped at the leg's own
         check_distance_labels(leg, labels, moves, claim)
-    labels = flooded[-1]
-    return labels
+    return flooded[-1]
 
 
 def check_path_moves(instance: LostKnightInstance, path: Any) -> int:
-    """Check that ``path`` is a legal move sequence from C to S; return its length (vectorised)."""
-    board = instance.board
+    """Check that ``path`` is a legal move sequence from C to S; return its length.
+
+    A path of up to 64 ``[int, int]`` lists is read in plain Python (a few microseconds, where the
+    numpy calls cost some 40): from C to S, every square on the board and free, each step a
+    knight's move modulo the board's size (it wraps); any other path, and the first fault of one
+    that fails there, goes to the vectorised check."""
+    board, ends = instance.board, [[*instance.start], [*instance.exit]]
+    if type(path) is list and len(path) <= 64 and exact_pairs(path) and path[:1] + path[-1:] == ends:
+        n, m, steps = board.rows, board.cols, pairwise(path)  # the lost knight's board wraps
+        moves = {(dr % n, dc % m) for dr, dc in KNIGHT_OFFSETS}
+        usable = all(0 <= r < n and 0 <= c < m and not board.blocked[r, c] for r, c in path)
+        if usable and all(((r - a) % n, (c - b) % m) in moves for (a, b), (r, c) in steps):
+            return len(path) - 1
     squares, _ = usable_squares(board, path, "step {}: square {} is off the board or blocked")
     if len(squares) == 0:
         raise CheckFailed("solution: the path must be a non-empty list of [row, col] squares")
@@ -196,8 +208,7 @@ def _flood(instance: LostKnightInstance, cap: int | None) -> np.ndarray:
     targets = knight_targets(board)
     dist = np.full(board.size, -1, dtype=np.int64)
     dist[instance.start_index] = 0
-    frontier = np.array([instance.start_index])
-    layer = 0
+    frontier, layer = np.array([instance.start_index]), 0
     while frontier.size and (cap is None or layer < cap):
         heads = targets[frontier].ravel()
         heads = np.unique(heads[heads >= 0])

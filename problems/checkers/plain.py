@@ -75,7 +75,8 @@ def _plain(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: 
         items = list(tuple.__getitem__(value, slice(None)))
     elif isinstance(value, dict):
         at = (field, claim, depth + 1, False, seen)  # exact immutable keys and values kept, the rest copied
-        return {_shared(key, *at): _shared(item, *at) for key, item in dict.items(dict.copy(value))}
+        pairs = dict.items(dict.copy(value))
+        return {_shared(key, *at): v if type(v) in _ATOMS else _shared(v, *at) for key, v in pairs}
     elif isinstance(value, bool | np.bool_):
         return bool(value)
     elif isinstance(value, np.integer):
@@ -192,11 +193,9 @@ def exact_pairs(value: Any) -> bool:
 
 
 def _exact_solution(solution: Any, sole_holder: bool = False) -> Any:
-    if exact_pairs(solution):
-        return solution  # already exact: every pair a list of two ints
     if type(solution) is np.ndarray:
         return solution if sole_holder else solution.copy()
-    return plain(solution, "solution")
+    return solution if exact_pairs(solution) else plain(solution, "solution")  # exact: pairs of two ints
 
 
 _flat = chain.from_iterable  # the entries of a list of lists, one after another

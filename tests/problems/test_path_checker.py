@@ -83,3 +83,48 @@ def test_rejects_false_unreachability_and_bad_closed_sets():
 def test_unknown_has_nothing_to_check():
     result = check(BOARD, answer(Status.UNKNOWN))
     assert not result.verified and result.evidence == ()
+
+
+def test_a_short_path_read_in_python_agrees_with_the_vectorised_check():
+    """check_path_moves reads a short list of [int, int] lists in plain Python and any other path
+    with numpy: the same verdict on random tori and walks, legal or with one fault."""
+    from knightcert.problems.board import Board
+    from knightcert.problems.checkers.path import check_path_moves
+    from knightcert.problems.lost_knight import LostKnightInstance
+    from knightcert.problems.moves import KNIGHT_OFFSETS
+
+    def verdict(instance, path):
+        try:
+            return check_path_moves(instance, path)
+        except CheckFailed as exc:
+            return str(exc)
+
+    rng, accepted, faults = np.random.default_rng(48), 0, set()
+    for _ in range(600):
+        rows, cols = (int(x) for x in rng.integers(1, 9, size=2))
+        walk = [[int(rng.integers(rows)), int(rng.integers(cols))]]
+        for _ in range(int(rng.integers(1, 12))):
+            dr, dc = KNIGHT_OFFSETS[int(rng.integers(8))]
+            walk.append([(walk[-1][0] + dr) % rows, (walk[-1][1] + dc) % cols])
+        blocked = rng.random((rows, cols)) < 0.2
+        start, end = (walk[0][0], walk[0][1]), (walk[-1][0], walk[-1][1])
+        blocked[start] = blocked[end] = False
+        if start == end:
+            continue
+        fault = int(rng.integers(6))  # 0: as walked (its squares may be blocked)
+        k = int(rng.integers(len(walk)))
+        if fault == 1:  # a square moved by one, or off the board
+            walk[k] = [walk[k][0] + int(rng.choice([-rows, -1, 1, rows])), walk[k][1]]
+        elif fault == 2:  # any square
+            walk[k] = [int(rng.integers(-2, rows + 2)), int(rng.integers(-2, cols + 2))]
+        elif fault == 3:  # cut short, or from a later square
+            walk = walk[: k + 1] if rng.random() < 0.5 else walk[k:]
+        elif fault == 4:  # a step left out
+            walk = walk[:k] + walk[k + 1 :]
+        instance = LostKnightInstance(Board(rows, cols, blocked, torus=True), start, end)
+        as_array = np.array(walk, dtype=np.int64).reshape(-1, 2)  # never read in plain Python
+        fast, vectorised = verdict(instance, walk), verdict(instance, as_array)
+        assert fast == vectorised, (rows, cols, walk, blocked)
+        accepted += isinstance(fast, int)
+        faults.add(fast.split(":")[0].split(" ")[1] if isinstance(fast, str) else "ok")
+    assert accepted > 100 and len(faults) >= 3  # both verdicts met, with several kinds of fault
