@@ -87,31 +87,38 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
     if entry is not None and entry[0]() is result and entry[1] is instance:
         return result
     COPIED_PAIRS.clear()  # only this check's own copies are known while it runs (and _remember's)
-    began, problem = time.perf_counter(), problem_of(instance)
-    try:  # the method's objects are copied; its own check's words dropped
-        clean = exact_result(result, sole_holder=sole_holder, problem=problem)
-    except CheckFailed as exc:
-        return _rejected(result, problem, exc, instance, began)
-    nothing = clean.solution is None and clean.bound is None and clean.objective is None
-    if clean.status is Status.UNKNOWN and nothing:
-        return _remember(clean, instance, began)  # nothing was claimed, nothing to check
-    try:
-        if result.problem and result.problem != problem:
-            raise CheckFailed(f"the answer is for problem {result.problem!r}, the instance for {problem!r}")
-        clean = check_status_fields(clean, no_winner_solution=problem == "jump")
-        evidence, certificate = checker(problem)(instance, clean)
-    except CheckFailed as exc:
-        changes: dict = {"info": {**clean.info, "check_error": exc.describe(), "rejected_claim": exc.claim}}
-    except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError) as exc:
-        # a shape of answer no check anticipated: rejected, never accepted
-        reason = f"answer rejected: malformed answer ({type(exc).__name__}: {exc})"
-        changes = {"info": {**clean.info, "check_error": reason, "rejected_claim": "answer"}}
-    else:  # an UNKNOWN result has no answer to verify, only (at most) a bound with its evidence
-        if isinstance(foreign := clean.info.get("foreign"), str) and foreign:  # clean.record.foreign
-            evidence = [_unproven(e, clean.method) for e in evidence]
-        answered = clean.status is not Status.UNKNOWN
-        changes = {"verified": answered, "evidence": tuple(evidence), "certificate": certificate}
-    return _remember(clean, instance, began, **changes)
+    try:  # the copies are let go however the check ends (an error no check catches, Ctrl-C)
+        began, problem = time.perf_counter(), problem_of(instance)
+        try:  # the method's objects are copied; its own check's words dropped
+            clean = exact_result(result, sole_holder=sole_holder, problem=problem)
+        except CheckFailed as exc:
+            return _rejected(result, problem, exc, instance, began)
+        nothing = clean.solution is None and clean.bound is None and clean.objective is None
+        if clean.status is Status.UNKNOWN and nothing:
+            return _remember(clean, instance, began)  # nothing was claimed, nothing to check
+        try:
+            if result.problem and result.problem != problem:
+                raise CheckFailed(
+                    f"the answer is for problem {result.problem!r}, the instance for {problem!r}"
+                )
+            clean = check_status_fields(clean, no_winner_solution=problem == "jump")
+            evidence, certificate = checker(problem)(instance, clean)
+        except CheckFailed as exc:
+            changes: dict = {
+                "info": {**clean.info, "check_error": exc.describe(), "rejected_claim": exc.claim}
+            }
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError) as exc:
+            # a shape of answer no check anticipated: rejected, never accepted
+            reason = f"answer rejected: malformed answer ({type(exc).__name__}: {exc})"
+            changes = {"info": {**clean.info, "check_error": reason, "rejected_claim": "answer"}}
+        else:  # an UNKNOWN result has no answer to verify, only (at most) a bound with its evidence
+            if isinstance(foreign := clean.info.get("foreign"), str) and foreign:  # clean.record.foreign
+                evidence = [_unproven(e, clean.method) for e in evidence]
+            answered = clean.status is not Status.UNKNOWN
+            changes = {"verified": answered, "evidence": tuple(evidence), "certificate": certificate}
+        return _remember(clean, instance, began, **changes)
+    finally:
+        COPIED_PAIRS.clear()
 
 
 def _rejected(result: Any, problem: str, exc: CheckFailed, instance: Any, began: float) -> Result:
@@ -149,7 +156,6 @@ def _remember(result: Result, instance: Any, began: float, **changes: Any) -> Re
     """``result`` with ``changes`` and the check's seconds since ``began`` (``check_time``), remembered
     as certified against ``instance``, holding the instance itself while the result lives (an id
     alone could be reused by a new instance once this one is freed)."""
-    COPIED_PAIRS.clear()  # the check's copies leave with its answer: unknown to the next check
     result = result.with_(**changes, check_time=time.perf_counter() - began)
     key = id(result)
 

@@ -58,12 +58,14 @@ def plain(
 
 
 def _shared(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: dict) -> Any:
-    """:func:`plain`, each object of the answer copied once (``seen``: (id, in_list) -> copy)."""
+    """:func:`plain`, each object of the answer copied once (``seen``: (id, in_list) -> (copy,
+    depth)); met again deeper than its copy was made, copied again there (its depth checked)."""
     if type(value) in _ATOMS:
         return value
-    if (id(value), in_list) not in seen:
-        seen[id(value), in_list] = _plain(value, field, claim, depth, in_list, seen)
-    return seen[id(value), in_list]
+    known = seen.get((id(value), in_list))
+    if known is None or known[1] < depth:
+        known = seen[id(value), in_list] = (_plain(value, field, claim, depth, in_list, seen), depth)
+    return known[0]
 
 
 def _plain(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: dict) -> Any:

@@ -454,3 +454,45 @@ def test_only_a_sole_holder_keeps_its_array():
     wrapped = sole_holder(result(np.frombuffer(bytearray(8 * 36), dtype=np.int32).reshape(36, 2)))
     assert alone
     assert not (shared or view or buffer or listed or wrapped)
+
+
+def test_an_object_shared_deeper_than_it_was_first_met_is_still_too_deep():
+    """A shared object is copied once where first met; met again deeper, its depth is checked
+    there (a chain of lists each met shallow, then inside the next, nests past the limit)."""
+    from knightcert.problems.checkers.common import CheckFailed
+    from knightcert.problems.checkers.plain import MAX_DEPTH, plain
+
+    def wrapped(value, times):
+        for _ in range(times):
+            value = [value]
+        return value
+
+    shallow = wrapped(1, MAX_DEPTH - 2)
+    assert plain({"a": shallow, "b": shallow})["b"] is not None  # shared at equal depths: accepted
+    chain, info = 1, {}
+    for k in range(4):
+        chain = wrapped(chain, MAX_DEPTH - 2)
+        info[f"a{k}"] = chain  # met at depth 1 first, then 30 levels down inside the next
+    with pytest.raises(CheckFailed, match=f"nested deeper than {MAX_DEPTH} levels"):
+        plain(info)
+
+
+def test_the_check_s_copies_are_let_go_when_a_check_raises(monkeypatch):
+    """An error no check catches (here Ctrl-C inside the checker) leaves no copy held."""
+    import knightcert.problems.checkers as checkers
+    from knightcert.problems.checkers.plain import COPIED_PAIRS, plain
+    from knightcert.problems.independent_knights import knights_instance
+
+    def interrupted(problem):
+        def check(instance, result):
+            plain([[0, 0], [0, 1]])  # a list of pairs copied by the check: held while it runs
+            assert COPIED_PAIRS
+            raise KeyboardInterrupt
+
+        return check
+
+    monkeypatch.setattr(checkers, "checker", interrupted)
+    answer = Result("knights", "mine", Status.FEASIBLE, 2, None, [[0, 0], [0, 1]], 0.0)
+    with pytest.raises(KeyboardInterrupt):
+        checkers.certify(knights_instance(4), answer)
+    assert not COPIED_PAIRS
