@@ -131,8 +131,8 @@ def test_a_short_path_read_in_python_agrees_with_the_vectorised_check():
 
 
 def test_labels_at_the_ends_of_int64_compare_without_overflow():
-    """A component of its own labelled at int64's largest value is a valid labelling (no move
-    raises a label by more than 1); a rise of 2 between huge labels is still found."""
+    """A component of its own labelled at int64's largest (or least) values is a valid labelling
+    (no move raises a label by more than 1); a rise of 2 between huge labels is still found."""
     from knightcert.problems.board import Board
     from knightcert.problems.checkers.path import check_distance_labels
     from knightcert.problems.lost_knight import LostKnightInstance
@@ -144,7 +144,8 @@ def test_labels_at_the_ends_of_int64_compare_without_overflow():
     instance = LostKnightInstance(Board(10, 10, blocked, torus=True), (0, 0), (2, 4))
     labels = np.zeros((10, 10), np.int64)
     labels[1, 2], labels[2, 4] = 1, 2
-    for far in ((top, top), (top - 1, top), (top, top - 1)):
+    least = np.iinfo(np.int64).min
+    for far in ((top, top), (top - 1, top), (top, top - 1), (least, least), (least, least + 1)):
         labels[6, 6], labels[7, 8] = far
         check_distance_labels(instance, labels, 2)  # accepted
     labels[6, 6], labels[7, 8] = top - 2, top
