@@ -1,0 +1,74 @@
+"""Tests that kill the mutants of the checkers' new kernels (s48, issue 42's mutation run of
+``first_rise`` and ``replay_fault``), each through the public checker: a blocked square's label
+is no part of a labelling's proof, and a refused path names its first fault, the goal reached
+before the path's end first."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from knightcert.algorithms.jump_search import bfs
+from knightcert.problems.checkers import check
+from knightcert.problems.checkers.common import CheckFailed
+from knightcert.problems.checkers.path import distance_labels
+from knightcert.problems.jump_game import JumpInstance
+from knightcert.problems.lost_knight import parse_lost_knight
+from knightcert.problems.moves import KNIGHT_OFFSETS
+from knightcert.problems.result import Result, Status
+
+# 6 x 6 torus, C to S in 2 moves; (3, 3) and (5, 1) blocked
+WALLED = parse_lost_knight("C.....\n......\n....S.\n...x..\n......\n.x....\n")
+
+
+@pytest.mark.parametrize("low", [-7, -1])
+def test_a_blocked_squares_label_is_not_checked(low):
+    """The labelling's condition is on moves between free squares: a blocked square labelled
+    far below its free neighbours (a move from it would grow by 3 or more) is still a proof;
+    a free square labelled so is refused."""
+    labels = np.minimum(distance_labels(WALLED, cap=2).reshape(6, 6), 2)
+    path = [[0, 0], [1, 2], [2, 4]]
+    claim = Result("path", "t", Status.OPTIMAL, 2, 2, path, 0.0)
+    for r, c in ((3, 3), (5, 1)):
+        labels[r, c] = low
+        free = [labels[(r + dr) % 6, (c + dc) % 6] for dr, dc in KNIGHT_OFFSETS]
+        assert max(free) > low + 1  # a move from the blocked square would break the labelling
+    assert check(WALLED, claim.with_(certificate={"labels": labels})).certified
+    labels[4, 4] = low  # free: the moves from it to its free neighbours grow by 2 or more
+    with pytest.raises(CheckFailed, match="grows by more than 1"):
+        check(WALLED, claim.with_(certificate={"labels": labels}))
+
+
+def _game(values, starts):
+    return JumpInstance(np.array(values, dtype=np.int64), tuple(starts))
+
+
+def test_a_path_through_the_goal_before_its_end_is_refused_for_that():
+    """The goal (value 2 here, so a player may jump off it and back): the winner's path that
+    reaches it in round 1 and again in round 3 is refused for reaching it early, as is a table
+    row's, not merely for being slower than the labels (the reason named is the first fault)."""
+    game = _game([[3, 2, 5, 2]], [(0, 0)])
+    result = bfs(game)
+    assert (result.solution["winner"], result.solution["round"]) == ("A", 1)
+    detour = [[0, 0], [0, 3], [0, 1], [0, 3]]  # every round a jump of its cell's value
+    winner = {**result.solution, "round": 3, "key": 2, "path": detour}
+    with pytest.raises(CheckFailed, match="player A's path reaches the goal before its end"):
+        check(game, result.with_(objective=3, bound=3, solution=winner))
+    two = _game([[3, 2, 5, 2]], [(0, 0), (0, 0)])
+    result = bfs(two)
+    rows = [dict(row) for row in result.solution["players"]]
+    rows[1].update(rounds=3, key=2, path=detour)
+    with pytest.raises(CheckFailed, match="player B's path reaches the goal before its end"):
+        check(two, result.with_(solution={**result.solution, "players": rows}))
+
+
+def test_a_round_spent_on_a_stuck_cell_is_the_fault_named():
+    """A cell of value 0 has no jump, not a jump of 0 onto itself: the path that stays on it
+    is refused at that round, not at the later round that leaves it."""
+    game = _game([[2, 1, 0, 1, 0]], [(0, 0)])
+    result = bfs(game)
+    assert result.status is Status.INFEASIBLE  # (0, 2) is stuck, and (0, 3) jumps past the goal
+    stay = {"winner": "A", "round": 3, "key": 0, "path": [[0, 0], [0, 2], [0, 2], [0, 4]]}
+    claim = Result("jump", "t", Status.FEASIBLE, 3, None, stay, 0.0)
+    with pytest.raises(CheckFailed, match=r"player A, round 2: \(0, 2\) -> \(0, 2\) is not a jump"):
+        check(game, claim)
