@@ -72,3 +72,16 @@ def test_a_round_spent_on_a_stuck_cell_is_the_fault_named():
     claim = Result("jump", "t", Status.FEASIBLE, 3, None, stay, 0.0)
     with pytest.raises(CheckFailed, match=r"player A, round 2: \(0, 2\) -> \(0, 2\) is not a jump"):
         check(game, claim)
+
+
+def test_a_refused_labelling_names_its_first_rising_move():
+    """The move named is the first that breaks the labelling, by its source square (row-major),
+    then in the library's order of moves: (5, 5) labelled 9 is reached from (0, 1), (1, 0),
+    (0, 3) ... across the torus, first from (0, 1) by (-1, -2)."""
+    game = parse_lost_knight("C.....\n......\n....S.\n......\n......\n......\n")
+    labels = np.minimum(distance_labels(game, cap=2).reshape(6, 6), 2)
+    labels[5, 5] = 9
+    claim = Result("path", "t", Status.OPTIMAL, 2, 2, [[0, 0], [1, 2], [2, 4]], 0.0)
+    with pytest.raises(CheckFailed, match=r"grows by more than 1 on the move \(0, 1\) -> \(5, 5\)$"):
+        check(game, claim.with_(certificate={"labels": labels}))
+    assert KNIGHT_OFFSETS[2] == (-1, -2)  # the third move: 8 u + k = 10 encodes it
