@@ -85,3 +85,35 @@ def test_a_refused_labelling_names_its_first_rising_move():
     with pytest.raises(CheckFailed, match=r"grows by more than 1 on the move \(0, 1\) -> \(5, 5\)$"):
         check(game, claim.with_(certificate={"labels": labels}))
     assert KNIGHT_OFFSETS[2] == (-1, -2)  # the third move: 8 u + k = 10 encodes it
+
+
+def _sparse(free):
+    """An 8 x 8 torus blocked but for C (5, 5), S (6, 7) (one move apart) and the squares ``free``."""
+    rows = [["x"] * 8 for _ in range(8)]
+    rows[5][5], rows[6][7] = "C", "S"
+    for r, c in free:
+        rows[r][c] = "."
+    return parse_lost_knight("".join("".join(row) + "\n" for row in rows))
+
+
+@pytest.mark.parametrize(
+    ("u", "v", "low", "high", "walls", "corner"),
+    [
+        ((0, 1), (1, 3), 2, 4, 2, 4),  # row 0's least label 2, 2 below the top; (0, 0) labelled the top
+        ((1, 1), (2, 3), 2, 4, 2, 2),  # the rise from an odd row
+        ((0, 1), (1, 3), -1, 1, 1, 1),  # the top 1 (S's label), an odd least label -1
+    ],
+)
+def test_every_row_that_can_start_a_rise_is_searched(u, v, low, high, walls, corner):
+    """A labelling of a board blocked but for C, S and two squares ``u`` -> ``v`` (a move, the only
+    one between free squares apart from C -> S) that rises by more than 1 on that move only is
+    refused, naming it; blocked squares' labels (``walls``, and ``corner`` at (0, 0)) are unchecked
+    but count in the row's least label and in the top."""
+    game = _sparse([u, v])
+    labels = np.full((8, 8), walls)
+    labels[0, 0], labels[5, 5], labels[6, 7], labels[u], labels[v] = corner, 0, 1, low, high
+    claim = Result("path", "t", Status.OPTIMAL, 1, 1, [[5, 5], [6, 7]], 0.0)
+    with pytest.raises(CheckFailed, match=rf"on the move \({u[0]}, {u[1]}\) -> \({v[0]}, {v[1]}\)$"):
+        check(game, claim.with_(certificate={"labels": labels}))
+    labels[v] = low + 1
+    assert check(game, claim.with_(certificate={"labels": labels})).certified
