@@ -117,3 +117,19 @@ def test_every_row_that_can_start_a_rise_is_searched(u, v, low, high, walls, cor
         check(game, claim.with_(certificate={"labels": labels}))
     labels[v] = low + 1
     assert check(game, claim.with_(certificate={"labels": labels})).certified
+
+
+def test_the_labellings_of_one_row_tori_are_certified():
+    """On a torus of one row a knight's move two rows up or down lands in that row: every true
+    labelling is certified (a kernel that left such a move's row unwrapped would read outside
+    the labels, and refuse some of these)."""
+    from knightcert.algorithms.path_search import bfs
+
+    for cols in range(3, 10):
+        for start, end in ((0, cols - 1), (cols - 1, 0), (1, cols // 2 + 1)):
+            row = ["."] * cols
+            row[start], row[end] = "C", "S"
+            game = parse_lost_knight("".join(row) + "\n")
+            result = bfs(game)
+            labels = distance_labels(game, cap=result.objective)
+            assert check(game, result.with_(certificate={"labels": labels})).certified
