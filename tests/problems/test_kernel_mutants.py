@@ -133,3 +133,30 @@ def test_the_labellings_of_one_row_tori_are_certified():
             result = bfs(game)
             labels = distance_labels(game, cap=result.objective)
             assert check(game, result.with_(certificate={"labels": labels})).certified
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        ([[0, 0], [0, 1], [0, 2], [1, 2], [0, 5]], r"round 3: \(0, 2\) -> \(1, 2\)"),  # one row past the last
+        ([[0, 0], [0, 1], [0, 2], [0, 3], [0, 10], [0, 5]], r"round 4: \(0, 3\) -> \(0, 10\)"),
+        ([[0, 0], [0, 7], [0, 5]], r"round 1: \(0, 0\) -> \(0, 7\)"),  # past the goal's column
+    ],
+)
+def test_a_jump_off_the_board_is_the_round_named(path, words):
+    """A jump of the cell's value along its row or column that leaves the board is refused at
+    that round (not at the next, which starts off the board), with its squares."""
+    game = _game([[1, 1, 1, 7, 2, 0]], [(0, 0)])
+    claim = Result("jump", "t", Status.FEASIBLE, len(path) - 1, None, {}, 0.0)
+    solution = {"winner": "A", "round": len(path) - 1, "key": 1, "path": path}
+    with pytest.raises(CheckFailed, match=rf"player A, {words} is not a jump of the cell's value$"):
+        check(game, claim.with_(solution=solution))
+
+
+def test_a_path_through_the_goal_of_a_board_of_two_rows_is_refused_for_that():
+    """The goal is the last row's last cell whatever the number of rows (here 2, even)."""
+    game = _game([[2, 1], [2, 1]], [(0, 1)])
+    result = bfs(game)
+    detour = {**result.solution, "round": 3, "key": 1, "path": [[0, 1], [1, 1], [0, 1], [1, 1]]}
+    with pytest.raises(CheckFailed, match="player A's path reaches the goal before its end"):
+        check(game, result.with_(objective=3, bound=3, solution=detour))
