@@ -136,17 +136,21 @@ def test_the_labellings_of_one_row_tori_are_certified():
 
 
 @pytest.mark.parametrize(
-    ("path", "words"),
+    ("third", "path", "words"),
     [
-        ([[0, 0], [0, 1], [0, 2], [1, 2], [0, 5]], r"round 3: \(0, 2\) -> \(1, 2\)"),  # one row past the last
-        ([[0, 0], [0, 1], [0, 2], [0, 3], [0, 10], [0, 5]], r"round 4: \(0, 3\) -> \(0, 10\)"),
-        ([[0, 0], [0, 7], [0, 5]], r"round 1: \(0, 0\) -> \(0, 7\)"),  # past the goal's column
+        (7, [[0, 0], [0, 1], [0, 2], [1, 2], [0, 5]], r"round 3: \(0, 2\) -> \(1, 2\)"),  # a row past
+        (7, [[0, 0], [0, 1], [0, 2], [0, 3], [0, 10], [0, 5]], r"round 4: \(0, 3\) -> \(0, 10\)"),
+        (7, [[0, 0], [0, 7], [0, 5]], r"round 1: \(0, 0\) -> \(0, 7\)"),  # past the goal's column
+        (7, [[0, 0], [1, 5], [0, 5]], r"round 1: \(0, 0\) -> \(1, 5\)"),  # below the goal
+        (3, [[0, 0], [0, 1], [0, 2], [0, 3], [0, 6], [0, 5]], r"round 4: \(0, 3\) -> \(0, 6\)"),  # a column
+        (3, [[0, 0], [0, 1], [0, 2], [0, 3], [3, 3], [0, 5]], r"round 4: \(0, 3\) -> \(3, 3\)"),  # rows past
+        (3, [[0, 0], [-1, 0], [0, 5]], r"round 1: \(0, 0\) -> \(-1, 0\)"),  # one row above the first
     ],
 )
-def test_a_jump_off_the_board_is_the_round_named(path, words):
+def test_a_jump_off_the_board_is_the_round_named(third, path, words):
     """A jump of the cell's value along its row or column that leaves the board is refused at
     that round (not at the next, which starts off the board), with its squares."""
-    game = _game([[1, 1, 1, 7, 2, 0]], [(0, 0)])
+    game = _game([[1, 1, 1, third, 2, 0]], [(0, 0)])
     claim = Result("jump", "t", Status.FEASIBLE, len(path) - 1, None, {}, 0.0)
     solution = {"winner": "A", "round": len(path) - 1, "key": 1, "path": path}
     with pytest.raises(CheckFailed, match=rf"player A, {words} is not a jump of the cell's value$"):
@@ -160,3 +164,20 @@ def test_a_path_through_the_goal_of_a_board_of_two_rows_is_refused_for_that():
     detour = {**result.solution, "round": 3, "key": 1, "path": [[0, 1], [1, 1], [0, 1], [1, 1]]}
     with pytest.raises(CheckFailed, match="player A's path reaches the goal before its end"):
         check(game, result.with_(objective=3, bound=3, solution=detour))
+
+
+@pytest.mark.parametrize(
+    ("values", "path", "words"),
+    [
+        ([[3, 2, 5, 0]], [[0, 0], [0, 3], [0, 3]], "player A's path reaches the goal before its end"),
+        ([[2, 1, 1], [1, 1, 0]], [[0, 0], [1, 1], [1, 2]], r"round 1: \(0, 0\) -> \(1, 1\) is not a jump"),
+    ],
+)
+def test_a_stay_on_the_goal_and_a_diagonal_jump_are_refused_for_that(values, path, words):
+    """The goal reached one round before the path's end (a stay there is no jump either, but the
+    first fault is the goal reached early); a jump diagonally across the cell's value (one row
+    and one column for a 2) is no jump along a row or a column."""
+    game = _game(values, [(0, 0)])
+    solution = {"winner": "A", "round": len(path) - 1, "key": values[0][0], "path": path}
+    with pytest.raises(CheckFailed, match=words):
+        check(game, Result("jump", "t", Status.FEASIBLE, len(path) - 1, None, solution, 0.0))
