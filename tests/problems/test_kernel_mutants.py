@@ -170,14 +170,15 @@ def test_a_path_through_the_goal_of_a_board_of_two_rows_is_refused_for_that():
     ("values", "path", "words"),
     [
         ([[3, 2, 5, 0]], [[0, 0], [0, 3], [0, 3]], "player A's path reaches the goal before its end"),
+        ([[3, 2, 5, 2]], [[0, 3], [0, 1], [0, 3]], "player A's path reaches the goal before its end"),
         ([[2, 1, 1], [1, 1, 0]], [[0, 0], [1, 1], [1, 2]], r"round 1: \(0, 0\) -> \(1, 1\) is not a jump"),
     ],
 )
 def test_a_stay_on_the_goal_and_a_diagonal_jump_are_refused_for_that(values, path, words):
     """The goal reached one round before the path's end (a stay there is no jump either, but the
-    first fault is the goal reached early); a jump diagonally across the cell's value (one row
-    and one column for a 2) is no jump along a row or a column."""
-    game = _game(values, [(0, 0)])
-    solution = {"winner": "A", "round": len(path) - 1, "key": values[0][0], "path": path}
+    first fault is the goal reached early), or left from the start on it; a jump diagonally
+    across the cell's value (one row and one column for a 2) is no jump along a row or a column."""
+    game = _game(values, [tuple(path[0])])
+    solution = {"winner": "A", "round": len(path) - 1, "key": 2, "path": path}
     with pytest.raises(CheckFailed, match=words):
         check(game, Result("jump", "t", Status.FEASIBLE, len(path) - 1, None, solution, 0.0))
