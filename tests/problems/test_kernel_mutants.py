@@ -1,7 +1,7 @@
-"""Tests that kill the mutants of the checkers' new kernels (s48, issue 42's mutation run of
-``first_rise`` and ``replay_fault``), each through the public checker: a blocked square's label
-is no part of a labelling's proof, and a refused path names its first fault, the goal reached
-before the path's end first."""
+"""Tests that kill the mutants of the checker code changed for issues 40 and 42 (s48's mutation
+run: the kernels ``first_rise`` and ``replay_fault``, the labelling's and the fields' checks), each
+through the public checker: a blocked square's label is no part of a labelling's proof, a refused
+labelling or path names its first fault (the goal reached before the path's end first)."""
 
 from __future__ import annotations
 
@@ -102,6 +102,7 @@ def _sparse(free):
         ((0, 1), (1, 3), 2, 4, 2, 4),  # row 0's least label 2, 2 below the top; (0, 0) labelled the top
         ((1, 1), (2, 3), 2, 4, 2, 2),  # the rise from an odd row
         ((0, 1), (1, 3), -1, 1, 1, 1),  # the top 1 (S's label), an odd least label -1
+        ((1, 1), (3, 2), 2, 4, 2, 2),  # a move one column right from an odd column
     ],
 )
 def test_every_row_that_can_start_a_rise_is_searched(u, v, low, high, walls, corner):
@@ -182,3 +183,56 @@ def test_a_stay_on_the_goal_and_a_diagonal_jump_are_refused_for_that(values, pat
     solution = {"winner": "A", "round": len(path) - 1, "key": 2, "path": path}
     with pytest.raises(CheckFailed, match=words):
         check(game, Result("jump", "t", Status.FEASIBLE, len(path) - 1, None, solution, 0.0))
+
+
+BOARD = parse_lost_knight("C.....\n......\n....S.\n......\n......\n......\n")  # 6 x 6 torus: 2 moves
+
+
+def test_the_ends_labels_are_checked_before_any_move():
+    """C labelled below 0, S above the claimed length, or the true labels (S at 2) under a claim
+    of 4 moves: each is refused for its end's label, which no move's check replaces (the last
+    one would certify a false optimum)."""
+    path = [[0, 0], [1, 2], [2, 4]]
+    claim = Result("path", "t", Status.OPTIMAL, 2, 2, path, 0.0)
+    true = np.minimum(distance_labels(BOARD, cap=2).reshape(6, 6), 2)
+    low, high = true.copy(), true.copy()
+    low[0, 0], high[2, 4] = -1, 3
+    with pytest.raises(CheckFailed, match="label of C is not 0"):
+        check(BOARD, claim.with_(certificate={"labels": low}))
+    with pytest.raises(CheckFailed, match="label of S is 3, not 2"):
+        check(BOARD, claim.with_(certificate={"labels": high}))
+    longer = [[0, 0], [1, 2], [0, 0], [1, 2], [2, 4]]
+    with pytest.raises(CheckFailed, match="label of S is 2, not 4"):
+        check(BOARD, Result("path", "t", Status.OPTIMAL, 4, 4, longer, 0.0, certificate={"labels": true}))
+
+
+def test_a_labelling_of_another_size_is_refused():
+    from knightcert.problems.checkers.path import check_distance_labels
+
+    true = distance_labels(BOARD, cap=2).reshape(-1).astype(np.int64)
+    for labels in (true[:-1], np.append(true, 2)):
+        with pytest.raises(CheckFailed, match=f"labelling has {labels.size} entries, the board 36 squares"):
+            check_distance_labels(BOARD, labels, 2)
+
+
+def test_a_flat_labelling_of_a_board_of_more_than_256_squares_is_certified():
+    """17 x 17 torus (289 squares), the labels given flat: sizes past the small integers CPython
+    keeps one object of are compared by value."""
+    rows = ["." * 17 for _ in range(17)]
+    rows[0], rows[4] = "C" + "." * 16, "." * 2 + "S" + "." * 14
+    game = parse_lost_knight("\n".join(rows) + "\n")
+    from knightcert.algorithms.path_search import bfs as path_bfs
+
+    result = path_bfs(game)
+    labels = distance_labels(game, cap=result.objective).reshape(-1).tolist()
+    assert len(labels) == 289
+    assert check(game, result.with_(certificate={"labels": labels})).certified
+
+
+def test_a_field_neither_flat_nor_of_the_shape_is_refused():
+    from knightcert.problems.checkers.fields import bool_array, grid
+
+    with pytest.raises(CheckFailed, match=r"shape \(5,\), expected \(2, 2\)"):
+        grid([1, 2, 3, 4, 5], "f", (2, 2))
+    with pytest.raises(CheckFailed, match=r"shape \(\), expected \(1, 1\)"):
+        bool_array(np.array(True), "f", (1, 1))
