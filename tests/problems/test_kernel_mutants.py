@@ -12,7 +12,7 @@ from knightcert.algorithms.jump_search import bfs
 from knightcert.problems.checkers import check
 from knightcert.problems.checkers.common import CheckFailed
 from knightcert.problems.checkers.path import distance_labels
-from knightcert.problems.jump_game import JumpInstance
+from knightcert.problems.jump_game import JumpInstance, parse_jump
 from knightcert.problems.lost_knight import parse_lost_knight
 from knightcert.problems.moves import KNIGHT_OFFSETS
 from knightcert.problems.result import Result, Status
@@ -236,3 +236,40 @@ def test_a_field_neither_flat_nor_of_the_shape_is_refused():
         grid([1, 2, 3, 4, 5], "f", (2, 2))
     with pytest.raises(CheckFailed, match=r"shape \(\), expected \(1, 1\)"):
         bool_array(np.array(True), "f", (1, 1))
+
+
+EX1 = "1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n"  # C wins in round 3; B needs 4
+
+
+def test_a_path_of_jumps_that_stops_short_of_the_goal_is_refused():
+    game = parse_jump(EX1)
+    result = bfs(game)
+    short = {**result.solution, "path": [[0, 2], [0, 5], [0, 6], [0, 7]]}  # 3 jumps, on the cell before
+    with pytest.raises(CheckFailed, match="player C's path does not end at the goal"):
+        check(game, result.with_(solution=short))
+
+
+@pytest.mark.parametrize("starts", ["0 0\n0 1\n0 2\n", "0 2\n0 1\n0 0\n"])
+def test_a_row_holding_the_winners_own_path_is_replayed_for_its_player(starts):
+    """A row of the table that holds the winner's path object itself (not a copy) is replayed for
+    its own player all the same: player B does not start where the winner does (winner C, then A)."""
+    game = parse_jump(EX1.rsplit("\n", 4)[0] + "\n" + starts)
+    result = bfs(game)
+    rows = [dict(row) for row in result.solution["players"]]
+    rows[1]["path"] = result.solution["path"]  # the same list, B's rounds and key kept
+    with pytest.raises(CheckFailed, match="player B's path does not start at its start cell"):
+        check(game, result.with_(solution={**result.solution, "players": rows}))
+
+
+@pytest.mark.parametrize(("cell", "keys"), [(4, [2, 1, 1, 1, 3, 1]), (5, [2, 0, 0, 0, 2, 0])])
+def test_a_tie_key_two_rounds_out_is_the_cells_own_value(cell, keys):
+    """The cells two rounds from the goal carry their own value as tie key: one above (3 for a 2)
+    or below (0 for a 1, its predecessors' keys lowered too, so that no key is above a
+    successor's) is refused for that."""
+    game = parse_jump(EX1)
+    result = bfs(game)
+    forged = np.array([[*keys, -1, -1, -1]], dtype=np.int64)
+    assert forged[0, cell] != game.values[0, cell]
+    certificate = {"rounds": result.certificate["rounds"], "keys": forged}
+    with pytest.raises(CheckFailed, match="two rounds from the goal does not have its own value as tie key"):
+        check(game, result.with_(certificate=certificate))
