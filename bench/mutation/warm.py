@@ -183,15 +183,21 @@ def _swap_code(old: dict, new: dict, module: str, changed: list[str]) -> None:
 
     A numba kernel cannot be swapped that way: its dispatcher keeps the machine code it
     compiled or loaded from numba's cache (keyed by the source file's stamp when it was
-    imported, the unmutated one). So every kernel of the module is rebound, wherever it is
-    bound under its name, to the mutant's fresh dispatcher (its cache keyed by the mutated
-    file), which compiles the mutant with the fresh kernels it calls; the project's cached
-    kernel lookups are cleared."""
+    imported, the unmutated one). So the mutated kernel, and every kernel that calls it, is
+    rebound wherever it is bound under its name to the mutant's fresh dispatcher (its cache
+    keyed by the mutated file), which compiles the mutant; the others keep their cached code.
+    The project's cached kernel lookups are cleared."""
     kernels = {n: f for n, f in new.items() if hasattr(f, "py_func") and hasattr(old.get(n), "py_func")}
-    if any(f.py_func.__code__ != old[n].py_func.__code__ for n, f in kernels.items()):
-        changed += sorted(n for n, f in kernels.items() if f.py_func.__code__ != old[n].py_func.__code__)
-        for name, fresh in kernels.items():
-            stale = old[name]
+    mutated = {n for n, f in kernels.items() if f.py_func.__code__ != old[n].py_func.__code__}
+    if mutated:
+        changed += sorted(mutated)
+        while True:  # the kernels that call a mutated one are compiled afresh too (the rest: cached)
+            calling = {n for n, f in kernels.items() if mutated & set(f.py_func.__code__.co_names)}
+            if calling <= mutated:
+                break
+            mutated |= calling
+        for name in mutated:
+            fresh, stale = kernels[name], old[name]
             for other in list(sys.modules.values()):
                 space = getattr(other, "__dict__", None)
                 if space is not None and space.get(name) is stale:

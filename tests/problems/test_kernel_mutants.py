@@ -132,7 +132,7 @@ def test_the_labellings_of_one_row_tori_are_certified():
             row[start], row[end] = "C", "S"
             game = parse_lost_knight("".join(row) + "\n")
             result = bfs(game)
-            labels = distance_labels(game, cap=result.objective)
+            labels = distance_labels(game, cap=int(result.objective or 0))
             assert check(game, result.with_(certificate={"labels": labels})).certified
 
 
@@ -224,7 +224,7 @@ def test_a_flat_labelling_of_a_board_of_more_than_256_squares_is_certified():
     from knightcert.algorithms.path_search import bfs as path_bfs
 
     result = path_bfs(game)
-    labels = distance_labels(game, cap=result.objective).reshape(-1).tolist()
+    labels = distance_labels(game, cap=int(result.objective or 0)).reshape(-1).tolist()
     assert len(labels) == 289
     assert check(game, result.with_(certificate={"labels": labels})).certified
 
