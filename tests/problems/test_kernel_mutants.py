@@ -273,3 +273,15 @@ def test_a_tie_key_two_rounds_out_is_the_cells_own_value(cell, keys):
     certificate = {"rounds": result.certificate["rounds"], "keys": forged}
     with pytest.raises(CheckFailed, match="two rounds from the goal does not have its own value as tie key"):
         check(game, result.with_(certificate=certificate))
+
+
+def test_dicts_nested_past_the_deepest_level_are_refused():
+    """Each dict is one level deeper than its holder (the copy counts them as it counts lists)."""
+    from knightcert.problems.checkers.plain import MAX_DEPTH, plain
+
+    nested: object = 0
+    for _ in range(MAX_DEPTH + 1):
+        nested = {"k": nested}
+    assert plain(nested) == nested
+    with pytest.raises(CheckFailed, match=f"nested deeper than {MAX_DEPTH} levels"):
+        plain({"k": nested})
