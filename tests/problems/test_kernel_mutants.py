@@ -146,6 +146,7 @@ def test_the_labellings_of_one_row_tori_are_certified():
         (3, [[0, 0], [0, 1], [0, 2], [0, 3], [0, 6], [0, 5]], r"round 4: \(0, 3\) -> \(0, 6\)"),  # a column
         (3, [[0, 0], [0, 1], [0, 2], [0, 3], [3, 3], [0, 5]], r"round 4: \(0, 3\) -> \(3, 3\)"),  # rows past
         (3, [[0, 0], [-1, 0], [0, 5]], r"round 1: \(0, 0\) -> \(-1, 0\)"),  # one row above the first
+        (3, [[0, 0], [0, -1], [0, 5]], r"round 1: \(0, 0\) -> \(0, -1\)"),  # one column left of the first
     ],
 )
 def test_a_jump_off_the_board_is_the_round_named(third, path, words):
@@ -173,12 +174,13 @@ def test_a_path_through_the_goal_of_a_board_of_two_rows_is_refused_for_that():
         ([[3, 2, 5, 0]], [[0, 0], [0, 3], [0, 3]], "player A's path reaches the goal before its end"),
         ([[3, 2, 5, 2]], [[0, 3], [0, 1], [0, 3]], "player A's path reaches the goal before its end"),
         ([[2, 1, 1], [1, 1, 0]], [[0, 0], [1, 1], [1, 2]], r"round 1: \(0, 0\) -> \(1, 1\) is not a jump"),
+        ([[2, 1, 1], [1, 1, 0]], [[0, 0], [0, 1], [0, 2], [1, 2]], r"round 1: \(0, 0\) -> \(0, 1\) is not"),
     ],
 )
 def test_a_stay_on_the_goal_and_a_diagonal_jump_are_refused_for_that(values, path, words):
     """The goal reached one round before the path's end (a stay there is no jump either, but the
     first fault is the goal reached early), or left from the start on it; a jump diagonally
-    across the cell's value (one row and one column for a 2) is no jump along a row or a column."""
+    across the cell's value (one row and one column for a 2), or shorter than it, is no jump."""
     game = _game(values, [tuple(path[0])])
     solution = {"winner": "A", "round": len(path) - 1, "key": 2, "path": path}
     with pytest.raises(CheckFailed, match=words):
