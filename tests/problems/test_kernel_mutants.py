@@ -243,10 +243,11 @@ def test_a_field_neither_flat_nor_of_the_shape_is_refused():
 EX1 = "1 9\n3\n4 1 3 2 2 1 2 1 0\n0 0\n0 1\n0 2\n"  # C wins in round 3; B needs 4
 
 
-def test_a_path_of_jumps_that_stops_short_of_the_goal_is_refused():
+@pytest.mark.parametrize("last", [[0, 7], [0, 9]])  # the cell before the goal, one past it
+def test_a_path_that_ends_elsewhere_than_the_goal_is_refused_for_that(last):
     game = parse_jump(EX1)
     result = bfs(game)
-    short = {**result.solution, "path": [[0, 2], [0, 5], [0, 6], [0, 7]]}  # 3 jumps, on the cell before
+    short = {**result.solution, "path": [[0, 2], [0, 5], [0, 6], last]}
     with pytest.raises(CheckFailed, match="player C's path does not end at the goal"):
         check(game, result.with_(solution=short))
 
