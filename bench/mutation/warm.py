@@ -179,8 +179,34 @@ def _mutant_namespace(module: types.ModuleType, mutated: str) -> dict:
 
 
 def _swap_code(old: dict, new: dict, module: str, changed: list[str]) -> None:
-    """Give each function of ``old`` (classes' methods too) the code of its namesake in ``new``."""
+    """Give each function of ``old`` (classes' methods too) the code of its namesake in ``new``.
+
+    A numba kernel cannot be swapped that way: its dispatcher keeps the machine code it
+    compiled or loaded from numba's cache (keyed by the source file's stamp when it was
+    imported, the unmutated one). So the mutated kernel, and every kernel that calls it, is
+    rebound wherever it is bound under its name to the mutant's fresh dispatcher (its cache
+    keyed by the mutated file), which compiles the mutant; the others keep their cached code.
+    The project's cached kernel lookups are cleared."""
+    kernels = {n: f for n, f in new.items() if hasattr(f, "py_func") and hasattr(old.get(n), "py_func")}
+    mutated = {n for n, f in kernels.items() if f.py_func.__code__ != old[n].py_func.__code__}
+    if mutated:
+        changed += sorted(mutated)
+        while True:  # the kernels that call a mutated one are compiled afresh too (the rest: cached)
+            calling = {n for n, f in kernels.items() if mutated & set(f.py_func.__code__.co_names)}
+            if calling <= mutated:
+                break
+            mutated |= calling
+        for name in mutated:
+            fresh, stale = kernels[name], old[name]
+            for other in list(sys.modules.values()):
+                space = getattr(other, "__dict__", None)
+                if space is not None and space.get(name) is stale:
+                    space[name] = fresh
+        lookup = getattr(sys.modules.get("knightcert.problems.compiled"), "kernel_or_numba", None)
+        getattr(lookup, "cache_clear", lambda: None)()
     for name, fresh in new.items():
+        if name in kernels:
+            continue
         stale = old.get(name)
         if stale is None or stale is fresh:
             continue
@@ -270,6 +296,23 @@ def _run(mode: str, rel: str, mutated: str, items: list, ids: list[str], log: Pa
     return _wait(pid, budget)
 
 
+def _import_targets(session) -> None:
+    """Import the session's mutated modules that the collected tests import only when they run
+    (a kernel loaded on first use), so that their mutants are installed warm; and when numba
+    is loaded, compile one function, so that each child does not start numba's compiler again."""
+    import importlib
+    import sqlite3
+
+    with sqlite3.connect(os.environ["KC_SESSION"]) as db:
+        paths = {row[0] for row in db.execute("select distinct module_path from mutation_specs")}
+    for rel in sorted(paths):
+        if not _modules(rel):
+            with contextlib.suppress(ImportError):
+                importlib.import_module("knightcert." + rel.removesuffix(".py").replace("/", "."))
+    if "numba" in sys.modules:
+        sys.modules["numba"].njit(lambda x: x + 1)(1)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session):
     if not os.environ.get("KC_SESSION"):
@@ -280,6 +323,7 @@ def pytest_runtestloop(session):
     from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
 
     cover, durations, module_tests = _load_maps(Path.cwd())
+    _import_targets(session)
     by_id = {item.nodeid: item for item in session.items}
     cap = float(os.environ.get("KC_MAX_TEST_S", "inf"))  # slower tests (by the map) left to a second pass
     database = Path(os.environ["KC_SESSION"])
