@@ -10,7 +10,7 @@ import pytest
 
 from knightcert.problems.board import Board
 from knightcert.problems.checkers import CheckFailed
-from knightcert.problems.checkers.clausal_proof import decode_proof
+from knightcert.problems.checkers.clausal_proof import decode_proof, proof_entry
 from knightcert.problems.checkers.knights_cnf import knights_cnf
 
 NEEDS = "needs 0, or 1 on a torus with no square removed or fixed"
@@ -54,3 +54,10 @@ def test_a_proof_without_bytes_and_xz_is_refused_when_decoded():
     for part in ({"bytes": 0}, {"xz": ""}, [0, ""], "xz"):
         with pytest.raises(CheckFailed, match="a proof must be an object with keys bytes, xz"):
             decode_proof(part)
+
+
+@pytest.mark.parametrize("entry", [None, 7, "xz", "cases", ["format", "knights", "bytes", "xz"]])
+def test_an_entry_that_is_not_an_object_is_refused_in_one_line(entry):
+    """Not an object: refused as such, whatever it holds (keys as a list's items, "cases" as text)."""
+    with pytest.raises(CheckFailed, match="expected an object with keys format, knights, bytes, xz"):
+        proof_entry(entry)
