@@ -11,7 +11,7 @@ import pytest
 from knightcert.problems.board import Board
 from knightcert.problems.checkers import CheckFailed
 from knightcert.problems.checkers.clausal_proof import decode_proof, proof_entry
-from knightcert.problems.checkers.knights_cnf import knights_cnf
+from knightcert.problems.checkers.knights_cnf import knights_cnf, line_scale
 
 NEEDS = "needs 0, or 1 on a torus with no square removed or fixed"
 PRIME = "balanced lines need an odd shorter side and lines prime to it, not"
@@ -61,3 +61,15 @@ def test_an_entry_that_is_not_an_object_is_refused_in_one_line(entry):
     """Not an object: refused as such, whatever it holds (keys as a list's items, "cases" as text)."""
     with pytest.raises(CheckFailed, match="expected an object with keys format, knights, bytes, xz"):
         proof_entry(entry)
+
+
+def test_lex_leader_comparisons_longer_than_256_squares_end_where_they_should():
+    """A comparison over 289 squares (17 x 17, every square; along the 16 translations of the
+    balanced lines) is the specification's, clause for clause: its last letter too, past the
+    integers CPython keeps one object of (a test of ``m is length - 1`` would miss the end)."""
+    from tests.problems.test_knights_cnf_spec import spec_formula
+
+    board, lines = Board(17, 17, torus=True), line_scale(Board(17, 17, torus=True))
+    built = knights_cnf(board, 4, lex=289, lines=lines, balanced=1)
+    assert built == spec_formula(17, 17, True, set(), 4, 289, lines, (), 1)
+    assert built[0] == 289 + 4 * (289 - 4 + 1) + 16 * 288
