@@ -73,3 +73,15 @@ def test_lex_leader_comparisons_longer_than_256_squares_end_where_they_should():
     built = knights_cnf(board, 4, lex=289, lines=lines, balanced=1)
     assert built == spec_formula(17, 17, True, set(), 4, 289, lines, (), 1)
     assert built[0] == 289 + 4 * (289 - 4 + 1) + 16 * 288
+
+
+def test_translate_false_leaves_out_the_translation_unit():
+    """``translate=False``: no unit ``x_(0,0)`` on a full torus, with balanced lines or without;
+    with it (the default), the unit where the lines allow one (5 divides 10, not 7)."""
+    for board, named in [
+        (Board(5, 5, torus=True), {}),
+        (Board(5, 10, torus=True), {"lines": 2, "balanced": 1}),
+    ]:
+        assert [1] not in knights_cnf(board, 4, translate=False, **named)[1]
+        assert [1] in knights_cnf(board, 4, **named)[1]
+    assert [1] not in knights_cnf(Board(5, 7, torus=True), 4, lines=2, balanced=1)[1]
