@@ -6,6 +6,7 @@ words, and a proof's ``{bytes, xz}`` refused whole when it is not one."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from knightcert.problems.board import Board
@@ -25,7 +26,7 @@ PRIME = "balanced lines need an odd shorter side and lines prime to it, not"
         (Board(5, 5, torus=True), {"balanced": 1, "lines": 1, "fixed": ((0, 0),)}, f"balanced 1 {NEEDS}"),
         (Board(5, 5), {"balanced": 1, "lines": 1}, f"balanced 1 {NEEDS}"),
         (
-            Board(5, 5, [[r == c == 2 for c in range(5)] for r in range(5)], torus=True),
+            Board(5, 5, np.array([[r == c == 2 for c in range(5)] for r in range(5)]), torus=True),
             {"balanced": 1, "lines": 1},
             f"balanced 1 {NEEDS}",
         ),
