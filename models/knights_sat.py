@@ -23,7 +23,13 @@ from typing import Any
 import numpy as np
 
 from knightcert.problems.checkers.clausal_proof import MAX_PROOF_BYTES, MAX_PROOF_TEXT, encode_proof
-from knightcert.problems.checkers.knights_cnf import LEX_SQUARES, knights_cnf, line_scale, translation_applies
+from knightcert.problems.checkers.knights_cnf import (
+    LEX_SQUARES,
+    knights_cnf,
+    line_scale,
+    translation_applies,
+    translations_along,
+)
 from knightcert.problems.independent_knights import KnightsInstance
 
 __all__ = ["PROOF_SECONDS", "SOLVER", "BoundProof", "formula_of", "prove_upper_bound", "refute_or_place"]
@@ -42,7 +48,7 @@ def formula_of(board: Any, fixed: tuple = ()) -> tuple[int, int, int]:
     along the lines where there are some (the shorter side divides the longer)."""
     lines = line_scale(board)
     balanced = int(bool(lines) and translation_applies(board) and not fixed)
-    along = balanced and max(board.rows, board.cols) % min(board.rows, board.cols) == 0
+    along = balanced and bool(translations_along(board.rows, board.cols, lines))
     return min(LEX_SQUARES, board.rows * board.cols) * along, lines, balanced
 
 

@@ -87,6 +87,7 @@ __all__ = [
     "knights_cnf",
     "line_scale",
     "translation_applies",
+    "translations_along",
 ]
 
 #: The knight's eight jumps (row, column), written out for the checker.
@@ -220,7 +221,7 @@ def knights_cnf(
     if balanced not in (0, 1) or (balanced and (fixed or not translation_applies(board))):
         raise ValueError(f"balanced {balanced} needs 0, or 1 on a torus with no square removed or fixed")
     order = counter_order(board, lines)
-    shifts = _along(rows, cols, lines) if balanced else None  # None: every translation
+    shifts = translations_along(rows, cols, lines) if balanced else None  # None: every translation
     if lex and shifts == []:
         raise ValueError(f"lex {lex} needs translations along the lines, and {rows} x {cols} has none")
     usable = np.flatnonzero(np.asarray(board.free, dtype=bool).reshape(-1))
@@ -243,7 +244,7 @@ def knights_cnf(
     return top, clauses
 
 
-def _along(rows: int, cols: int, lines: int) -> list[tuple[int, int]]:
+def translations_along(rows: int, cols: int, lines: int) -> list[tuple[int, int]]:
     """The translations ``(dr, dc)`` along the knight lines but the identity: ``(2 d mod m, d)``
     (``(d, 2 d mod m)`` when the columns are the shorter side), when the shorter side ``m``
     divides the longer (else none: they would move squares to other lines)."""
@@ -255,25 +256,16 @@ def _along(rows: int, cols: int, lines: int) -> list[tuple[int, int]]:
 
 
 def _s(n: int, k: int, i: int, j: int) -> int:
-    """The variable of the counter's ``s(i, j)`` (numbered as :func:`_counter` numbers them)."""
+    """The variable of the counter's ``s(i, j)``: numbered from ``n + 1``, column ``j`` by column."""
     return n + (j - 1) * (n - k + 1) + i - j + 1
 
 
 def _counter(n: int, k: int, order: np.ndarray, clauses: list[list[int]]) -> int:
     """Append the sequential counter "at least ``k`` of the ``n`` squares in ``order``" (see
-    the module notes): variables ``s(i, j)`` numbered from ``n + 1``, column by column; return
-    the last variable used."""
-    ids: dict[tuple[int, int], int] = {}
-    top = n
-    for j in range(1, k + 1):
-        for i in range(j, n - k + j + 1):
-            top += 1
-            ids[(i, j)] = top
+    the module notes): variables ``s(i, j)`` numbered by :func:`_s`; return the last variable used."""
 
     def s(i: int, j: int) -> int:  # variable of s(i, j), or 0 when it is false by counting
-        if j < 1 or j > k or i < j or i > n - k + j:
-            return 0
-        return ids[(i, j)]
+        return _s(n, k, i, j) if 1 <= j <= k and j <= i <= n - k + j else 0
 
     for j in range(1, k + 1):
         for i in range(j, n - k + j + 1):
@@ -285,7 +277,7 @@ def _counter(n: int, k: int, order: np.ndarray, clauses: list[list[int]]) -> int
                 else:
                     clauses.append([v for v in (-here, before, lower) if v])
     clauses.append([s(n, k)])
-    return top
+    return n + k * (n - k + 1)
 
 
 def _lex_leader(rows: int, cols: int, length: int, top: int, clauses: list[list[int]], shifts) -> int:
