@@ -123,11 +123,16 @@ def _around(d: Any, n: int) -> Any:
 
 
 def on_usable(board, squares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(flat indices, mask of squares on the board and not removed) of an (n, 2) int64 array."""
+    """(flat indices, mask of squares on the board and not removed) of an (n, 2) int64 array;
+    an index is meaningful only where the mask is true."""
     r, c = squares[:, 0], squares[:, 1]
     inside = (r.view(np.uint64) < board.rows) & (c.view(np.uint64) < board.cols)  # negatives: huge
-    index = np.where(inside, r * board.cols + c, 0)
-    return index, inside & board.free.reshape(-1)[index]
+    index = r * board.cols
+    index += c
+    blocked = board.blocked.reshape(-1)
+    if blocked.any():  # a board with removed squares: each square's own byte (no board-sized ~)
+        inside &= ~blocked[np.where(inside, index, 0)]
+    return index, inside
 
 
 def usable_squares(board, solution: Any, words: str) -> tuple[np.ndarray, np.ndarray]:
