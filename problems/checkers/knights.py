@@ -28,8 +28,8 @@ placement (:func:`~knightcert.problems.checkers.knights_band.strip_placement`, c
 like any answer's) refutes a lower claim; a band that is the whole torus counts the
 optimum itself, and refutes a lower claim too.
 
-Beyond that (and on any board), an upper bound ``u`` is certified by an *LRAT
-proof* attached as ``certificate["drat"]`` (:mod:`knightcert.problems.checkers.clausal_proof`)
+Beyond that (a board that is not bipartite: the checker's own matching comes first on
+the others), an upper bound ``u`` is certified by an *LRAT proof* attached as ``certificate["drat"]`` (:mod:`knightcert.problems.checkers.clausal_proof`)
 that refutes "at least ``K`` independent knights" for some ``K <= u + 1``: the checker
 builds that formula itself (:mod:`knightcert.problems.checkers.knights_cnf`, from the board
 and ``K`` only) and its own proof checker (:mod:`knightcert.problems.checkers.lrat`)
@@ -206,9 +206,8 @@ def _own_matching(b: _Bound) -> Backed | None:
         return None
     pairs = maximum_matching(b.board)
     if not matching_is_maximum(b.instance, pairs):  # never trusted: the matching code is shared
-        return solver_evidence(
-            b.claim, b.result.method, "the checker's own matching failed its validation"
-        ), None
+        b.spent = "the checker's own matching failed its validation"
+        return None
     optimum = b.board.n_free - len(pairs)
     if optimum > b.upper:
         _refute(b.claim, b.upper, f"the checker's maximum matching proves {optimum} knights fit (Kőnig)")
@@ -226,9 +225,9 @@ def _solver_word(b: _Bound) -> Backed:
 UPPER_BOUND: tuple[Callable[[_Bound], Backed | None], ...] = (
     _answer_matching,
     _bands,
+    _own_matching,
     _proof,
     _own_search,
-    _own_matching,
     _solver_word,
 )
 
@@ -325,7 +324,8 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal", fixed: tuple = 
     if not checked.refuted:
         raise CheckFailed(f"LRAT proof refused: {checked.reason}", claim)
     symmetry = ", the lines balanced" if named["balanced"] else ""
-    symmetry += ", translations broken by lex-leader clauses" if named["lex"] else ""
+    along = " along the lines" if named["balanced"] else ""
+    symmetry += f", translations{along} broken by lex-leader clauses" if named["lex"] else ""
     symmetry += f", the {len(fixed)} fixed knight{'s' * (len(fixed) != 1)} as units" if fixed else ""
     order = ", counted by knight lines" if named["lines"] else ""
     lemmas, seconds = checked.lemmas, checked.seconds

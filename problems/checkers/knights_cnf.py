@@ -80,6 +80,8 @@ import math
 
 import numpy as np
 
+from knightcert.problems.checkers.clausal_proof import MAX_VARIABLES
+
 __all__ = [
     "KNIGHT_JUMPS",
     "LEX_SQUARES",
@@ -199,7 +201,8 @@ def knights_cnf(
     ------
     ValueError
         ``k < 1``; ``lex`` out of range, or given on a board translations do not map onto
-        itself; ``lines`` out of range; ``balanced`` not 0 or 1, or where it does not apply.
+        itself; ``lines`` out of range; ``balanced`` not 0 or 1, or where it does not apply;
+        a counter of more than :data:`MAX_VARIABLES` variables (refused before it is built).
 
     Examples
     --------
@@ -236,6 +239,8 @@ def knights_cnf(
     if k > n:
         clauses.append([])  # more knights than squares: the empty clause
         return n, clauses
+    if n + k * (n - k + 1) > MAX_VARIABLES:  # the counter's variables, before any is made
+        raise ValueError(f"{k} knights on {n} squares need a counter over {MAX_VARIABLES} variables")
     top = _counter(n, k, order, clauses)
     m = min(rows, cols)
     clauses += [[_s(n, k, j * n // m, -(-j * k // m))] for j in range(1, m * bool(balanced))]
@@ -249,7 +254,7 @@ def translations_along(rows: int, cols: int, lines: int) -> list[tuple[int, int]
     (``(d, 2 d mod m)`` when the columns are the shorter side), when the shorter side ``m``
     divides the longer (else none: they would move squares to other lines)."""
     m, longer = min(rows, cols), max(rows, cols)
-    if not (m % 2 and math.gcd(lines, m) == 1):  # lines in 1 .. m - 1 (counter_order)
+    if not (m % 2 and m > 1 and math.gcd(lines, m) == 1):  # lines in 1 .. m - 1 (counter_order)
         raise ValueError(f"balanced lines need an odd shorter side and lines prime to it, not {lines}")
     along = [(2 * d % m, d) for d in range(1, longer)] if longer % m == 0 else []
     return along if rows <= cols else [(d, e) for e, d in along]

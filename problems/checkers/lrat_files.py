@@ -30,7 +30,8 @@ formula.cnf  the formula, DIMACS: {variables} variables, {clauses} clauses (clau
 proof.lrat   its refutation, text LRAT: {lemmas} additions, the last the empty clause
 
 The formula is specified in knightcert's docs/certificates.md ("The knights formula"): it
-can be rebuilt from that text alone and compared with formula.cnf. Check the proof with a
+can be rebuilt from that text alone and compared with formula.cnf; why its refutation proves
+the bound is proved there too ("Why a refutation proves the bound", Theorems 1-5). Check the proof with a
 checker that shares no code with knightcert:
 
   drat-trim's lrat-check (https://github.com/marijnheule/drat-trim, cc -O2 -o lrat-check lrat-check.c):

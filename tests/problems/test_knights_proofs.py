@@ -416,8 +416,37 @@ def test_the_balanced_formula_is_satisfiable_exactly_up_to_the_optimum(rows, col
     lexes = (0, 1, 4, rows * cols) if max(rows, cols) % m == 0 else (0,)
     for lines, lex in itertools.product([s for s in range(1, m) if math.gcd(s, m) == 1], lexes):
         named = {"lex": lex, "lines": lines, "balanced": 1}
-        assert satisfiable(knights_cnf(board, optimum, **named)[1]), named
-        assert not satisfiable(knights_cnf(board, optimum + 1, **named)[1]), named
+        for k in range(1, optimum + 2):  # every count of knights, not only the optimum's two
+            assert satisfiable(knights_cnf(board, k, **named)[1]) == (k <= optimum), (k, named)
+
+
+def test_balanced_lines_need_a_shorter_side_of_three_or_more():
+    with pytest.raises(ValueError, match="odd shorter side"):
+        knights_cnf(Board(1, 5, torus=True), 1, balanced=1)
+
+
+def test_a_counter_past_the_variable_limit_is_refused_before_it_is_built(monkeypatch):
+    import knightcert.problems.checkers.knights_cnf as cnf
+
+    entry = encode_proof(b"a\x04\x00\x00", 4000)  # 4,000 knights on 99 x 99: 23 M counter variables
+    with pytest.raises(CheckFailed, match="need a counter over 16777216 variables"):
+        check_bound_proof(Board(99, 99, torus=True), entry)
+    monkeypatch.setattr(cnf, "MAX_VARIABLES", 49 + 15 * 35 - 1)  # one under 7 x 7's counter for 15
+    with pytest.raises(ValueError, match="15 knights on 49 squares"):
+        knights_cnf(SEVEN.board, 15)
+    assert knights_cnf(SEVEN.board, 14)[0] > 0
+
+
+def test_on_a_bipartite_board_the_checkers_matching_backs_the_bound_before_any_proof():
+    """The checker's own maximum matching is exact there: an attached proof is never built
+    (a forged K could ask for a formula of any size) nor needed."""
+    six = knights_instance(6)
+    placement = [[r, c] for r in range(6) for c in range(6) if (r + c) % 2 == 0]
+    junk = encode_proof(b"a\x04\x00\x00", 19)  # not a refutation of anything
+    answer = Result("knights", "t", Status.OPTIMAL, 18, 18, placement, 0.0, certificate={"drat": junk})
+    checked = check(six, answer)
+    optimal = next(e for e in checked.evidence if e.claim == "optimal")
+    assert checked.certified and optimal.backing is Backing.CERTIFICATE and "matching" in checked.certificate
 
 
 def balanced_values(rows: int, cols: int, placement, lines: int, lex: int) -> dict[int, bool]:
