@@ -29,12 +29,14 @@ like any answer's) refutes a lower claim; a band that is the whole torus counts 
 optimum itself, and refutes a lower claim too.
 
 Beyond that (a board that is not bipartite: the checker's own matching comes first on
-the others), an upper bound ``u`` is certified by an *LRAT proof* attached as ``certificate["drat"]`` (:mod:`knightcert.problems.checkers.clausal_proof`)
-that refutes "at least ``K`` independent knights" for some ``K <= u + 1``: the checker
-builds that formula itself (:mod:`knightcert.problems.checkers.knights_cnf`, from the board
-and ``K`` only) and its own proof checker (:mod:`knightcert.problems.checkers.lrat`)
-verifies that the proof refutes it. A proof that does not check is refused; a
-proof of a weaker bound (``K > u + 1``) proves nothing and is left aside.
+the others), an upper bound ``u`` is certified by an *LRAT proof* attached as
+``certificate["drat"]`` (:mod:`knightcert.problems.checkers.clausal_proof`) that refutes
+"at least ``K`` independent knights" for some ``K <= u + 1``: the checker builds that
+formula itself (:mod:`knightcert.problems.checkers.knights_cnf`, from the board and ``K``
+only; a counter past ``MAX_VARIABLES`` refused before it is built) and its own proof
+checker (:mod:`knightcert.problems.checkers.lrat`) verifies that the proof refutes it. A
+proof that does not check is refused; a proof of a weaker bound (``K > u + 1``) proves
+nothing and is left aside.
 Without one the claim rests on the solver: reported, never certified.
 """
 
