@@ -4,14 +4,28 @@ For each default method on boards from 8 x 8 to 1000 x 1000, the whole command
 (``python -m knightcert PROBLEM FILE``: parse, solve, check, print) in a fresh process,
 minus a fresh ``python -c "import knightcert"``, against the same command run again and
 again in one process (``knightcert.cli.main.main``, the median after a first call). Target:
-fresh - import within 2 x warm + 0.1 s. Figures are CPU seconds (user + system of the child
-processes; the machine is shared) with the wall seconds beside them. Three states of numba's
-cache (they matter only where a kernel is not compiled ahead of time):
+fresh - import within 2 x warm + 0.1 s. Two columns per cache state, each with its own yes/no:
+
+- "fresh - import": the command minus ``python -c "import knightcert"``, which removes the
+  interpreter's start and ``import knightcert`` (it loads no numpy); left: numpy's import, the
+  command's own modules, the first calls (page faults, the compiled kernels' load);
+- "fresh - import - numpy": the command minus ``python -c "import knightcert, numpy"`` measured
+  in the same run with the command line's own environment (one OpenBLAS thread unless
+  ``OPENBLAS_NUM_THREADS`` says otherwise, as ``knightcert.cli.main`` sets it in its own
+  process), which removes numpy's import too (0.10-0.14 s of CPU: alone over the 0.1 s slack).
+
+Figures are CPU seconds (user + system of the child processes; the machine is shared) with the
+wall seconds beside them. Three states of numba's cache (they matter only where a kernel is not
+compiled ahead of time):
 
 (a) empty: ``NUMBA_CACHE_DIR`` an empty folder (a fresh install);
 (b) populated: the same folder after a first run of the same command;
 (c) user: an unprivileged user (uid 1234, ``.ci/as-user``) with a fresh home, so numba's
     cache is that user's own (it cannot write beside the sources): its first command.
+
+A second table: the start-up of the commands issue 40 names (``--help``, ``path caso0``,
+``knights 6``, ``tour 8``), CPU seconds of a fresh ``python -m knightcert`` run, best and median
+of ``--starts`` runs interleaved with ``python -c pass``, and the best minus pass's best.
 
 Run from the repository root (the ``../shared`` instances are used when present)::
 
@@ -23,6 +37,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -48,15 +64,20 @@ print(json.dumps([statistics.median(cpus[1:]), statistics.median(walls[1:])]))
 
 FRESH = """
 import json, os, resource, subprocess, sys, time
-def run(command):
+def run(command, env=None):
     before, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     return cpu, time.perf_counter() - wall
 base = run([sys.executable, "-c", "import knightcert"])
+blas = {**os.environ, "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS", "1")}  # as the CLI's own
+with_numpy = run([sys.executable, "-c", "import knightcert, numpy"], blas)
 whole = run([sys.executable, "-m", "knightcert", *json.loads(sys.argv[1])])
-print(json.dumps([whole[0] - base[0], whole[1] - base[1]]))
+print(json.dumps([
+    whole[0] - base[0], whole[1] - base[1],
+    whole[0] - with_numpy[0], whole[1] - with_numpy[1],
+]))
 """
 
 
@@ -115,6 +136,7 @@ def main() -> int:
     parser.add_argument("--states", default="a,b,c", help="cache states: a empty, b populated, c user")
     parser.add_argument("--problems", default="path,jump,knights,tour")
     parser.add_argument("--repeat", type=int, default=5, help="warm runs (the median is shown)")
+    parser.add_argument("--starts", type=int, default=10, help="runs of each start-up command")
     args = parser.parse_args()
     states = args.states.split(",")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -122,28 +144,55 @@ def main() -> int:
     folders = [str(ROOT / layer) for layer in ("knightcert", "problems", "algorithms", "heuristics")]
     subprocess.run([sys.executable, "-m", "compileall", "-q", *folders], check=True, env=env)
     print(f"load {os.getloadavg()[0]:.1f}; CPU s (wall s)")
-    fresh_columns = " | ".join(f"fresh - import ({s})" for s in states)
-    print(f"| problem | instance | warm | {fresh_columns} | within 2x warm + 0.1 s |")
-    print("|---|---|---:|" + "---:|" * len(states) + ":---:|")
+    columns = [f"{minus} ({s})" for minus in ("fresh - import", "fresh - import - numpy") for s in states]
+    target = "within 2x warm + 0.1 s"
+    print(f"| problem | instance | warm | {' | '.join(columns[: len(states)])} | {target} | ", end="")
+    print(f"{' | '.join(columns[len(states) :])} | {target} |")
+    print("|---|---|---:|" + ("---:|" * len(states) + ":---:|") * 2)
     with tempfile.TemporaryDirectory() as folder:
         os.chmod(folder, 0o755)  # the unprivileged user reads the instances
         for problem, label, argv in instances(Path(folder), args.problems.split(",")):
             cache = tempfile.mkdtemp(dir=folder)
             mine = {**env, "NUMBA_CACHE_DIR": cache}
             warm = child(WARM, argv, env, str(args.repeat))
-            cells, met = [], []
+            fresh = []
             for state in states:
                 if state == "c":
-                    fresh = child(FRESH, argv, env, as_user=True)
+                    fresh.append(child(FRESH, argv, env, as_user=True))
                 else:  # "a" in an empty folder; "b" in the folder a first run filled
                     if state == "b" and not os.listdir(cache):
                         child(FRESH, argv, mine)
-                    fresh = child(FRESH, argv, mine)
-                cells.append(f"{fresh[0]:.2f} ({fresh[1]:.2f})")
-                met.append("yes" if fresh[0] <= 2 * warm[0] + 0.1 else "no")
-            row = f"| {problem} | {label} | {warm[0]:.3f} ({warm[1]:.3f}) | {' | '.join(cells)}"
-            print(f"{row} | {'/'.join(met)} |", flush=True)
+                    fresh.append(child(FRESH, argv, mine))
+            row = f"| {problem} | {label} | {warm[0]:.3f} ({warm[1]:.3f}) |"
+            for cpu in (0, 2):  # minus the import; minus the import and numpy's
+                cells = [f" {f[cpu]:.2f} ({f[cpu + 1]:.2f}) |" for f in fresh]
+                met = "/".join("yes" if f[cpu] <= 2 * warm[0] + 0.1 else "no" for f in fresh)
+                row += "".join(cells) + f" {met} |"
+            print(row, flush=True)
+    start_up(env, args.starts)
     return 0
+
+
+def start_up(env: dict[str, str], runs: int) -> None:
+    """The start-up table: each command's CPU in a fresh process, ``runs`` rounds interleaved."""
+    caso0 = SHARED / "lost-knight" / "caso0.txt"
+    commands = {"`python -c pass`": ["-c", "pass"], "`knightcert --help`": ["-m", "knightcert", "--help"]}
+    if caso0.exists():
+        commands["`knightcert path caso0.txt`"] = ["-m", "knightcert", "path", str(caso0)]
+    commands["`knightcert knights 6`"] = ["-m", "knightcert", "knights", "6"]
+    commands["`knightcert tour 8`"] = ["-m", "knightcert", "tour", "8"]
+    cpus: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, argv in commands.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run([sys.executable, *argv], check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    print(f"\n### Start-up: CPU s of a fresh process, {runs} runs of each, interleaved\n")
+    print("| command | best | median | best - `python -c pass` |\n|---|---:|---:|---:|")
+    least = min(cpus["`python -c pass`"])
+    for name, times in cpus.items():
+        print(f"| {name} | {min(times):.3f} | {statistics.median(times):.3f} | {min(times) - least:.3f} |")
 
 
 if __name__ == "__main__":
