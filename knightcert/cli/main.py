@@ -14,6 +14,7 @@ or 143 (SIGTERM).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import signal
@@ -51,10 +52,24 @@ class _Parser(argparse.ArgumentParser):
     def version(self) -> str:  # what ``--version`` prints, read then: the metadata costs 30-60 ms
         return f"knightcert {importlib.import_module('knightcert').__version__}"
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse's own imports shutil (3 ms of every start) for shutil.get_terminal_size's width
+        return self.formatter_class(prog=self.prog, width=_columns() - 2)  # type: ignore[call-arg]
+
     def error(self, message: str) -> _typing.NoReturn:
         # main() prints "knightcert: error: ": name the subcommand only once
         where = self.prog.removeprefix("knightcert").strip()
         raise session.UsageError(f"{where}: {message} (see --help)" if where else f"{message} (see --help)")
+
+
+def _columns() -> int:
+    """``shutil.get_terminal_size().columns``: ``COLUMNS`` if positive, else the terminal's, else 80."""
+    with contextlib.suppress(ValueError):
+        if int(os.environ.get("COLUMNS", "0")) > 0:
+            return int(os.environ["COLUMNS"])
+    with contextlib.suppress(AttributeError, ValueError, OSError):
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    return 80
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
