@@ -12,14 +12,10 @@ The checker certifies the joined answer against the instance with its side const
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from knightcert.problems.instance_types import problem_of
+from knightcert.problems.instance_types import problem_of  # the instances' modules: imported when used
 from knightcert.problems.result import Result, Status
-
-if TYPE_CHECKING:  # the other problems' modules stay out of a command that does not need them
-    from knightcert.problems.independent_knights import KnightsInstance
-    from knightcert.problems.lost_knight import LostKnightInstance
 
 __all__ = ["BY_REDUCTION", "call"]
 
@@ -41,7 +37,7 @@ def _squares(solution: Any) -> list[list[int]]:
     return [[int(r), int(c)] for r, c in solution]
 
 
-def _by_legs(ref: Any, instance: LostKnightInstance, time_limit, seed, given) -> Result:
+def _by_legs(ref: Any, instance: Any, time_limit, seed, given) -> Result:
     from knightcert.problems.deadline import Deadline
     from knightcert.problems.lost_knight import LostKnightInstance
 
@@ -68,13 +64,11 @@ def _by_legs(ref: Any, instance: LostKnightInstance, time_limit, seed, given) ->
     )  # fmt: skip
 
 
-def _with_fixed(ref: Any, instance: KnightsInstance, time_limit, seed, given) -> Result:
+def _with_fixed(ref: Any, instance: Any, time_limit, seed, given) -> Result:
     from knightcert.problems.independent_knights import fixed_conflict, rest_of
 
-    if fixed_conflict(instance) is not None:
-        return Result.empty(
-            "knights", ref.name, status=Status.INFEASIBLE, info={"fixed": fixed_conflict(instance)}
-        )
+    if (conflict := fixed_conflict(instance)) is not None:
+        return Result.empty("knights", ref.name, status=Status.INFEASIBLE, info={"fixed": conflict})
     result = ref(rest_of(instance), time_limit=time_limit, seed=seed, check=False, **given)
     fixed = len(instance.fixed)
     shifted = {k: v + fixed for k in ("objective", "bound") if (v := getattr(result, k)) is not None}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import importlib
 import os
 import signal
@@ -53,23 +54,19 @@ class _Parser(argparse.ArgumentParser):
         return f"knightcert {importlib.import_module('knightcert').__version__}"
 
     def _get_formatter(self) -> argparse.HelpFormatter:
-        # argparse's own imports shutil (3 ms of every start) for shutil.get_terminal_size's width
-        return self.formatter_class(prog=self.prog, width=_columns() - 2)  # type: ignore[call-arg]
+        """argparse's, as wide as ``shutil.get_terminal_size()`` says without importing shutil
+        (3 ms of every start): ``COLUMNS`` if positive, else the terminal's width, else 80."""
+        width = 80
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            width = os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+        with contextlib.suppress(KeyError, ValueError):
+            width = max(int(os.environ["COLUMNS"]), 0) or width
+        return self.formatter_class(prog=self.prog, width=width - 2)  # type: ignore[call-arg]
 
     def error(self, message: str) -> _typing.NoReturn:
         # main() prints "knightcert: error: ": name the subcommand only once
         where = self.prog.removeprefix("knightcert").strip()
         raise session.UsageError(f"{where}: {message} (see --help)" if where else f"{message} (see --help)")
-
-
-def _columns() -> int:
-    """``shutil.get_terminal_size().columns``: ``COLUMNS`` if positive, else the terminal's, else 80."""
-    with contextlib.suppress(ValueError):
-        if int(os.environ.get("COLUMNS", "0")) > 0:
-            return int(os.environ["COLUMNS"])
-    with contextlib.suppress(AttributeError, ValueError, OSError):
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
-    return 80
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -175,13 +172,19 @@ def _build_parser_deferring_signals(argv: Sequence[str], own_process: bool) -> a
     # does no BLAS work, so one thread unless the user said otherwise; the methods' processes,
     # started later, get the user's environment as it was
     users = os.environ.get("OPENBLAS_NUM_THREADS")
+    # and no garbage collection while importing: the imports make no garbage, yet numpy's alone
+    # ran 33 collections (8-10 ms of CPU); what they made is then frozen, never traversed again
     if own_process:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+        gc.disable()
     try:
         parser = build_parser(argv)
     finally:
-        if own_process and users is None:
-            del os.environ["OPENBLAS_NUM_THREADS"]
+        if own_process:
+            gc.freeze()
+            gc.enable()
+            if users is None:
+                del os.environ["OPENBLAS_NUM_THREADS"]
         for signum, handler in previous.items():
             if handler is not None:
                 _install(signum, handler)
