@@ -9,14 +9,16 @@ fresh - import within 2 x warm + 0.1 s. Two columns per cache state, each with i
 - "fresh - import": the command minus ``python -c "import knightcert"``, which removes the
   interpreter's start and ``import knightcert`` (it loads no numpy); left: numpy's import, the
   command's own modules, the first calls (page faults, the compiled kernels' load);
-- "fresh - import - numpy": the command minus ``python -c "import knightcert, numpy"`` measured
-  in the same run with the command line's own environment (one OpenBLAS thread unless
-  ``OPENBLAS_NUM_THREADS`` says otherwise, as ``knightcert.cli.main`` sets it in its own
-  process), which removes numpy's import too (0.10-0.14 s of CPU: alone over the 0.1 s slack).
+- "fresh - import - numpy": the command minus a fresh ``python -c "import knightcert, numpy"``
+  measured in the same run as the command line's own process imports numpy (one OpenBLAS
+  thread unless ``OPENBLAS_NUM_THREADS`` says otherwise, no garbage collection while
+  importing: ``knightcert.cli.main``), which removes numpy's import too (0.10-0.14 s of CPU:
+  alone over the 0.1 s slack); left: the command's own modules and first calls.
 
 Figures are CPU seconds (user + system of the child processes; the machine is shared) with the
-wall seconds beside them. Three states of numba's cache (they matter only where a kernel is not
-compiled ahead of time):
+wall seconds beside them; each of the three fresh processes (the import, the import and numpy's,
+the command) is the least of ``--fresh`` runs. Three states of numba's cache (they matter only
+where a kernel is not compiled ahead of time):
 
 (a) empty: ``NUMBA_CACHE_DIR`` an empty folder (a fresh install);
 (b) populated: the same folder after a first run of the same command;
@@ -29,7 +31,8 @@ of ``--starts`` runs interleaved with ``python -c pass``, and the best minus pas
 
 Run from the repository root (the ``../shared`` instances are used when present)::
 
-    PYTHONPATH=. python bench/bench_cold_start.py [--states a,b,c] [--problems path,jump] [--repeat 5]
+    PYTHONPATH=. python bench/bench_cold_start.py [--states a,b,c] [--problems path,jump]
+        [--repeat 5] [--fresh 3] [--starts 10]
 """
 
 from __future__ import annotations
@@ -72,12 +75,9 @@ def run(command, env=None):
     return cpu, time.perf_counter() - wall
 base = run([sys.executable, "-c", "import knightcert"])
 blas = {**os.environ, "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS", "1")}  # as the CLI's own
-with_numpy = run([sys.executable, "-c", "import knightcert, numpy"], blas)
+with_numpy = run([sys.executable, "-c", "import gc; gc.disable(); import knightcert, numpy"], blas)
 whole = run([sys.executable, "-m", "knightcert", *json.loads(sys.argv[1])])
-print(json.dumps([
-    whole[0] - base[0], whole[1] - base[1],
-    whole[0] - with_numpy[0], whole[1] - with_numpy[1],
-]))
+print(json.dumps([*base, *with_numpy, *whole]))
 """
 
 
@@ -136,6 +136,7 @@ def main() -> int:
     parser.add_argument("--states", default="a,b,c", help="cache states: a empty, b populated, c user")
     parser.add_argument("--problems", default="path,jump,knights,tour")
     parser.add_argument("--repeat", type=int, default=5, help="warm runs (the median is shown)")
+    parser.add_argument("--fresh", type=int, default=3, help="fresh runs per state (each part: the least)")
     parser.add_argument("--starts", type=int, default=10, help="runs of each start-up command")
     args = parser.parse_args()
     states = args.states.split(",")
@@ -153,16 +154,23 @@ def main() -> int:
         os.chmod(folder, 0o755)  # the unprivileged user reads the instances
         for problem, label, argv in instances(Path(folder), args.problems.split(",")):
             cache = tempfile.mkdtemp(dir=folder)
-            mine = {**env, "NUMBA_CACHE_DIR": cache}
             warm = child(WARM, argv, env, str(args.repeat))
             fresh = []
             for state in states:
-                if state == "c":
-                    fresh.append(child(FRESH, argv, env, as_user=True))
-                else:  # "a" in an empty folder; "b" in the folder a first run filled
-                    if state == "b" and not os.listdir(cache):
-                        child(FRESH, argv, mine)
-                    fresh.append(child(FRESH, argv, mine))
+                parts = []  # [CPU, wall] of the import, of the import and numpy's, of the command
+                for _ in range(1 if state == "c" else args.fresh):
+                    if state == "c":  # the user's first command
+                        parts.append(child(FRESH, argv, env, as_user=True))
+                        continue
+                    if state == "a":  # an empty folder each time; "b": the folder a first run filled
+                        cache = tempfile.mkdtemp(dir=folder)
+                    elif not os.listdir(cache):
+                        child(FRESH, argv, {**env, "NUMBA_CACHE_DIR": cache})
+                    parts.append(child(FRESH, argv, {**env, "NUMBA_CACHE_DIR": cache}))
+                least = [min(part[i] for part in parts) for i in range(6)]
+                fresh.append(
+                    [least[4] - least[0], least[5] - least[1], least[4] - least[2], least[5] - least[3]]
+                )
             row = f"| {problem} | {label} | {warm[0]:.3f} ({warm[1]:.3f}) |"
             for cpu in (0, 2):  # minus the import; minus the import and numpy's
                 cells = [f" {f[cpu]:.2f} ({f[cpu + 1]:.2f}) |" for f in fresh]
