@@ -25,14 +25,15 @@ where a kernel is not compiled ahead of time):
 (c) user: an unprivileged user (uid 1234, ``.ci/as-user``) with a fresh home, so numba's
     cache is that user's own (it cannot write beside the sources): its first command.
 
-A second table: the start-up of the commands issue 40 names (``--help``, ``path caso0``,
-``knights 6``, ``tour 8``), CPU seconds of a fresh ``python -m knightcert`` run, best and median
-of ``--starts`` runs interleaved with ``python -c pass``, and the best minus pass's best.
+Last, one line: the start-up of the commands issue 40 names (``--help``, ``path caso0``,
+``knights 6``, ``tour 8``), the CPU seconds of a fresh ``python -m knightcert`` over those of
+``python -c pass``, each the least of ``--starts`` runs interleaved; with ``--before CHECKOUT``
+(``git worktree add ../before COMMIT``, its kernels built in place), that checkout's beside them.
 
 Run from the repository root (the ``../shared`` instances are used when present)::
 
     PYTHONPATH=. python bench/bench_cold_start.py [--states a,b,c] [--problems path,jump]
-        [--repeat 5] [--fresh 3] [--starts 10]
+        [--repeat 5] [--fresh 3] [--starts 10] [--before ../before]
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ import argparse
 import json
 import os
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -138,13 +138,13 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5, help="warm runs (the median is shown)")
     parser.add_argument("--fresh", type=int, default=3, help="fresh runs per state (each part: the least)")
     parser.add_argument("--starts", type=int, default=10, help="runs of each start-up command")
+    parser.add_argument("--before", help="a checkout (its kernels built) whose start-up is measured too")
     args = parser.parse_args()
     states = args.states.split(",")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its byte code compiled
     folders = [str(ROOT / layer) for layer in ("knightcert", "problems", "algorithms", "heuristics")]
     subprocess.run([sys.executable, "-m", "compileall", "-q", *folders], check=True, env=env)
-    print(f"load {os.getloadavg()[0]:.1f}; CPU s (wall s)")
     columns = [f"{minus} ({s})" for minus in ("fresh - import", "fresh - import - numpy") for s in states]
     target = "within 2x warm + 0.1 s"
     print(f"| problem | instance | warm | {' | '.join(columns[: len(states)])} | {target} | ", end="")
@@ -177,30 +177,61 @@ def main() -> int:
                 met = "/".join("yes" if f[cpu] <= 2 * warm[0] + 0.1 else "no" for f in fresh)
                 row += "".join(cells) + f" {met} |"
             print(row, flush=True)
-    start_up(env, args.starts)
+    start_up(env, args.starts, args.before)
     return 0
 
 
-def start_up(env: dict[str, str], runs: int) -> None:
-    """The start-up table: each command's CPU in a fresh process, ``runs`` rounds interleaved."""
+def start_up(env: dict[str, str], runs: int, before: str | None) -> None:
+    """The start-up line: each command's CPU in a fresh process over ``python -c pass``'s, the
+    least of ``runs`` rounds interleaved; with ``before`` (another checkout), its own in brackets."""
     caso0 = SHARED / "lost-knight" / "caso0.txt"
-    commands = {"`python -c pass`": ["-c", "pass"], "`knightcert --help`": ["-m", "knightcert", "--help"]}
-    if caso0.exists():
-        commands["`knightcert path caso0.txt`"] = ["-m", "knightcert", "path", str(caso0)]
-    commands["`knightcert knights 6`"] = ["-m", "knightcert", "knights", "6"]
-    commands["`knightcert tour 8`"] = ["-m", "knightcert", "tour", "8"]
-    cpus: dict[str, list[float]] = {name: [] for name in commands}
+    commands = {
+        "--help": ["--help"],
+        "path caso0.txt": ["path", str(caso0)],
+        "knights 6": ["knights", "6"],
+        "tour 8": ["tour", "8"],
+    }
+    if not caso0.exists():
+        del commands["path caso0.txt"]
+    trees = {"now": ROOT, **({"before": Path(before).resolve()} if before else {})}
+    for tree in trees.values():
+        layers = [str(tree / layer) for layer in ("knightcert", "problems", "algorithms", "heuristics")]
+        subprocess.run([sys.executable, "-m", "compileall", "-q", *layers], check=True, env=env)
+    cpus: dict[tuple[str, str], list[float]] = {}
     for _ in range(runs):
+        cpus.setdefault(("pass", "now"), []).append(cpu([sys.executable, "-c", "pass"], env, ROOT))
         for name, argv in commands.items():
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            subprocess.run([sys.executable, *argv], check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT)
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpus[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    print(f"\n### Start-up: CPU s of a fresh process, {runs} runs of each, interleaved\n")
-    print("| command | best | median | best - `python -c pass` |\n|---|---:|---:|---:|")
-    least = min(cpus["`python -c pass`"])
-    for name, times in cpus.items():
-        print(f"| {name} | {min(times):.3f} | {statistics.median(times):.3f} | {min(times) - least:.3f} |")
+            for tree, folder in trees.items():
+                command = [sys.executable, "-m", "knightcert", *argv]
+                cpus.setdefault((name, tree), []).append(
+                    cpu(command, {**env, "PYTHONPATH": str(folder)}, folder)
+                )
+    least = {key: min(times) for key, times in cpus.items()}
+    over = least["pass", "now"]
+    label = ""
+    if before:
+        named = subprocess.run(
+            ["git", "-C", before, "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+        )
+        label = f" (before: {named.stdout.strip() if named.returncode == 0 else Path(before).name})"
+    figures = [
+        f"`knightcert {name}` {least[name, 'now'] - over:.3f}"
+        + (f" ({least[name, 'before'] - over:.3f})" if before else "")
+        for name in commands
+    ]
+    print(
+        f"start-up, CPU s over `python -c pass` ({over:.3f} s), least of {runs} runs interleaved{label}: ",
+        end="",
+    )
+    print(", ".join(figures))
+
+
+def cpu(command: list[str], env: dict[str, str], folder: Path) -> float:
+    """CPU seconds (user + system) of ``command`` run to its end in ``folder``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env, cwd=folder)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
 if __name__ == "__main__":
