@@ -111,8 +111,9 @@ def main(
     ``started``: the ``time.perf_counter()`` reading when the process started
     its work (the console script passes it), from which ``--time-limit`` counts.
     ``own_process``: the process is the command line's (the console script and
-    ``python -m knightcert`` say so): numpy is loaded with one OpenBLAS thread; a
-    program calling ``main`` keeps numpy's own.
+    ``python -m knightcert`` say so): numpy is loaded with one OpenBLAS thread and the
+    command's modules without garbage collection (then frozen: no later collection traverses
+    them); a program calling ``main`` keeps numpy's threads and its own collector as they are.
     """
     session.start(started)
     argv = list(sys.argv[1:] if argv is None else argv)
