@@ -14,7 +14,6 @@ or 143 (SIGTERM).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gc
 import importlib
 import os
@@ -52,16 +51,6 @@ class _Parser(argparse.ArgumentParser):
     @property
     def version(self) -> str:  # what ``--version`` prints, read then: the metadata costs 30-60 ms
         return f"knightcert {importlib.import_module('knightcert').__version__}"
-
-    def _get_formatter(self) -> argparse.HelpFormatter:
-        """argparse's, as wide as ``shutil.get_terminal_size()`` says without importing shutil
-        (3 ms of every start): ``COLUMNS`` if positive, else the terminal's width, else 80."""
-        width = 80
-        with contextlib.suppress(AttributeError, ValueError, OSError):
-            width = os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
-        with contextlib.suppress(KeyError, ValueError):
-            width = max(int(os.environ["COLUMNS"]), 0) or width
-        return self.formatter_class(prog=self.prog, width=width - 2)  # type: ignore[call-arg]
 
     def error(self, message: str) -> _typing.NoReturn:
         # main() prints "knightcert: error: ": name the subcommand only once
