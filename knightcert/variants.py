@@ -14,9 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from knightcert.problems.deadline import Deadline
-from knightcert.problems.independent_knights import KnightsInstance, fixed_conflict, rest_of
-from knightcert.problems.lost_knight import LostKnightInstance
+from knightcert.problems.instance_types import problem_of  # the instances' modules: imported when used
 from knightcert.problems.result import Result, Status
 
 __all__ = ["BY_REDUCTION", "call"]
@@ -27,9 +25,10 @@ BY_REDUCTION: dict[str, tuple[str, ...]] = {"path": ("via",), "knights": ("fixed
 
 def call(ref: Any, instance: Any, *, time_limit: float | None, seed: int | None, **given: Any) -> Result:
     """``ref(instance, ...)`` unchecked, with the instance's via squares or fixed knights honoured."""
-    if isinstance(instance, LostKnightInstance) and instance.via:
+    problem = problem_of(instance)
+    if problem == "path" and instance.via:
         return _by_legs(ref, instance, time_limit, seed, given)
-    if isinstance(instance, KnightsInstance) and instance.fixed:
+    if problem == "knights" and instance.fixed:
         return _with_fixed(ref, instance, time_limit, seed, given)
     return ref(instance, time_limit=time_limit, seed=seed, check=False, **given)
 
@@ -38,7 +37,10 @@ def _squares(solution: Any) -> list[list[int]]:
     return [[int(r), int(c)] for r, c in solution]
 
 
-def _by_legs(ref: Any, instance: LostKnightInstance, time_limit, seed, given) -> Result:
+def _by_legs(ref: Any, instance: Any, time_limit, seed, given) -> Result:
+    from knightcert.problems.deadline import Deadline
+    from knightcert.problems.lost_knight import LostKnightInstance
+
     clock = Deadline(time_limit)
     path = [list(instance.start)]
     optimal = True
@@ -62,11 +64,11 @@ def _by_legs(ref: Any, instance: LostKnightInstance, time_limit, seed, given) ->
     )  # fmt: skip
 
 
-def _with_fixed(ref: Any, instance: KnightsInstance, time_limit, seed, given) -> Result:
-    if fixed_conflict(instance) is not None:
-        return Result.empty(
-            "knights", ref.name, status=Status.INFEASIBLE, info={"fixed": fixed_conflict(instance)}
-        )
+def _with_fixed(ref: Any, instance: Any, time_limit, seed, given) -> Result:
+    from knightcert.problems.independent_knights import fixed_conflict, rest_of
+
+    if (conflict := fixed_conflict(instance)) is not None:
+        return Result.empty("knights", ref.name, status=Status.INFEASIBLE, info={"fixed": conflict})
     result = ref(rest_of(instance), time_limit=time_limit, seed=seed, check=False, **given)
     fixed = len(instance.fixed)
     shifted = {k: v + fixed for k in ("objective", "bound") if (v := getattr(result, k)) is not None}

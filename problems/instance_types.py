@@ -10,6 +10,7 @@ Examples
 from __future__ import annotations
 
 import importlib
+import sys
 from functools import cache
 from typing import Any
 
@@ -48,8 +49,8 @@ def problem_of(instance: Any) -> str:
     InvalidArgument
         ``instance`` is not one of the project's instance types.
     """
-    for problem in PROBLEMS:
-        if isinstance(instance, instance_type(problem)):
+    for problem, spec in INSTANCE_TYPES.items():  # a module not imported has no instances to match
+        if spec.split(":")[0] in sys.modules and isinstance(instance, instance_type(problem)):
             return problem
     names = ", ".join(spec.split(":")[1] for spec in INSTANCE_TYPES.values())
     raise InvalidArgument(f"instance: expected one of {names}, got {type(instance).__name__}")

@@ -25,7 +25,6 @@ True
 from __future__ import annotations
 
 import signal
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -109,6 +108,8 @@ def run_stoppable(
     exception is raised here. Native code may change the C-level SIGINT handler behind Python's
     back: on the main thread the handler is restored in every case.
     """
+    import threading  # here: ``knightcert --help`` (through the command line's session) needs none
+
     main = threading.current_thread() is threading.main_thread()
     previous = signal.getsignal(signal.SIGINT) if main else None
     outcome: list[Any] = []
