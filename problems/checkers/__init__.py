@@ -155,8 +155,9 @@ def check(instance: Any, result: Result) -> Result:
 def _remember(result: Result, instance: Any, began: float, **changes: Any) -> Result:
     """``result`` with ``changes`` and the check's seconds since ``began`` (``check_time``), remembered
     as certified against ``instance``, holding the instance itself while the result lives (an id
-    alone could be reused by a new instance once this one is freed)."""
-    result = result.with_(**changes, check_time=time.perf_counter() - began)
+    alone could be reused by a new instance once this one is freed). ``result`` is the check's own
+    copy, not handed out yet: its fields are set in place (no count among them to normalise)."""
+    vars(result).update(changes, check_time=time.perf_counter() - began)
     key = id(result)
 
     def forget(_ref: weakref.ref[Result]) -> None:

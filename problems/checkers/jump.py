@@ -196,10 +196,10 @@ def replay(instance: JumpInstance, player: int, path: Any) -> tuple[int, int | N
     path, and the first fault of one that fails there, goes to the compiled replay."""
     values, (rows, cols) = instance.values, instance.values.shape
     if exact_pairs(path) and 0 < len(path) <= 64 and path[0] == [*instance.starts[player]]:
-        on_board = all(0 <= r < rows and 0 <= c < cols for r, c in path)
+        on_board, steps = all(0 <= r < rows and 0 <= c < cols for r, c in path), pairwise(path)
         if on_board and path[-1] == [rows - 1, cols - 1] and [rows - 1, cols - 1] not in path[:-1]:
-            jumps = [(values.item(r, c), abs(s - r), abs(t - c)) for (r, c), (s, t) in pairwise(path)]
-            if all(v > 0 and min(dr, dc) == 0 and dr + dc == v for v, dr, dc in jumps):
+            jumps = [(values.item(r, c), abs(u - r + v - c), (u - r) * (v - c)) for (r, c), (u, v) in steps]
+            if all(value == d > 0 and not across for value, d, across in jumps):  # the value, along a line
                 return len(jumps), (jumps[-2][0] if len(jumps) >= 2 else None)
     name = player_name(player)
     if path is None or len(path) == 0:
@@ -225,13 +225,13 @@ def check_labels(
     """Check that ``rounds`` are exact distances to the goal and ``keys`` lower bounds."""
     if instance.rows * instance.cols == 0:
         return
-    goal = instance.goal
-    if rounds[goal] != 0:
+    values, rounds, keys = (np.ascontiguousarray(a, dtype=np.int64) for a in (instance.values, rounds, keys))
+    if rounds[instance.goal] != 0:
         raise CheckFailed("the goal's round label is not 0", claim)
     if np.count_nonzero(rounds == 0) != 1:
         raise CheckFailed("a cell other than the goal has round label 0", claim)
-    _raise_faults(_kernel_faults(instance.values, rounds, keys), claim)
-    if ((rounds == 2) & (keys != instance.values)).any():
+    _raise_faults(_kernel_faults(values, rounds, keys), claim)
+    if ((rounds == 2) & (keys != values)).any():
         raise CheckFailed("a cell two rounds from the goal does not have its own value as tie key", claim)
 
 
@@ -245,9 +245,10 @@ _FAULTS = (
 def _raise_faults(faults: np.ndarray, claim: str) -> None:
     """Raise the first fault flagged: direction by direction, a label above its jump's, then a
     tie key above its successor's; then a label with no jump one round closer."""
-    if faults[:8].any():  # the first flagged (argmax: the first True), direction by direction
-        raise CheckFailed(_FAULTS[int(np.argmax(faults[:8])) % 2], claim)
-    if faults[8]:
+    flags = faults.tolist()
+    if True in flags[:8]:  # the first flagged, direction by direction
+        raise CheckFailed(_FAULTS[flags.index(True) % 2], claim)
+    if flags[8]:
         raise CheckFailed("a round label has no jump one round closer (labels are not exact)", claim)
 
 
@@ -277,32 +278,27 @@ ROW_FIELDS = frozenset({"player", "start", "rounds", "key", "path"})
 def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple, solution: dict) -> None:
     name = player_name(p)
     where = f"solution 'players'[{p}]"
-    unknown = sorted(map(str, row.keys() - ROW_FIELDS))
-    if unknown:
-        raise CheckFailed(f"{where}: unknown field {unknown[0]!r}")
+    if not row.keys() <= ROW_FIELDS:
+        raise CheckFailed(f"{where}: unknown field {sorted(map(str, row.keys() - ROW_FIELDS))[0]!r}")
     if row.get("player") != name:
         raise CheckFailed(f"row {p} names player {describe_value(row.get('player'))}, expected {name}")
     start = row.get("start", expected := list(instance.starts[p]))
     if not isinstance(start, list | tuple) or list(map(type, start)) != [int, int] or list(start) != expected:
         raise CheckFailed(f"{where} 'start': {describe_value(start)}, the instance says {expected}")
-    row = {**row, **{f: optional_integer(row.get(f), f"{where} {f!r}") for f in ("rounds", "key")}}
-    if row["rounds"] is None:
+    rounds, key = (optional_integer(row.get(f), f"{where} {f!r}") for f in ("rounds", "key"))
+    if rounds is None:
         if lower[0] != float("inf"):
             raise CheckFailed(f"player {name} can arrive in {lower[0]} rounds, reported never")
-        if row["key"] is not None or row.get("path") is not None:
+        if key is not None or row.get("path") is not None:
             raise CheckFailed(f"{where}: a player reported never to arrive has a key or a path")
         return
     if (path := row.get("path")) is not None:  # the winner's path, replayed already, is not again
         same = name == solution["winner"] and path is solution["path"]
-        rounds, key = (solution["round"], solution["key"]) if same else replay(instance, p, path)
-        if (rounds, key) != (row["rounds"], row["key"]):
-            raise CheckFailed(
-                f"player {name}'s path gives ({rounds}, {key}), reported ({row['rounds']}, {row['key']})"
-            )
-    if (row["rounds"], -1 if row["key"] is None else row["key"], p) != lower:
-        raise CheckFailed(
-            f"player {name} is reported ({row['rounds']}, {row['key']}), the labels prove {lower[:2]}"
-        )
+        replayed = (solution["round"], solution["key"]) if same else replay(instance, p, path)
+        if replayed != (rounds, key):
+            raise CheckFailed(f"player {name}'s path gives {replayed}, reported ({rounds}, {key})")
+    if (rounds, -1 if key is None else key, p) != lower:
+        raise CheckFailed(f"player {name} is reported ({rounds}, {key}), the labels prove {lower[:2]}")
 
 
 def _index(name: Any, players: int) -> int:
