@@ -78,7 +78,10 @@ def _plain(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: 
     elif isinstance(value, dict):
         at = (field, claim, depth + 1, False, seen)  # exact immutable keys and values kept, the rest copied
         pairs = dict.items(dict.copy(value))
-        return {k if type(k) in _ATOMS else _shared(k, *at): v if type(v) in _ATOMS else _shared(v, *at) for k, v in pairs}
+        return {
+            k if type(k) in _ATOMS else _shared(k, *at): v if type(v) in _ATOMS else _shared(v, *at)
+            for k, v in pairs
+        }
     elif isinstance(value, bool | np.bool_):
         return bool(value)
     elif isinstance(value, np.integer):
