@@ -291,7 +291,8 @@ def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple
             raise CheckFailed(f"{where}: a player reported never to arrive has a key or a path")
         return
     if (path := row.get("path")) is not None:  # the winner's path, replayed already, is not again
-        same = name == solution["winner"] and path is solution["path"]
+        same = name == solution["winner"] and exact_pairs(path) and exact_pairs(solution["path"])
+        same = same and path == solution["path"]  # two lists of [int, int] pairs: the same squares
         replayed = (solution["round"], solution["key"]) if same else replay(instance, p, path)
         if replayed != (rounds, key):
             raise CheckFailed(f"player {name}'s path gives {replayed}, reported ({rounds}, {key})")
