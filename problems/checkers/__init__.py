@@ -8,6 +8,7 @@ the one entry point: the method decorator, the harness, the command line and
 
 from __future__ import annotations
 
+import gc
 import time
 import weakref
 from collections.abc import Callable
@@ -87,6 +88,8 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
     if entry is not None and entry[0]() is result and entry[1] is instance:
         return result
     COPIED_PAIRS.clear()  # only this check's own copies are known while it runs (and _remember's)
+    collecting = gc.isenabled()  # the copies make no cycles: the collector waits (a path of 20,000
+    gc.disable()  # squares is 20,000 lists; the collector's passes cost as much as their copy)
     try:  # the copies are let go however the check ends (an error no check catches, Ctrl-C)
         began, problem = time.perf_counter(), problem_of(instance)
         try:  # the method's objects are copied; its own check's words dropped
@@ -119,6 +122,8 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
         return _remember(clean, instance, began, **changes)
     finally:
         COPIED_PAIRS.clear()
+        if collecting:
+            gc.enable()
 
 
 def _rejected(result: Any, problem: str, exc: CheckFailed, instance: Any, began: float) -> Result:
