@@ -12,6 +12,7 @@ import gc
 import time
 import weakref
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from knightcert.problems.checkers.common import CheckFailed, check_status_fields
@@ -34,6 +35,7 @@ CHECKERS = {
 }
 
 
+@cache  # loaded once a process (the import machinery's lookup costs some 3 us a call)
 def checker(problem: str) -> Checker:
     """The problem's checker: ``(instance, result) -> (evidence, certificate)``; raises CheckFailed."""
     if problem not in CHECKERS:

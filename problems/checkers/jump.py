@@ -243,8 +243,7 @@ _FAULTS = (
 def _raise_faults(faults: np.ndarray, claim: str) -> None:
     """Raise the first fault flagged: direction by direction, a label above its jump's, then a
     tie key above its successor's; then a label with no jump one round closer."""
-    flags = faults.tolist()
-    if True in flags[:8]:  # the first flagged, direction by direction
+    if True in (flags := faults.tolist())[:8]:  # the first flagged, direction by direction
         raise CheckFailed(_FAULTS[flags.index(True) % 2], claim)
     if flags[8]:
         raise CheckFailed("a round label has no jump one round closer (labels are not exact)", claim)

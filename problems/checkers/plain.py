@@ -77,10 +77,9 @@ def _plain(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: 
         items = list(tuple.__getitem__(value, slice(None)))
     elif isinstance(value, dict):
         at = (field, claim, depth + 1, False, seen)  # exact immutable keys and values kept, the rest copied
-        pairs = dict.items(dict.copy(value))
         return {
             k if type(k) in _ATOMS else _shared(k, *at): v if type(v) in _ATOMS else _shared(v, *at)
-            for k, v in pairs
+            for k, v in dict.items(dict.copy(value))
         }
     elif isinstance(value, bool | np.bool_):
         return bool(value)
