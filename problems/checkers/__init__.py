@@ -8,9 +8,11 @@ the one entry point: the method decorator, the harness, the command line and
 
 from __future__ import annotations
 
+import gc
 import time
 import weakref
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from knightcert.problems.checkers.common import CheckFailed, check_status_fields
@@ -33,6 +35,7 @@ CHECKERS = {
 }
 
 
+@cache  # loaded once a process (the import machinery's lookup costs some 3 us a call)
 def checker(problem: str) -> Checker:
     """The problem's checker: ``(instance, result) -> (evidence, certificate)``; raises CheckFailed."""
     if problem not in CHECKERS:
@@ -87,6 +90,8 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
     if entry is not None and entry[0]() is result and entry[1] is instance:
         return result
     COPIED_PAIRS.clear()  # only this check's own copies are known while it runs (and _remember's)
+    collecting = gc.isenabled()  # the copies make no cycles: the collector waits (a path of 20,000
+    gc.disable()  # squares is 20,000 lists; the collector's passes cost as much as their copy)
     try:  # the copies are let go however the check ends (an error no check catches, Ctrl-C)
         began, problem = time.perf_counter(), problem_of(instance)
         try:  # the method's objects are copied; its own check's words dropped
@@ -119,6 +124,8 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
         return _remember(clean, instance, began, **changes)
     finally:
         COPIED_PAIRS.clear()
+        if collecting:
+            gc.enable()
 
 
 def _rejected(result: Any, problem: str, exc: CheckFailed, instance: Any, began: float) -> Result:
@@ -155,8 +162,9 @@ def check(instance: Any, result: Result) -> Result:
 def _remember(result: Result, instance: Any, began: float, **changes: Any) -> Result:
     """``result`` with ``changes`` and the check's seconds since ``began`` (``check_time``), remembered
     as certified against ``instance``, holding the instance itself while the result lives (an id
-    alone could be reused by a new instance once this one is freed)."""
-    result = result.with_(**changes, check_time=time.perf_counter() - began)
+    alone could be reused by a new instance once this one is freed). ``result`` is the check's own
+    copy, not handed out yet: its fields are set in place (no count among them to normalise)."""
+    vars(result).update(changes, check_time=time.perf_counter() - began)
     key = id(result)
 
     def forget(_ref: weakref.ref[Result]) -> None:

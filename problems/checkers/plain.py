@@ -77,8 +77,10 @@ def _plain(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: 
         items = list(tuple.__getitem__(value, slice(None)))
     elif isinstance(value, dict):
         at = (field, claim, depth + 1, False, seen)  # exact immutable keys and values kept, the rest copied
-        pairs = dict.items(dict.copy(value))
-        return {_shared(key, *at): v if type(v) in _ATOMS else _shared(v, *at) for key, v in pairs}
+        return {
+            k if type(k) in _ATOMS else _shared(k, *at): v if type(v) in _ATOMS else _shared(v, *at)
+            for k, v in dict.items(dict.copy(value))
+        }
     elif isinstance(value, bool | np.bool_):
         return bool(value)
     elif isinstance(value, np.integer):
@@ -151,7 +153,10 @@ def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None 
     values["time"] = float(time) if isinstance(time, int | float) and not isinstance(time, bool) else 0.0
     values["verified"] = False
     values["evidence"] = ()
-    return Result(**values)
+    clean = object.__new__(Result)  # every field set at once (``__init__`` sets them one by one)
+    vars(clean).update(values)
+    clean.__post_init__()
+    return clean
 
 
 def sole_holder(result: Any) -> bool:

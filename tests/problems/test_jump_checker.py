@@ -291,3 +291,45 @@ def test_a_goal_out_of_reach_is_certified_and_a_winner_refused():
     claim = result.with_(status=Status.OPTIMAL, objective=3, bound=3, solution=forged)
     with pytest.raises(CheckFailed, match=r"not a jump|reach"):
         check(game, claim)
+
+
+def test_a_short_path_replayed_in_python_agrees_with_the_compiled_replay():
+    """replay reads a short list of [int, int] lists in plain Python and any other path (here
+    the same squares as an array) with the compiled kernel: the same rounds and key, or the
+    same words, on random boards and walks, legal or with one fault."""
+    from knightcert.problems.checkers.jump import replay
+
+    def verdict(game, path):
+        try:
+            return replay(game, 0, path)
+        except CheckFailed as exc:
+            return str(exc)
+
+    rng, accepted, faults = np.random.default_rng(49), 0, set()
+    for _ in range(800):
+        rows, cols = (int(x) for x in rng.integers(1, 7, size=2))
+        values = rng.integers(0, 5, size=(rows, cols))
+        walk = [[int(rng.integers(rows)), int(rng.integers(cols))]]
+        start = (walk[0][0], walk[0][1]) if rng.random() < 0.9 else (0, 0)
+        targets = [[int(rng.integers(rows)), -1], [-1, int(rng.integers(cols))]] * int(rng.integers(0, 3))
+        for target in [*targets, [-1, cols - 1], [rows - 1, -1]]:
+            r, c = walk[-1]  # a jump along the column (-1: this column) or the row, the goal's last
+            target = [r if target[0] < 0 else target[0], c if target[1] < 0 else target[1]]
+            if target != walk[-1]:
+                values[r, c] = abs(target[0] - r) + abs(target[1] - c)  # the cell's value: this jump
+                walk.append(target)
+        fault = int(rng.integers(5))  # 0, 4: as walked (a cell met twice may break its first jump)
+        k = int(rng.integers(len(walk)))
+        if fault == 1:
+            walk[k] = [walk[k][0] + int(rng.choice([-1, 1])), walk[k][1]]
+        elif fault == 2:
+            walk.insert(k, [rows - 1, cols - 1])  # the goal before the end
+        elif fault == 3:
+            walk.append([rows - 1, cols - 1])  # ends at the goal, the last round any
+        game = JumpInstance(values, (start,))
+        as_array = np.array(walk, dtype=np.int64).reshape(-1, 2)  # never read in plain Python
+        fast, compiled = verdict(game, walk), verdict(game, as_array)
+        assert fast == compiled, (values.tolist(), walk)
+        accepted += isinstance(fast, tuple)
+        faults.add(fast.split(" ", 2)[2][:12] if isinstance(fast, str) else "ok")
+    assert accepted > 100 and {"ok", "path does no", "path reaches", "round 1: (0,"} <= faults, faults
