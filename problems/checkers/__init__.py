@@ -90,12 +90,10 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
     if entry is not None and entry[0]() is result and entry[1] is instance:
         return result
     COPIED_PAIRS.clear()  # only this check's own copies are known while it runs (and _remember's)
-    collecting = gc.isenabled()  # the copies make no cycles: the collector waits (a path of 20,000
-    gc.disable()  # squares is 20,000 lists; the collector's passes cost as much as their copy)
     try:  # the copies are let go however the check ends (an error no check catches, Ctrl-C)
         began, problem = time.perf_counter(), problem_of(instance)
         try:  # the method's objects are copied; its own check's words dropped
-            clean = exact_result(result, sole_holder=sole_holder, problem=problem)
+            clean = _copied(result, sole_holder, problem)
         except CheckFailed as exc:
             return _rejected(result, problem, exc, instance, began)
         nothing = clean.solution is None and clean.bound is None and clean.objective is None
@@ -124,6 +122,17 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
         return _remember(clean, instance, began, **changes)
     finally:
         COPIED_PAIRS.clear()
+
+
+def _copied(result: Any, sole_holder: bool, problem: str) -> Result:
+    """:func:`exact_result`, the cycle collector held off while it copies (restored as found): the
+    copies make no cycles, and a path of 20,000 squares is 20,000 lists whose collector passes cost
+    as much as the copy. No code of the caller's runs meanwhile (the copy calls no method of theirs)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return exact_result(result, sole_holder=sole_holder, problem=problem)
+    finally:
         if collecting:
             gc.enable()
 

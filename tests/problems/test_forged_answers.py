@@ -499,30 +499,44 @@ def test_the_check_s_copies_are_let_go_when_a_check_raises(monkeypatch):
 
 
 def test_a_check_leaves_the_cycle_collector_as_it_found_it(monkeypatch):
-    """certify holds the collector off while it copies and reads (no cycles are made), then turns
-    it back on only if it was on, however the check ends."""
+    """certify holds the collector off while it copies the answer (no cycles are made, no code of
+    the caller's runs), then turns it back on only if it was on, however the copy ends; the
+    checker itself runs with the collector as the caller had it."""
     import gc
 
     import knightcert.problems.checkers as checkers
     from knightcert.problems.independent_knights import knights_instance
 
     answer = Result("knights", "mine", Status.FEASIBLE, 2, None, [[0, 0], [0, 1]], 0.0)
-    was = gc.isenabled()
+    was, copy = gc.isenabled(), checkers.exact_result
     try:
         for on in (True, False):
             (gc.enable if on else gc.disable)()
             assert checkers.certify(knights_instance(4), answer).verified
             assert gc.isenabled() is on
 
-        def interrupted(problem):
+        def copied(*args, **named):
+            assert not gc.isenabled()
+            return copy(*args, **named)
+
+        def checker(problem):
             def check(instance, result):
-                assert not gc.isenabled()
+                assert gc.isenabled()
                 raise KeyboardInterrupt
 
             return check
 
         gc.enable()
-        monkeypatch.setattr(checkers, "checker", interrupted)
+        monkeypatch.setattr(checkers, "exact_result", copied)
+        monkeypatch.setattr(checkers, "checker", checker)
+        with pytest.raises(KeyboardInterrupt):
+            checkers.certify(knights_instance(4), answer)
+        assert gc.isenabled()
+
+        def interrupted(*args, **named):
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(checkers, "exact_result", interrupted)
         with pytest.raises(KeyboardInterrupt):
             checkers.certify(knights_instance(4), answer)
         assert gc.isenabled()
