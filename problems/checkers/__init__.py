@@ -37,7 +37,8 @@ CHECKERS = {
 
 @cache  # loaded once a process (the import machinery's lookup costs some 3 us a call)
 def checker(problem: str) -> Checker:
-    """The problem's checker: ``(instance, result) -> (evidence, certificate)``; raises CheckFailed."""
+    """The problem's checker: ``(instance, result) -> (evidence, certificate)``; raises CheckFailed.
+    Looked up once a process (a test that replaces a checker function patches this one instead)."""
     if problem not in CHECKERS:
         raise ValueError(f"no checker for problem {problem!r}")
     return load(CHECKERS[problem])  # type: ignore[no-any-return]
@@ -127,7 +128,9 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
 def _copied(result: Any, sole_holder: bool, problem: str) -> Result:
     """:func:`exact_result`, the cycle collector held off while it copies (restored as found): the
     copies make no cycles, and a path of 20,000 squares is 20,000 lists whose collector passes cost
-    as much as the copy. No code of the caller's runs meanwhile (the copy calls no method of theirs)."""
+    as much as the copy. The answer's own code may run meanwhile (a ``str()`` of a name that is not
+    a str, a ``float()`` of a time, a dict subclass's ``keys``): what it does to the collector is
+    undone."""
     collecting = gc.isenabled()
     gc.disable()
     try:

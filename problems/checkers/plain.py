@@ -4,7 +4,8 @@ A method's objects are not trusted: a ``list`` subclass can lie about its
 length, an ``int`` subclass about its value, a ``dict`` subclass about its
 items, an array subclass about its contents, and any of them can change
 between two reads. :func:`plain` copies a value once, through the base types'
-own storage (never a subclass's overridden methods), into ``list``, ``dict``,
+own storage (a subclass's overridden methods are not called, but for a ``dict``
+subclass's ``keys`` and ``__getitem__``, which ``dict.copy`` reads once), into ``list``, ``dict``,
 ``str``, ``int``, ``bool``, ``float`` and ``None`` (numpy arrays of numbers stay
 arrays, copied as base ``ndarray``); everything the checker reads afterwards is
 that copy.
@@ -147,7 +148,8 @@ def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None 
     drop = () if problem is None else ("check_error", "rejected_claim")
     values["info"] = {k: v for k, v in dict.items(info) if k not in drop} if isinstance(info, dict) else {}
     for name in ("problem", "method", "instance"):
-        values[name] = plain(values[name], name) if isinstance(values[name], str) else str(values[name])
+        text = values[name] if isinstance(values[name], str) else _text(values[name], name)
+        values[name] = plain(text, name)
     values["problem"] = values["problem"] if problem is None else problem
     time = values["time"]
     values["time"] = float(time) if isinstance(time, int | float) and not isinstance(time, bool) else 0.0
@@ -157,6 +159,15 @@ def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None 
     vars(clean).update(values)
     clean.__post_init__()
     return clean
+
+
+def _text(value: Any, field: str) -> str:
+    """``str(value)``, the answer's own conversion (a name, an instance's label); CheckFailed when it
+    fails (a ``__str__`` that raises, an int too long to print)."""
+    try:
+        return str(value)
+    except Exception as exc:  # any error of the answer's own code: refused, never a traceback
+        raise CheckFailed(f"{field}: not readable as text ({type(exc).__name__})") from None
 
 
 def sole_holder(result: Any) -> bool:

@@ -542,3 +542,33 @@ def test_a_check_leaves_the_cycle_collector_as_it_found_it(monkeypatch):
         assert gc.isenabled()
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_a_status_that_is_not_a_status_is_refused_even_claiming_only_a_bound():
+    answer = certify(knights_instance(4), Result("knights", "forger", "OPTIMAL", None, 8, None, 0.0))
+    assert not answer.verified and not answer.evidence
+    assert answer.info["check_error"] == "answer rejected: status: 'OPTIMAL' is not a Status"
+
+
+def test_a_copys_dict_keys_are_exact_strings():
+    """A str subclass as a key would run its own ``__eq__`` while the checker reads the copy."""
+    from knightcert.problems.checkers.plain import plain
+
+    class Key(str):
+        def __eq__(self, other):
+            raise AssertionError("the answer's own __eq__ ran")
+
+        __hash__ = str.__hash__
+
+    copied = plain({Key("winner"): "A", "path": [[0, 0]]})
+    assert [type(k) for k in copied] == [str, str] and copied["winner"] == "A"
+
+
+@pytest.mark.parametrize(
+    "name", [10**5000, type("Name", (), {"__str__": lambda self: 1 / 0})()], ids=["huge int", "raises"]
+)
+def test_a_name_that_cannot_be_read_as_text_is_refused_not_a_traceback(name):
+    pairs = [[0, 0], [0, 1]]
+    answer = certify(knights_instance(4), Result("knights", name, Status.FEASIBLE, 2, None, pairs, 0.0))
+    assert not answer.verified
+    assert answer.info["check_error"].startswith("answer rejected: method: not readable as text")

@@ -333,3 +333,15 @@ def test_a_short_path_replayed_in_python_agrees_with_the_compiled_replay():
         accepted += isinstance(fast, tuple)
         faults.add(fast.split(" ", 2)[2][:12] if isinstance(fast, str) else "ok")
     assert accepted > 100 and {"ok", "path does no", "path reaches", "round 1: (0,"} <= faults, faults
+
+
+def test_a_winners_walk_that_stops_short_of_the_goal_is_refused():
+    """Three legal jumps of key 1 ending on (1, 1), not the goal (2, 2): the plain-Python replay
+    of short paths asks for the goal as the compiled one does."""
+    from knightcert.problems.checkers import certify
+    from knightcert.problems.result import Result
+
+    instance = JumpInstance(np.array([[2, 1, 1], [1, 1, 1], [1, 1, 0]]), ((0, 0), (0, 1)), "t")
+    short = {"winner": "A", "round": 3, "key": 1, "path": [[0, 0], [2, 0], [2, 1], [1, 1]]}
+    answer = certify(instance, Result("jump", "forger", Status.OPTIMAL, 3, 3, short, 0.0))
+    assert not answer.verified and "does not end at the goal" in answer.info["check_error"]
