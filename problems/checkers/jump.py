@@ -250,10 +250,10 @@ def _raise_faults(faults: np.ndarray, claim: str) -> None:
 
 
 def _kernel_faults(values: np.ndarray, rounds: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """The fault flags of :func:`~knightcert.problems.checkers.jump_kernel.label_faults`: one
-    pass over the board (compiled ahead of time, or by numba)."""
-    arrays = (np.ascontiguousarray(array, dtype=np.int64) for array in (values, rounds, keys))
-    return kernel_or_numba("label_faults", _OWN)(*arrays)
+    """The fault flags of :func:`~knightcert.problems.checkers.jump_kernel.label_faults` on
+    contiguous int64 arrays (:func:`check_labels` makes them): one pass over the board (compiled
+    ahead of time, or by numba)."""
+    return kernel_or_numba("label_faults", _OWN)(values, rounds, keys)
 
 
 def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray]:

@@ -145,7 +145,7 @@ def check_path_moves(instance: LostKnightInstance, path: Any) -> int:
     knight's move modulo the board's size (it wraps); any other path, and the first fault of one
     that fails there, goes to the vectorised check."""
     board, ends = instance.board, [[*instance.start], [*instance.exit]]
-    if type(path) is list and len(path) <= 64 and exact_pairs(path) and path[:1] + path[-1:] == ends:
+    if exact_pairs(path) and len(path) <= 64 and path[:1] + path[-1:] == ends:  # exact_pairs: a list
         n, m, steps = board.rows, board.cols, pairwise(path)  # the lost knight's board wraps
         moves = {(dr % n, dc % m) for dr, dc in KNIGHT_OFFSETS}
         usable = all(0 <= r < n and 0 <= c < m and not board.blocked[r, c] for r, c in path)
