@@ -19,7 +19,9 @@ each busy worker and kills it (``SIGKILL`` to its process group) when
   an unprivileged user reads them exactly as root does;
 
 and a worker that ends without an answer is a ``"crash"`` (``"killed by signal"`` when a signal
-ended it). A killed or dead worker is replaced before the next task. After a worker is killed,
+ended it). A killed or dead worker is replaced before the next task; when it died first, what its
+method left running is killed too: the processes a poll saw below it and those whose environment
+carries its mark (``KNIGHTCERT_WORKER``, a random token per worker). After a worker is killed,
 the ``/dev/shm`` files its processes were seen holding, made during that task, and owned by
 this user are removed: nothing else ever is. Nothing is mounted, no namespace or cgroup is made,
 and the caller's signal handlers, children and reaping are left alone. A worker exits when its
@@ -90,6 +92,7 @@ MAX_REPLY_BYTES = 1 << 30
 _HEADER = struct.Struct("<Q")
 _BEGIN = b"\x00begin"  # a worker's note that its timed call begins now
 _SHM = "/dev/shm/"
+_MARK = "KNIGHTCERT_WORKER"  # a worker's random token, in its processes' environment
 
 
 def grace(time_limit: float | None) -> float:
@@ -257,6 +260,7 @@ class _Worker:
     buffer: bytes = b""
     members: dict[int, str | None] = field(default_factory=dict)  # pid -> start time, seen below it
     clean: bool = True  # sent trusted jobs only
+    mark: bytes = b""  # in the environment of its processes (and of theirs, unless a method drops it)
 
     @classmethod
     def start(cls) -> _Worker:
@@ -265,13 +269,15 @@ class _Worker:
                 stream.flush()
         path = json.dumps([entry or os.getcwd() for entry in sys.path])
         code = f"import sys; sys.path[:] = {path}; from knightcert.workers import serve; serve()"
+        token = os.urandom(8).hex()
         process = subprocess.Popen(
             [sys.executable, "-c", code],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             start_new_session=True,
+            env={**os.environ, _MARK: token},
         )
-        return cls(process)
+        return cls(process, mark=f"{_MARK}={token}".encode())
 
     @property
     def pid(self) -> int:
@@ -307,12 +313,18 @@ class _Worker:
         self.peak, self.shm_before, self.shm_seen = 0, _shm_names(), set()
 
     def kill(self) -> None:
+        dead = self.process.poll() is not None  # what it left running is no longer below it
         _kill_tree(self.pid)
         for pid, began in self.members.items():  # seen below it at a poll: orphaned if it died first
             if _start_time(pid) == began:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
         self.members = {}
+        with contextlib.suppress(OSError):  # and those no poll saw: by the mark they inherited
+            for pid in os.listdir("/proc") if dead else ():
+                with contextlib.suppress(OSError, ValueError):
+                    if self.mark in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0"):
+                        os.kill(int(pid), signal.SIGKILL)
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout):
             with contextlib.suppress(OSError):

@@ -3,13 +3,18 @@ and holds no pipe; the command says the method was killed (exit code 4) (issue 3
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import os
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
-from .conftest import alive, command, environment
+from knightcert.workers import Job, _Worker
+
+from .conftest import alive, command, environment, wait_until
 
 #: Starts two children (one in a session of its own), lets a poll see them, then kills its worker.
 KILLER = """
@@ -40,11 +45,38 @@ def test_a_killed_worker_leaves_no_orphan_and_no_held_pipe(tmp_path, by):
     while not (tmp_path / "pids").exists() and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.02)
     pids = [int(p) for p in (tmp_path / "pids").read_text().split()]
-    if by == "outside":
-        time.sleep(0.3)  # a poll has seen its children
+    if by == "outside":  # at once: the escaped child is found by its mark, whether a poll saw it or not
         os.kill(pids[-1], 9)
     out, err = process.communicate(timeout=40)
     assert not [p for p in pids if alive(p)], "orphans left running"
     assert process.returncode == 4, err  # killed (exit code 4)
     assert "killed by signal 9" in out + err and "Traceback" not in err
     assert time.monotonic() - began < 30
+
+
+def _start_child_and_hang(folder: str, keep_mark: bool) -> None:  # runs in the worker
+    environment = None if keep_mark else {"PATH": os.environ.get("PATH", "")}
+    child = subprocess.Popen(["sleep", "63"], start_new_session=True, env=environment)
+    (Path(folder) / "pid").write_text(str(child.pid))
+    time.sleep(1000)
+
+
+@pytest.mark.usefixtures("skip_unless_linux")
+@pytest.mark.parametrize("keep_mark", [True, False])
+def test_a_dead_worker_s_orphan_is_killed_by_its_mark_or_a_poll_that_saw_it(tmp_path, keep_mark):
+    """No poll is needed for a process that kept the worker's mark in its environment; one that
+    dropped it (its own environment) is killed when a poll saw it below the worker."""
+    worker = _Worker.start()
+    worker.send(collections.deque([Job(_start_child_and_hang, (str(tmp_path), keep_mark))]), 1)
+    assert wait_until(lambda: (tmp_path / "pid").exists(), 60)
+    child = int((tmp_path / "pid").read_text())
+    try:
+        if not keep_mark:
+            worker.memory()  # a poll
+        os.kill(worker.pid, 9)
+        worker.process.wait()  # dead first: the child is no longer below it
+        worker.kill()
+        assert wait_until(lambda: not alive(child), 5)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, 9)
