@@ -321,10 +321,10 @@ class _Worker:
                     os.kill(pid, signal.SIGKILL)
         self.members = {}
         with contextlib.suppress(OSError):  # and those no poll saw: by the mark they inherited
-            for pid in os.listdir("/proc") if dead else ():
+            for entry in os.listdir("/proc") if dead else ():
                 with contextlib.suppress(OSError, ValueError):
-                    if self.mark in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0"):
-                        os.kill(int(pid), signal.SIGKILL)
+                    if self.mark in Path(f"/proc/{entry}/environ").read_bytes().split(b"\0"):
+                        os.kill(int(entry), signal.SIGKILL)
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout):
             with contextlib.suppress(OSError):
