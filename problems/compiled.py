@@ -82,12 +82,14 @@ def kernel(name: str) -> Callable[..., Any] | None:
     if module is None:
         return None
     function, signature = getattr(module, name), KERNELS[name][1]
-    dtypes = [np.dtype(code) for code in re.findall(r"(\w+)\[", signature[signature.rindex("(") :])]
+    arguments = re.findall(r"(\w+)(\[[^]]*\])?", signature[signature.rindex("(") :])  # (type, an array's [:])
+    arrays = [(at, np.dtype(code)) for at, (code, array) in enumerate(arguments) if array]
 
     def checked(*args: Any) -> Any:
-        arrays = [arg for arg in args if isinstance(arg, np.ndarray)]
-        if [a.dtype for a in arrays] != dtypes or not all(a.flags.c_contiguous for a in arrays):
-            raise TypeError(f"{name}: expected C-ordered arrays of {', '.join(map(str, dtypes))}")
+        for at, dtype in arrays:  # a loop, not comprehensions: this runs at every call of a kernel
+            if type(args[at]) is not np.ndarray or args[at].dtype != dtype or not args[at].flags.c_contiguous:
+                wanted = ", ".join(str(dtype) for _, dtype in arrays)
+                raise TypeError(f"{name}: expected C-ordered arrays of {wanted}")
         return function(*args)
 
     return checked

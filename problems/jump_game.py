@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -92,6 +93,7 @@ class JumpInstance:
         return len(self.starts)
 
 
+@lru_cache(maxsize=4096)  # the checker asks for every player's name at every check
 def player_name(index: int) -> str:
     """Name of the player at 0-based ``index``: A..Z, then AA, AB, ..., AZ, BA, ...
 

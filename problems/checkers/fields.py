@@ -31,6 +31,7 @@ __all__ = [
 ]
 
 _INT_TYPES = (int, np.integer)
+_BOOL_TYPES = (bool, np.bool_)  # a tuple, not a union: is_integer runs for every integer field
 
 
 def describe_value(value: Any) -> str:
@@ -46,7 +47,7 @@ def describe_value(value: Any) -> str:
 
 def is_integer(value: Any) -> bool:
     """True for ``int`` and numpy integers, never for ``bool`` or floats."""
-    return isinstance(value, _INT_TYPES) and not isinstance(value, bool | np.bool_)
+    return isinstance(value, _INT_TYPES) and not isinstance(value, _BOOL_TYPES)
 
 
 def integer(value: Any, field: str, *, minimum: int | None = 0, claim: str = "answer") -> int:

@@ -31,15 +31,18 @@ def label_faults(values, rounds, keys):  # pragma: no cover - numba
 
     Returns
     -------
-    faults : bool array of length 9
+    faults : bool array of length 13
         ``faults[2 d]``: some label is larger than a jump in direction ``d`` allows (the
         cell unlabelled, or more than one round above the target); ``faults[2 d + 1]``:
         some cell more than two rounds from the goal has a tie key above that of its
         successor one round closer in direction ``d``; ``faults[8]``: some labelled cell
-        other than the goal has no jump one round closer.
+        other than the goal has no jump one round closer; ``faults[9]``: some label or key
+        is below -1; ``faults[10]``: the goal (the last cell) has a label other than 0;
+        ``faults[11]``: another cell has label 0; ``faults[12]``: some cell two rounds out
+        has a tie key other than its own value.
     """
     rows, cols = values.shape
-    faults = np.zeros(9, dtype=np.bool_)
+    faults = np.zeros(13, dtype=np.bool_)
     for r in range(rows):
         for c in range(cols):
             value, label, key = values[r, c], rounds[r, c], keys[r, c]
@@ -54,6 +57,11 @@ def label_faults(values, rounds, keys):  # pragma: no cover - numba
                     closer = True
                     faults[2 * d + 1] |= label > 2 and key > keys[tr, tc]
             faults[8] |= label > 0 and not closer
+            faults[9] |= label < -1 or key < -1
+            goal = r == rows - 1 and c == cols - 1
+            faults[10] |= goal and label != 0
+            faults[11] |= label == 0 and not goal
+            faults[12] |= label == 2 and key != value
     return faults
 
 

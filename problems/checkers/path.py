@@ -12,6 +12,7 @@ not containing ``S``, and such that every move out of the set stays in it.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import pairwise
 from typing import Any
 
@@ -45,6 +46,7 @@ __all__ = [
 ]
 
 LABELLING = "distance labelling"
+_OWN = f"{__package__}.path_kernel"  # the checker's own kernel (numba's, when not built)
 CLOSED_SET = "closed set"
 
 
@@ -69,7 +71,7 @@ def certify_path(instance: LostKnightInstance, result: Result) -> tuple[list[Evi
     CheckFailed
         Naming the claim rejected and why.
     """
-    legs = [_leg(instance, a, b) for a, b in instance.legs() if a != b]
+    legs = [_leg(instance, a, b) for a, b in instance.legs() if a != b] if instance.via else [instance]
     if result.status is Status.INFEASIBLE:
         return _no_path(instance, legs, certificate_of(result, "infeasible").get("closed"))
     evidence: list[Evidence] = []
@@ -97,7 +99,7 @@ def certify_path(instance: LostKnightInstance, result: Result) -> tuple[list[Evi
 
 
 def _leg(instance: LostKnightInstance, a: tuple[int, int], b: tuple[int, int]) -> LostKnightInstance:
-    return instance if not instance.via else LostKnightInstance(instance.board, a, b, instance.name)
+    return LostKnightInstance(instance.board, a, b, instance.name)
 
 
 def _no_path(instance: LostKnightInstance, legs: list, attached: Any) -> tuple[list[Evidence], dict | None]:
@@ -146,9 +148,9 @@ def check_path_moves(instance: LostKnightInstance, path: Any) -> int:
     that fails there, goes to the vectorised check."""
     board, ends = instance.board, [[*instance.start], [*instance.exit]]
     if exact_pairs(path) and len(path) <= 64 and path[:1] + path[-1:] == ends:  # exact_pairs: a list
-        n, m, steps = board.rows, board.cols, pairwise(path)  # the lost knight's board wraps
-        moves = {(dr % n, dc % m) for dr, dc in KNIGHT_OFFSETS}
-        usable = all(0 <= r < n and 0 <= c < m and not board.blocked[r, c] for r, c in path)
+        n, m, steps, blocked = board.rows, board.cols, pairwise(path), board.blocked.item
+        usable = all(0 <= r < n and 0 <= c < m and not blocked(r, c) for r, c in path)
+        moves = _wrapped_moves(n, m)  # the lost knight's board wraps
         if usable and all(((r - a) % n, (c - b) % m) in moves for (a, b), (r, c) in steps):
             return len(path) - 1
     squares, _ = usable_squares(board, path, "step {}: square {} is off the board or blocked")
@@ -163,6 +165,12 @@ def check_path_moves(instance: LostKnightInstance, path: Any) -> int:
     return len(squares) - 1
 
 
+@cache
+def _wrapped_moves(rows: int, cols: int) -> frozenset[tuple[int, int]]:
+    """A knight's moves modulo the board's size, each as ``(dr % rows, dc % cols)``."""
+    return frozenset((dr % rows, dc % cols) for dr, dc in KNIGHT_OFFSETS)
+
+
 def check_distance_labels(
     instance: LostKnightInstance, labels: np.ndarray, length: int, claim: str = "optimal"
 ) -> None:
@@ -171,12 +179,12 @@ def check_distance_labels(
     labels = np.ascontiguousarray(labels.reshape(-1), dtype=np.int64)
     if labels.size != board.size:
         raise CheckFailed(f"labelling has {labels.size} entries, the board {board.size} squares", claim)
-    if labels[instance.start_index] != 0:
+    if labels.item(instance.start_index) != 0:
         raise CheckFailed("label of C is not 0", claim)
-    if labels[instance.exit_index] != length:
-        raise CheckFailed(f"label of S is {labels[instance.exit_index]}, not {length}", claim)
+    if labels.item(instance.exit_index) != length:
+        raise CheckFailed(f"label of S is {labels.item(instance.exit_index)}, not {length}", claim)
     blocked = board.blocked.reshape(-1).view(np.uint8)
-    rise = kernel_or_numba("first_rise", f"{__package__}.path_kernel")(blocked, labels, *board.blocked.shape)
+    rise = kernel_or_numba("first_rise", _OWN)(blocked, labels, *board.blocked.shape)
     if rise >= 0:
         (r, c), (dr, dc) = divmod(rise // 8, board.cols), KNIGHT_OFFSETS[rise % 8]
         v = ((r + dr) % board.rows, (c + dc) % board.cols)

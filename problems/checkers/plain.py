@@ -37,6 +37,7 @@ __all__ = ["COPIED_PAIRS", "MAX_DEPTH", "exact_pairs", "exact_result", "plain", 
 MAX_DEPTH = 32
 #: The exact immutable types a copy keeps as they are.
 _ATOMS = frozenset({type(None), bool, int, float, str})
+_SHORT = 8
 #: The lists of ``[int, int]`` pairs :func:`plain` copied in the checks under way, by id (each held:
 #: no other list can take its id), known to :func:`exact_pairs` without a second pass; nothing but
 #: the check holds them until :func:`~knightcert.problems.checkers.certify` returns and empties this.
@@ -55,14 +56,20 @@ def plain(
         Nesting deeper than :data:`MAX_DEPTH`, or a value of a type no answer holds
         (the message names ``field``).
     """
-    return _shared(value, field, claim, depth, in_list, {})
+    return value if type(value) in _ATOMS else _shared(value, field, claim, depth, in_list, {})
 
 
 def _shared(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: dict) -> Any:
     """:func:`plain`, each object of the answer copied once (``seen``: (id, in_list) -> (copy,
-    depth)); met again deeper than its copy was made, copied again there (its depth checked)."""
-    if type(value) in _ATOMS:
+    depth)); met again deeper than its copy was made, copied again there (its depth checked). A
+    short list of exact atoms (a square) is copied wherever it is met: that costs no more than
+    the entry that holds it."""
+    if (kind := type(value)) in _ATOMS:
         return value
+    if kind is list and len(value) <= _SHORT and depth <= MAX_DEPTH:
+        items = list.copy(value)
+        if set(map(type, items)) <= _ATOMS:
+            return items
     known = seen.get((id(value), in_list))
     if known is None or known[1] < depth:
         known = seen[id(value), in_list] = (_plain(value, field, claim, depth, in_list, seen), depth)
@@ -82,21 +89,21 @@ def _plain(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: 
             k if type(k) in _ATOMS else _shared(k, *at): v if type(v) in _ATOMS else _shared(v, *at)
             for k, v in dict.items(dict.copy(value))
         }
-    elif isinstance(value, bool | np.bool_):
-        return bool(value)
-    elif isinstance(value, np.integer):
-        return int(value.item())
-    elif isinstance(value, int):  # a subclass: its value from int's own storage
-        return int(int.__repr__(value))
-    elif isinstance(value, np.floating | float):
-        return float(float.__repr__(float(value)) if isinstance(value, float) else value.item())
-    elif isinstance(value, str):
-        return str.__add__(value, "")
     elif isinstance(value, np.ndarray):
         array = np.array(value, subok=False, copy=True)
         if array.dtype.kind not in "biuf":
             raise CheckFailed(f"{field}: an array of {array.dtype} is not an answer's", claim)
         return array.tolist() if in_list else array  # a row inside a list becomes a list too
+    elif isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    elif isinstance(value, np.integer):
+        return int(value.item())
+    elif isinstance(value, int):  # a subclass: its value from int's own storage
+        return int(int.__repr__(value))
+    elif isinstance(value, (np.floating, float)):
+        return float(float.__repr__(float(value)) if isinstance(value, float) else value.item())
+    elif isinstance(value, str):
+        return str.__add__(value, "")
     else:
         raise CheckFailed(f"{field}: a {type(value).__name__} is not a value an answer holds", claim)
     kinds = set(map(type, items))
@@ -155,9 +162,8 @@ def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None 
     values["time"] = float(time) if isinstance(time, int | float) and not isinstance(time, bool) else 0.0
     values["verified"] = False
     values["evidence"] = ()
-    clean = object.__new__(Result)  # every field set at once (``__init__`` sets them one by one)
-    vars(clean).update(values)
-    clean.__post_init__()
+    clean = object.__new__(Result)  # every field set at once (``__init__`` sets them one by one;
+    vars(clean).update(values)  # its counts are exact ints or None already: plain made them so)
     return clean
 
 
@@ -213,7 +219,10 @@ def exact_pairs(value: Any) -> bool:
 def _exact_solution(solution: Any, sole_holder: bool = False) -> Any:
     if type(solution) is np.ndarray:
         return solution if sole_holder else solution.copy()
-    return solution if exact_pairs(solution) else plain(solution, "solution")  # exact: pairs of two ints
+    if exact_pairs(solution):  # exact pairs of two ints: known so to the checks (no second pass)
+        COPIED_PAIRS[id(solution)] = solution
+        return solution
+    return plain(solution, "solution")
 
 
 _flat = chain.from_iterable  # the entries of a list of lists, one after another

@@ -40,7 +40,12 @@ def test_a_compiled_kernel_refuses_arrays_of_another_dtype_or_order(monkeypatch,
     assert search is not None
     blocked, dist = np.zeros(12, np.uint8), np.full(12, -1, np.int32)
     assert search(blocked, 3, 4, 0, 5, dist) == "ran"
-    for wrong in ((blocked, dist.astype(np.int64)), (blocked.astype(bool), dist), (blocked, dist[::2])):
+    for wrong in (
+        (blocked, dist.astype(np.int64)),
+        (blocked.astype(bool), dist),
+        (blocked, dist[::2]),
+        (blocked, [-1] * 12),
+    ):
         with pytest.raises(TypeError, match="bfs_torus: expected C-ordered arrays of uint8, int32"):
             search(wrong[0], 3, 4, 0, 5, wrong[1])
 

@@ -73,10 +73,12 @@ def test_labels_match_bfs_certificate_on_ex1():
 
 def label_faults_by_definition(values, rounds, keys):
     """The test's own reading of the label conditions, cell by cell and jump by jump: the
-    nine fault flags (per direction up, down, left, right: a label above its jump's, a tie key
-    above a successor's; then a labelled cell with no jump one round closer)."""
+    13 fault flags (per direction up, down, left, right: a label above its jump's, a tie key
+    above a successor's; then a labelled cell with no jump one round closer; a label or key below
+    -1; the goal's label not 0; a label 0 off the goal; a tie key two rounds out other than the
+    cell's value)."""
     rows, cols = values.shape
-    faults = [False] * 9
+    faults = [False] * 13
     for r in range(rows):
         for c in range(cols):
             v, label, key = int(values[r, c]), int(rounds[r, c]), int(keys[r, c])
@@ -91,6 +93,10 @@ def label_faults_by_definition(values, rounds, keys):
                     closer = True
                     faults[2 * d + 1] |= label > 2 and key > int(keys[tr, tc])
             faults[8] |= label > 0 and not closer
+            faults[9] |= min(label, key) < -1
+            faults[10] |= (r, c) == (rows - 1, cols - 1) and label != 0
+            faults[11] |= label == 0 and (r, c) != (rows - 1, cols - 1)
+            faults[12] |= label == 2 and key != v
     return faults
 
 
@@ -103,7 +109,7 @@ def test_the_kernel_flags_the_label_faults_of_the_definition():
     from knightcert.problems.checkers.jump_kernel import label_faults
 
     rng = random.Random(31)
-    seen = [False] * 9
+    seen = [False] * 13
     for _ in range(300):
         rows, cols = rng.randint(1, 7), rng.randint(1, 7)
         values = np.array([[rng.randint(0, 4) for _ in range(cols)] for _ in range(rows)], dtype=np.int64)
@@ -122,9 +128,10 @@ def test_the_kernel_flags_the_label_faults_of_the_definition():
 
 def test_each_label_fault_is_raised_with_its_words():
     """Through ``check_labels``: corrupted labels are refused exactly
-    when the test's own definition finds a fault, with the words of the first one (direction
-    by direction, a label above its jump's before a tie key above its successor's; then a
-    label with no jump one round closer)."""
+    when the test's own definition finds a fault, with the words of the first one (a label or
+    key below -1, a 0 off the goal; direction by direction, a label above its jump's before a tie
+    key above its successor's; then a label with no jump one round closer; a key two rounds
+    out)."""
     import random
 
     from knightcert.problems.checkers import jump as checker
@@ -132,6 +139,11 @@ def test_each_label_fault_is_raised_with_its_words():
     words = (
         "a round label is larger than a jump allows",
         "a tie key is larger than a successor's",
+        "no jump one round closer",
+        "below -1",
+        "the goal's round label is not 0",
+        "other than the goal has round label 0",
+        "does not have its own value as tie key",
     )
     rng = random.Random(32)
     first_seen: set[int] = set()
@@ -146,32 +158,31 @@ def test_each_label_fault_is_raised_with_its_words():
             r, c = rng.randrange(rows), rng.randrange(cols)
             if (r, c) != (rows - 1, cols - 1) and rounds[r, c] != 0:
                 grid[r, c] += rng.choice((-2, -1, 1, 2))
-        if rounds[-1, -1] != 0 or np.count_nonzero(rounds == 0) != 1:
-            continue
-        if np.any(keys[rounds == 2] != values[rounds == 2]):
-            continue  # refused by the last rule, past the nine flags
         flags = label_faults_by_definition(values, rounds, keys)
-        first = next((i for i, flag in enumerate(flags) if flag), None)
+        first = next((i for i in (9, 10, 11, *range(9), 12) if flags[i]), None)
         if first is None:
             checker.check_labels(game, rounds, keys)
             continue
-        expected = "no jump one round closer" if first == 8 else words[first % 2]
+        expected = words[first % 2] if first < 8 else words[first - 6]
         with pytest.raises(CheckFailed, match=expected):
             checker.check_labels(game, rounds, keys)
         first_seen.add(first)
-    assert first_seen >= {0, 2, 4, 6, 8}, first_seen  # a first fault in every direction, and the last
+    assert first_seen >= {0, 2, 4, 6, 8, 9, 11, 12}, first_seen  # every direction and the other rules
 
 
 def test_the_faults_are_raised_in_their_order():
     from knightcert.problems.checkers.jump import _raise_faults
 
-    for i in range(9):
-        flags = np.zeros(9, dtype=bool)
-        flags[i:] = True
-        expected = "no jump one round closer" if i == 8 else ("larger than a jump", "tie key")[i % 2]
+    order = (9, 10, 11, *range(9), 12)  # the range, the goal's 0, direction by direction, the rest
+    words = {8: "no jump one round closer", 9: "below -1", 10: "goal's round label is not 0"}
+    words |= {11: "other than the goal has round label 0", 12: "its own value"}
+    for at, i in enumerate(order):
+        flags = np.zeros(13, dtype=bool)
+        flags[list(order[at:])] = True
+        expected = words.get(i) or ("larger than a jump", "tie key")[i % 2]
         with pytest.raises(CheckFailed, match=expected):
             _raise_faults(flags, "optimal")
-    _raise_faults(np.zeros(9, dtype=bool), "optimal")
+    _raise_faults(np.zeros(13, dtype=bool), "optimal")
 
 
 def jumps(values, square):
