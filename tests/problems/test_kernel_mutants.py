@@ -288,3 +288,15 @@ def test_dicts_nested_past_the_deepest_level_are_refused():
     assert plain(nested) == nested
     with pytest.raises(CheckFailed, match=f"nested deeper than {MAX_DEPTH} levels"):
         plain({"k": nested})
+
+
+def test_a_short_list_of_numbers_past_the_deepest_level_is_refused():
+    """A short list of numbers is copied where met, without the memo: its depth is still checked."""
+    from knightcert.problems.checkers.plain import MAX_DEPTH, plain
+
+    nested: object = [0, 1]
+    for _ in range(MAX_DEPTH):
+        nested = {"k": nested}
+    assert plain(nested) == nested  # the list at the deepest level
+    with pytest.raises(CheckFailed, match=f"nested deeper than {MAX_DEPTH} levels"):
+        plain({"k": nested})
