@@ -19,9 +19,10 @@ each busy worker and kills it (``SIGKILL`` to its process group) when
   an unprivileged user reads them exactly as root does;
 
 and a worker that ends without an answer is a ``"crash"`` (``"killed by signal"`` when a signal
-ended it). A killed or dead worker is replaced before the next task; when it died first, what its
-method left running is killed too: the processes a poll saw below it and those whose environment
-carries its mark (``KNIGHTCERT_WORKER``, a random token per worker). After a worker is killed,
+ended it). A killed or dead worker is replaced before the next task. What its methods left running
+is killed with it: its tree (while its pid is still its own), the processes a poll saw below it,
+and this user's processes whose environment carries its mark (``KNIGHTCERT_WORKER``, a random
+token per worker), pass after pass until a pass finds none. After a worker is killed,
 the ``/dev/shm`` files its processes were seen holding, made during that task, and owned by
 this user are removed: nothing else ever is. Nothing is mounted, no namespace or cgroup is made,
 and the caller's signal handlers, children and reaping are left alone. A worker exits when its
@@ -251,6 +252,7 @@ def _dumps(value: Any) -> bytes:
 @dataclass
 class _Worker:
     process: subprocess.Popen[bytes]
+    mark: bytes  # in the environment of its processes (and of theirs, unless a method drops it)
     queue: collections.deque[Job] = field(default_factory=collections.deque)  # sent; [0] runs
     began: float = 0.0
     peak: int = 0
@@ -260,7 +262,6 @@ class _Worker:
     buffer: bytes = b""
     members: dict[int, str | None] = field(default_factory=dict)  # pid -> start time, seen below it
     clean: bool = True  # sent trusted jobs only
-    mark: bytes = b""  # in the environment of its processes (and of theirs, unless a method drops it)
 
     @classmethod
     def start(cls) -> _Worker:
@@ -277,7 +278,7 @@ class _Worker:
             start_new_session=True,
             env={**os.environ, _MARK: token},
         )
-        return cls(process, mark=f"{_MARK}={token}".encode())
+        return cls(process, f"{_MARK}={token}".encode())
 
     @property
     def pid(self) -> int:
@@ -312,19 +313,18 @@ class _Worker:
         self.began = time.perf_counter()
         self.peak, self.shm_before, self.shm_seen = 0, _shm_names(), set()
 
-    def kill(self) -> None:
-        dead = self.process.poll() is not None  # what it left running is no longer below it
-        _kill_tree(self.pid)
+    def kill(self, sweep: bool = True) -> None:
+        """Kill the worker and what its methods left running: its tree while its pid is its own
+        (not reaped), the processes a poll saw below it, and (``sweep``) those carrying its mark."""
+        if self.process.returncode is None:  # reaped, its pid and group could be another's now
+            _kill_tree(self.pid)
         for pid, began in self.members.items():  # seen below it at a poll: orphaned if it died first
             if _start_time(pid) == began:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
         self.members = {}
-        with contextlib.suppress(OSError):  # and those no poll saw: by the mark they inherited
-            for entry in os.listdir("/proc") if dead else ():
-                with contextlib.suppress(OSError, ValueError):
-                    if self.mark in Path(f"/proc/{entry}/environ").read_bytes().split(b"\0"):
-                        os.kill(int(entry), signal.SIGKILL)
+        if sweep:
+            _kill_marked({self.mark})
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout):
             with contextlib.suppress(OSError):
@@ -349,6 +349,25 @@ class _Worker:
                 total += os.stat(name).st_blocks * 512
         self.peak = max(self.peak, total)
         return total
+
+
+def _kill_marked(marks: set[bytes]) -> None:
+    """Kill this user's processes whose environment holds one of ``marks``, pass after pass until a
+    pass finds none it had not killed (what forked meanwhile is found by the next)."""
+    killed: set[str] = set()
+    while marks:
+        found = set()
+        with contextlib.suppress(OSError):
+            for entry in set(os.listdir("/proc")) - killed:
+                with contextlib.suppress(OSError, ValueError):
+                    if os.stat(f"/proc/{entry}").st_uid != os.getuid():
+                        continue
+                    if marks & set(Path(f"/proc/{entry}/environ").read_bytes().split(b"\0")):
+                        os.kill(int(entry), signal.SIGKILL)
+                        found.add(entry)
+        if not found:
+            return
+        killed |= found
 
 
 def _start_time(pid: int) -> str | None:
@@ -430,7 +449,8 @@ class Pool:
     def close(self) -> None:
         """End the idle workers (their channel closes: they exit; killed if they do not)."""
         for worker in self.idle:
-            worker.kill()
+            worker.kill(sweep=False)
+        _kill_marked({worker.mark for worker in self.idle})  # one pass over /proc for them all
         self.idle = []
 
     def run(self, jobs: Iterable[Job]) -> Generator[tuple[Job, Outcome], None, None]:

@@ -83,12 +83,14 @@ def kernel(name: str) -> Callable[..., Any] | None:
         return None
     function, signature = getattr(module, name), KERNELS[name][1]
     arguments = re.findall(r"(\w+)(\[[^]]*\])?", signature[signature.rindex("(") :])  # (type, an array's [:])
-    arrays = [(at, np.dtype(code)) for at, (code, array) in enumerate(arguments) if array]
+    arrays = [(at, np.dtype(code), kind.count(",") + 1) for at, (code, kind) in enumerate(arguments) if kind]
 
     def checked(*args: Any) -> Any:
-        for at, dtype in arrays:  # a loop, not comprehensions: this runs at every call of a kernel
-            if type(args[at]) is not np.ndarray or args[at].dtype != dtype or not args[at].flags.c_contiguous:
-                wanted = ", ".join(str(dtype) for _, dtype in arrays)
+        for at, dtype, ndim in arrays:  # a loop, not comprehensions: this runs at every call of a kernel
+            if not (type(given := args[at]) is np.ndarray and (given.dtype, given.ndim) == (dtype, ndim)):
+                given = None
+            if given is None or not given.flags.c_contiguous:
+                wanted = ", ".join(str(a[1]) for a in arrays)
                 raise TypeError(f"{name}: expected C-ordered arrays of {wanted}")
         return function(*args)
 

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from knightcert.problems.checkers.common import CheckFailed, as_squares, bound_claim, certificate_of
-from knightcert.problems.checkers.fields import describe_value, grid, optional_integer
+from knightcert.problems.checkers.fields import describe_value, grid, int_array, optional_integer
 from knightcert.problems.checkers.plain import exact_pairs
 from knightcert.problems.compiled import kernel_or_numba
 from knightcert.problems.jump_game import JumpInstance, format_jump_answer, player_name
@@ -223,7 +223,11 @@ def check_labels(
 ) -> None:
     """Check that ``rounds`` are exact distances to the goal and ``keys`` lower bounds."""
     values, rounds, keys = (np.ascontiguousarray(a, dtype=np.int64) for a in (instance.values, rounds, keys))
-    _raise_faults(_kernel_faults(values, rounds, keys), claim)
+    faults = _kernel_faults(values, rounds, keys)
+    if faults[9]:  # a label below -1: which one, where (read again only then)
+        for name, labels in (("rounds", rounds), ("keys", keys)):
+            int_array(labels, f"certificate {name!r}", minimum=-1, claim=claim)
+    _raise_faults(faults, claim)
 
 
 #: What each fault flag of the kernel (:mod:`knightcert.problems.checkers.jump_kernel`) means.

@@ -12,7 +12,6 @@ not containing ``S``, and such that every move out of the set stays in it.
 
 from __future__ import annotations
 
-from functools import cache
 from itertools import pairwise
 from typing import Any
 
@@ -150,7 +149,7 @@ def check_path_moves(instance: LostKnightInstance, path: Any) -> int:
     if exact_pairs(path) and len(path) <= 64 and path[:1] + path[-1:] == ends:  # exact_pairs: a list
         n, m, steps, blocked = board.rows, board.cols, pairwise(path), board.blocked.item
         usable = all(0 <= r < n and 0 <= c < m and not blocked(r, c) for r, c in path)
-        moves = _wrapped_moves(n, m)  # the lost knight's board wraps
+        moves = {(dr % n, dc % m) for dr, dc in KNIGHT_OFFSETS}  # the lost knight's board wraps
         if usable and all(((r - a) % n, (c - b) % m) in moves for (a, b), (r, c) in steps):
             return len(path) - 1
     squares, _ = usable_squares(board, path, "step {}: square {} is off the board or blocked")
@@ -163,12 +162,6 @@ def check_path_moves(instance: LostKnightInstance, path: Any) -> int:
         raise CheckFailed(f"the path ends at {last}, not at S {instance.exit}")
     check_knight_path(board, squares)
     return len(squares) - 1
-
-
-@cache
-def _wrapped_moves(rows: int, cols: int) -> frozenset[tuple[int, int]]:
-    """A knight's moves modulo the board's size, each as ``(dr % rows, dc % cols)``."""
-    return frozenset((dr % rows, dc % cols) for dr, dc in KNIGHT_OFFSETS)
 
 
 def check_distance_labels(

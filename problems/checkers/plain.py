@@ -37,7 +37,6 @@ __all__ = ["COPIED_PAIRS", "MAX_DEPTH", "exact_pairs", "exact_result", "plain", 
 MAX_DEPTH = 32
 #: The exact immutable types a copy keeps as they are.
 _ATOMS = frozenset({type(None), bool, int, float, str})
-_SHORT = 8
 #: The lists of ``[int, int]`` pairs :func:`plain` copied in the checks under way, by id (each held:
 #: no other list can take its id), known to :func:`exact_pairs` without a second pass; nothing but
 #: the check holds them until :func:`~knightcert.problems.checkers.certify` returns and empties this.
@@ -61,15 +60,9 @@ def plain(
 
 def _shared(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: dict) -> Any:
     """:func:`plain`, each object of the answer copied once (``seen``: (id, in_list) -> (copy,
-    depth)); met again deeper than its copy was made, copied again there (its depth checked). A
-    short list of exact atoms (a square) is copied wherever it is met: that costs no more than
-    the entry that holds it."""
-    if (kind := type(value)) in _ATOMS:
+    depth)); met again deeper than its copy was made, copied again there (its depth checked)."""
+    if type(value) in _ATOMS:
         return value
-    if kind is list and len(value) <= _SHORT and depth <= MAX_DEPTH:
-        items = list.copy(value)
-        if set(map(type, items)) <= _ATOMS:
-            return items
     known = seen.get((id(value), in_list))
     if known is None or known[1] < depth:
         known = seen[id(value), in_list] = (_plain(value, field, claim, depth, in_list, seen), depth)
@@ -219,10 +212,9 @@ def exact_pairs(value: Any) -> bool:
 def _exact_solution(solution: Any, sole_holder: bool = False) -> Any:
     if type(solution) is np.ndarray:
         return solution if sole_holder else solution.copy()
-    if exact_pairs(solution):  # exact pairs of two ints: known so to the checks (no second pass)
-        COPIED_PAIRS[id(solution)] = solution
-        return solution
-    return plain(solution, "solution")
+    # exact pairs of two ints: kept, not registered as exact (the answer's code may still run before
+    # the checks read it: they test its types again)
+    return solution if exact_pairs(solution) else plain(solution, "solution")
 
 
 _flat = chain.from_iterable  # the entries of a list of lists, one after another

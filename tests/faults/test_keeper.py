@@ -80,3 +80,40 @@ def test_a_dead_worker_s_orphan_is_killed_by_its_mark_or_a_poll_that_saw_it(tmp_
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.kill(child, 9)
+
+
+def _fork_forever(folder: str) -> None:  # runs in the worker
+    subprocess.Popen(["sh", "-c", "while :; do sleep 100 & sleep 0.002; done"], start_new_session=True)
+    (Path(folder) / "started").write_text("")
+    time.sleep(1000)
+
+
+def _marked(mark: bytes) -> list[int]:
+    """The live processes whose environment holds ``mark``."""
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        with contextlib.suppress(OSError):
+            if mark in Path(f"/proc/{entry}/environ").read_bytes().split(b"\0") and alive(int(entry)):
+                found.append(int(entry))
+    return found
+
+
+@pytest.mark.usefixtures("skip_unless_linux")
+@pytest.mark.parametrize("dead_first", [True, False])
+def test_a_method_that_keeps_forking_leaves_nothing_with_the_worker_s_mark(tmp_path, dead_first):
+    """A process that forks while the worker is killed: pass after pass, until one finds nothing new,
+    every process carrying the mark is killed, the worker dead first or killed alive."""
+    worker = _Worker.start()
+    worker.send(collections.deque([Job(_fork_forever, (str(tmp_path),))]), 1)
+    try:
+        assert wait_until(lambda: (tmp_path / "started").exists(), 60)
+        time.sleep(0.2)  # forks under way
+        if dead_first:
+            os.kill(worker.pid, 9)
+            worker.process.wait()
+        worker.kill()
+        assert wait_until(lambda: not _marked(worker.mark), 5), _marked(worker.mark)
+    finally:
+        for pid in _marked(worker.mark):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, 9)

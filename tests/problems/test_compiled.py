@@ -45,6 +45,7 @@ def test_a_compiled_kernel_refuses_arrays_of_another_dtype_or_order(monkeypatch,
         (blocked.astype(bool), dist),
         (blocked, dist[::2]),
         (blocked, [-1] * 12),
+        (blocked.reshape(3, 4), dist),  # a grid where a row is due
     ):
         with pytest.raises(TypeError, match="bfs_torus: expected C-ordered arrays of uint8, int32"):
             search(wrong[0], 3, 4, 0, 5, wrong[1])

@@ -572,3 +572,32 @@ def test_a_name_that_cannot_be_read_as_text_is_refused_not_a_traceback(name):
     answer = certify(knights_instance(4), Result("knights", name, Status.FEASIBLE, 2, None, pairs, 0.0))
     assert not answer.verified
     assert answer.info["check_error"].startswith("answer rejected: method: not readable as text")
+
+
+@pytest.mark.parametrize("status", [Status.FEASIBLE, Status.OPTIMAL])
+def test_a_path_changed_by_the_answer_s_own_code_during_the_copy_is_checked_as_it_is_then(status):
+    """A path of exact pairs is kept, not copied; the answer's own code (``str()`` of its method's
+    name) then swaps in squares of int subclasses that lie about their differences. The checks
+    test the types again: the lie is never read as a knight's move."""
+    from knightcert.problems.lost_knight import parse_lost_knight
+
+    game = parse_lost_knight(".x.x.\nx...x\n..C..\nx...x\n.xSx.\n")  # every move from C is blocked
+
+    class Row(int):
+        def __sub__(self, other):
+            return 1
+
+    class Col(int):
+        def __sub__(self, other):
+            return 2
+
+    path = [list(game.start), list(game.exit)]
+
+    class Name:
+        def __str__(self):
+            path[1] = [Row(game.exit[0]), Col(game.exit[1])]
+            return "mine"
+
+    bound = 1 if status is Status.OPTIMAL else None
+    out = certify(game, Result("path", Name(), status, 1, bound, path, 0.0))  # type: ignore[arg-type]
+    assert not out.verified and "is not a knight move" in out.info["check_error"]

@@ -62,6 +62,12 @@ def test_rejects_forged_labels():
     low[0, 0] = 0
     with pytest.raises(CheckFailed):
         check(GAME, bfs(GAME).with_(certificate={"rounds": rounds, "keys": low}))
+    for name, given in (("rounds", rounds), ("keys", keys)):  # below -1: the grid, the cell, the value
+        forged = given.copy()
+        forged[0, 4] = -7
+        certificate = {"rounds": rounds, "keys": keys, name: forged}
+        with pytest.raises(CheckFailed, match=rf"certificate '{name}'\[0, 4\]: -7 is below -1"):
+            check(GAME, bfs(GAME).with_(certificate=certificate))
 
 
 def test_labels_match_bfs_certificate_on_ex1():
