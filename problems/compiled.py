@@ -87,9 +87,9 @@ def kernel(name: str) -> Callable[..., Any] | None:
 
     def checked(*args: Any) -> Any:
         for at, dtype, ndim in arrays:  # a loop, not comprehensions: this runs at every call of a kernel
-            if not (type(given := args[at]) is np.ndarray and (given.dtype, given.ndim) == (dtype, ndim)):
-                given = None
-            if given is None or not given.flags.c_contiguous:
+            given = args[at]
+            shaped = type(given) is np.ndarray and (given.dtype, given.ndim) == (dtype, ndim)
+            if not (shaped and given.flags.c_contiguous):
                 wanted = ", ".join(str(a[1]) for a in arrays)
                 raise TypeError(f"{name}: expected C-ordered arrays of {wanted}")
         return function(*args)

@@ -45,8 +45,8 @@ __all__ = [
 ]
 
 LABELLING = "distance labelling"
-_OWN = f"{__package__}.path_kernel"  # the checker's own kernel (numba's, when not built)
 CLOSED_SET = "closed set"
+_OWN = f"{__package__}.path_kernel"  # the checker's own kernel (numba's, when not built)
 
 
 def certify_path(instance: LostKnightInstance, result: Result) -> tuple[list[Evidence], dict | None]:
