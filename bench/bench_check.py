@@ -4,6 +4,7 @@ Usage::
 
     PYTHONPATH=. python bench/bench_check.py   # every case, 3 runs each (median)
     PYTHONPATH=. python bench/bench_check.py --repeat 1
+    PYTHONPATH=. python bench/bench_check.py --sizes 8,16,24,32,48,64,100 --repeat 15
 
 For each problem's default method (and ``jump bfs-player``, the jump game's other exact
 method) on a large instance, and on the instances where the default is another rule (the
@@ -12,6 +13,8 @@ checker off (``check=False``), then ``knightcert.problems.checkers.certify`` on 
 each timed in this process after a warm-up call on the same instance (compiled kernels
 loaded), in CPU seconds of this process (the machine is shared). "check / solve" below 1:
 the answer costs less to certify than to find. The load average is printed on every row.
+``--sizes``: instead, the check / solve ratio of each default method (and ``bfs-player``) on
+generated boards of each size, a row per method: where the check stops costing more.
 """
 
 from __future__ import annotations
@@ -88,7 +91,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per row; the medians are shown")
     parser.add_argument("--only", default="", help="only the rows of these methods, e.g. bfs-player,bfs")
+    parser.add_argument("--sizes", default="", help="the ratio on generated n x n boards, e.g. 8,16,32")
     args = parser.parse_args(argv)
+    if args.sizes:
+        return crossover([int(n) for n in args.sizes.split(",")], args.repeat)
     print("| problem | method | instance | solve s | check s | check / solve | certified | load |")
     print("|---|---|---|---:|---:|---:|---|---:|")
     for problem, name, label, build in cases():
@@ -97,20 +103,48 @@ def main(argv: list[str] | None = None) -> int:
         instance = build()
         method = get_method(problem, name)
         method(instance, check=False)  # warm-up: compiled kernels loaded once
-        solves, checks, result, load = [], [], None, os.getloadavg()[0]
-        for _ in range(args.repeat):
-            began = time.process_time()
-            answer = method(instance, check=False)
-            solved = time.process_time()
-            result = certify(instance, answer)
-            checks.append(time.process_time() - solved)
-            solves.append(solved - began)
-        solve, check = statistics.median(solves), statistics.median(checks)
+        load = os.getloadavg()[0]
+        solve, check, result = timed(method, instance, args.repeat)
         print(
             f"| {problem} | {name} | {label} | {solve:.5f} | {check:.5f} | {check / solve:.2f} "
             f"| {result.certified} | {load:.1f} |",
             flush=True,
         )
+    return 0
+
+
+def timed(method, instance, repeat: int) -> tuple[float, float, object]:
+    """The median CPU seconds of the solve and of its check, and the last checked answer."""
+    solves, checks, result = [], [], None
+    for _ in range(repeat):
+        began = time.process_time()
+        answer = method(instance, check=False)
+        solved = time.process_time()
+        result = certify(instance, answer)
+        checks.append(time.process_time() - solved)
+        solves.append(solved - began)
+    return statistics.median(solves), statistics.median(checks), result
+
+
+def crossover(sizes: list[int], repeat: int) -> int:
+    """A row per method: check / solve on generated n x n boards (seed 1; tours closed)."""
+    build = {
+        "path": lambda n: random_instance("path", n, seed=1),
+        "jump": lambda n: random_instance("jump", n, seed=1),
+        "knights": knights_instance,
+        "tour": lambda n: tour_instance(n, closed=True),
+    }
+    print("| problem | method | " + " | ".join(f"{n} x {n}" for n in sizes) + " | load |")
+    print("|---|---|" + "---:|" * len(sizes) + "---:|")
+    methods = [("path", "bfs"), ("jump", "bfs"), ("jump", "bfs-player"), ("knights", "matching")]
+    for problem, name in [*methods, ("tour", "auto")]:
+        method, load, ratios = get_method(problem, name), os.getloadavg()[0], []
+        for n in sizes:
+            instance = build[problem](n)
+            method(instance, check=False)  # warm-up
+            solve, check, result = timed(method, instance, repeat)
+            ratios.append(f"{check / solve:.2f}" + ("" if result.certified else " (not certified)"))
+        print(f"| {problem} | {name} | " + " | ".join(ratios) + f" | {load:.1f} |", flush=True)
     return 0
 
 
