@@ -138,8 +138,8 @@ def row_from_result(
     *,
     instance: Any = None,
 ) -> Row:
-    """The row of one run; with ``instance`` the answer is (re-)checked first by
-    :func:`~knightcert.problems.checkers.certify` (free when it already was)."""
+    """The row of one run; with ``instance`` the answer is checked first by
+    :func:`~knightcert.problems.checkers.certify` (again, when it already was)."""
     if instance is not None:
         result = certify(instance, result)
     return Row(

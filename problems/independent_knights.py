@@ -34,7 +34,8 @@ class KnightsInstance:
     def __post_init__(self) -> None:
         if not isinstance(self.board, Board):
             raise InvalidInstance(f"board must be a Board, got {type(self.board).__name__}")
-        object.__setattr__(self, "fixed", side_squares(self.board, self.fixed, "fixed"))
+        fixed = side_squares(self.board, self.fixed, "fixed")
+        object.__setattr__(self, "fixed", tuple(dict.fromkeys(fixed)))  # a set: a square given twice once
 
 
 def knights_instance(
@@ -62,7 +63,7 @@ def fixed_conflict(instance: KnightsInstance) -> str | None:
     """Why the fixed knights admit no placement (two attack each other), or None."""
     for i, a in enumerate(instance.fixed):
         for b in instance.fixed[i + 1 :]:
-            if a == b or is_knight_move(instance.board, a, b):
+            if is_knight_move(instance.board, a, b):
                 return f"fixed: the knights on {a} and {b} attack each other"
     return None
 

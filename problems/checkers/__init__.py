@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gc
 import time
-import weakref
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -22,8 +21,6 @@ from knightcert.problems.result import Backing, Evidence, Result, Status
 
 __all__ = ["CheckFailed", "certify", "check", "checker"]
 
-#: results certify() returned, by id: (weak reference, the instance checked against)
-_CERTIFIED: dict[int, tuple[weakref.ref, int]] = {}
 
 Checker = Callable[[Any, Result], tuple[list[Evidence], Any]]
 #: problem -> its checker (imported when first asked for: each pulls in its problem's types)
@@ -76,8 +73,8 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
     -----
     Polynomial wherever a certificate can be derived (path, jump, knights on
     bipartite boards: O(board) to O(board^1.5)); the tour checker's own
-    exhaustive search is bounded by a node budget. A result that ``certify``
-    itself returned for the same instance is not checked again.
+    exhaustive search is bounded by a node budget. Every call checks anew, a result
+    ``certify`` returned included (its holder may have changed it since).
 
     Examples
     --------
@@ -87,24 +84,21 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
     >>> certify(knights_instance(4), claim).info["check_error"]
     "optimal claim rejected: the checker's maximum matching proves 8 knights fit (Kőnig)"
     """
-    entry = _CERTIFIED.get(id(result))
-    if entry is not None and entry[0]() is result and entry[1] is instance:
-        return result
-    COPIED_PAIRS.clear()  # only this check's own copies are known while it runs (and _remember's)
+    COPIED_PAIRS.clear()  # only this check's own copies are known while it runs
     try:  # the copies are let go however the check ends (an error no check catches, Ctrl-C)
         began, problem = time.perf_counter(), problem_of(instance)
         try:  # the method's objects are copied; its own check's words dropped
             clean = _copied(result, sole_holder, problem)
         except CheckFailed as exc:
-            return _rejected(result, problem, exc, instance, began)
+            return _rejected(result, problem, exc, began)
         nothing = clean.solution is None and clean.bound is None and clean.objective is None
         if clean.status is Status.UNKNOWN and nothing:
-            return _remember(clean, instance, began)  # nothing was claimed, nothing to check
+            return _timed(clean, began)  # nothing was claimed, nothing to check
         try:
-            if result.problem and result.problem != problem:
-                raise CheckFailed(
-                    f"the answer is for problem {result.problem!r}, the instance for {problem!r}"
-                )
+            claimed = vars(result)["problem"]  # a name that is not a str: named in the copy (_text)
+            claimed = str.__add__(claimed, "") if isinstance(claimed, str) else problem  # str's own text
+            if claimed not in ("", problem):
+                raise CheckFailed(f"the answer is for problem {claimed!r}, the instance for {problem!r}")
             clean = check_status_fields(clean, no_winner_solution=problem == "jump")
             evidence, certificate = checker(problem)(instance, clean)
         except CheckFailed as exc:
@@ -116,11 +110,12 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
             reason = f"answer rejected: malformed answer ({type(exc).__name__}: {exc})"
             changes = {"info": {**clean.info, "check_error": reason, "rejected_claim": "answer"}}
         else:  # an UNKNOWN result has no answer to verify, only (at most) a bound with its evidence
-            if isinstance(foreign := clean.info.get("foreign"), str) and foreign:  # clean.record.foreign
+            foreign = clean.info.get("foreign")  # clean.record.foreign; str's own length (never __bool__)
+            if isinstance(foreign, str) and str.__len__(foreign):
                 evidence = [_unproven(e, clean.method) for e in evidence]
             answered = clean.status is not Status.UNKNOWN
             changes = {"verified": answered, "evidence": tuple(evidence), "certificate": certificate}
-        return _remember(clean, instance, began, **changes)
+        return _timed(clean, began, **changes)
     finally:
         COPIED_PAIRS.clear()
 
@@ -140,13 +135,13 @@ def _copied(result: Any, sole_holder: bool, problem: str) -> Result:
             gc.enable()
 
 
-def _rejected(result: Any, problem: str, exc: CheckFailed, instance: Any, began: float) -> Result:
+def _rejected(result: Any, problem: str, exc: CheckFailed, began: float) -> Result:
     """An answer whose very form is refused: an exact, unverified Result that says why."""
     method = getattr(result, "method", "")
     method = method if type(method) is str else ""
     info = {"check_error": exc.describe(), "rejected_claim": exc.claim}
     out = Result(problem, method, Status.UNKNOWN, None, None, None, 0.0, info=info)
-    return _remember(out, instance, began)
+    return _timed(out, began)
 
 
 def _unproven(evidence: Evidence, method: str) -> Evidence:
@@ -171,16 +166,9 @@ def check(instance: Any, result: Result) -> Result:
     return out
 
 
-def _remember(result: Result, instance: Any, began: float, **changes: Any) -> Result:
-    """``result`` with ``changes`` and the check's seconds since ``began`` (``check_time``), remembered
-    as certified against ``instance``, holding the instance itself while the result lives (an id
-    alone could be reused by a new instance once this one is freed). ``result`` is the check's own
-    copy, not handed out yet: its fields are set in place (no count among them to normalise)."""
+def _timed(result: Result, began: float, **changes: Any) -> Result:
+    """``result`` with ``changes`` and the check's seconds since ``began`` (``check_time``).
+    ``result`` is the check's own copy, not handed out yet: its fields are set in place (no
+    count among them to normalise)."""
     vars(result).update(changes, check_time=time.perf_counter() - began)
-    key = id(result)
-
-    def forget(_ref: weakref.ref[Result]) -> None:
-        _CERTIFIED.pop(key, None)
-
-    _CERTIFIED[key] = (weakref.ref(result, forget), instance)
     return result

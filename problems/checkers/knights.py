@@ -316,11 +316,11 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal", fixed: tuple = 
 
     entry = proof_entry(proof, claim)
     named = {key: entry.get(key, 0) for key in ("lex", "lines", "balanced")}
-    try:  # the numbers are checked where the formula is built: refused before anything is inflated
+    binary = decode_proof(entry, claim)  # data that is not a proof refused before a formula is built
+    try:  # the numbers are checked where the formula is built
         _, clauses = knights_cnf(board, entry["knights"], fixed=fixed, **named)
     except ValueError as exc:
         raise CheckFailed(f"certificate 'drat': {exc}", claim) from None
-    binary = decode_proof(entry, claim)
     checked = check_lrat(clauses, binary)
     del binary
     if not checked.refuted:

@@ -136,7 +136,7 @@ def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None 
     if not isinstance(result, Result):
         raise CheckFailed(f"answer: a {type(result).__name__} is not a Result")
     stored = vars(result)
-    values = {name: stored[name] for name in Result.__dataclass_fields__}
+    values = {name: stored.get(name) for name in Result.__dataclass_fields__}  # a field never set: None
     status = values["status"]
     if type(status) is not Status:
         raise CheckFailed(f"status: {status!r} is not a Status")
@@ -152,7 +152,12 @@ def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None 
         values[name] = plain(text, name)
     values["problem"] = values["problem"] if problem is None else problem
     time = values["time"]
-    values["time"] = float(time) if isinstance(time, int | float) and not isinstance(time, bool) else 0.0
+    integer = isinstance(time, int) and type(time) is not bool
+    kind: Any = float if isinstance(time, float) else int if integer else None
+    try:  # the base type's own conversion (a subclass's __float__ is not called); 0.0 past a float's range
+        values["time"] = 0.0 if kind is None else kind.__float__(time)
+    except OverflowError:
+        values["time"] = 0.0
     values["verified"] = False
     values["evidence"] = ()
     clean = object.__new__(Result)  # every field set at once (``__init__`` sets them one by one;
