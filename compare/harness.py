@@ -137,10 +137,12 @@ def row_from_result(
     peak_mb: float | None = None,
     *,
     instance: Any = None,
+    checked: bool = False,
 ) -> Row:
     """The row of one run; with ``instance`` the answer is checked first by
-    :func:`~knightcert.problems.checkers.certify` (again, when it already was)."""
-    if instance is not None:
+    :func:`~knightcert.problems.checkers.certify`, unless ``checked`` (the run path has just
+    certified it against ``instance``), and a tour's dead end is replayed for ``covered``."""
+    if instance is not None and not checked:
         result = certify(instance, result)
     return Row(
         result.problem,

@@ -68,9 +68,9 @@ def rechecked_row(link: str, base: Path, instance: Any = None, sha256: str = "")
         return None
     try:
         data = read_answer(base.absolute() / link)  # "-" a file here, never standard input
-        if instance is None and instance_sha256(instance_for_answer(data)) != sha256:
+        if instance is None and instance_sha256(instance := instance_for_answer(data)) != sha256:
             return None
-        return row_from_result(check_answer(instance, data))
+        return row_from_result(check_answer(instance, data), instance=instance, checked=True)
     except (KnightcertError, OSError, ValueError):
         return None
 

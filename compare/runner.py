@@ -143,7 +143,9 @@ def run_task_answer(task: Task) -> tuple[Row, Result | None]:
             result = result.with_(method=task.method, instance=task.name)
         # a foreign method's peak is its own process tree's; a built-in's, its worker's (pool_rows):
         # a process that runs one run after another (or several at once) has no run's own peak
-        row = row_from_result(result, task.known_optimum, result.record.peak_mb)  # run() checked it
+        row = row_from_result(
+            result, task.known_optimum, result.record.peak_mb, instance=task.instance, checked=True
+        )
         row.cpu_s, row.load = (None if result.cpu_time is None else round(result.cpu_time, 6)), load
         if task.answers is not None:
             row.answer = save_run_answer(task, result)
@@ -173,7 +175,7 @@ def recheck(task: Task, row: Row, answer: dict[str, Any] | None) -> Row:
         return _stamp(failed_row(task.problem, task.name, task.method, f"refused: {exc}", row.time_s), task)
     result = result.with_(method=task.method, instance=task.name, time=row.time_s)
     checked = certify(task.instance, over_budget(result, task.time_limit))
-    again = row_from_result(checked, task.known_optimum, peak_mb=row.peak_mb)
+    again = row_from_result(checked, task.known_optimum, row.peak_mb, instance=task.instance, checked=True)
     again.cpu_s, again.load = row.cpu_s, row.load
     again.check_s = row.check_s  # the check where the method ran, as timed there
     again.warm_s, again.containment_s, again.answer = row.warm_s, row.containment_s, row.answer

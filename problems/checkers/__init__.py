@@ -95,7 +95,7 @@ def certify(instance: Any, result: Result, *, sole_holder: bool = False) -> Resu
         if clean.status is Status.UNKNOWN and nothing:
             return _timed(clean, began)  # nothing was claimed, nothing to check
         try:
-            claimed = vars(result)["problem"]  # a name that is not a str: named in the copy (_text)
+            claimed = vars(result).get("problem", "")  # a name that is not a str: named in the copy (_text)
             claimed = str.__add__(claimed, "") if isinstance(claimed, str) else problem  # str's own text
             if claimed not in ("", problem):
                 raise CheckFailed(f"the answer is for problem {claimed!r}, the instance for {problem!r}")

@@ -10,7 +10,7 @@ from knightcert.compare.comparison import run_comparison
 from knightcert.compare.experiment import ExperimentMismatch
 from knightcert.compare.harness import failed_row, fill_gaps
 from knightcert.compare.report import FIELDS, read_rows, write_rows
-from knightcert.compare.runner import Task, run_isolated
+from knightcert.compare.runner import Task, run_isolated, run_task
 from knightcert.compare.suites import SuiteItem, build_suite, parse_sizes, size_range
 from knightcert.problems.errors import InvalidInstance, UnknownMethod
 from knightcert.problems.independent_knights import KnightsInstance, knights_instance
@@ -281,6 +281,18 @@ def test_tour_gap_is_the_share_of_squares_a_dead_end_left_out():
     assert rows[0].covered == len(dead_end.certificate["partial"])  # the replayed partial tour
     assert rows[0].gap == pytest.approx(1 - rows[0].covered / 625) and rows[0].gap > 0
     assert tour.verified and rows[1].gap == 0
+
+
+def test_a_dead_end_covers_squares_in_the_harness_too():
+    """The harness's rows, in process and from a worker, replay a dead end's partial tour too."""
+    from knightcert.heuristics.tour_warnsdorff import warnsdorff
+
+    inst = tour_instance(25, start=(0, 0))
+    task = Task("tour", inst, "warnsdorff", options=(("backtracking", False),))
+    rows = [run_task(task), *run_isolated([task], workers=1)]
+    assert [row.covered for row in rows] == [warnsdorff(inst, backtracking=False).info["covered"]] * 2
+    fill_gaps(rows, {inst.name: 625})
+    assert rows[0].gap == rows[1].gap > 0
 
 
 def test_a_dead_end_coverage_is_replayed_never_read_from_info():
