@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from knightcert.compare.experiment import run_seed
 from knightcert.compare.harness import Row, fill_gaps
 from knightcert.compare.rechecked import backed_rows, reference_backed
 from knightcert.problems.result import Status
@@ -62,6 +63,16 @@ def _answer_problem(row: Row) -> str | None:
         return "verified without an answer"
     if row.certified and not row.verified:
         return "certified but not verified"
+    return None
+
+
+def _run_problem(row: Row, base_seed: Any, seen: set) -> str | None:
+    """A run the experiment does not hold: given twice, or with a seed not derived from its own."""
+    if (key := (row.instance, row.instance_hash, row.method, row.repeat)) in seen:
+        return "the same run given twice"
+    seen.add(key)
+    if isinstance(base_seed, int) and row.seed != run_seed(base_seed, *key[1:]):
+        return f"seed {row.seed} is not the one the experiment derives"
     return None
 
 
@@ -114,11 +125,13 @@ def audit_rows(rows: Sequence[Row], header: Mapping[str, Any], base: Path | None
     )
     copies = [dataclasses.replace(row) for row in rows]
     audit = Audit(copies, len(rows), len(rows) - len(backed_rows(listed, base)[0]), backed)
+    experiment, seen = header.get("experiment"), set[tuple]()
+    base_seed = experiment.get("seed") if isinstance(experiment, Mapping) else None
     for row in copies:
-        why = _answer_problem(row)
+        why = _answer_problem(row) or _run_problem(row, base_seed, seen)
         if why is not None:
             audit.inconsistent.append(f"{_who(row)} ({why})")
-            row.verified = row.verified and why != "verified without an answer" and "status" not in why
+            row.verified = row.verified and why == "certified but not verified"
             row.certified = row.certified and row.verified
     _recompute_gaps(audit, header)
     return audit
@@ -130,7 +143,7 @@ def _recompute_gaps(audit: Audit, header: Mapping[str, Any]) -> None:
     written = [row.gap for row in audit.rows]
     fill_gaps(audit.rows, _references(header))
     for row, before in zip(audit.rows, written, strict=True):
-        dead_end = row.problem == "tour" and row.objective is None  # its gap needs squares not written
+        dead_end = row.problem == "tour" and row.objective is None and row.covered is None  # an older report
         if dead_end or (row.gap is None and before is not None and row.verified):
             row.gap = before  # nothing to recompute it from: kept, and said to rest on the file
             if not dead_end:

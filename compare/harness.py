@@ -101,7 +101,6 @@ class Row:
     load: float | None = None  # the machine's 1-minute load average when the run started
     check_s: float | None = None  # seconds the independent check took (beside time_s, never in it)
     warm_s: float | None = None  # seconds this run spent loading the method's code first (beside time_s)
-    containment_s: float | None = None  # a foreign method's process start and supervision (beside time_s)
     answer: str = ""  # the run's answer, FILE#LINE relative to the report's folder ("": none saved)
 
     @property
@@ -163,7 +162,6 @@ def row_from_result(
         covered=_covered(result, instance),
         check_s=None if result.check_time is None else round(result.check_time, 6),
         warm_s=_seconds(result.record.warm_s),
-        containment_s=_seconds(result.info.get("containment_s")),
     )
 
 

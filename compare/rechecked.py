@@ -6,8 +6,9 @@ another objective, or a reference value. So a row read back counts only as far a
 backs it: the answer file (``answer``, relative to the report's folder; by default in
 ``REPORT.answers/``) is re-checked against the instance — the comparison's own copy on resume,
 else the answer's embedded instance, whose fingerprint must be the report's — and the row's
-status, objective, bound and check flags must be what that re-check gives. A row that claims
-nothing (no answer, no objective, no bound) needs no file. Nothing rests on a key: whoever
+status, objective, bound, check flags, squares covered, method, seed and repeat must be what
+that answer gives (an answer backs one row). A row that claims nothing (no answer, no objective,
+no bound, no squares covered) needs no file. Nothing rests on a key: whoever
 holds the report and its answers can verify every row.
 """
 
@@ -36,7 +37,9 @@ __all__ = [
 ]
 
 #: The fields of a row that its re-checked answer must give again.
-CHECKED_FIELDS = ("status", "objective", "bound", "verified", "certified")
+CHECKED_FIELDS = (
+    "status", "objective", "bound", "verified", "certified", "covered", "method", "seed", "repeat"
+)  # fmt: skip
 
 
 def answer_folder(report: str | os.PathLike[str]) -> Path:
@@ -70,7 +73,11 @@ def rechecked_row(link: str, base: Path, instance: Any = None, sha256: str = "")
         data = read_answer(base.absolute() / link)  # "-" a file here, never standard input
         if instance is None and instance_sha256(instance := instance_for_answer(data)) != sha256:
             return None
-        return row_from_result(check_answer(instance, data), instance=instance, checked=True)
+        row = row_from_result(check_answer(instance, data), instance=instance, checked=True)
+        parameters: dict = data["parameters"] if isinstance(data.get("parameters"), dict) else {}
+        seed, repeat = parameters.get("seed"), parameters.get("repeat")
+        row.seed, row.repeat = (seed if type(seed) is int else None), (repeat if type(repeat) is int else -1)
+        return row
     except (KnightcertError, OSError, ValueError):
         return None
 
@@ -89,14 +96,16 @@ def reference_backed(record: Mapping[str, Any], base: Path, instance: Any = None
 
 
 def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+    numbers = all(isinstance(x, int | float) and not isinstance(x, bool) for x in (a, b))
+    if numbers and float in (type(a), type(b)):  # a float as a report keeps it; integers exact
         return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-9)
     return a == b
 
 
 def backed(row: Row, base: Path, instance: Any = None) -> bool:
     """Whether ``row`` claims nothing, or its answer file re-checks to the same claims."""
-    if row.status == "UNKNOWN" and row.objective is None and row.bound is None and not row.verified:
+    nothing = row.status == "UNKNOWN" and row.objective is None and row.bound is None and not row.verified
+    if nothing and row.covered is None:  # a dead end's squares are its partial tour, replayed
         return True
     again = rechecked_row(row.answer, base, instance, row.instance_hash)
     return again is not None and all(_same(getattr(row, f), getattr(again, f)) for f in CHECKED_FIELDS)
@@ -109,6 +118,12 @@ def backed_rows(
     comparison's own copies), and the others (no answer file, edited, or another instance)."""
     good: list[Row] = []
     bad: list[Row] = []
+    used: set[str] = set()  # an answer backs one run
     for row in rows:
-        (good if backed(row, base, (instances or {}).get(row.instance)) else bad).append(row)
+        fresh = not row.answer or row.answer not in used
+        if fresh and backed(row, base, (instances or {}).get(row.instance)):
+            used.add(row.answer)
+            good.append(row)
+        else:
+            bad.append(row)
     return good, bad

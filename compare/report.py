@@ -77,7 +77,7 @@ FIELDS = (
     "cpu_s",
     "load",
     "warm_s",
-    "containment_s",
+    "covered",
     "answer",
 )
 FORMATS = (".csv", ".json", ".md", ".parquet")

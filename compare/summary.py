@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from textwrap import shorten
 
 from knightcert.compare.harness import Row
 
@@ -19,7 +20,7 @@ def rows_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
         table.add_row(
             shown(row.instance),
             shown(row.method),
-            shown(row.status if not row.error else f"{row.status} ({row.error[:60]})"),
+            shown(f"{row.status} ({shorten(row.error, 60, placeholder=' …')})" if row.error else row.status),
             _value(row.objective),
             _value(row.bound),
             gap_cell(row),

@@ -43,6 +43,9 @@ class Board:
             isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in (self.rows, self.cols)
         ):
             raise InvalidInstance(f"board size must be integers, got {self.rows!r} x {self.cols!r}")
+        if not isinstance(self.torus, bool | np.bool_):  # "no" is a str, and true
+            raise InvalidInstance(f"torus must be True or False, got {self.torus!r}")
+        object.__setattr__(self, "torus", bool(self.torus))
         if self.rows < 1 or self.cols < 1:
             raise InvalidInstance(f"board size must be at least 1 x 1, got {self.rows} x {self.cols}")
         if self.rows * self.cols > MAX_SQUARES:

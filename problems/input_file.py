@@ -110,8 +110,9 @@ def load_json(text: str, source: str, kind: str, error: type[InvalidInstance] = 
         raise error(f"not {_a(kind)}: the key {exc.args[0]!r} appears twice in one object", source) from None
     except json.JSONDecodeError as exc:
         raise error(f"not {_a(kind)} ({exc.msg})", source, exc.lineno, exc.colno) from None
-    except (ValueError, RecursionError) as exc:
-        raise error(f"not {_a(kind)} ({type(exc).__name__})", source) from None
+    except (ValueError, RecursionError) as exc:  # a ValueError that names digits: a number too long
+        why = f"a number of more than {sys.get_int_max_str_digits()} digits" if "digits" in str(exc) else ""
+        raise error(f"not {_a(kind)} ({why or type(exc).__name__})", source) from None
     return data
 
 

@@ -66,6 +66,9 @@ class TourInstance:
         """
         if not isinstance(self.board, Board):
             raise InvalidInstance(f"board must be a Board, got {type(self.board).__name__}")
+        if not isinstance(self.closed, bool | np.bool_):  # "no" is a str, and true
+            raise InvalidInstance(f"closed must be True or False, got {self.closed!r}")
+        object.__setattr__(self, "closed", bool(self.closed))
         if self.board.n_free == 0:
             raise InvalidInstance("the board has no usable square")
         for label in ("start", "end"):

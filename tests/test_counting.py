@@ -208,3 +208,11 @@ def test_solutions_alone_do_not_wait_for_the_tour_count():
     tally = knightcert.count(knightcert.tour_instance(8, 8), keep=1, second=False, time_limit=None)
     assert len(tally.solutions) == 1 and len(tally.solutions[0]) == 64
     assert tally.counters[0].note.startswith("stopped at the time limit")
+
+
+@pytest.mark.parametrize("limit", ["abc", [1], -1, 0, float("nan")])
+def test_a_time_limit_that_is_no_positive_number_is_refused(limit):
+    from knightcert.problems.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match="time limit"):
+        knightcert.count(TourInstance(Board(5, 5)), time_limit=limit)

@@ -121,7 +121,6 @@ def test_reports_round_trip(seed_rows, tmp_path, suffix):
             row.cpu_s = None if row.cpu_s is None else float(f"{row.cpu_s:.4g}")
             row.check_s = None if row.check_s is None else float(f"{row.check_s:.4g}")
             row.warm_s = None if row.warm_s is None else float(f"{row.warm_s:.4g}")
-            row.containment_s = None if row.containment_s is None else float(f"{row.containment_s:.4g}")
     assert [r.as_dict() for r in again] == [r.as_dict() for r in seed_rows]
 
 
@@ -293,6 +292,21 @@ def test_a_dead_end_covers_squares_in_the_harness_too():
     assert [row.covered for row in rows] == [warnsdorff(inst, backtracking=False).info["covered"]] * 2
     fill_gaps(rows, {inst.name: 625})
     assert rows[0].gap == rows[1].gap > 0
+
+
+def test_a_dead_end_covers_squares_in_a_report_read_back(tmp_path, capsys):
+    """The report keeps ``covered``: a resume keeps the dead end's gap; an edited count is not backed."""
+    from knightcert.compare.rechecked import backed_rows
+
+    out = tmp_path / "r.json"
+    argv = ["compare", "tour", "--suite", "scaling", "--sizes", "25", "--methods", "warnsdorff"]
+    assert main([*argv, "--option", "backtracking=false", "--out", str(out), "--quiet"]) == 0
+    assert main([*argv, "--option", "backtracking=false", "--out", str(out), "--quiet"]) == 0
+    [row] = read_rows(out)
+    assert 0 < row.covered < 625 and row.gap == pytest.approx(1 - row.covered / 625)
+    assert backed_rows([row], tmp_path)[0] == [row]
+    row.covered += 1
+    assert backed_rows([row], tmp_path)[1] == [row]
 
 
 def test_a_dead_end_coverage_is_replayed_never_read_from_info():

@@ -199,6 +199,22 @@ def test_every_row_links_an_answer_anyone_can_check(tmp_path, checked_report):
     assert f"{len(claimed)} of {len(data['runs'])} runs have no answer file that re-checks" in done.stderr
 
 
+def test_an_answer_backs_one_run_of_its_own_method_seed_and_repeat(tmp_path, checked_report):
+    """A run that links another method's answer, or one another run links already, is not backed."""
+    from knightcert.compare.rechecked import backed_rows
+    from knightcert.compare.report import read_rows
+
+    data = json.loads(json.dumps(checked_report[0]))
+    greedy = next(r for r in data["runs"] if r["method"] == "greedy")
+    bfs = next(r for r in data["runs"] if r["method"] == "bfs" and r["instance"] == greedy["instance"])
+    greedy.update({k: bfs[k] for k in ("status", "objective", "bound", "verified", "certified", "answer")})
+    data["runs"].append(dict(bfs, repeat=0))
+    _placed(tmp_path, (data, checked_report[1]))
+    good, bad = backed_rows(read_rows(tmp_path / "r.json"), tmp_path)
+    assert [(r.method, r.instance) for r in bad] == [("greedy", greedy["instance"]), ("bfs", bfs["instance"])]
+    assert len(good) == len(data["runs"]) - 2
+
+
 def _edited(report, **changes):
     data = json.loads(json.dumps(report[0]))
     greedy = [r for r in data["runs"] if r["method"] == "greedy"]
@@ -214,6 +230,8 @@ def _edited(report, **changes):
         ({"certified": True, "verified": False}, ("inconsistent runs", "certified but not verified")),
         ({"status": "UNKNOWN", "objective": None, "verified": True}, ("verified without an answer",)),
         ({"status": "PROVEN"}, ("unknown status",)),
+        ({"seed": 1}, ("inconsistent runs", "is not the one the experiment derives")),
+        ({"method": "bfs"}, ("inconsistent runs", "the same run given twice")),
     ],
 )
 def test_report_recomputes_and_names_edited_runs(tmp_path, checked_report, changes, words):

@@ -4,6 +4,7 @@ the formula is built, and odd objects in a Result's fields are rejections, never
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from knightcert.problems.board import Board
@@ -133,3 +134,23 @@ def test_a_foreign_mark_whose_truth_raises_is_read_by_its_length():
     answer = Result("knights", "m", Status.OPTIMAL, 8, 8, ONE_COLOUR, 0.0, info={"foreign": _Name("x")})
     out = certify(knights_instance(4), answer)
     assert out.verified and out.certified  # the checker's own proofs: certified, whoever claimed
+
+
+@pytest.mark.parametrize("flag", ["no", "false", 1.5, None, 0])
+def test_a_torus_or_closed_flag_is_true_or_false_only(flag):
+    """A str such as "no" is true to Python: taken as a flag, it solved and certified a torus."""
+    from knightcert.problems.errors import InvalidInstance
+
+    with pytest.raises(InvalidInstance, match="torus must be True or False"):
+        knights_instance(5, torus=flag)
+    with pytest.raises(InvalidInstance, match="closed must be True or False"):
+        TourInstance(Board(5, 5), closed=flag)
+    assert Board(5, 5, torus=np.bool_(True)).torus is True
+
+
+def test_a_number_too_long_to_read_is_named():
+    from knightcert.problems.errors import InvalidInstance
+    from knightcert.problems.input_file import load_json
+
+    with pytest.raises(InvalidInstance, match=r"a\.json: .*\(a number of more than \d+ digits\)"):
+        load_json('{"objective": ' + "1" * 5000 + "}", "a.json", "JSON answer file")
