@@ -180,7 +180,8 @@ def audit_notes(audit: Audit, source: str) -> list[str]:
         )
     if audit.gaps_changed:
         notes.append(
-            f"knightcert: note: {source}: gaps as written differ from the runs' own data, recomputed: "
+            f"knightcert: note: {source}: gaps as written differ from those the runs and the header's "
+            "references give, recomputed: "
             f"{_listed(audit.gaps_changed)}"
         )
     if audit.gaps_as_written:

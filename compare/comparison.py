@@ -423,9 +423,11 @@ REFERENCE_METHODS = {"path": "bfs", "jump": "bfs", "knights": "matching", "tour"
 
 
 def needs_reference(rows: Sequence[Row]) -> bool:
-    """Whether a verified answer among an instance's ``rows`` has no gap (nothing proved its optimum)."""
+    """Whether a verified answer among an instance's ``rows`` has no gap, or an exact method's a gap
+    no certified optimum among them gives (nothing here proved the optimum)."""
+    proved = any(r.certified and r.status == "OPTIMAL" for r in rows)
     return any(r.verified and r.status in ("OPTIMAL", "FEASIBLE") and r.gap is None for r in rows) or any(
-        r.exact and r.gap is not None and r.gap > 0 and r.status != "OPTIMAL" for r in rows
+        r.exact and r.gap is not None and r.gap > 0 and r.status != "OPTIMAL" and not proved for r in rows
     )
 
 

@@ -202,3 +202,16 @@ def test_a_process_forked_while_another_thread_saves_can_save(tmp_path):
         os.kill(pid, signal.SIGKILL)
         done, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_no_reference_run_when_a_run_certified_the_optimum():
+    """An exact method stopped short (bnb, FEASIBLE, gap > 0) needs a reference run only when no
+    run of the instance certified the optimum (on an odd torus the reference method refuses)."""
+    from knightcert.compare.comparison import needs_reference
+
+    rows = [row("cpsat", "OPTIMAL", 52, certified=True), row("bnb", "FEASIBLE", 48)]
+    fill_gaps(rows)
+    assert rows[1].gap > 0 and not needs_reference(rows)
+    alone = [row("bnb", "FEASIBLE", 48, bound=52)]
+    fill_gaps(alone)
+    assert alone[0].gap > 0 and needs_reference(alone)
