@@ -71,11 +71,7 @@ def bfs(instance: LostKnightInstance, *, time_limit: float | None = None, seed: 
     goal_dist = int(dist[instance.exit_index])
     if goal_dist < 0:
         return Result.empty(
-            "path",
-            "bfs",
-            status=Status.INFEASIBLE,
-            nodes=int(expanded),
-            certificate={"closed": dist >= 0},
+            "path", "bfs", status=Status.INFEASIBLE, nodes=int(expanded), certificate={"closed": dist >= 0}
         )
     path = _walk_back(instance, dist)
     labels = np.where((dist < 0) | (dist > goal_dist), np.int32(goal_dist), dist)
@@ -142,11 +138,7 @@ def best_first(instance: LostKnightInstance, weight_g: int, name: str) -> Result
     )
     if not found:
         return Result.empty(
-            "path",
-            name,
-            status=Status.INFEASIBLE,
-            nodes=int(expanded),
-            certificate={"closed": g >= 0},
+            "path", name, status=Status.INFEASIBLE, nodes=int(expanded), certificate={"closed": g >= 0}
         )
     squares = [instance.exit_index]
     while squares[-1] != instance.start_index:
@@ -164,12 +156,7 @@ def best_first(instance: LostKnightInstance, weight_g: int, name: str) -> Result
             nodes=int(expanded),
         )
     return Result.answer(
-        "path",
-        name,
-        status=Status.FEASIBLE,
-        objective=length,
-        solution=path,
-        nodes=int(expanded),
+        "path", name, status=Status.FEASIBLE, objective=length, solution=path, nodes=int(expanded)
     )
 
 

@@ -24,11 +24,7 @@ from ortools.sat.python import cp_model
 from knightcert.models.cpsat_labels import LABEL_PARAMETERS, maximise_labels
 from knightcert.models.cpsat_solve import solve_cpsat
 from knightcert.problems.errors import SizeLimitExceeded
-from knightcert.problems.jump_game import (
-    JumpInstance,
-    game_result,
-    player_row,
-)
+from knightcert.problems.jump_game import JumpInstance, game_result, player_row
 from knightcert.problems.method import method
 from knightcert.problems.result import Result, Status
 

@@ -226,12 +226,7 @@ def cpsat(
 
 
 def _path_from_labels(
-    cols: int,
-    usable: np.ndarray,
-    tails: np.ndarray,
-    heads: np.ndarray,
-    label: np.ndarray,
-    goal: int,
+    cols: int, usable: np.ndarray, tails: np.ndarray, heads: np.ndarray, label: np.ndarray, goal: int
 ) -> list[list[int]]:
     """From S back to C along tight arcs (``label[head] = label[tail] + 1``)."""
     tight = label[heads] == label[tails] + 1

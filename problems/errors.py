@@ -37,11 +37,7 @@ class InvalidInstance(KnightcertError, ValueError):
     """
 
     def __init__(
-        self,
-        message: str,
-        source: str | None = None,
-        line: int | None = None,
-        column: int | None = None,
+        self, message: str, source: str | None = None, line: int | None = None, column: int | None = None
     ) -> None:
         self.message = message
         self.source = source

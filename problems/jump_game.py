@@ -136,11 +136,8 @@ def jump_targets(values: np.ndarray, r: int, c: int) -> list[tuple[int, int]]:
     if v == 0:
         return []
     rows, cols = values.shape
-    found = []
-    for nr, nc in ((r - v, c), (r + v, c), (r, c - v), (r, c + v)):
-        if 0 <= nr < rows and 0 <= nc < cols:
-            found.append((nr, nc))
-    return found
+    near = ((r - v, c), (r + v, c), (r, c - v), (r, c + v))
+    return [(nr, nc) for nr, nc in near if 0 <= nr < rows and 0 <= nc < cols]
 
 
 def parse_jump(text: str | bytes, source: str = "<string>", name: str | None = None) -> JumpInstance:
@@ -259,12 +256,7 @@ def player_key(rounds: int | None, jump: int | None, index: int) -> tuple[float,
     return (rounds, -1 if jump is None else jump, index)
 
 
-def game_result(
-    instance: JumpInstance,
-    name: str,
-    table: list[dict[str, Any]],
-    **extra: Any,
-) -> Result:
+def game_result(instance: JumpInstance, name: str, table: list[dict[str, Any]], **extra: Any) -> Result:
     """Pick the winner from the per-player table (fewest rounds, then shortest previous
     jump, then input order) and build the Result."""
     ranked = sorted(range(len(table)), key=lambda p: player_key(table[p]["rounds"], table[p]["key"], p))

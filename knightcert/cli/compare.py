@@ -171,11 +171,7 @@ def experiment_from_args(args: argparse.Namespace):
     InvalidInstance
         Contradicting flags, a missing problem, or a bad value.
     """
-    from knightcert.compare.experiment import (
-        experiment_from_dict,
-        experiment_from_report,
-        read_experiment,
-    )
+    from knightcert.compare.experiment import experiment_from_dict, experiment_from_report, read_experiment
 
     if args.experiment or args.rerun:
         given = [name for name in DEFINING if getattr(args, name) is not None]

@@ -6,14 +6,7 @@ import argparse
 
 from knightcert.cli.commands import HELP
 from knightcert.cli.options import add_solver_arguments
-from knightcert.cli.output import (
-    check_suffix,
-    claim_text,
-    exit_code,
-    print_json,
-    solve_files,
-    stopped_text,
-)
+from knightcert.cli.output import check_suffix, claim_text, exit_code, print_json, solve_files, stopped_text
 from knightcert.cli.picture import add_picture_arguments
 from knightcert.cli.text import printable
 from knightcert.problems.jump_game import JumpInstance, read_jump
@@ -30,9 +23,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="instance files (N M / J / board / starts)")
     add_solver_arguments(
-        parser,
-        "jump",
-        json_help="JSON output with a per-player table (rounds, tie key, path)",
+        parser, "jump", json_help="JSON output with a per-player table (rounds, tie key, path)"
     )
     parser.add_argument(
         "--explain", action="store_true", help="print every player's best path and the final round's order"

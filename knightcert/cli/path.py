@@ -8,14 +8,7 @@ from dataclasses import replace
 from knightcert.cli.commands import HELP
 from knightcert.cli.count import add_count_arguments, run_count
 from knightcert.cli.options import add_export_model, add_side_arguments, add_solver_arguments, export_model
-from knightcert.cli.output import (
-    check_suffix,
-    claim_text,
-    exit_code,
-    print_json,
-    solve_files,
-    stopped_text,
-)
+from knightcert.cli.output import check_suffix, claim_text, exit_code, print_json, solve_files, stopped_text
 from knightcert.cli.picture import add_picture_arguments
 from knightcert.cli.render import numbered_board
 from knightcert.cli.text import printable
