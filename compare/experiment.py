@@ -522,7 +522,7 @@ def _suite(problem: str, data: Mapping[str, Any], where: str) -> SuiteSpec:
         return SuiteSpec(GIVEN)
     sizes = data.get("sizes")
     if isinstance(sizes, str):
-        sizes = parse_sizes(sizes)
+        sizes = parse_sizes(sizes, f"{where}: sizes")
     elif sizes is not None and not isinstance(sizes, list):
         raise InvalidInstance(
             f"{where}: sizes must be a list of sides N or 'RxC', or 'A..B[:COUNT[:spacing]]'"

@@ -286,8 +286,8 @@ def _nested(value: Any, kind: type) -> Any:
     return kind(_nested(v, kind) for v in value) if isinstance(value, (list, tuple)) else value
 
 
-def parse_sizes(text: str) -> list[int | str]:
-    """Sizes from the command line.
+def parse_sizes(text: str, where: str = "--sizes") -> list[int | str]:
+    """Sizes from the command line (``where``: the flag, or an experiment file's key, for messages).
 
     ``A..B`` (six sizes spaced geometrically), ``A..B:K`` (K sizes),
     ``A..B:K:linear`` or ``A..B:K:geometric``, or a list ``10,20,50``.
@@ -304,10 +304,10 @@ def parse_sizes(text: str) -> list[int | str]:
     >>> parse_sizes("8,16,32"), parse_sizes("5x7,7x9,6x6")
     ([8, 16, 32], ['5x7', 6, '7x9'])
     """
-    expected = "--sizes expects A..B[:COUNT[:linear|geometric]] or a list N1,RxC,..."
+    expected = f"{where} expects A..B[:COUNT[:linear|geometric]] or a list N1,RxC,..."
     if ".." not in text:
         parts = [part.strip() for part in text.split(",")]
-        bounded(len(parts), "size count", "--sizes: the number of sizes", error=InvalidInstance)
+        bounded(len(parts), "size count", f"{where}: the number of sizes", error=InvalidInstance)
         try:
             boards = {board_sides(int(p) if p.isdigit() else p) for p in parts}
         except InvalidInstance:
@@ -321,11 +321,11 @@ def parse_sizes(text: str) -> list[int | str]:
     except ValueError:
         raise InvalidInstance(f"{expected} (A..B two whole numbers), got {text!r}") from None
     if not 1 <= low <= high:
-        raise InvalidInstance(f"--sizes expects 1 <= A <= B, got {text!r}")
+        raise InvalidInstance(f"{where} expects 1 <= A <= B, got {text!r}")
     if spacing not in ("", *SPACINGS):
         raise InvalidInstance(f"{expected}, got {text!r}")
-    bounded(high, "size", "--sizes: the largest size", error=InvalidInstance)
-    bounded(count, "size count", "--sizes: the number of sizes", error=InvalidInstance)
+    bounded(high, "size", f"{where}: the largest size", error=InvalidInstance)
+    bounded(count, "size count", f"{where}: the number of sizes", error=InvalidInstance)
     return list(size_range(low, high, count, spacing or "geometric"))
 
 

@@ -195,6 +195,10 @@ def test_sizes_and_seeds_syntax():
     for bad in ("x", "4..2", 0, True, []):
         with pytest.raises(InvalidInstance):
             parse_seeds(bad)
+    for bad, why in (("0..-3", "expects 1 <= A <= B"), ("5..1000000000", "the largest size")):
+        data = {"problem": "knights", "suites": [{"suite": "random", "sizes": bad}]}
+        with pytest.raises(InvalidInstance, match=f"^e.toml: suites\\[0\\]: sizes:? {why}"):
+            experiment_from_dict(data, "e.toml")
 
 
 def test_suite_parameters_and_content_hashes():
