@@ -193,11 +193,13 @@ class MethodRef:
 
         try:
             # a copy: what the method does to it cannot change what its answer is checked against
+            from knightcert.solving import cpu_seconds
+
             function, given = self.function(), copy.deepcopy(instance)
-            began = time.perf_counter()  # its time: the call alone (not the copy, not reading it)
+            cpu_began, began = cpu_seconds(), time.perf_counter()  # the call alone (no copy, no reading)
             value = function(given, time_limit=time_limit, seed=seed, **options)
-            spent = time.perf_counter() - began
-            answer = as_result(value, self.problem).with_(time=spent)
+            spent, cpu = time.perf_counter() - began, cpu_seconds() - cpu_began
+            answer = as_result(value, self.problem).with_(time=spent, cpu_time=cpu)
         except MemoryError:
             raise
         except Exception as exc:  # the project's input errors too: the input was checked before the call

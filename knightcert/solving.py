@@ -191,8 +191,9 @@ def run(
         cpu_began, began = cpu_seconds(), time.perf_counter()
         result = call(ref, instance, time_limit=time_limit, seed=seed, **given)  # via squares, fixed knights
         spent, cpu = time.perf_counter() - began, cpu_seconds() - cpu_began
-        # the one clock of every method (a foreign one's: around the call alone, in its worker; a
-        # program's: from its exec to its exit)
+        # the one clock of every method (a foreign one's: around the call alone, in its worker, its
+        # CPU in the same span; a program's: from its exec to its exit, its CPU its waited-for child's)
+        cpu = result.cpu_time if ref.foreign and result.cpu_time is not None else cpu
         result = result.with_(time=result.time if ref.foreign else spent, cpu_time=cpu)
     result = over_budget(result, time_limit)
     if warm and not ref.foreign:  # what loading its code cost this run, beside its time, never in it
