@@ -40,6 +40,7 @@ from typing import Any
 from knightcert.problems.errors import InvalidArgument, UnknownMethod
 from knightcert.problems.method import Method
 from knightcert.problems.result import Result
+from knightcert.problems.run_record import cpu_seconds
 from knightcert.specs import FACTS, MethodFacts, default_for, facts_of, foreign_facts
 
 __all__ = [
@@ -193,8 +194,6 @@ class MethodRef:
 
         try:
             # a copy: what the method does to it cannot change what its answer is checked against
-            from knightcert.solving import cpu_seconds
-
             function, given = self.function(), copy.deepcopy(instance)
             cpu_began, began = cpu_seconds(), time.perf_counter()  # the call alone (no copy, no reading)
             value = function(given, time_limit=time_limit, seed=seed, **options)

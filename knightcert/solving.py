@@ -21,6 +21,7 @@ from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.instance_types import load, problem_of
 from knightcert.problems.method import check_arguments
 from knightcert.problems.result import Result, Status
+from knightcert.problems.run_record import cpu_seconds
 from knightcert.registry import MethodRef, default_method, resolve
 from knightcert.variants import call
 from knightcert.warming import ensure_warm
@@ -241,16 +242,6 @@ def _run_there(
 
     result = run(ref.problem, ref, instance, time_limit=time_limit, seed=seed, options=given, check=False)
     return {"answer": answer_fields(result), "cpu": result.cpu_time}
-
-
-def cpu_seconds() -> float:
-    """CPU seconds (user + system) of this process, all its threads, and its waited-for children
-    (a foreign method's process): what a run costs, less sensitive to a busy machine than the
-    wall clock."""
-    import resource
-
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def prepare(

@@ -19,10 +19,11 @@ Examples
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["INFO_KEYS", "RunRecord"]
+__all__ = ["INFO_KEYS", "RunRecord", "cpu_seconds"]
 
 
 @dataclass(frozen=True)
@@ -101,3 +102,13 @@ INFO_KEYS = ("stopped", "interrupted", "warm_s", "peak_mb", "foreign")
 
 def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def cpu_seconds() -> float:
+    """CPU seconds (user + system) of this process, all its threads, and its waited-for children
+    (a foreign method's process): what a run costs, less sensitive to a busy machine than the
+    wall clock."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
