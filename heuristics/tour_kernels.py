@@ -115,6 +115,7 @@ def _greedy(board, built, lazy, visited, start, end, closed, total, path):  # pr
     while True:
         if lazy:
             _near(u // board[1], u % board[1], board, built)
+            lazy = depth < total >> 3 or _rest(board, built)  # a long walk: the rest built at once
         visited[u] = 1
         _shift(moves, degree, u, -1)
         if depth == total - 1:
@@ -145,6 +146,17 @@ def _near(r, c, board, built):  # pragma: no cover - compiled
                     built[tr * tiles + tc] = 1
                     _build(tr * 8, tr * 8 + 8, tc * 8, tc * 8 + 8, *board)
         built[(r >> 3) * tiles + (c >> 3)] = 2
+
+
+@njit(cache=True, nogil=True)
+def _rest(board, built):  # pragma: no cover - compiled
+    """Build every tile not built yet (none has a visited square near it: see :func:`_near`); False."""
+    tiles = (board[1] + 7) >> 3
+    for t in range(len(built)):
+        if not built[t]:
+            _build((t // tiles) * 8, (t // tiles) * 8 + 8, (t % tiles) * 8, (t % tiles) * 8 + 8, *board)
+    built[:] = 2
+    return False
 
 
 @njit(cache=True, nogil=True)
