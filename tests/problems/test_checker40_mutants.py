@@ -409,6 +409,7 @@ def test_every_one_and_two_round_replay_gets_the_compiled_verdict(rows):
         ([[0, 2, 0, 4]], (0, 1), [[0, 1], [0, -1], [0, 3]]),
         ([[0], [3], [0], [0]], (1, 0), [[1, 0], [3, 0]]),  # 2 rows down, not 3
         ([[0, 2], [0, 0], [1, 0]], (2, 0), [[2, 0], [0, 1], [2, 1]]),  # a diagonal first round
+        ([[0, 8, 0, 0, 0]], (0, 1), [[0, 1], [0, 4]]),  # 3 columns on: the value is (0 + 4) << 1
     ],
 )
 def test_a_replay_through_a_square_before_the_board_is_refused(values, start, path):
