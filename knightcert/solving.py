@@ -82,6 +82,8 @@ def model(instance: Any, **options: Any) -> Any:
         return builder(instance, **options)
     except ValueError as exc:
         raise InvalidArgument(str(exc)) from None
+    except IndexError as exc:  # a square of a hint off the board
+        raise InvalidArgument(f"hint: a square off the board ({exc})") from None
 
 
 def solve(

@@ -27,6 +27,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from knightcert.models.cpsat_solve import FREE_SHARE, CpSatRun, solve_cpsat
+from knightcert.problems.argument_checks import bounded_seconds
 from knightcert.problems.checkers import certify
 from knightcert.problems.deadline import Deadline
 from knightcert.problems.result import Backing, Evidence, Result, Status
@@ -108,9 +109,10 @@ class CpsatModel(abc.ABC):
         return (
             len(proto.variables),
             len(proto.constraints),
-            proto.has_objective(),
+            proto.has_objective(),  # [2:9]: the objective (_certify_changed)
             proto.has_floating_point_objective(),
-            len(objective.vars),
+            list(objective.vars),  # a weighted objective is a change too (its terms, one by one)
+            list(objective.coeffs),
             objective.offset,
             objective.scaling_factor,
             list(objective.domain),
@@ -159,8 +161,9 @@ class CpsatModel(abc.ABC):
             Checked by the project's checker against the instance; on a changed model the
             claim of optimality or of non-existence is backed by CP-SAT alone (module docstring).
         """
+        limit = None if time_limit is None else bounded_seconds(time_limit, "time limit")
         changed = self.changed
-        result = self.run(began=time.perf_counter(), time_limit=time_limit, seed=seed, workers=workers)
+        result = self.run(began=time.perf_counter(), time_limit=limit, seed=seed, workers=workers)
         result = result.with_(instance=getattr(self.instance, "name", "") or "")
         checked = certify(self.instance, result) if not changed else self._certify_changed(result)
         if check is not None and checked.solution is not None and not check(checked.solution):
@@ -172,17 +175,18 @@ class CpsatModel(abc.ABC):
         """The answer of a changed model: its solution checked against the instance, its claim
         of optimality or non-existence CP-SAT's."""
         how = "CP-SAT, on the model as the user changed it (the checker knows only the instance)"
-        claim = {Status.OPTIMAL: "optimal", Status.INFEASIBLE: "infeasible"}.get(result.status)
+        own = self._shape()[2:9] == self._base[2:9]  # the builder's objective: its bound counts the same
+        bound = result.bound if own else None  # else the user's objective's, kept in info
+        claims = {Status.OPTIMAL: "optimal", Status.INFEASIBLE: "infeasible"}  # a bound: CP-SAT's word too
+        claim = claims.get(result.status, None if bound is None else "bound")
         solver = () if claim is None else (Evidence(claim, Backing.SOLVER, how),)
-        info = {**result.info, "changed_model": True}
+        info = {**result.info, "changed_model": True, **({} if own else {"model_bound": result.bound})}
         if result.solution is None:
             return result.with_(verified=False, evidence=solver, info=info)
         answer = certify(self.instance, result.with_(status=Status.FEASIBLE, bound=None))
         if not answer.verified:
             return answer.with_(status=result.status, info={**answer.info, "changed_model": True})
-        return answer.with_(
-            status=result.status, bound=result.bound, evidence=answer.evidence + solver, info=info
-        )
+        return answer.with_(status=result.status, bound=bound, evidence=answer.evidence + solver, info=info)
 
     def run(
         self,

@@ -14,7 +14,8 @@ Constraints, in one of two formulations (``formulation=``):
 
 Redundant constraints (``cuts=``): ``"auto"`` (default) adds, on odd tori, every knight
 "line" (the squares one fixed jump apart, an odd cycle of length L) as at most (L - 1) / 2
-knights, and a knight fixed on square (0, 0) (symmetry breaking: a translation of a full
+knights, and, in the :func:`cpsat` method only (never in a model a user extends or exports, nor
+with fixed knights), a knight fixed on square (0, 0) (symmetry breaking: a translation of a full
 torus moves any knight there), and nothing on bipartite boards, whose LP is already exact
 (the 2 x 4 window cuts, 5x the build and slower at 200 x 200, were dropped:
 docs/benchmarks-archive.md); ``"none"`` adds nothing.
@@ -73,7 +74,8 @@ class KnightsModel(CpsatModel):
 
     ``knight[r, c]`` is the Boolean of usable square ``(r, c)`` (a knight there?); the
     options are those of :func:`cpsat`; ``clock`` (a method's) stops a build that runs out
-    of time with :class:`~knightcert.models.cpsat_model.BuildStopped`.
+    of time with :class:`~knightcert.models.cpsat_model.BuildStopped`; ``symmetry`` (the
+    method's own) fixes a knight on (0, 0) of a full odd torus without fixed knights.
 
     Examples
     --------
@@ -98,6 +100,7 @@ class KnightsModel(CpsatModel):
         upper_bound: int | None = None,
         hint: list[list[int]] | None = None,
         clock: Deadline | None = None,
+        symmetry: bool = False,
     ) -> None:
         for name, value, valid in (
             ("formulation", formulation, FORMULATIONS),
@@ -133,6 +136,8 @@ class KnightsModel(CpsatModel):
             linear.domain.extend((0, int(upper_bound)))
         if cuts != "none" and not self.bipartite:
             _add_line_cuts(proto, board, self.var_of)
+            if symmetry and not board.blocked.any() and not instance.fixed:  # the bare instance only
+                proto.constraints.add().bool_or.literals.append(int(self.var_of[0]))
         knight_sides_in_proto(self.cp, board, self.var_of, instance)  # the instance's side constraints
         # objective: maximise the knights (CP-SAT minimises -sum, reported back scaled by -1)
         self._stop_building()
@@ -303,6 +308,7 @@ def cpsat(
             upper_bound=upper_bound,
             hint=hint,
             clock=clock,
+            symmetry=True,
         )
     except BuildStopped as stop:
         info = {"build_time_s": round(clock.elapsed(), 6)}
@@ -321,8 +327,7 @@ def cpsat(
 
 def _add_line_cuts(proto: cp_model_helper.CpModelProto, board, var_of: np.ndarray) -> None:
     """Odd-cycle cuts on a torus: every line of squares one fixed jump apart, when it is an
-    odd cycle of usable squares of length L >= 3, holds at most (L - 1) / 2 knights; on a
-    full torus a knight is fixed on square (0, 0) (a translation moves any knight there)."""
+    odd cycle of usable squares of length L >= 3, holds at most (L - 1) / 2 knights."""
     grid = var_of[:-1].reshape(board.rows, board.cols)
     for dr, dc in KNIGHT_OFFSETS[::2]:  # one of each pair of opposite jumps
         length = math.lcm(_order(dr, board.rows), _order(dc, board.cols))
@@ -342,8 +347,6 @@ def _add_line_cuts(proto: cp_model_helper.CpModelProto, board, var_of: np.ndarra
                     linear.vars.extend(variables.tolist())
                     linear.coeffs.extend([1] * length)
                     linear.domain.extend((0, (length - 1) // 2))
-    if not board.blocked.any():
-        proto.constraints.add().bool_or.literals.append(int(var_of[0]))
 
 
 def _order(step: int, size: int) -> int:

@@ -80,6 +80,8 @@ class PathModel(CpsatModel):
             raise ValueError(f"unknown formulation {formulation!r}; valid: {', '.join(FORMULATIONS)}")
         if bound not in ("bfs", "none"):
             raise ValueError(f"unknown bound {bound!r}; valid: bfs, none")
+        if instance.via:  # the methods solve leg by leg (knightcert.variants); one model has no legs
+            raise ValueError("via squares: the path model has none; solve() takes them leg by leg")
         board = self.board = instance.board
         SizeLimitExceeded.check("cpsat", board.n_free, MAX_CPSAT_SQUARES, "free squares")
         super().__init__(instance, clock)
@@ -94,7 +96,6 @@ class PathModel(CpsatModel):
         self.usable = np.flatnonzero(board.free.reshape(-1))
         self.n = len(self.usable)
         self._distance()
-        # (side constraints of the instance: add_path_sides(self.cp, self.dist, ..., instance))
         self._built()
         self.info.update(formulation=formulation, constraints=len(self.cp.proto.constraints))
 

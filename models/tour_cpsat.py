@@ -174,7 +174,8 @@ class TourModel(CpsatModel):
     def step(self) -> VariableMap:
         """The place of every usable square ``(r, c)`` in the tour, 1 to n: ``step[head] = step[tail] + 1``
         on every move of the tour but the closing one of a closed tour, whose first square is
-        the start (else the square after the end, else the first usable square)."""
+        the start (else the square after the end; else, with visits, numbered as they are: modulo
+        n, the first visit at its place; else the first usable square)."""
         was_changed, proto, n, instance = self.changed, self.cp.proto, self.n, self.instance
         base = len(proto.variables)  # step[node k] is variable base + k
 
@@ -186,7 +187,11 @@ class TourModel(CpsatModel):
         text = [f"variables{{domain:1 domain:{n}}}"] * n
         anchor = self.node[self.usable[0]] if instance.closed else -1  # the square numbered 1
         skip_tail = -1  # a closed tour's closing move leaves the square numbered n
-        if instance.start is not None:
+        cyclic = instance.closed and instance.visits and instance.start is None and instance.end is None
+        if cyclic:  # as side_constraints.tour_steps and rotated_to_visits number it
+            (r, c, k), anchor = instance.visits[0], -1
+            text.append(fixed(self.node[self.board.index(r, c)], k))
+        elif instance.start is not None:
             anchor = self.node[self.board.index(*instance.start)]
         elif instance.closed and instance.end is not None:
             anchor, skip_tail = -1, self.node[self.board.index(*instance.end)]
@@ -197,7 +202,7 @@ class TourModel(CpsatModel):
         keep = (self.arc_head != anchor) & (self.arc_tail != skip_tail)
         text += [
             f"constraints{{enforcement_literal:{k} linear{{vars:{base + v} vars:{base + u} "
-            f"coeffs:1 coeffs:-1 domain:1 domain:1}}}}"
+            f"coeffs:1 coeffs:-1 {f'domain:{1 - n} domain:{1 - n} ' if cyclic else ''}domain:1 domain:1}}}}"
             for k, u, v in zip(
                 np.flatnonzero(keep).tolist(),
                 self.arc_tail[keep].tolist(),
@@ -205,9 +210,8 @@ class TourModel(CpsatModel):
                 strict=True,
             )
         ]
-        proto.merge_text_format(
-            "".join(text)
-        )  # one parse: a Python call per constraint took 3-4 s on 100 x 100
+        # one parse: a Python call per constraint took 3-4 s on 100 x 100
+        proto.merge_text_format("".join(text))
         if not was_changed:  # the builder's own variables: not the user's change
             self._base = self._shape()
         square = self.board.square

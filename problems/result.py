@@ -239,8 +239,11 @@ class Result:
 
     @property
     def certified(self) -> bool:
-        """True when the checker accepted the answer and every claim is certified."""
-        return self.verified and bool(self.evidence) and all(e.certified for e in self.evidence)
+        """True when the checker accepted the answer and every claim is certified (a bound, too:
+        one that no evidence backs leaves the answer uncertified)."""
+        bound = self.bound is not None and self.status in (Status.FEASIBLE, Status.UNKNOWN)
+        backed = not bound or any(e.claim == "bound" for e in self.evidence)
+        return self.verified and bool(self.evidence) and backed and all(e.certified for e in self.evidence)
 
     def with_(self, **changes: Any) -> Result:
         """Return a copy with some fields replaced (a field's name checked; a few microseconds,

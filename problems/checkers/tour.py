@@ -473,6 +473,8 @@ def _search_variant(
     from knightcert.problems.checkers.tour_search import FOUND, NONE, find_tour
 
     board, n = instance.board, len(usable)
+    if visits_argument(instance) is not None:  # a square at two places (kept once below): no tour
+        return NONE, 0, [], 0
     places = {board.index(r, c): k for r, c, k in instance.visits}
     for fixed_end, k in ((instance.start, 1), (instance.end, n)):
         if fixed_end is not None:
