@@ -151,10 +151,9 @@ def _near(r, c, board, built):  # pragma: no cover - compiled
 @njit(cache=True, nogil=True)
 def _rest(board, built):  # pragma: no cover - compiled
     """Build every tile not built yet (none has a visited square near it: see :func:`_near`); False."""
-    tiles = (board[1] + 7) >> 3
-    for t in range(len(built)):
-        if not built[t]:
-            _build((t // tiles) * 8, (t // tiles) * 8 + 8, (t % tiles) * 8, (t % tiles) * 8 + 8, *board)
+    for t in np.flatnonzero(built == 0):
+        r, c = divmod(t, (board[1] + 7) >> 3)  # the tile's row and column of tiles
+        _build(r * 8, r * 8 + 8, c * 8, c * 8 + 8, *board)
     built[:] = 2
     return False
 

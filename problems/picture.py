@@ -242,9 +242,8 @@ def _raster(problem: str, rows: int, cols: int, blocked: Any, squares: np.ndarra
     step = -(-max(rows, cols) // MAX_PIXELS)
     if step > 1:  # average step x step blocks (edges padded by repeating the last square)
         padded = np.pad(rgb, ((0, -rows % step), (0, -cols % step), (0, 0)), mode="edge")
-        rgb = padded.reshape(padded.shape[0] // step, step, padded.shape[1] // step, step, 3).mean(
-            axis=(1, 3)
-        )
+        shape = (padded.shape[0] // step, step, padded.shape[1] // step, step, 3)
+        rgb = padded.reshape(shape).mean(axis=(1, 3))
     data = base64.b64encode(png_bytes(np.round(rgb).astype(np.uint8))).decode()
     return (
         f'<image class="raster" width="100%" height="100%" preserveAspectRatio="none" '

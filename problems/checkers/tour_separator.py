@@ -267,13 +267,7 @@ def separator_verdict(
 
 
 def _describe(
-    instance: TourInstance,
-    k: int,
-    m: int,
-    most: int,
-    lonely: int,
-    lonely_most: int | None,
-    fixed: int,
+    instance: TourInstance, k: int, m: int, most: int, lonely: int, lonely_most: int | None, fixed: int
 ) -> str:
     """The verdict in words (``fixed``: how many fixed ends are among the squares removed)."""
     tour = "a closed tour" if instance.closed else "a tour"
