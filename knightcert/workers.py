@@ -593,6 +593,17 @@ def _close_shared() -> None:
 _ALONE_LOCK = threading.Lock()
 
 
+def _forget_in_child() -> None:
+    """A forked child owns none of its parent's workers: it forgets them (never kills them) and
+    takes fresh locks (a parent's thread may have held one at the fork)."""
+    global _SHARED_LOCK, _ALONE_LOCK
+    _SHARED.clear()
+    _SHARED_LOCK, _ALONE_LOCK = threading.Lock(), threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_in_child)
+
+
 def run_alone(function: Callable[..., Any], args: tuple[Any, ...], wall_limit: float | None) -> Outcome:
     """``function(*args)`` on this process's own worker (:func:`shared_pool` of one, kept warm;
     one call at a time, from any thread), under the memory limit."""

@@ -30,6 +30,7 @@ from knightcert.models.cpsat_solve import FREE_SHARE, CpSatRun, solve_cpsat
 from knightcert.problems.argument_checks import bounded_seconds
 from knightcert.problems.checkers import certify
 from knightcert.problems.deadline import Deadline
+from knightcert.problems.output_file import write_atomic
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 __all__ = ["BuildStopped", "CpsatModel", "VariableMap", "square_index"]
@@ -133,7 +134,7 @@ class CpsatModel(abc.ABC):
 
     def export(self, path: str | Path) -> None:
         """Write the model as CP-SAT's text proto (``text_format.Parse`` into ``CpModelProto``)."""
-        Path(path).write_text(str(self.cp.proto), encoding="utf-8")
+        write_atomic(path, str(self.cp.proto))  # all or nothing; a link at ``path`` replaced, never followed
 
     def solve(
         self,

@@ -18,6 +18,9 @@ from typing import BinaryIO
 
 import numpy as np
 
+from knightcert.problems.errors import InvalidArgument
+from knightcert.problems.output_file import atomic_output, write_atomic
+
 __all__ = ["README", "dimacs", "export_proof", "lrat_binary_to_text", "lrat_text_to_binary"]
 
 #: The files :func:`export_proof` writes.
@@ -147,9 +150,12 @@ def export_proof(board, entry: dict, folder: str, fixed: tuple = ()) -> str:
     knights, named = entry["knights"], {key: entry.get(key, 0) for key in ("lex", "lines", "balanced")}
     variables, clauses = knights_cnf(board, knights, fixed=fixed, **named)
     os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, FORMULA), "wb") as stream:
+    for path in (os.path.join(folder, name) for name in (FORMULA, PROOF, README)):
+        if os.path.lexists(path):  # a file of that name is somebody's: never replaced
+            raise InvalidArgument(f"{path} exists: export the proof into another folder")
+    with atomic_output(os.path.join(folder, FORMULA), binary=True) as stream:  # no link followed
         dimacs(variables, clauses, stream)
-    with open(os.path.join(folder, PROOF), "wb") as stream:
+    with atomic_output(os.path.join(folder, PROOF), binary=True) as stream:
         lemmas = lrat_binary_to_text(decode_proof(entry), stream)
     torus = " torus" if board.torus else ""
     removed = int(board.size - board.n_free)
@@ -160,7 +166,7 @@ def export_proof(board, entry: dict, folder: str, fixed: tuple = ()) -> str:
         f" (lex {named['lex']}, lines {named['lines']}, balanced {named['balanced']}): no placement "
         f"holds {knights} knights{' with them' if fixed else ''}, so at most {knights - 1} fit."
     )
-    with open(os.path.join(folder, README), "w", encoding="utf-8") as stream:
-        stream.write(_README.format(what=what, variables=variables, clauses=len(clauses), lemmas=lemmas))
+    text = _README.format(what=what, variables=variables, clauses=len(clauses), lemmas=lemmas)
+    write_atomic(os.path.join(folder, README), text)
     files = f"{FORMULA} ({variables} variables, {len(clauses)} clauses), {PROOF} ({lemmas} additions)"
     return f"proof exported to {folder}: {files}, {README}"

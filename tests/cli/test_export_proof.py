@@ -170,3 +170,17 @@ def test_drat_trims_lrat_check_verifies_the_exported_files(tmp_path, capsys, sev
     (tmp_path / "fits.cnf").write_text("\n".join(lines) + "\n")
     verdict = subprocess.run([str(checker), str(tmp_path / "fits.cnf"), proof], capture_output=True)
     assert b"c VERIFIED" not in verdict.stdout.splitlines()
+
+
+def test_a_proof_is_never_written_over_a_users_file_nor_through_a_link(tmp_path, capsys):
+    """An eleventh-session reviewer's finding: ``--export-proof .`` replaced a user's README, and a
+    link named ``proof.lrat`` (or the ``--export-model`` file) wrote the proof into its target."""
+    (tmp_path / "README").write_text("mine\n")
+    assert main(["knights", "11", "--torus", "--export-proof", str(tmp_path)]) == 2
+    assert (tmp_path / "README").read_text() == "mine\n" and not (tmp_path / "proof.lrat").exists()
+    assert "README exists" in capsys.readouterr().err
+    target = tmp_path / "target.txt"
+    target.write_text("victim\n")
+    (tmp_path / "m.pbtxt").symlink_to(target)
+    assert main(["knights", "6", "--export-model", str(tmp_path / "m.pbtxt")]) == 0
+    assert target.read_text() == "victim\n" and not (tmp_path / "m.pbtxt").is_symlink()

@@ -254,3 +254,24 @@ def test_a_quick_unknown_is_not_told_time_limit():
     assert "time limit" not in render(tour_instance(5), quick, time_limit=10)
     slow = Result("tour", "mine", Status.UNKNOWN, None, None, None, 9.9)
     assert "time limit of 10 s" in render(tour_instance(5), slow, time_limit=10)
+
+
+FORKED = """
+import os, sys
+from knightcert.workers import run_alone
+before = run_alone(os.getpid, (), None).value
+child = os.fork()
+if child == 0:
+    sys.exit(0)  # its exit runs the atexit hooks inherited from the parent
+os.waitpid(child, 0)
+print(before == run_alone(os.getpid, (), None).value)
+"""
+
+
+def test_a_forked_child_leaves_its_parents_worker_alone():
+    """An eleventh-session reviewer's finding: a caller's forked child, at its exit, killed the
+    parent's warm worker (the pool and its atexit hook came with the fork)."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", FORKED], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "True", done.stderr
