@@ -14,7 +14,7 @@ identifier of a deletion line is the last one added; checkers do not read it).
 from __future__ import annotations
 
 import os
-from typing import BinaryIO
+from typing import IO
 
 import numpy as np
 
@@ -85,7 +85,7 @@ def lrat_text_to_binary(text: str) -> bytes:
     return bytes(out)
 
 
-def lrat_binary_to_text(binary: bytes, stream: BinaryIO) -> int:
+def lrat_binary_to_text(binary: bytes, stream: IO[bytes]) -> int:
     """Write binary LRAT as text LRAT to the binary ``stream``; return the additions written.
 
     Raises
@@ -122,7 +122,7 @@ def lrat_binary_to_text(binary: bytes, stream: BinaryIO) -> int:
     return added
 
 
-def dimacs(variables: int, clauses: list[list[int]], stream: BinaryIO) -> None:
+def dimacs(variables: int, clauses: list[list[int]], stream: IO[bytes]) -> None:
     """Write the formula in DIMACS (``p cnf variables clauses``, a clause a line) to ``stream``."""
     stream.write(f"p cnf {variables} {len(clauses)}\n".encode("ascii"))
     stream.write("".join(" ".join(map(str, [*clause, 0])) + "\n" for clause in clauses).encode("ascii"))
