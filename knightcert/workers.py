@@ -37,10 +37,12 @@ import json
 import os
 import pickle
 import selectors
+import shutil
 import signal
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -141,6 +143,7 @@ class Job:
     trusted: bool = False  # runs the project's own code only (no foreign method)
     data: bytes | None = field(default=None, repr=False)  # pickled, once
     clean: bool = field(default=False, repr=False)  # its worker had run trusted jobs only, it included
+    deadline: float | None = None  # a single call's (run_alone): stopped then, however it started
 
 
 @dataclass
@@ -262,6 +265,7 @@ class _Worker:
     buffer: bytes = b""
     members: dict[int, str | None] = field(default_factory=dict)  # pid -> start time, seen below it
     clean: bool = True  # sent trusted jobs only
+    folder: str = ""  # TMPDIR of its processes, removed when it ends (however it ends)
 
     @classmethod
     def start(cls) -> _Worker:
@@ -270,15 +274,15 @@ class _Worker:
                 stream.flush()
         path = json.dumps([entry or os.getcwd() for entry in sys.path])
         code = f"import sys; sys.path[:] = {path}; from knightcert.workers import serve; serve()"
-        token = os.urandom(8).hex()
+        token, folder = os.urandom(8).hex(), tempfile.mkdtemp(prefix="knightcert-worker-")
         process = subprocess.Popen(
             [sys.executable, "-c", code],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             start_new_session=True,
-            env={**os.environ, _MARK: token},
+            env={**os.environ, _MARK: token, "TMPDIR": folder},
         )
-        return cls(process, f"{_MARK}={token}".encode())
+        return cls(process, f"{_MARK}={token}".encode(), folder=folder)
 
     @property
     def pid(self) -> int:
@@ -334,6 +338,7 @@ class _Worker:
             with contextlib.suppress(OSError):
                 if os.stat(name).st_uid == os.getuid():
                     os.unlink(name)
+        shutil.rmtree(self.folder, ignore_errors=True)  # what a killed method left in its temp folder
 
     def memory(self) -> int:
         """Bytes the worker's processes hold (see the module docstring); its peak kept."""
@@ -541,9 +546,11 @@ class Pool:
 
     def _check(self, worker: _Worker, now: float) -> list[Outcome]:
         """The worker's running job stopped when it must be killed now (time or memory)."""
-        limit = worker.queue[0].wall_limit
-        if limit is not None and now - worker.began > limit:
-            why = f"time limit: no answer after {now - worker.began:.1f} s; its worker was killed"
+        job = worker.queue[0]
+        late = job.deadline is not None and now > job.deadline  # its worker's start-up counted too
+        if late or (job.wall_limit is not None and now - worker.began > job.wall_limit):
+            since = job.deadline - (job.wall_limit or 0.0) if late and job.deadline else worker.began
+            why = f"time limit: no answer after {now - since:.1f} s; its worker was killed"
             return [Outcome(stopped=why)]
         if now - worker.polled < POLL_SECONDS:
             return []
@@ -606,8 +613,10 @@ os.register_at_fork(after_in_child=_forget_in_child)
 
 def run_alone(function: Callable[..., Any], args: tuple[Any, ...], wall_limit: float | None) -> Outcome:
     """``function(*args)`` on this process's own worker (:func:`shared_pool` of one, kept warm;
-    one call at a time, from any thread), under the memory limit."""
+    one call at a time, from any thread), under the memory limit; ``wall_limit`` counts from now
+    (starting the worker and importing the method included)."""
     with _ALONE_LOCK:
-        for _, outcome in shared_pool(1).run([Job(function, args, wall_limit)]):
+        deadline = None if wall_limit is None else time.perf_counter() + wall_limit
+        for _, outcome in shared_pool(1).run([Job(function, args, wall_limit, deadline=deadline)]):
             return outcome
     raise AssertionError("a pool yields one outcome per job")  # pragma: no cover

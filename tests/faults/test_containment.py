@@ -15,7 +15,7 @@ import pytest
 
 from knightcert.workers import time_budget
 
-from .conftest import alive, run_cli, start_cli, wait_until
+from .conftest import alive, command, environment, run_cli, start_cli, wait_until
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process semantics")
 
@@ -275,3 +275,43 @@ def test_a_forked_child_leaves_its_parents_worker_alone():
 
     done = subprocess.run([sys.executable, "-c", FORKED], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "True", done.stderr
+
+
+def test_a_killed_worker_leaves_no_temporary_folder(tmp_path):
+    """An eleventh-session reviewer's finding: a worker killed at the time limit (on a large board,
+    while the instance files were still being written for an ``exec:`` program) left its
+    ``knightcert-*`` folder behind. A worker's temporary files live in a folder of its own, which
+    the parent removes however the worker ends."""
+    import os
+    import subprocess
+
+    (tmp_path / "sleeper.sh").write_text("#!/bin/sh\nsleep 1000\n")
+    (tmp_path / "sleeper.sh").chmod(0o755)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    args = command("knights", "1500", "--method", "exec:./sleeper.sh", "--time-limit", "1")
+    env = {**environment(), "TMPDIR": str(temporary)}
+    done = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert "no answer" in done.stdout, done.stderr
+    assert os.listdir(temporary) == []
+
+
+SLOW_START = """
+import os, time
+if "KNIGHTCERT_WORKER" in os.environ:  # long to import on the worker (as heavy imports are)
+    time.sleep(3)
+def solve(instance, time_limit=None, seed=None):
+    time.sleep(1000)
+"""
+
+
+def test_a_methods_start_up_counts_in_the_time_limit_of_one_call(tmp_path):
+    """An eleventh-session reviewer's finding: the worker's start-up (the interpreter, the method's
+    import) had a budget of its own before the timed call had another, so ``--time-limit 2`` (a
+    budget of 3.45 s) ran 6.5 s with a method that takes 3 s to import. Now the budget counts
+    from the call."""
+    (tmp_path / "slowstart.py").write_text(SLOW_START)
+    began = time.perf_counter()
+    done = run_cli(tmp_path, "knights", "6", "--method", "slowstart:solve", "--time-limit", "2")
+    assert "time limit" in done.stdout, done.stderr
+    assert time.perf_counter() - began < 3 + time_budget(2.0)  # before: at least 3 s + the budget
