@@ -35,7 +35,7 @@ from knightcert.compare.report import row_from_record
 from knightcert.problems import stopping
 from knightcert.problems.answers import answer_fields
 from knightcert.problems.checkers import certify
-from knightcert.problems.cores import share_threads
+from knightcert.problems.cores import THREADS_ENV, share_threads, usable_cores
 from knightcert.problems.errors import KnightcertError
 from knightcert.problems.result import Result
 from knightcert.registry import MethodRef, resolve
@@ -321,9 +321,16 @@ def pool_rows(pool: Pool, tasks: Iterable[Task]) -> Generator[Row, None, None]:
 def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Generator[Row, None, None]:
     """Run the tasks on ``workers`` persistent workers (see the module docstring); yield rows as
     they finish. Closing the generator (or Ctrl-C) kills the runs still going."""
-    # runs x solver threads <= cores: each run's CP-SAT reads this (knightcert.models.cpsat_solve)
+    workers = min(workers, usable_cores())  # never more busy workers than cores
+    saved = os.environ.get(THREADS_ENV)  # runs x solver threads <= cores: each run's CP-SAT reads it
     share_threads(workers)
-    yield from pool_rows(shared_pool(workers), tasks)
+    try:
+        yield from pool_rows(shared_pool(workers), tasks)
+    finally:  # the caller's environment as it was (the workers keep theirs)
+        if saved is None:
+            os.environ.pop(THREADS_ENV, None)
+        else:
+            os.environ[THREADS_ENV] = saved
 
 
 def _foreign(task: Task) -> bool:

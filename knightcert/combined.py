@@ -199,7 +199,7 @@ def _placed_and_proved(instance: KnightsInstance, start: Result, options: dict[s
 
     best = _diagonal_start(instance, start) or start.with_(method="cpsat")
     race = _Race(instance, options, best, best.info.get("start", "greedy"))
-    alongside = options.get("workers") is not None or available_threads() >= 2
+    alongside = available_threads() >= 2  # CaDiCaL's thread and CP-SAT's, never more than the cores
     if not alongside:  # one thread: CP-SAT first, for a share of the time, then CaDiCaL
         share = left()
         race.search(INCUMBENT_SECONDS if share is None else min(INCUMBENT_SHARE * share, INCUMBENT_SECONDS))
@@ -275,8 +275,8 @@ class _Race:
         interrupted = False
         try:
             if alongside and (self.solver is None or self.solver.status is not Status.OPTIMAL):
-                workers, spare = self.options.get("workers"), available_threads() - 1
-                workers = workers if workers is not None else spare if spare >= MIN_PORTFOLIO else 1
+                given, spare = self.options.get("workers"), available_threads() - 1  # CaDiCaL has one
+                workers = (spare if spare >= MIN_PORTFOLIO else 1) if given is None else min(given, spare)
                 solver = self.search(left(), stop_when=proof.done, workers=workers)
                 interrupted = bool(solver.info.get("interrupted"))  # Ctrl-C, caught by CP-SAT's solve
             if not interrupted and (self.solver is None or _count(self.solver) < target):

@@ -6,6 +6,7 @@ are crash rows. Every test waits on events (a pid file written, a process ended)
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 import time
@@ -315,3 +316,39 @@ def test_a_methods_start_up_counts_in_the_time_limit_of_one_call(tmp_path):
     done = run_cli(tmp_path, "knights", "6", "--method", "slowstart:solve", "--time-limit", "2")
     assert "time limit" in done.stdout, done.stderr
     assert time.perf_counter() - began < 3 + time_budget(2.0)  # before: at least 3 s + the budget
+
+
+def test_cpsat_beside_cadical_never_takes_more_threads_than_there_are(monkeypatch):
+    """An eleventh-session reviewer's finding: with ``workers=2`` on two threads, CP-SAT's two
+    workers ran beside CaDiCaL's proof (three busy threads on two cores). CaDiCaL has one."""
+    from knightcert import combined, solve
+    from knightcert.problems.independent_knights import knights_instance
+
+    asked: list[object] = []
+    search = combined._Race.search
+
+    def recorded(self, time_limit, **extra):
+        asked.append(extra.get("workers", self.options.get("workers")))
+        return search(self, time_limit, **extra)
+
+    monkeypatch.setattr(combined._Race, "search", recorded)
+    monkeypatch.setenv("KNIGHTCERT_THREADS", "2")
+    result = solve(knights_instance(11, torus=True), method="cpsat", workers=2)
+    assert result.certified and asked and max(asked) == 1  # type: ignore[type-var]
+
+
+def test_a_comparison_never_runs_more_workers_than_cores_nor_leaves_its_variables(tmp_path, monkeypatch):
+    """Two more of its findings: ``--workers 4`` on two cores ran four busy workers, and a program
+    calling ``main`` found ``KNIGHTCERT_THREADS`` and ``KNIGHTCERT_MEMORY_LIMIT`` set afterwards."""
+    from knightcert import workers
+    from knightcert.cli.main import main
+    from knightcert.problems.cores import usable_cores
+
+    for name in ("KNIGHTCERT_THREADS", "KNIGHTCERT_MEMORY_LIMIT"):
+        monkeypatch.delenv(name, raising=False)
+    many = usable_cores() + 3
+    args = ["compare", "knights", "--suite", "random", "--sizes", "6", "--seeds", "2", "--methods", "greedy"]
+    args += ["--workers", str(many), "--memory-limit", "900", "--out", str(tmp_path / "r.json")]
+    assert main(args) == 0
+    assert many not in workers._SHARED and usable_cores() in workers._SHARED
+    assert "KNIGHTCERT_THREADS" not in os.environ and "KNIGHTCERT_MEMORY_LIMIT" not in os.environ
