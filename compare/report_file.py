@@ -83,6 +83,11 @@ def report_lock(path: str | os.PathLike[str]) -> Iterator[None]:
             same = os.path.samestat(os.fstat(fd), os.stat(lock))
         except FileNotFoundError:
             same = False
+        if same and os.fstat(fd).st_size and _read_pid(fd) is None:  # not a lock file of ours
+            os.close(fd)
+            raise InvalidReport(
+                f"{lock} is not a knightcert lock file (no pid in it): not used, remove it", target
+            )
         if same:
             break
         os.close(fd)

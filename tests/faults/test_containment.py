@@ -352,3 +352,14 @@ def test_a_comparison_never_runs_more_workers_than_cores_nor_leaves_its_variable
     assert main(args) == 0
     assert many not in workers._SHARED and usable_cores() in workers._SHARED
     assert "KNIGHTCERT_THREADS" not in os.environ and "KNIGHTCERT_MEMORY_LIMIT" not in os.environ
+
+
+def test_a_users_file_named_like_the_reports_lock_is_left_alone(tmp_path):
+    """An eleventh-session reviewer's finding: ``compare --out r.json`` took a user's own
+    ``r.json.lock`` for its lock file, truncated it, and deleted it at the end."""
+    from knightcert.cli.main import main
+
+    (tmp_path / "r.json.lock").write_text("my notes\n")
+    args = ["compare", "knights", "--suite", "random", "--sizes", "6", "--seeds", "1", "--methods", "greedy"]
+    assert main([*args, "--out", str(tmp_path / "r.json")]) == 2
+    assert (tmp_path / "r.json.lock").read_text() == "my notes\n" and not (tmp_path / "r.json").exists()
