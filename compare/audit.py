@@ -61,9 +61,7 @@ def _answer_problem(row: Row) -> str | None:
     answered = row.status == Status.INFEASIBLE.value or row.objective is not None
     if row.verified and (row.status == Status.UNKNOWN.value or not answered):
         return "verified without an answer"
-    if row.certified and not row.verified:
-        return "certified but not verified"
-    return None
+    return "certified but not verified" if row.certified and not row.verified else None
 
 
 def _run_problem(row: Row, base_seed: Any, seen: set) -> str | None:

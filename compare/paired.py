@@ -97,9 +97,7 @@ def _value(row: Row, measure: str) -> float | None:
         from knightcert.compare.statistics import succeeded
 
         return float(succeeded(row))
-    if measure == "cpu":
-        return row.cpu_s
-    return row.time_s
+    return row.cpu_s if measure == "cpu" else row.time_s
 
 
 def measures_of(a: Sequence[Row], b: Sequence[Row]) -> tuple[str, ...]:

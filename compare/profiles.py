@@ -88,9 +88,7 @@ def _has_proven_value(runs: Sequence[Row]) -> bool:
 
 def profile(ratios: np.ndarray, taus: np.ndarray) -> np.ndarray:
     """Fraction of problems with ratio <= tau, for each tau."""
-    if len(ratios) == 0:
-        return np.zeros(len(taus))
-    return (ratios[None, :] <= taus[:, None]).mean(axis=1)
+    return np.zeros(len(taus)) if len(ratios) == 0 else (ratios[None, :] <= taus[:, None]).mean(axis=1)
 
 
 def plot_profiles(

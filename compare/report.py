@@ -344,9 +344,7 @@ def to_markdown(rows: Sequence[Row], header: Mapping[str, Any] | None = None) ->
 def _cell(value: Any) -> str:
     if value is None:
         return ""
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    return str(value).replace("|", "\\|")
+    return f"{value:.4g}" if isinstance(value, float) else str(value).replace("|", "\\|")
 
 
 def to_parquet(

@@ -155,9 +155,7 @@ def split(total: int, parts: tuple[int, ...], prefer: int) -> list[int] | None:
         options = [best[t - p] + [p] for p in parts if t - p in best]
         if options:
             best[t] = min(options, key=len)
-    if total not in best:
-        return None
-    return [prefer] * bulk + sorted(best[total], reverse=True)
+    return None if total not in best else [prefer] * bulk + sorted(best[total], reverse=True)
 
 
 def odd_splits(
@@ -222,9 +220,7 @@ def block_plan(
     evens = (6, 8, 10)
     if rows * cols % 2 == 0:
         heights, widths = split(rows, tuple(range(5, 12)), 8), split(cols, evens, 8)
-        if heights is None or widths is None:
-            return None
-        return _grid(rows, cols, heights, widths, {})
+        return None if heights is None or widths is None else _grid(rows, cols, heights, widths, {})
     odd = (5, 7, 9, 11)
     at_r, at_c = (None, None) if start is None else start
     tries = 0

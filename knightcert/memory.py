@@ -47,9 +47,7 @@ def squares_of(instance: Any) -> int | None:
         return int(board.rows) * int(board.cols)
     values = getattr(instance, "values", None)
     shape = getattr(values, "shape", None)
-    if shape is not None and len(shape) == 2:
-        return int(shape[0]) * int(shape[1])
-    return None
+    return int(shape[0]) * int(shape[1]) if shape is not None and len(shape) == 2 else None
 
 
 def estimate_bytes(problem: str, method: str, instance: Any) -> int | None:
@@ -76,4 +74,3 @@ def check_fits(problem: str, method: str, instance: Any) -> None:
     shape = (board.rows, board.cols) if board is not None else instance.values.shape
     name = getattr(instance, "name", "") or ""
     check_memory(needed, f"{problem} {method} on a {shape[0]} x {shape[1]} board", name or None)
-

@@ -89,9 +89,7 @@ def program_missing(program: str) -> str | None:
         if not os.access(program, os.X_OK):
             return f"program {program!r} is not executable (chmod +x)"
         return None
-    if shutil.which(program) is None:
-        return f"program {program!r} not found on PATH"
-    return None
+    return f"program {program!r} not found on PATH" if shutil.which(program) is None else None
 
 
 def run_program(

@@ -147,9 +147,7 @@ class MethodRef:
     def function(self) -> Callable[..., Any]:
         """The Python function behind it (imported on first use; a module path is imported here,
         so on a Dask worker it is imported there)."""
-        if callable(self.target):
-            return self.target
-        return _import_function(self.target, self.name)
+        return self.target if callable(self.target) else _import_function(self.target, self.name)
 
     def __call__(
         self,

@@ -109,9 +109,7 @@ def auto(instance: TourInstance, *, time_limit: float | None = None, seed: int |
     if full and instance.end is None:
 
         def solver(*piece):  # pieces cost milliseconds; none is started once the time limit is spent
-            if clock.expired():
-                return None
-            return solve_piece(*piece)
+            return None if clock.expired() else solve_piece(*piece)
 
         squares = construct(
             board.rows, board.cols, closed=instance.closed, start=instance.start, solver=solver

@@ -57,9 +57,7 @@ def warm_instance(problem: str, squares: int = 0) -> Any:
     if problem == "jump":
         values = "\n".join(" ".join(str(1 + (r + c) % 3) for c in range(side)) for r in range(side))
         return parse_jump(f"{side} {side}\n2\n{values}\n0 0\n1 1\n", name=f"warm-{side}")
-    if problem == "knights":
-        return knights_instance(side)
-    return tour_instance(side, side, closed=True)
+    return knights_instance(side) if problem == "knights" else tour_instance(side, side, closed=True)
 
 
 def ensure_warm(problem: str, method: Any) -> None:

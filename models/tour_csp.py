@@ -42,9 +42,7 @@ def csp(instance: TourInstance, *, time_limit: float | None = None, seed: int | 
         return Result.empty("tour", "csp", status=Status.INFEASIBLE)
     problem = Problem()
     for step in range(n):
-        domain = usable
-        if step == 0 and instance.start is not None:
-            domain = [board.index(*instance.start)]
+        domain = [board.index(*instance.start)] if step == 0 and instance.start is not None else usable
         if step == n - 1 and instance.end is not None:
             domain = [board.index(*instance.end)]
         problem.addVariable(step, list(domain))

@@ -645,9 +645,7 @@ def instance_for_answer(data: dict[str, Any], instance: Any = None) -> Any:
     if described is not None and not isinstance(described, dict):
         raise AnswerFileError("instance: expected an object with name and sha256")
     described = described or {}
-    embedded = None
-    if "data" in described:
-        embedded = instance_from_data(described["data"])
+    embedded = instance_from_data(described["data"]) if "data" in described else None
     if instance is None:
         if embedded is None:
             path = described.get("path")

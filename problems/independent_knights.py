@@ -99,6 +99,4 @@ def closed_form(rows: int, cols: int) -> int:
     m, n = sorted((rows, cols))
     if m == 1:
         return n
-    if m == 2:
-        return 4 * (n // 4) + 2 * min(n % 4, 2)
-    return (m * n + 1) // 2
+    return 4 * (n // 4) + 2 * min(n % 4, 2) if m == 2 else (m * n + 1) // 2

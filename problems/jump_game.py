@@ -125,9 +125,7 @@ def player_row(instance: JumpInstance, player: int) -> dict:
 
 def format_jump_answer(winner: int | None, round_: int | None) -> str:
     """The official output: the winner's name and round, or ``SEM VENCEDORES``."""
-    if winner is None:
-        return NO_WINNER + "\n"
-    return f"{player_name(winner)}\n{round_}\n"
+    return NO_WINNER + "\n" if winner is None else f"{player_name(winner)}\n{round_}\n"
 
 
 def jump_targets(values: np.ndarray, r: int, c: int) -> list[tuple[int, int]]:
@@ -251,9 +249,7 @@ def format_jump(instance: JumpInstance) -> str:
 
 def player_key(rounds: int | None, jump: int | None, index: int) -> tuple[float, int, int]:
     """Sort key of a player: fewest rounds, then shortest previous jump, then input order."""
-    if rounds is None:
-        return (float("inf"), 0, index)
-    return (rounds, -1 if jump is None else jump, index)
+    return (float("inf"), 0, index) if rounds is None else (rounds, -1 if jump is None else jump, index)
 
 
 def game_result(instance: JumpInstance, name: str, table: list[dict[str, Any]], **extra: Any) -> Result:

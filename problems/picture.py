@@ -138,9 +138,7 @@ def _marks(problem: str, instance: Any, squares: list) -> list[tuple[str, Any]]:
         return [("start", s) for s in starts] + ([("end", goal)] if goal is not None else [])
     if problem == "path" and instance is not None and hasattr(instance, "start"):
         return [("start", instance.start), ("end", instance.exit)]
-    if problem in ("tour", "path") and squares:
-        return [("start", squares[0]), ("end", squares[-1])]
-    return []
+    return [("start", squares[0]), ("end", squares[-1])] if problem in ("tour", "path") and squares else []
 
 
 def _at(r: float, c: float, cell: float, x: str = "cx", y: str = "cy") -> str:

@@ -167,9 +167,7 @@ def open_tour_reason(m: int, n: int) -> str | None:
         return f"{CONRAD}: no tour on a board with 2 rows ({m} x {n})"
     if a == 3 and b in (3, 5, 6):
         return f"{CONRAD}: no open tour on 3 x 3, 3 x 5 or 3 x 6 ({m} x {n})"
-    if a == 4 and b == 4:
-        return f"{CONRAD}: no open tour on 4 x 4"
-    return None
+    return f"{CONRAD}: no open tour on 4 x 4" if a == 4 and b == 4 else None
 
 
 def open_tour_exists(m: int, n: int) -> bool:

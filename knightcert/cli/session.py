@@ -142,9 +142,7 @@ def time_left(limit: float | None) -> float | None:
     A spent budget still gives the method a sliver (it then answers ``UNKNOWN``
     or what it has). None stays None (no limit).
     """
-    if limit is None:
-        return None
-    return max(limit - (time.perf_counter() - _started), 1e-3)
+    return None if limit is None else max(limit - (time.perf_counter() - _started), 1e-3)
 
 
 def solve_each(solve: Callable[..., Any], instances: Sequence[Any], **options: Any) -> tuple[list[Any], bool]:

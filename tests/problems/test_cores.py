@@ -7,6 +7,7 @@ import os
 import pytest
 
 from knightcert.cli.main import main
+from knightcert.compare import runner
 from knightcert.compare.runner import run_isolated
 from knightcert.problems import cores
 from knightcert.problems.errors import InvalidArgument
@@ -17,9 +18,13 @@ def test_the_harness_shares_the_cpus_again_for_each_comparison_but_keeps_the_use
     monkeypatch.delenv(cores.THREADS_ENV)
     monkeypatch.setattr(cores, "_SET", {})
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
+    seen: list[str | None] = []  # what the workers start with (the caller's own is put back after)
+    monkeypatch.setattr(
+        runner, "pool_rows", lambda pool, tasks: seen.append(os.getenv(cores.THREADS_ENV)) or []
+    )
     for workers, threads in [(1, "8"), (4, "2"), (3, "2"), (8, "1")]:  # runs x threads within 8 CPUs
         assert list(run_isolated([], workers=workers)) == []
-        assert os.environ[cores.THREADS_ENV] == threads
+        assert seen.pop() == threads and cores.THREADS_ENV not in os.environ
     monkeypatch.setenv(cores.THREADS_ENV, "3")  # the user's, from now on
     cores.share_threads(1)
     assert cores.available_threads() == 3
