@@ -26,6 +26,7 @@ first, then Parquet, CSV, Markdown: the first one that exists).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -166,12 +167,10 @@ def cpsat_parameters() -> dict[str, Any]:
 
 
 def _cpu_model() -> str:
-    try:
+    with contextlib.suppress(OSError):
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
                 return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
     return platform.processor() or platform.machine()
 
 

@@ -35,7 +35,7 @@ from knightcert.compare.report import row_from_record
 from knightcert.problems import stopping
 from knightcert.problems.answers import answer_fields
 from knightcert.problems.checkers import certify
-from knightcert.problems.cores import THREADS_ENV, share_threads, usable_cores
+from knightcert.problems.cores import usable_cores
 from knightcert.problems.errors import KnightcertError
 from knightcert.problems.result import Result
 from knightcert.registry import MethodRef, resolve
@@ -236,7 +236,7 @@ def save_run_answer(task: Task, result) -> str:
     a new file at ``task.answers`` (the folder made again), never into the moved one.
     Returns ``FILE#LINE``, relative to the folder."""
     from knightcert.problems.answers import answer_to_dict
-    from knightcert.problems.output_file import FILE_MODE, cannot_write
+    from knightcert.problems.output_file import cannot_write, file_mode
 
     assert task.answers is not None  # called only for tasks that keep their answers
     parameters = {"time_limit": task.time_limit, "seed": task.seed, "repeat": task.repeat}
@@ -250,7 +250,7 @@ def save_run_answer(task: Task, result) -> str:
             if not stream or not _takes(stream, os.path.join(folder, name), len(line)):  # a new file
                 os.makedirs(folder, exist_ok=True)
                 fd, path = tempfile.mkstemp(".jsonl", "runs-", folder)
-                os.fchmod(fd, FILE_MODE)
+                os.fchmod(fd, file_mode())
                 stream, name, lines = os.fdopen(fd, "w", encoding="utf-8"), os.path.basename(path), 0
             stream.write(line)
             stream.flush()
@@ -321,16 +321,8 @@ def pool_rows(pool: Pool, tasks: Iterable[Task]) -> Generator[Row, None, None]:
 def run_isolated(tasks: Iterable[Task], workers: int = 2) -> Generator[Row, None, None]:
     """Run the tasks on ``workers`` persistent workers (see the module docstring); yield rows as
     they finish. Closing the generator (or Ctrl-C) kills the runs still going."""
-    workers = min(workers, usable_cores())  # never more busy workers than cores
-    saved = os.environ.get(THREADS_ENV)  # runs x solver threads <= cores: each run's CP-SAT reads it
-    share_threads(workers)
-    try:
-        yield from pool_rows(shared_pool(workers), tasks)
-    finally:  # the caller's environment as it was (the workers keep theirs)
-        if saved is None:
-            os.environ.pop(THREADS_ENV, None)
-        else:
-            os.environ[THREADS_ENV] = saved
+    # never more busy workers than cores; runs x solver threads <= cores (workers.thread_share)
+    yield from pool_rows(shared_pool(min(workers, usable_cores())), tasks)
 
 
 def _foreign(task: Task) -> bool:

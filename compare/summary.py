@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from textwrap import shorten
 
 from knightcert.compare.harness import Row
+from knightcert.compare.statistics import seconds
 
 __all__ = ["method_summary_table", "row_certified", "rows_table"]
 
@@ -24,7 +25,7 @@ def rows_table(rows: Sequence[Row], title: str = ""):  # -> rich.table.Table
             _value(row.objective),
             _value(row.bound),
             gap_cell(row),
-            _seconds(row.time_s),
+            seconds(row.time_s),
             "yes" if row.verified else "[bold red]NO[/]" if row.status != "UNKNOWN" else "-",
             shown(row_certified(row)),
         )
@@ -96,10 +97,6 @@ def _value(value: object) -> str:
     return "-" if value is None else str(value)
 
 
-def _seconds(value: float) -> str:
-    return f"{1000 * value:.1f} ms" if value < 1 else f"{value:.2f} s"
-
-
 def _add_columns(table, names: Sequence[str], left: Sequence[str], centre: Sequence[str] = ()) -> None:
     """The columns ``names`` of a rich ``table``: text ``left`` aligned, ``centre`` centred, the
     rest (numbers) right aligned."""
@@ -154,7 +151,7 @@ def _summary_cells(problem: str, method: str, mine: list[Row], exists: set[str])
         f"{sum(r.verified for r in answered)}/{len(answered)}",
         str(sum(not (r.verified and r.status != "UNKNOWN") for r in mine)),
         *_gap_cells(problem, mine, exists),
-        _seconds(sum(r.time_s for r in mine)),
+        seconds(sum(r.time_s for r in mine)),
     ]
 
 

@@ -115,7 +115,12 @@ def _greedy(board, built, lazy, visited, start, end, closed, total, path):  # pr
     while True:
         if lazy:
             _near(u // board[1], u % board[1], board, built)
-            lazy = depth < total >> 3 or _rest(board, built)  # a long walk: the rest built at once
+            if depth >= total >> 3:  # a long walk: the tiles not built yet (none near a visited square)
+                for t in np.flatnonzero(built == 0):  # built at once, then no more checks
+                    r, c = divmod(t, (board[1] + 7) >> 3)  # the tile's row and column of tiles
+                    _build(r * 8, r * 8 + 8, c * 8, c * 8 + 8, *board)
+                built[:] = 2
+                lazy = False
         visited[u] = 1
         _shift(moves, degree, u, -1)
         if depth == total - 1:
@@ -146,16 +151,6 @@ def _near(r, c, board, built):  # pragma: no cover - compiled
                     built[tr * tiles + tc] = 1
                     _build(tr * 8, tr * 8 + 8, tc * 8, tc * 8 + 8, *board)
         built[(r >> 3) * tiles + (c >> 3)] = 2
-
-
-@njit(cache=True, nogil=True)
-def _rest(board, built):  # pragma: no cover - compiled
-    """Build every tile not built yet (none has a visited square near it: see :func:`_near`); False."""
-    for t in np.flatnonzero(built == 0):
-        r, c = divmod(t, (board[1] + 7) >> 3)  # the tile's row and column of tiles
-        _build(r * 8, r * 8 + 8, c * 8, c * 8 + 8, *board)
-    built[:] = 2
-    return False
 
 
 @njit(cache=True, nogil=True)

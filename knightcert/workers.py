@@ -51,6 +51,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from knightcert.problems.cores import THREADS_ENV, thread_share
+
 __all__ = [
     "GRACE_SECONDS",
     "GRACE_SHARE",
@@ -268,7 +270,7 @@ class _Worker:
     folder: str = ""  # TMPDIR of its processes, removed when it ends (however it ends)
 
     @classmethod
-    def start(cls) -> _Worker:
+    def start(cls, threads: str = "") -> _Worker:
         for stream in (sys.stdout, sys.stderr):  # nothing buffered here is written twice
             with contextlib.suppress(Exception):
                 stream.flush()
@@ -280,7 +282,7 @@ class _Worker:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             start_new_session=True,
-            env={**os.environ, _MARK: token, "TMPDIR": folder},
+            env={**os.environ, _MARK: token, "TMPDIR": folder, THREADS_ENV: threads or thread_share(1)},
         )
         return cls(process, f"{_MARK}={token}".encode(), folder=folder)
 
@@ -470,7 +472,7 @@ class Pool:
         try:
             while pending or any(worker.queue for worker in active):
                 while pending and len(active) < self.size:
-                    worker = self.idle.pop() if self.idle else _Worker.start()
+                    worker = self.idle.pop() if self.idle else _Worker.start(thread_share(self.size))
                     if worker.process.poll() is not None:  # ended while idle: replaced
                         worker.kill()
                         continue

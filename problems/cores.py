@@ -17,7 +17,7 @@ import os
 
 from knightcert.problems.errors import InvalidArgument
 
-__all__ = ["THREADS_ENV", "available_threads", "share_threads", "usable_cores"]
+__all__ = ["THREADS_ENV", "available_threads", "share_threads", "thread_share", "usable_cores"]
 
 #: Environment variable that tells a solve how many threads it may use.
 THREADS_ENV = "KNIGHTCERT_THREADS"
@@ -43,6 +43,13 @@ def available_threads() -> int:
     if text and not (text.isascii() and text.isdigit() and len(text) < 9 and 1 <= int(text) <= most):
         raise InvalidArgument(f"${THREADS_ENV}: expected 1 to {most} threads (4 a usable CPU), got {text!r}")
     return int(text) if text else usable_cores()
+
+
+def thread_share(runs: int) -> str:
+    """The threads each of ``runs`` parallel runs may use: ``$KNIGHTCERT_THREADS`` when the user set
+    it, else the usable CPUs // ``runs`` (at least one); the workers get it in their environment."""
+    given, share = os.environ.get(THREADS_ENV), str(max(1, usable_cores() // max(1, runs)))
+    return given if given not in (None, _SET.get(THREADS_ENV)) else share
 
 
 def share_threads(runs: int) -> None:

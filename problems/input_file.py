@@ -19,6 +19,7 @@ one line and exit code 2.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import stat
@@ -257,14 +258,11 @@ def _kind(mode: int) -> str:
 def available_memory() -> int:
     """Bytes this process can still allocate: ``MemAvailable`` (Linux), capped by ``RLIMIT_AS``."""
     available = None
-    try:
-        with open("/proc/meminfo", "rb") as meminfo:
-            for line in meminfo:
-                if line.startswith(b"MemAvailable:"):
-                    available = int(line.split()[1]) * 1024
-                    break
-    except (OSError, ValueError, IndexError):
-        pass
+    with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/meminfo", "rb") as meminfo:
+        for line in meminfo:
+            if line.startswith(b"MemAvailable:"):
+                available = int(line.split()[1]) * 1024
+                break
     if available is None:
         try:
             available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")

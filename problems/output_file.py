@@ -35,6 +35,7 @@ __all__ = [
     "TEMPORARY_SUFFIX",
     "atomic_output",
     "cannot_write",
+    "file_mode",
     "open_lock_file",
     "remove_stale_temporaries",
     "write_atomic",
@@ -44,8 +45,6 @@ __all__ = [
 TEMPORARY_SUFFIX = ".tmp"
 #: Characters of the target's name kept in its temporary's name (a long name still leaves room).
 _NAME_KEPT = 80
-#: Permissions of a finished file (the temporary is created 0600 and opened up once complete).
-FILE_MODE = 0o644
 
 
 def cannot_write(path: str | os.PathLike[str], exc: OSError) -> InvalidArgument:
@@ -88,7 +87,7 @@ def atomic_output(path: str | os.PathLike[str], binary: bool = False) -> Iterato
                 yield stream
                 stream.flush()
                 os.fsync(stream.fileno())
-                os.fchmod(stream.fileno(), FILE_MODE)
+                os.fchmod(stream.fileno(), file_mode(target))  # the temporary was made 0600
             os.replace(temporary, target)
         except OSError as exc:
             raise cannot_write(target, exc) from None
@@ -96,6 +95,21 @@ def atomic_output(path: str | os.PathLike[str], binary: bool = False) -> Iterato
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def file_mode(replaced: str = "") -> int:
+    """The permissions a finished file gets: those of the regular file ``replaced`` (when there is
+    one), else what the umask leaves of 0o666 (read from ``/proc``, never set: ``os.umask`` would
+    change it for every thread of the caller), else 0o644."""
+    with contextlib.suppress(OSError):
+        if stat.S_ISREG((info := os.lstat(replaced)).st_mode):
+            return stat.S_IMODE(info.st_mode)
+    with (
+        contextlib.suppress(OSError, ValueError, IndexError, StopIteration),
+        open("/proc/self/status") as status,
+    ):
+        return 0o666 & ~int(next(line for line in status if line.startswith("Umask:")).split()[1], 8)
+    return 0o644
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:

@@ -8,8 +8,8 @@ import os
 import pytest
 
 from knightcert.cli.main import main
-from knightcert.compare import runner
 from knightcert.compare.runner import run_isolated
+from knightcert.problems.cores import thread_share
 
 
 @pytest.mark.parametrize("bad", ["local:0", "local:x", "local:", "local:100000"])
@@ -24,12 +24,8 @@ def test_parallel_runs_share_the_cpus_this_process_may_run_on(monkeypatch):
     monkeypatch.delenv("KNIGHTCERT_THREADS")
     monkeypatch.setattr(os, "cpu_count", lambda: 64)  # the machine's; the process may use 4 of them
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
-    seen: list[str | None] = []  # what the workers start with (the caller's own is put back after)
-    monkeypatch.setattr(
-        runner, "pool_rows", lambda pool, tasks: seen.append(os.getenv("KNIGHTCERT_THREADS")) or []
-    )
-    assert list(run_isolated([], workers=2)) == []
-    assert seen == ["2"]  # runs x threads within the 4 usable cores
+    assert list(run_isolated([], workers=2)) == [] and "KNIGHTCERT_THREADS" not in os.environ
+    assert thread_share(2) == "2"  # the workers': runs x threads within the 4 usable cores
     assert main(["compare", "knights", "--dask", "local:5"]) == 2  # more workers than usable cores
 
 

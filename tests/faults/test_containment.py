@@ -363,3 +363,21 @@ def test_a_users_file_named_like_the_reports_lock_is_left_alone(tmp_path):
     args = ["compare", "knights", "--suite", "random", "--sizes", "6", "--seeds", "1", "--methods", "greedy"]
     assert main([*args, "--out", str(tmp_path / "r.json")]) == 2
     assert (tmp_path / "r.json.lock").read_text() == "my notes\n" and not (tmp_path / "r.json").exists()
+
+
+def test_a_replaced_file_keeps_its_mode_and_a_new_one_follows_the_umask(tmp_path):
+    """An eleventh-session reviewer's finding: a private (0600) answer file became world-readable
+    (0644) when ``--save`` or ``--out`` replaced it, whatever the umask."""
+    from knightcert.problems.output_file import write_atomic
+
+    private = tmp_path / "a.json"
+    private.write_text("{}")
+    private.chmod(0o600)
+    write_atomic(private, "[]")
+    assert private.read_text() == "[]" and private.stat().st_mode & 0o777 == 0o600
+    old = os.umask(0o077)
+    try:
+        write_atomic(tmp_path / "new.json", "[]")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o600

@@ -7,7 +7,6 @@ import os
 import pytest
 
 from knightcert.cli.main import main
-from knightcert.compare import runner
 from knightcert.compare.runner import run_isolated
 from knightcert.problems import cores
 from knightcert.problems.errors import InvalidArgument
@@ -18,13 +17,9 @@ def test_the_harness_shares_the_cpus_again_for_each_comparison_but_keeps_the_use
     monkeypatch.delenv(cores.THREADS_ENV)
     monkeypatch.setattr(cores, "_SET", {})
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
-    seen: list[str | None] = []  # what the workers start with (the caller's own is put back after)
-    monkeypatch.setattr(
-        runner, "pool_rows", lambda pool, tasks: seen.append(os.getenv(cores.THREADS_ENV)) or []
-    )
     for workers, threads in [(1, "8"), (4, "2"), (3, "2"), (8, "1")]:  # runs x threads within 8 CPUs
-        assert list(run_isolated([], workers=workers)) == []
-        assert seen.pop() == threads and cores.THREADS_ENV not in os.environ
+        assert cores.thread_share(workers) == threads  # the workers' (the caller's own left alone)
+        assert list(run_isolated([], workers=workers)) == [] and cores.THREADS_ENV not in os.environ
     monkeypatch.setenv(cores.THREADS_ENV, "3")  # the user's, from now on
     cores.share_threads(1)
     assert cores.available_threads() == 3
@@ -48,3 +43,17 @@ def test_a_good_thread_count_is_taken(monkeypatch, value, threads):
     monkeypatch.setenv(cores.THREADS_ENV, value)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
     assert cores.available_threads() == (threads or cores.usable_cores())
+
+
+def test_a_pools_workers_get_their_share_of_the_threads_in_their_own_environment(monkeypatch):
+    """The share reaches the workers, not the caller's environment (an eleventh-session reviewer
+    found ``KNIGHTCERT_THREADS`` left set in a program that had run a comparison)."""
+    from knightcert.workers import Job, Pool
+
+    monkeypatch.delenv(cores.THREADS_ENV, raising=False)
+    monkeypatch.setattr(cores, "_SET", {})
+    with Pool(2) as pool:
+        seen = [
+            outcome.value for _, outcome in pool.run([Job(os.getenv, (cores.THREADS_ENV,), trusted=True)])
+        ]
+    assert seen == [str(max(1, cores.usable_cores() // 2))] and cores.THREADS_ENV not in os.environ
