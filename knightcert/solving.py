@@ -74,6 +74,8 @@ def model(instance: Any, **options: Any) -> Any:
         raise InvalidArgument(
             f"instance: no CP-SAT model object for {problem}; models: {', '.join(MODEL_BUILDERS)}"
         )
+    if problem == "path" and instance.via:  # the methods take them leg by leg (knightcert.variants)
+        raise InvalidArgument("via squares: the path model has none; solve() takes them leg by leg")
     builder = load(MODEL_BUILDERS[problem])
     valid = [p for p in inspect.signature(builder).parameters if p not in ("instance", "clock")]
     for option in set(options) - set(valid):

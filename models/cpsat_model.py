@@ -98,6 +98,7 @@ class CpsatModel(abc.ABC):
         self.info: dict[str, Any] = {}
         self.build_time = 0.0
         self._base: tuple[Any, ...] = ()
+        self.objective_bound: float | None = None  # CP-SAT's, in the model's objective, of the last run
 
     def _built(self) -> None:
         """Mark the end of building: what the model holds now is the instance's model."""
@@ -163,25 +164,29 @@ class CpsatModel(abc.ABC):
             claim of optimality or of non-existence is backed by CP-SAT alone (module docstring).
         """
         limit = None if time_limit is None else bounded_seconds(time_limit, "time limit")
-        changed = self.changed
+        changed, own = self.changed, self._shape()[2:9] == self._base[2:9]  # [2:9]: the objective
+        self.stop_at = self.stop_at if own else None  # a target in the builder's objective, not the user's
         result = self.run(began=time.perf_counter(), time_limit=limit, seed=seed, workers=workers)
         result = result.with_(instance=getattr(self.instance, "name", "") or "")
-        checked = certify(self.instance, result) if not changed else self._certify_changed(result)
+        checked = certify(self.instance, result) if not changed else self._certify_changed(result, own)
         if check is not None and checked.solution is not None and not check(checked.solution):
             info = {**checked.info, "check_error": "answer rejected by the user's check"}
             return checked.with_(verified=False, evidence=(), info=info)
         return checked
 
-    def _certify_changed(self, result: Result) -> Result:
+    def _certify_changed(self, result: Result, own: bool = True) -> Result:
         """The answer of a changed model: its solution checked against the instance, its claim
-        of optimality or non-existence CP-SAT's."""
+        of optimality or non-existence CP-SAT's. Without the builder's own objective (``own``),
+        optimal only in CP-SAT's own status, and CP-SAT's bound on the user's objective in ``info``."""
         how = "CP-SAT, on the model as the user changed it (the checker knows only the instance)"
-        own = self._shape()[2:9] == self._base[2:9]  # the builder's objective: its bound counts the same
-        bound = result.bound if own else None  # else the user's objective's, kept in info
+        bound = result.bound if own else None  # else in the builder's units from the user's objective
+        if not own and result.status is Status.OPTIMAL and result.info.get("native_status") != "OPTIMAL":
+            result = result.with_(status=Status.FEASIBLE)  # _extract read the user's bound as knights
         claims = {Status.OPTIMAL: "optimal", Status.INFEASIBLE: "infeasible"}  # a bound: CP-SAT's word too
         claim = claims.get(result.status, None if bound is None else "bound")
         solver = () if claim is None else (Evidence(claim, Backing.SOLVER, how),)
-        info = {**result.info, "changed_model": True, **({} if own else {"model_bound": result.bound})}
+        mine = {} if own else {"model_bound": self.objective_bound}  # CP-SAT's, on the user's objective
+        info = {**result.info, "changed_model": True, **mine}
         if result.solution is None:
             return result.with_(verified=False, evidence=solver, info=info)
         answer = certify(self.instance, result.with_(status=Status.FEASIBLE, bound=None))
@@ -210,6 +215,7 @@ class CpsatModel(abc.ABC):
             stop_when=stop_when,
         )
         info = {**solved.info(), **self.info}
+        self.objective_bound = solved.solver.best_objective_bound if solved.has_solution else None
         if not solved.has_solution:
             return Result.empty(
                 self.problem, "cpsat", time.perf_counter() - began, status=solved.status, info=info

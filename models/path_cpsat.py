@@ -80,8 +80,6 @@ class PathModel(CpsatModel):
             raise ValueError(f"unknown formulation {formulation!r}; valid: {', '.join(FORMULATIONS)}")
         if bound not in ("bfs", "none"):
             raise ValueError(f"unknown bound {bound!r}; valid: bfs, none")
-        if instance.via:  # the methods solve leg by leg (knightcert.variants); one model has no legs
-            raise ValueError("via squares: the path model has none; solve() takes them leg by leg")
         board = self.board = instance.board
         SizeLimitExceeded.check("cpsat", board.n_free, MAX_CPSAT_SQUARES, "free squares")
         super().__init__(instance, clock)

@@ -1,9 +1,9 @@
 """The CPUs this process may run on, and the threads a solve may use of them.
 
 ``$KNIGHTCERT_THREADS`` (:data:`THREADS_ENV`, a whole number of 1 to 4 a usable CPU) overrides
-the CPUs: the harness sets it to the usable CPUs // its parallel runs
-(:func:`share_threads`), so that runs x solver threads never exceed them; every process started
-after that (workers, Dask workers) inherits it.
+the CPUs: the harness sets it, in its workers' environment only (local and Dask), to the usable
+CPUs // its parallel runs (:func:`thread_share`, unless the user set it), so that runs x solver
+threads never exceed them.
 
 Examples
 --------
@@ -17,11 +17,10 @@ import os
 
 from knightcert.problems.errors import InvalidArgument
 
-__all__ = ["THREADS_ENV", "available_threads", "share_threads", "thread_share", "usable_cores"]
+__all__ = ["THREADS_ENV", "available_threads", "thread_share", "usable_cores"]
 
 #: Environment variable that tells a solve how many threads it may use.
 THREADS_ENV = "KNIGHTCERT_THREADS"
-_SET: dict[str, str] = {}  # the value share_threads set (while the variable holds it: set again)
 
 
 def usable_cores() -> int:
@@ -48,13 +47,4 @@ def available_threads() -> int:
 def thread_share(runs: int) -> str:
     """The threads each of ``runs`` parallel runs may use: ``$KNIGHTCERT_THREADS`` when the user set
     it, else the usable CPUs // ``runs`` (at least one); the workers get it in their environment."""
-    given, share = os.environ.get(THREADS_ENV), str(max(1, usable_cores() // max(1, runs)))
-    return given if given not in (None, _SET.get(THREADS_ENV)) else share
-
-
-def share_threads(runs: int) -> None:
-    """Give each of ``runs`` parallel runs the usable CPUs // ``runs`` threads (at least one), by
-    setting ``$KNIGHTCERT_THREADS`` for this process and those it starts, unless the user set it
-    (a value set here is set again for the next call's runs)."""
-    if os.environ.get(THREADS_ENV) in (None, _SET.get(THREADS_ENV)):
-        os.environ[THREADS_ENV] = _SET[THREADS_ENV] = str(max(1, usable_cores() // max(1, runs)))
+    return os.environ.get(THREADS_ENV) or str(max(1, usable_cores() // max(1, runs)))

@@ -29,7 +29,7 @@ from knightcert.cli.options import (
     worker_count,
 )
 from knightcert.compare.suites import SUITES
-from knightcert.problems.cores import share_threads
+from knightcert.problems.cores import THREADS_ENV, thread_share
 from knightcert.problems.errors import InvalidInstance
 from knightcert.registry import method_names, problem_names
 
@@ -250,9 +250,10 @@ def local_cluster(address: str):
     started the cluster, so closing the client closes it."""
     from distributed import Client
 
-    share_threads(workers := int(address.partition(":")[2]))  # the workers inherit it
+    workers = int(address.partition(":")[2])
     return Client(
         n_workers=workers,
+        env={THREADS_ENV: thread_share(workers)},  # in the workers' environment, never in ours
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",

@@ -112,7 +112,7 @@ def main(
             print(closed, file=sys.stderr)
         return session.EXIT_USAGE
     previous = {signum: _install(signum, session.on_signal) for signum in _STOPS}
-    ours = {key: os.environ.get(key) for key in ("KNIGHTCERT_MEMORY_LIMIT", "KNIGHTCERT_THREADS")}
+    memory = os.environ.get("KNIGHTCERT_MEMORY_LIMIT")  # set by --memory-limit for the workers
     try:
         parser = _build_parser_deferring_signals(argv, own_process)
         args = parser.parse_args(argv)
@@ -151,11 +151,10 @@ def main(
         for signum, handler in previous.items():
             if handler is not None:
                 _install(signum, handler)
-        for key, value in ours.items() if not own_process else ():  # a program calling main: as it was
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+        if not own_process and memory is None:  # a program calling main: its environment as it was
+            os.environ.pop("KNIGHTCERT_MEMORY_LIMIT", None)
+        elif not own_process and memory is not None:
+            os.environ["KNIGHTCERT_MEMORY_LIMIT"] = memory
 
 
 def _build_parser_deferring_signals(argv: Sequence[str], own_process: bool) -> argparse.ArgumentParser:

@@ -269,8 +269,6 @@ def add_memory_limit(parser: argparse.ArgumentParser) -> None:
 def apply_memory_limit(megabytes: int | None) -> None:
     """Pass ``--memory-limit`` to the methods (and the workers forked to run them)."""
     if megabytes is not None:
-        import os
-
         from knightcert.workers import MEMORY_LIMIT_VARIABLE
 
         os.environ[MEMORY_LIMIT_VARIABLE] = str(megabytes)

@@ -116,13 +116,15 @@ def certify_tour(instance: TourInstance, result: Result) -> tuple[list[Evidence]
         backing, removed = _nonexistence(instance, result.method, attached)
         checked = None if removed is None else {"separator": separator_squares(instance.board, removed)}
         return [backing], checked
+    trivial = [Evidence("bound", Backing.CERTIFICATE, "a tour has every usable square")]
     if result.status is Status.UNKNOWN and result.solution is None:  # at most the trivial bound
-        return [Evidence("bound", Backing.CERTIFICATE, "a tour has every usable square")], None
+        return trivial, None
     check_tour_moves(instance, result.solution)
     if result.objective != len(result.solution):
         raise CheckFailed(f"objective {result.objective} but the tour has {len(result.solution)} squares")
     check_sides(instance, result.solution)
     evidence = [Evidence("answer", Backing.CERTIFICATE, "tour replayed")]
+    evidence += trivial if result.bound is not None and result.status is Status.FEASIBLE else []
     if result.status is Status.OPTIMAL:
         evidence.append(Evidence("optimal", Backing.CERTIFICATE, "every usable square visited"))
     return evidence, None

@@ -41,3 +41,19 @@ def test_a_local_cluster_runs_the_comparison_and_is_closed(tmp_path, capsys):
     import multiprocessing
 
     assert not [p for p in multiprocessing.active_children() if p.is_alive()]  # the workers are gone
+
+
+@pytest.mark.slow  # a cluster's start-up
+def test_a_local_clusters_workers_get_their_thread_share_and_the_callers_environment_is_kept(monkeypatch):
+    """The share goes into the Dask workers' environment, never into the caller's (an
+    eleventh-session reviewer found ``KNIGHTCERT_THREADS`` left set after a comparison)."""
+    pytest.importorskip("distributed")
+    from knightcert.cli.compare import local_cluster
+
+    monkeypatch.delenv("KNIGHTCERT_THREADS", raising=False)
+    client = local_cluster("local:1")
+    try:
+        seen = set(client.run(lambda: os.getenv("KNIGHTCERT_THREADS")).values())
+    finally:
+        client.close()
+    assert seen == {thread_share(1)} and "KNIGHTCERT_THREADS" not in os.environ

@@ -37,3 +37,14 @@ def test_one_start_exhausted_is_unknown_with_the_reason():
     result = warnsdorff(CORNERLESS)
     assert result.status is Status.UNKNOWN
     assert "1 of the 11 allowed starts" in result.record.stopped
+
+
+def test_a_tour_answer_with_the_only_possible_bound_is_certified():
+    """A third reviewer's finding: once a bound needed evidence, a tour carrying the bound n (the
+    only one the checker accepts) was no longer certified: the checker now says what backs it."""
+    from knightcert.problems.checkers import certify
+
+    instance = tour_instance(5, 6)
+    found = warnsdorff(instance, check=False)
+    checked = certify(instance, found.with_(bound=30))
+    assert checked.certified and [e.claim for e in checked.evidence] == ["answer", "bound"]

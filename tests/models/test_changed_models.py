@@ -91,3 +91,28 @@ def test_a_models_bad_arguments_are_the_users_errors():
         knightcert.model(knights_instance(5), hint=[[99, 99]])
     with pytest.raises(InvalidArgument, match="time limit"):
         knightcert.model(knights_instance(5)).solve(time_limit="a")  # type: ignore[arg-type]
+
+
+def test_an_objective_of_the_users_is_optimal_only_in_cpsats_own_status():
+    """A third reviewer's finding: with the user's objective, CP-SAT's bound on it was read as a
+    bound on the knights, and a placement CP-SAT had only found was reported OPTIMAL."""
+    model = knightcert.model(knights_instance(8))
+    model.cp.maximize(sum(model.knight[r, c] for r in range(8) for c in range(8)) - 1000)
+    placement = [[r, c] for r in range(8) for c in range(8) if (r + c) % 2 == 0][:20]
+    found = Result.answer(
+        "knights", "cpsat", status=Status.OPTIMAL, objective=20, bound=20, solution=placement
+    )
+    model.objective_bound = -968.0  # CP-SAT's, on the user's objective
+    result = model._certify_changed(found.with_(info={"native_status": "FEASIBLE"}), own=False)
+    assert result.status is Status.FEASIBLE and result.certified and result.bound is None
+    assert _claims(result) == [("answer", "certificate")] and result.info["model_bound"] == -968.0
+
+
+def test_the_path_cpsat_method_called_with_via_squares_answers_as_the_others_do():
+    """Only the model object refuses via squares; the method itself answers (its answer is then
+    checked against the legs like bfs's when it is called without knightcert.solve)."""
+    from knightcert.registry import resolve
+
+    instance = LostKnightInstance(Board(6, 6, torus=True), (0, 0), (4, 4), "t", via=((1, 1),))
+    assert not resolve("path", "cpsat")(instance).verified
+    assert not resolve("path", "bfs")(instance).verified

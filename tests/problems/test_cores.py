@@ -15,14 +15,12 @@ from knightcert.problems.errors import InvalidArgument
 def test_the_harness_shares_the_cpus_again_for_each_comparison_but_keeps_the_users_value(monkeypatch):
     monkeypatch.setenv(cores.THREADS_ENV, "8")
     monkeypatch.delenv(cores.THREADS_ENV)
-    monkeypatch.setattr(cores, "_SET", {})
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
     for workers, threads in [(1, "8"), (4, "2"), (3, "2"), (8, "1")]:  # runs x threads within 8 CPUs
         assert cores.thread_share(workers) == threads  # the workers' (the caller's own left alone)
         assert list(run_isolated([], workers=workers)) == [] and cores.THREADS_ENV not in os.environ
     monkeypatch.setenv(cores.THREADS_ENV, "3")  # the user's, from now on
-    cores.share_threads(1)
-    assert cores.available_threads() == 3
+    assert cores.thread_share(4) == "3" and cores.available_threads() == 3
 
 
 @pytest.mark.parametrize("value", ["²", "99999999999", "100000", "33", "0", "many", "-1", "1" * 5000])
@@ -51,7 +49,6 @@ def test_a_pools_workers_get_their_share_of_the_threads_in_their_own_environment
     from knightcert.workers import Job, Pool
 
     monkeypatch.delenv(cores.THREADS_ENV, raising=False)
-    monkeypatch.setattr(cores, "_SET", {})
     with Pool(2) as pool:
         seen = [
             outcome.value for _, outcome in pool.run([Job(os.getenv, (cores.THREADS_ENV,), trusted=True)])
