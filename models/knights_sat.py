@@ -14,11 +14,11 @@ Nothing the solver says is trusted: a proof that does not check is refused.
 from __future__ import annotations
 
 import json
+import math
 import os
-import shutil
 import sys
 import time
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -131,9 +131,10 @@ class BoundProof:
         self.formula = formula_of(board, self.fixed)
         self.began, self.began_wall = time.perf_counter(), time.time()
         self.limit = PROOF_SECONDS if time_limit is None else max(float(time_limit), 0.0)
-        self.folder = tempfile.mkdtemp(prefix="knightcert-lrat-")
-        self.path = os.path.join(self.folder, "proof.lrat")
-        task = os.path.join(self.folder, "task.npz")
+        # the task, the child's start time and its answer: files without a name, the child's by
+        # descriptor, so nothing is left behind however the two processes end (kill -9 included)
+        self.files = [tempfile.TemporaryFile() for _ in range(3)]  # noqa: SIM115 - closed by finish()
+        task, self.started, self.answer = self.files
         try:
             sizes = [board.rows, board.cols, int(bool(board.torus)), self.knights + len(self.fixed)]
             np.savez(
@@ -142,14 +143,20 @@ class BoundProof:
                 blocked=np.asarray(board.blocked, dtype=bool),
                 fixed=np.array(self.fixed, dtype=np.int64).reshape(-1, 2),
             )
+            task.flush()
             # a fresh interpreter running this module (not multiprocessing, which would import
             # the caller's main script again: a script without `if __name__ == "__main__"`)
             quiet: dict[str, Any] = dict.fromkeys(("stdin", "stdout", "stderr"), subprocess.DEVNULL)
-            command = [sys.executable, "-m", __name__, task, self.path]
-            self.child = subprocess.Popen(command, **quiet, env=_child_environment())
+            fds = [stream.fileno() for stream in self.files]  # and its CPU seconds: an orphan ends too
+            command = [sys.executable, "-m", __name__, str(math.ceil(self.limit) + 1), *map(str, fds)]
+            self.child = subprocess.Popen(command, **quiet, env=_child_environment(), pass_fds=fds)
         except BaseException:
-            shutil.rmtree(self.folder, ignore_errors=True)
+            self._close()
             raise
+
+    def _close(self) -> None:
+        for stream in self.files:
+            stream.close()
 
     def left(self) -> float:
         """Seconds left of the proof's time limit."""
@@ -174,7 +181,7 @@ class BoundProof:
         try:
             return self._outcome()
         finally:
-            shutil.rmtree(self.folder, ignore_errors=True)
+            self._close()
 
     def _outcome(self) -> tuple[dict[str, Any] | None, list[list[int]] | None, dict[str, Any]]:
         upper, ended = self.knights - 1, self._ended()
@@ -184,23 +191,23 @@ class BoundProof:
             "proof_solver": f"CaDiCaL 1.9.5 (python-sat {SOLVER})",
             "proof_solve_s": round(time.perf_counter() - self.began, 3),
         }
-        started = _started(self.folder)
+        started = _started(self.started)
         if started is not None:  # the child's interpreter start and imports, apart
             info["proof_start_s"] = round(min(max(started - self.began_wall, 0.0), info["proof_solve_s"]), 3)
-        if not ended:
+        if not ended or (exitcode < 0 and self.left() <= 0):  # killed by its own CPU limit: time is up too
             info["proof"] = f"no proof within {self.limit:g} s" if self.left() <= 0 else "stopped"
             return None, None, info
         if exitcode == SATISFIABLE:
             info["proof"] = f"the solver placed {upper + 1} knights: the bound {upper} is wrong"
-            return None, _placement(self.board, self.path + ".model", self.fixed), info
+            return None, _placement(self.board, self.answer, self.fixed), info
         if exitcode == NO_LRAT:
             info["proof"] = "no proof: this python-sat writes no LRAT that maps onto the checker's formula"
             return None, None, info
         if exitcode != 0:
             info["proof"] = f"the proof's solver process failed (exit code {exitcode})"
             return None, None, info
-        with open(self.path, encoding="ascii") as stream:  # packed by the child
-            packed = json.load(stream)
+        self.answer.seek(0)
+        packed = json.loads(self.answer.read())  # packed by the child
         size = f"LRAT, {packed['bytes']} bytes"
         if packed["bytes"] > MAX_PROOF_BYTES:  # the checker would refuse it
             info["proof"] = f"{size}: past the {MAX_PROOF_BYTES} bytes a proof may have"
@@ -215,31 +222,23 @@ class BoundProof:
         return entry, None, info
 
 
-#: The file in the proof's folder where the child writes the wall-clock time it was ready to
-#: solve (its interpreter started, its modules imported).
-STARTED = "started"
-
-
-def _started(folder: str) -> float | None:
-    """When the child was ready to solve (seconds since the epoch), or None: not yet, or a
-    file that does not hold one finite number."""
-    import math
-
+def _started(stream: IO[bytes]) -> float | None:
+    """When the child was ready to solve (seconds since the epoch, which it writes to ``stream``
+    once its interpreter started and its modules are imported), or None: not yet, or not one
+    finite number."""
     try:
-        with open(os.path.join(folder, STARTED), "rb") as stream:
-            value = float(stream.read(64).decode("ascii"))
+        value = float(stream.seek(0) or stream.read(64).decode("ascii"))
     except (OSError, ValueError, UnicodeDecodeError):
         return None
     return value if math.isfinite(value) else None
 
 
-def _placement(board: Any, path: str, fixed: tuple = ()) -> list[list[int]] | None:
+def _placement(board: Any, stream: IO[bytes], fixed: tuple = ()) -> list[list[int]] | None:
     """The squares but the ``fixed`` ones the solver's model puts a knight on (written by the
-    child), or None."""
-    try:
-        chosen = np.fromfile(path, dtype=np.int64)
-    except OSError:
-        return None
+    child to ``stream``), or None."""
+    stream.seek(0)
+    data = stream.read()
+    chosen = np.frombuffer(data, dtype=np.int64, count=len(data) // 8)
     usable = np.flatnonzero(np.asarray(board.free, dtype=bool).reshape(-1))
     if chosen.size == 0 or chosen.min() < 0 or chosen.max() >= usable.size:
         return None
@@ -247,12 +246,11 @@ def _placement(board: Any, path: str, fixed: tuple = ()) -> list[list[int]] | No
     return [sq for sq in np.stack([rows, cols], axis=1).tolist() if tuple(sq) not in fixed]
 
 
-def _save_model(path: str | None, model: list[int] | None, squares: int) -> None:  # pragma: no cover
-    """Write the squares (0-based, among the usable ones) a model sets true to ``path``
+def _save_model(stream: IO[bytes] | None, model: list[int] | None, squares: int) -> None:  # pragma: no cover
+    """Write the squares (0-based, among the usable ones) a model sets true to ``stream``
     (when given), then exit :data:`SATISFIABLE`."""
-    if path is not None:
-        chosen = [v - 1 for v in (model or [])[:squares] if v > 0]
-        np.asarray(chosen, dtype=np.int64).tofile(path)
+    if stream is not None:
+        stream.write(np.array([v - 1 for v in (model or [])[:squares] if v > 0], dtype=np.int64).tobytes())
     sys.exit(SATISFIABLE)
 
 
@@ -272,40 +270,46 @@ def _child_environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": root + (os.pathsep + rest if rest else "")}
 
 
-def _main(task: str, path: str) -> None:  # pragma: no cover - child
-    """The solver's process: read the board and the numbers :class:`BoundProof` wrote to
-    ``task``, refute the formula, and write the packed proof to ``path`` (exit 0), the model's
-    knights to ``path.model`` (exit :data:`SATISFIABLE`), or exit :data:`NO_LRAT` when
-    python-sat cannot give a proof."""
-    with open(os.path.join(os.path.dirname(path), STARTED), "w") as stream:
-        stream.write(repr(time.time()))
+def _main(seconds: str, *files: str) -> None:  # pragma: no cover - child
+    """The solver's process, at most ``seconds`` of CPU: read the board and the numbers
+    :class:`BoundProof` wrote to the first of its three ``files`` (descriptors), write the time
+    it was ready to the second, refute the formula, and write to the third the packed proof (exit
+    0) or the model's knights (exit :data:`SATISFIABLE`); exit :data:`NO_LRAT` when python-sat
+    cannot give a proof."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_CPU, (int(seconds), int(seconds)))
+    task, started, answer = (os.fdopen(int(fd), "r+b") for fd in files)
+    started.write(repr(time.time()).encode("ascii"))
+    started.flush()
     from knightcert.problems.board import Board
 
+    task.seek(0)
     with np.load(task) as data:
         rows, cols, torus, knights, lex, lines, balanced = (int(v) for v in data["sizes"])
         blocked, fixed = data["blocked"], [(int(r), int(c)) for r, c in data["fixed"]]
-    _refute(Board(rows, cols, blocked, bool(torus)), knights, (lex, lines, balanced), path, fixed)
+    _refute(Board(rows, cols, blocked, bool(torus)), knights, (lex, lines, balanced), answer, fixed)
 
 
-def _refute(board: Any, knights: int, formula: tuple, path: str, fixed: list | tuple = ()) -> None:
+def _refute(board: Any, knights: int, formula: tuple, answer: IO[bytes], fixed: list | tuple = ()) -> None:
     """In the child: refute "at least ``knights`` knights" (the ``formula``'s ``lex``, ``lines``,
     ``balanced``); see :func:`_main`."""
     from knightcert.problems.checkers.clausal_proof import pack_proof
 
     lex, lines, balanced = formula
     _, clauses = knights_cnf(board, knights, lex=lex, lines=lines, balanced=balanced, fixed=fixed)
-    proof = _lrat(clauses, f"{path}.model", int(np.asarray(board.free, dtype=bool).sum()))
+    proof = _lrat(clauses, answer, int(np.asarray(board.free, dtype=bool).sum()))
     if proof is None:
         sys.exit(NO_LRAT)
-    with open(path, "w", encoding="ascii") as stream:  # packed here, in the child
-        json.dump(pack_proof(proof), stream)
+    answer.write(json.dumps(pack_proof(proof)).encode("ascii"))  # packed here, in the child
+    answer.flush()
 
 
 def _lrat(  # pragma: no cover - child process
-    clauses: list[list[int]], path: str | None = None, squares: int = 0
+    clauses: list[list[int]], answer: IO[bytes] | None = None, squares: int = 0
 ) -> bytes | None:
     """CaDiCaL's binary LRAT proof of the unsatisfiable ``clauses``, numbered as the checker
-    numbers them (clause ``i`` is ``i + 1``); writes the model's knights to ``path`` and exits
+    numbers them (clause ``i`` is ``i + 1``); writes the model's knights to ``answer`` and exits
     :data:`SATISFIABLE` when they are satisfiable; None when this python-sat cannot write
     LRAT or its identifiers cannot be mapped (then there is no proof). Not checked here: the
     checker checks it where the answer leaves the method (a 23 x 23 proof's check, 1.5 min,
@@ -329,7 +333,7 @@ def _lrat(  # pragma: no cover - child process
     for clause in clauses:
         solver.add_clause(clause)
     if solver.solve():
-        _save_model(path, solver.get_model(), squares)
+        _save_model(answer, solver.get_model(), squares)
     pysolvers.flushpr(handle)
     trace.seek(0)
     binary = trace.read()
@@ -339,4 +343,4 @@ def _lrat(  # pragma: no cover - child process
 
 
 if __name__ == "__main__":  # pragma: no cover - the solver's process (BoundProof)
-    _main(sys.argv[1], sys.argv[2])
+    _main(*sys.argv[1:])

@@ -246,7 +246,7 @@ def add_export_proof(parser: argparse.ArgumentParser) -> None:
     """``--export-proof DIR`` (knights, check): the clausal proof as standard files."""
     parser.add_argument(
         "--export-proof",
-        type=answers_folder,
+        type=proof_folder,
         metavar="DIR",
         help="knights: where an answer rests on a clausal proof, write DIR/formula.cnf (DIMACS), "
         "DIR/proof.lrat (text LRAT) and DIR/README (the commands of two other checkers)",
@@ -305,6 +305,17 @@ def answers_folder(text: str) -> str:
             raise argparse.ArgumentTypeError(f"{_cut(text)}: folder {_cut(folder)!r} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise argparse.ArgumentTypeError(f"{_cut(text)}: cannot write into folder {_cut(folder)!r}")
+    return text
+
+
+def proof_folder(text: str) -> str:
+    """``--export-proof DIR``: :func:`answers_folder`, none of the proof's files in it (before any work)."""
+    from knightcert.problems.checkers.lrat_files import FORMULA, PROOF, README
+
+    folder = answers_folder(text)
+    taken = [name for name in (FORMULA, PROOF, README) if os.path.lexists(os.path.join(folder, name))]
+    if taken:
+        raise argparse.ArgumentTypeError(f"{_cut(text)}: {taken[0]} exists: export into another folder")
     return text
 
 

@@ -381,3 +381,31 @@ def test_a_replaced_file_keeps_its_mode_and_a_new_one_follows_the_umask(tmp_path
     finally:
         os.umask(old)
     assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o600
+
+
+ORPHANED = """
+import sys
+from knightcert.models.knights_sat import BoundProof
+from knightcert.problems.independent_knights import knights_instance
+proof = BoundProof(knights_instance(17, 17, torus=True), 144, time_limit=1)
+print(proof.child.pid, flush=True)
+sys.stdin.read()  # killed here, the proof's child at work
+"""
+
+
+def test_a_proof_child_whose_parent_is_killed_leaves_nothing_and_ends(tmp_path):
+    """A limit named in the eleventh session: ``kill -9`` of a command left CaDiCaL's folder in
+    the temporary folder, and its child ran on with no limit of its own. Now the child's files have
+    no name and its CPU time is bounded by the proof's time limit."""
+    import subprocess
+
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env = {**environment(), "TMPDIR": str(temporary)}
+    pipe = subprocess.PIPE
+    parent = subprocess.Popen([sys.executable, "-c", ORPHANED], env=env, stdin=pipe, stdout=pipe, text=True)
+    child = int(parent.stdout.readline() if parent.stdout else "")
+    parent.kill()
+    parent.communicate()
+    assert wait_until(lambda: not alive(child), timeout=60)
+    assert os.listdir(temporary) == []

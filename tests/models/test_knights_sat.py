@@ -38,30 +38,23 @@ def test_a_true_bound_gets_a_proof_the_checker_accepts(seven_proof):
 def test_the_proof_child_s_start_is_reported_apart(seven_proof):
     """The child's interpreter start and imports (``proof_start_s``) are measured, within the
     proof's own time; a ``started`` file that holds no finite number is not read as one."""
-    import os
-    import tempfile
+    import io
 
     _, _, info = seven_proof._outcome()
     assert 0 < info["proof_start_s"] <= info["proof_solve_s"]
-    with tempfile.TemporaryDirectory() as folder:
-        for text, read in (("12.5", 12.5), ("nan", None), ("inf", None), ("x", None), ("\xff", None)):
-            with open(os.path.join(folder, producer.STARTED), "w", encoding="latin-1") as stream:
-                stream.write(text)
-            assert producer._started(folder) == read
-        os.unlink(os.path.join(folder, producer.STARTED))
-        assert producer._started(folder) is None
+    for text, read in (("12.5", 12.5), ("nan", None), ("inf", None), ("x", None), ("\xff", None), ("", None)):
+        assert producer._started(io.BytesIO(text.encode("latin-1"))) == read
 
 
 def test_without_lrat_there_is_no_proof(monkeypatch, seven_proof):
     """Where python-sat gives no LRAT the checker's numbering maps onto, the producer writes no
     proof (there is no DRAT fallback: the checker reads LRAT only) and says why."""
-    import os
-    import tempfile
+    import io
 
     assert producer.line_scale(SEVEN.board) == 2  # the inverse of 4 modulo 7
     monkeypatch.setattr(producer, "_lrat", lambda *args: None)
-    with tempfile.TemporaryDirectory() as folder, pytest.raises(SystemExit) as ended:
-        producer._refute(SEVEN.board, 15, (0, 2, 1), os.path.join(folder, "proof"))
+    with pytest.raises(SystemExit) as ended:
+        producer._refute(SEVEN.board, 15, (0, 2, 1), io.BytesIO())
     assert ended.value.code == producer.NO_LRAT
     monkeypatch.setattr(seven_proof.child, "returncode", producer.NO_LRAT)  # ended without LRAT
     entry, placement, info = seven_proof._outcome()
@@ -92,26 +85,26 @@ def test_a_false_bound_gets_no_proof():
     assert check_placement(SEVEN, placement) == 14
 
 
-def test_a_failed_start_leaves_no_folder(monkeypatch):
-    """The child cannot start: the proof's folder is removed and the error raised."""
-    import os
+def test_a_failed_start_leaves_no_file_open(monkeypatch):
+    """The child cannot start: the proof's files (nameless: nothing on disk) are closed and the
+    error raised."""
     import subprocess
     import tempfile
 
-    made, real = [], tempfile.mkdtemp
+    made, real = [], tempfile.TemporaryFile
 
-    def mkdtemp(*args, **kwargs):
+    def temporary(*args, **kwargs):
         made.append(real(*args, **kwargs))
         return made[-1]
 
     def popen(*args, **kwargs):
         raise OSError("no child")
 
-    monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp)
+    monkeypatch.setattr(tempfile, "TemporaryFile", temporary)
     monkeypatch.setattr(subprocess, "Popen", popen)
     with pytest.raises(OSError, match="no child"):
         producer.BoundProof(SEVEN, 15)
-    assert len(made) == 1 and not os.path.exists(made[0])
+    assert len(made) == 3 and all(stream.closed for stream in made)
 
 
 def test_no_time_no_proof():
@@ -249,9 +242,7 @@ def test_fixed_knights_are_units_of_the_refuted_formula(monkeypatch):
 
 def test_a_search_that_fails_alongside_the_proof_ends_its_child(monkeypatch):
     """CP-SAT raises while CaDiCaL proves alongside: the error reaches the caller, and the
-    proof's child is ended and waited for, its folder removed (nothing left running)."""
-    import os
-
+    proof's child is ended and waited for, its files closed (nothing left running)."""
     import knightcert.combined as combined
     import knightcert.problems.checkers.knights as knights_checker
 
@@ -270,4 +261,4 @@ def test_a_search_that_fails_alongside_the_proof_ends_its_child(monkeypatch):
     monkeypatch.setattr(combined._Race, "search", failing)
     with pytest.raises(RuntimeError, match="failed alongside"):
         solve(SEVEN, method="cpsat")
-    assert proofs and all(p.child.returncode is not None and not os.path.exists(p.folder) for p in proofs)
+    assert proofs and all(p.child.returncode is not None and all(f.closed for f in p.files) for p in proofs)
