@@ -51,6 +51,7 @@ __all__ = [
     "RESUME_PREFERENCE",
     "ComparisonSettings",
     "ProgressBar",
+    "changed_code",
     "check_comparison_arguments",
     "declared",
     "free_path",
@@ -560,7 +561,7 @@ def resume_split(
     others (no answer file, edited) are run again. Checks the experiment like :func:`resumable_rows`."""
     existing = resume_order(outputs)
     for path in existing:
-        reason = same_experiment(read_header(path), header)
+        reason = same_experiment(recorded := read_header(path), header) or changed_code(recorded, header)
         if reason is not None:
             raise ExperimentMismatch(
                 f"{path} holds a different experiment ({reason}); "
@@ -570,6 +571,21 @@ def resume_split(
         return [], []
     instances = {item.name: item.instance for item in items}
     return backed_rows(read_rows(existing[0]), existing[0].parent, instances)
+
+
+def changed_code(recorded: Mapping[str, Any], current: Mapping[str, Any]) -> str | None:
+    """What code changed since a report's runs ran (a resume would mix two programs in one
+    report that names one): knightcert's source (``source_sha256``) or a foreign method's files."""
+    old, new = _code(recorded), _code(current)
+    changed = [what for what in old if None not in (old[what], new.get(what)) and old[what] != new[what]]
+    return f"{changed[0]} changed since its runs" if changed else None
+
+
+def _code(header: Mapping[str, Any]) -> dict[str, Any]:
+    environment, files = header.get("environment"), header.get("method_files")
+    source = environment.get("source_sha256") if isinstance(environment, Mapping) else None
+    methods = {f"the files of {name}": v for name, v in files.items()} if isinstance(files, Mapping) else {}
+    return {"knightcert's source (source_sha256)": source, **methods}
 
 
 def free_path(path: str | os.PathLike[str]) -> Path:

@@ -63,8 +63,8 @@ def answer_link(folder: str | os.PathLike[str], line: str, report: str | os.Path
 
 def rechecked_row(link: str, base: Path, instance: Any = None, sha256: str = "") -> Row | None:
     """The row of the answer file ``link`` (under ``base``) as the checker re-derives it, against
-    ``instance`` (else the embedded one, whose fingerprint must be ``sha256``); None when the
-    file is missing, unreadable, for another instance, or its answer is rejected."""
+    ``instance`` (else the embedded one, whose fingerprint must be ``sha256``), a rejected answer's
+    row as rejected; None when the file is missing, unreadable, malformed or for another instance."""
     from knightcert.problems.answers import check_answer, instance_for_answer, instance_sha256, read_answer
 
     if not link:
@@ -73,7 +73,7 @@ def rechecked_row(link: str, base: Path, instance: Any = None, sha256: str = "")
         data = read_answer(base.absolute() / link)  # "-" a file here, never standard input
         if instance is None and instance_sha256(instance := instance_for_answer(data)) != sha256:
             return None
-        row = row_from_result(check_answer(instance, data), instance=instance, checked=True)
+        row = row_from_result(check_answer(instance, data, raising=False), instance=instance, checked=True)
         parameters: dict = data["parameters"] if isinstance(data.get("parameters"), dict) else {}
         seed, repeat = parameters.get("seed"), parameters.get("repeat")
         row.seed, row.repeat = (seed if type(seed) is int else None), (repeat if type(repeat) is int else -1)

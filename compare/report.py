@@ -33,6 +33,7 @@ import json
 import os
 import platform
 import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -218,6 +219,17 @@ def report_header(
     return header
 
 
+def _module_file(module: str) -> str | None:
+    """The file of ``module`` on ``sys.path`` and the working folder, found without running it."""
+    from importlib.machinery import PathFinder
+
+    parts, path, spec = module.split("."), [*sys.path, os.getcwd()], None
+    for k in range(len(parts)):
+        spec = PathFinder.find_spec(".".join(parts[: k + 1]), path)
+        path = [] if spec is None else list(spec.submodule_search_locations or [])
+    return None if spec is None else spec.origin
+
+
 def file_sha256(path: str | os.PathLike[str]) -> str:
     """SHA-256 of a file's bytes."""
     import hashlib
@@ -234,7 +246,6 @@ def method_files(methods: Sequence[Any]) -> dict[str, list[dict[str, str]]]:
     """
     import inspect
     import shutil
-    import sys
 
     found: dict[str, list[dict[str, str]]] = {}
     for ref in methods:
@@ -244,11 +255,10 @@ def method_files(methods: Sequence[Any]) -> dict[str, list[dict[str, str]]]:
         if isinstance(target, tuple):  # a program's command
             program = shutil.which(target[0]) or target[0]
             paths = [program, *(arg for arg in target[1:] if os.path.isfile(arg))]
-        else:
-            named = sys.modules.get(target.partition(":")[0]) if isinstance(target, str) else None
-            origin = getattr(
-                named or (inspect.getmodule(target) if callable(target) else None), "__file__", None
-            )
+        else:  # ``module:function`` as the workers import it (the working folder last), none of it run
+            module = inspect.getmodule(target) if callable(target) else None
+            named = _module_file(target.partition(":")[0]) if isinstance(target, str) else None
+            origin = named or getattr(module, "__file__", None)
             paths = [origin] if origin else []
         found[ref.name] = [
             {"path": os.path.abspath(path), "sha256": file_sha256(path)}

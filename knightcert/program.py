@@ -153,14 +153,15 @@ def run_program(
     tail = _tail(stderr)
     info: dict[str, Any] = {"stderr": tail} if tail else {}
     if stopped is None and code != 0:
-        stopped = f"the program exited with code {code}" + (f": {tail}" if tail else "")
+        how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"  # exit 4 or 3
+        stopped = f"crash: the program {how}" + (f": {tail}" if tail else "")
     if stopped is None:
         try:
             data = load_json(stdout.decode("utf-8"), "standard output", "JSON answer")
             result = result_from_answer(data, problem=problem, instance=instance)
         except (UnicodeDecodeError, ValueError) as exc:
             why = exc.reason if isinstance(exc, InvalidAnswer) else getattr(exc, "message", str(exc))
-            stopped = f"unreadable answer on standard output ({why[:160]})" + (
+            stopped = f"crash: unreadable answer on standard output ({why[:160]})" + (
                 f"; stderr: {tail}" if tail else ""
             )
         else:
@@ -184,7 +185,7 @@ def _communicate(
             start_new_session=True,  # its own group: killed whole, and Ctrl-C is ours to handle
         )
     except OSError as exc:
-        return b"", b"", -1, f"cannot start the program: {exc.strerror or exc}"
+        return b"", b"", -1, f"crash: cannot start the program: {exc.strerror or exc}"
     assert process.stdout is not None and process.stderr is not None  # both are pipes
     out, err = bytearray(), bytearray()
     stopped = None
@@ -210,9 +211,7 @@ def _communicate(
                 elif key.fileobj is process.stdout:
                     out += chunk
                     if len(out) > MAX_OUTPUT_BYTES:
-                        stopped = (
-                            f"the program printed more than {MAX_OUTPUT_BYTES // 2**20} MB and was killed"
-                        )
+                        stopped = f"crash: the program printed more than {MAX_OUTPUT_BYTES >> 20} MB, killed"
                         break
                 else:
                     err += chunk

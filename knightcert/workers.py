@@ -245,13 +245,14 @@ def serve() -> None:  # pragma: no cover - runs in the worker
 
 def _dumps(value: Any) -> bytes:
     """``value`` pickled; by value with cloudpickle when it holds a local function or a lambda
-    that pickle cannot send (a user's method registered from a notebook or a test)."""
-    try:
-        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, AttributeError, TypeError):
-        import cloudpickle  # type: ignore[import-untyped]
+    that pickle cannot send, or anything of ``__main__`` (a script's or a notebook's function,
+    which pickle sends by a name the worker's own ``__main__`` does not hold)."""
+    with contextlib.suppress(pickle.PicklingError, AttributeError, TypeError):
+        if b"__main__" not in (data := pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)):
+            return data
+    import cloudpickle  # type: ignore[import-untyped]
 
-        return cloudpickle.dumps(value)
+    return cloudpickle.dumps(value)
 
 
 @dataclass

@@ -309,13 +309,13 @@ def _add_hint(
     index = squares[inside, 0] * board.cols + squares[inside, 1]
     keys = tails.astype(np.int64) * board.size + heads  # arcs are sorted by neither: sort the keys once
     order = np.argsort(keys, kind="stable")
-    sorted_keys = keys[order]
+    sorted_keys = np.append(keys[order], np.iinfo(np.int64).max)  # past every step: no index runs over
     steps = index[:-1] * board.size + index[1:]
     n = len(node)
     closing = bool(instance.closed) and len(index) == n
     if closing:
         steps = np.append(steps, index[-1] * board.size + index[0])
-    where = np.minimum(np.searchsorted(sorted_keys, steps), len(sorted_keys) - 1)
+    where = np.searchsorted(sorted_keys, steps)
     found = sorted_keys[where] == steps
     arcs = np.unique(order[where[found]])
     complete = (

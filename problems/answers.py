@@ -718,7 +718,9 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def check_answer(instance: Any, answer: dict[str, Any] | str | os.PathLike[str]) -> Result:
+def check_answer(
+    instance: Any, answer: dict[str, Any] | str | os.PathLike[str], *, raising: bool = True
+) -> Result:
     """Re-check a saved answer without solving: ``knightcert.check``.
 
     Parameters
@@ -728,6 +730,9 @@ def check_answer(instance: Any, answer: dict[str, Any] | str | os.PathLike[str])
         answer's); ``None`` uses the instance embedded in the answer.
     answer : dict or path
         An answer file's content, or its path.
+    raising : bool, default True
+        False: a rejected claim is returned, unverified, the reason in ``info["check_error"]``
+        (:func:`~knightcert.problems.checkers.certify`), as it was when the answer was made.
 
     Returns
     -------
@@ -738,8 +743,8 @@ def check_answer(instance: Any, answer: dict[str, Any] | str | os.PathLike[str])
     Raises
     ------
     CheckFailed
-        A claim is rejected (``InvalidAnswer`` for a malformed field); ``claim``
-        says which, the message why.
+        A claim is rejected (with ``raising``; ``InvalidAnswer`` for a malformed field, always);
+        ``claim`` says which, the message why.
     AnswerFileError
         The file cannot be read, or is for another instance.
 
@@ -754,7 +759,7 @@ def check_answer(instance: Any, answer: dict[str, Any] | str | os.PathLike[str])
     >>> checked.certified, [e.how for e in checked.evidence]
     (True, ['placement checked', 'matching (Kőnig)'])
     """
-    from knightcert.problems.checkers import check
+    from knightcert.problems.checkers import certify, check
 
     if isinstance(answer, Result):  # an answer in memory: checked against the instance given
         if instance is None:
@@ -771,7 +776,9 @@ def check_answer(instance: Any, answer: dict[str, Any] | str | os.PathLike[str])
         raise
     except MALFORMED as exc:  # a shape of file no check anticipated: refused, never an internal error
         raise AnswerFileError(f"answer: malformed ({type(exc).__name__}: {str(exc)[:100]})") from None
-    return check(instance, result.with_(instance=getattr(instance, "name", "") or result.instance))
+    return (check if raising else certify)(
+        instance, result.with_(instance=getattr(instance, "name", "") or result.instance)
+    )
 
 
 @functools.cache  # read once per process: 10,000 answer files would read them 60,000 times

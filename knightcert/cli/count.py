@@ -25,8 +25,8 @@ def add_count_arguments(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def run_count(args: argparse.Namespace, instances: list[Any]) -> int:
-    """Print each instance's count (with ``--count``) and solutions (with ``--all``); exit 0 when
-    every count was given by every counter that finished."""
+    """Print each instance's count (with ``--count``) and solutions (with ``--all``); exit 1 when
+    counters disagree (a claim rejected), else 0 (a count, or none in time: as any command)."""
     import json
 
     from knightcert.counting import count
@@ -46,7 +46,7 @@ def run_count(args: argparse.Namespace, instances: list[Any]) -> int:
         if args.count:
             print(f"{instance.name}: {_headline(tally)}")
             print(_counters(tally))
-            status = status or int(tally.count is None)
+            status = status or int(tally.disagree)
         for solution in tally.solutions:
             print(json.dumps({"solution": solution}))
         if any(c.note.startswith("interrupted") for c in tally.counters):

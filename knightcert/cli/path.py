@@ -69,7 +69,7 @@ def describe(result: Result) -> str:
         bound = f", {claim_text(result)}" if result.bound is not None else ""
         stopped = ", interrupted" if result.record.interrupted else stopped_text(result)
         return f"no answer ({result.method}: UNKNOWN{bound}{stopped})"
-    text = f"{result.objective} moves"
+    text = f"{result.objective} move{'s' * (result.objective != 1)}"
     if result.status is Status.FEASIBLE:
         return (
             text

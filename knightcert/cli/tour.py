@@ -26,6 +26,7 @@ from knightcert.cli.output import (
 )
 from knightcert.cli.picture import add_picture_arguments
 from knightcert.cli.tour_output import numbered_text
+from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.result import Result, Status
 from knightcert.problems.tours import TourInstance, format_mostra, numbered, tour_instance
 from knightcert.registry import default_method
@@ -97,10 +98,11 @@ def run(args: argparse.Namespace) -> int:
     args.method = args.method or default_method("tour", instance)
     # given only when asked for: a method that does not take one refuses it
     options = method_options(args.option)
-    if args.budget is not None:
-        options["budget"] = args.budget
-    if args.no_backtracking:
-        options["backtracking"] = False
+    given = {"budget": args.budget, "backtracking": False if args.no_backtracking else None}
+    given = {name: value for name, value in given.items() if value is not None}
+    if clash := sorted(given.keys() & options.keys()):
+        raise InvalidArgument(f"--option {clash[0]}=... and its own flag both given: give one of them")
+    options.update(given)
     result = run_and_keep(args, "tour", instance, options)
     if args.json:
         print_json([result])
@@ -161,6 +163,6 @@ def summary(instance: TourInstance, result: Result) -> str:
     rule = f" ({result.info['rule']})" if "rule" in result.info else ""
     return (
         f"{instance.name}: {result.method}{rule} {result.status.value}, {result.time:.3f} s{nodes}{extra}, "
-        f"verified: {'yes' if result.verified else 'no'}"
+        f"verified: {'yes' if result.verified else 'no' if 'check_error' in result.info else 'no answer'}"
         + "".join(f"; {e.claim} {backing_text(e)}" for e in result.evidence if e.claim != "answer")
     )

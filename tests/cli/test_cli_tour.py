@@ -42,6 +42,18 @@ def test_show_adds_a_summary_line(capsys):
 def test_budget_spent_is_reported_not_a_no(capsys):
     assert main(["tour", "6", "--closed", "--method", "cenpl", "--budget", "5"]) == 0
     assert capsys.readouterr().out.startswith("no tour found (cenpl: UNKNOWN, node budget spent)")
+    assert main(["tour", "6", "--method", "cenpl", "--budget", "5", "--show"]) == 0
+    assert "verified: no answer" in capsys.readouterr().out  # not "no": nothing was rejected
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [["--option", "budget=10", "--budget", "20"], ["--option", "backtracking=true", "--no-backtracking"]],
+)
+def test_an_option_and_its_own_flag_are_not_both_taken(capsys, flags):
+    """A twelfth-session reviewer's finding: one of the two won silently."""
+    assert main(["tour", "6", "--method", "warnsdorff", *flags]) == 2
+    assert "and its own flag both given" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

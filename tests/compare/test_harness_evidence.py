@@ -215,3 +215,41 @@ def test_no_reference_run_when_a_run_certified_the_optimum():
     alone = [row("bnb", "FEASIBLE", 48, bound=52)]
     fill_gaps(alone)
     assert alone[0].gap > 0 and needs_reference(alone)
+
+
+LIAR = """
+def solve(instance, time_limit=None, seed=None):
+    with open("calls.txt", "a") as stream:
+        stream.write("call\\n")
+    return {"status": "OPTIMAL", "objective": 1, "solution": [[0, 0]]}
+"""
+
+
+def test_a_resume_keeps_a_rejected_run_rejected(tmp_path, monkeypatch):
+    """A twelfth-session reviewer's finding: a resume ran every rejected run again (its answer file
+    was read back as "not backed"), so a method's rejections shrank resume after resume."""
+    (tmp_path / "liar.py").write_text(LIAR)
+    monkeypatch.chdir(tmp_path)
+    argv = ["compare", "knights", "--suite", "seed", "--methods", "liar:solve", "--out", "r.json", "--quiet"]
+    calls = []
+    for _ in range(2):
+        assert main(argv) == 1
+        calls.append((tmp_path / "calls.txt").read_text().count("call"))
+    runs = json.loads((tmp_path / "r.json").read_text())["runs"]
+    assert len(runs) == 3 and not any(run["verified"] for run in runs)
+    assert calls[1] == calls[0], calls  # nothing run again
+
+
+def test_a_resume_refuses_when_a_methods_file_changed(tmp_path, monkeypatch):
+    """A twelfth-session reviewer's finding: a report resumed after its method's file changed held
+    the runs of two programs and named only the second one's SHA-256."""
+    (tmp_path / "changing.py").write_text(LIAR)  # a name of its own: other tests import theirs
+    monkeypatch.chdir(tmp_path)
+    argv = ["compare", "knights", "--suite", "seed", "--methods", "changing:solve", "--out", "r.json"]
+    assert main([*argv, "--quiet"]) == 1
+    report = json.loads((tmp_path / "r.json").read_text())
+    report["runs"] = report["runs"][:1]  # as if interrupted
+    (tmp_path / "r.json").write_text(json.dumps(report))
+    (tmp_path / "changing.py").write_text(LIAR.replace('"objective": 1', '"objective": 2'))
+    assert main([*argv, "--quiet"]) == 2
+    assert json.loads((tmp_path / "r.json").read_text()) == report  # untouched

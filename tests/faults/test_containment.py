@@ -193,6 +193,16 @@ def test_a_kill_and_a_crash_have_their_own_exit_codes(folder):
     assert done.returncode == 3 and stopped.startswith("crash: InvalidInstance: this board"), done.stderr
 
 
+@pytest.mark.parametrize(("body", "code"), [("echo garbage", 3), ("exit 3", 3), ("kill -9 $$", 4)])
+def test_a_failing_program_has_the_exit_code_of_a_failing_method(folder, body, code):
+    """A twelfth-session reviewer's finding: an ``exec:`` program that printed no answer, exited
+    non-zero or was killed gave exit 0 (its row did not say "crash:" as a method's does)."""
+    (folder / "failing.sh").write_text(f"#!/bin/sh\n{body}\n")
+    (folder / "failing.sh").chmod(0o755)
+    done = run_cli(folder, "knights", "6", "--method", "exec:./failing.sh")
+    assert done.returncode == code and "crash: " in done.stdout, done.stdout + done.stderr
+
+
 def test_daemons_and_an_output_holding_child_are_reaped_at_the_end(folder):
     began = time.monotonic()
     done = run_cli(

@@ -173,3 +173,14 @@ def test_the_registered_cpsat_hints_the_construction_or_warnsdorff(tmp_path):
     assert holed.verified and holed.status is Status.FEASIBLE and holed.info["hint"].startswith("warnsdorff")
     given = tour_cpsat(tour_instance(5, 6, start=(0, 0), end=(4, 5)), seed=0, hint=[[0, 0], [1, 2]])
     assert given.verified and given.info["hint"] == "given"
+
+
+@pytest.mark.parametrize(("m", "n"), [(1, 1), (1, 2), (2, 2)])
+def test_the_registered_cpsat_on_boards_without_a_move(m, n):
+    """A twelfth-session reviewer's finding: ``tour 1 --closed --method cpsat`` crashed while
+    hinting (a hint's closing move looked up among no moves at all)."""
+    from knightcert.combined import tour_cpsat
+
+    for closed, exists in ((False, open_tour_exists(m, n)), (True, closed_tour_exists(m, n))):
+        result = tour_cpsat(tour_instance(m, n, closed=closed), seed=0)
+        assert result.verified and result.status is (Status.FEASIBLE if exists else Status.INFEASIBLE)
