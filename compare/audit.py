@@ -74,21 +74,21 @@ def _run_problem(row: Row, base_seed: Any, seen: set) -> str | None:
     return None
 
 
-def _references(header: Mapping[str, Any]) -> dict[str, Any]:
-    """Instance name -> reference value: published optima and the reference runs' values."""
+def _references(header: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Instance name -> published optimum; instance name -> the reference runs' certified value."""
     records = [r for r in header.get("instances") or () if isinstance(r, Mapping)]
     known = {
         str(r.get("name")): r["known_optimum"]
         for r in records
         if isinstance(r.get("known_optimum"), (int, float)) and not isinstance(r.get("known_optimum"), bool)
     }
-    by_hash = {r.get("sha256"): str(r.get("name")) for r in records}
+    by_hash, proven = {r.get("sha256"): str(r.get("name")) for r in records}, {}
     references = header.get("references")
     for digest, record in references.items() if isinstance(references, Mapping) else ():
         value = record.get("value") if isinstance(record, Mapping) else None
         if digest in by_hash and isinstance(value, (int, float)) and not isinstance(value, bool):
-            known[by_hash[digest]] = value
-    return known
+            proven[by_hash[digest]] = value
+    return known, proven
 
 
 def _differs(a: float | None, b: float | None) -> bool:
@@ -139,7 +139,7 @@ def _recompute_gaps(audit: Audit, header: Mapping[str, Any]) -> None:
     """Recompute the gaps of ``audit.rows`` from the header's references, noting those that differ
     from the gaps as written and those kept as written (nothing to recompute them from)."""
     written = [row.gap for row in audit.rows]
-    fill_gaps(audit.rows, _references(header))
+    fill_gaps(audit.rows, *_references(header))
     for row, before in zip(audit.rows, written, strict=True):
         dead_end = row.problem == "tour" and row.objective is None and row.covered is None  # an older report
         if dead_end or (row.gap is None and before is not None and row.verified):

@@ -298,8 +298,8 @@ class _Comparison:
         if not now and began < self.next_save:
             return
         references = self.header["references"]
-        fill_gaps(self.rows, {**self.known, **reference_values(references, self.items)})
         note_references(self.rows, references, self.items)  # a partial report has its gaps too
+        fill_gaps(self.rows, self.known, reference_values(references, self.items))
         warmed = {
             s.row_name: round(WARMED[self.problem, self.ref_of[s.row_name].name], 4)
             for s in self.specs
@@ -424,12 +424,11 @@ REFERENCE_METHODS = {"path": "bfs", "jump": "bfs", "knights": "matching", "tour"
 
 
 def needs_reference(rows: Sequence[Row]) -> bool:
-    """Whether a verified answer among an instance's ``rows`` has no gap, or an exact method's a gap
-    no certified optimum among them gives (nothing here proved the optimum)."""
-    proved = any(r.certified and r.status == "OPTIMAL" for r in rows)
-    return any(r.verified and r.status in ("OPTIMAL", "FEASIBLE") and r.gap is None for r in rows) or any(
-        r.exact and r.gap is not None and r.gap > 0 and r.status != "OPTIMAL" and not proved for r in rows
-    )
+    """Whether a verified answer among an instance's ``rows`` has no gap, or a gap no certified
+    optimum among them gives (nothing here certified the optimum: published and solvers' values are
+    only cross-checks then); a certified tour is the optimum."""
+    proved = any(r.certified and (r.status == "OPTIMAL" or r.problem == "tour") for r in rows)
+    return not proved and any(r.verified and r.status in ("OPTIMAL", "FEASIBLE") for r in rows)
 
 
 def reference_task(problem: str, item: SuiteItem, time_limit: float | None, wall_limit: float | None) -> Task:

@@ -6,9 +6,10 @@ whichever method produced it and whatever it says about itself.
 
 The gap of an answer is ``|value - best| / best`` where ``best`` is the
 reference value of the instance, in this order: a *certified* optimum in the
-same comparison; else an optimum proven only by a solver, when the solvers
-agree; else the instance's published optimum. Without a certified optimum
-an exact method's gap is its own distance to its proven bound. A tour
+same comparison, or of its reference run (``certified_optima``); else an optimum
+proven only by a solver, when the solvers agree; else the instance's published
+optimum. Without a certified optimum an exact method's gap is its own distance to
+its proven bound. A gap on an uncertified value says so in the row's ``reference``. A tour
 heuristic that dead-ends has no answer, but its gap is ``1 - covered / best``
 (``covered`` = squares its longest partial tour reached, ``best`` = usable
 squares when a tour exists); a tour has gap 0.
@@ -218,8 +219,11 @@ def failed_row(problem: str, instance: str, method: str, error: str, elapsed: fl
     )
 
 
-def fill_gaps(rows: Iterable[Row], known_optima: dict[str, float | int] | None = None) -> None:
-    """Set ``gap`` on every row and mark cross-check conflicts in ``error`` (never raises).
+def fill_gaps(
+    rows: Iterable[Row], known_optima: dict[str, float | int] | None = None, certified_optima: Any = None
+) -> None:
+    """Set ``gap`` on every row and mark cross-check conflicts in ``error`` (never raises);
+    ``known_optima`` published, ``certified_optima`` the reference runs' (by instance name).
 
     See the module docstring for the reference value and the conflict texts.
     """
@@ -227,10 +231,14 @@ def fill_gaps(rows: Iterable[Row], known_optima: dict[str, float | int] | None =
     for row in rows:
         groups.setdefault(row.instance, []).append(row)
     for instance, group in groups.items():
-        best, certified = _reference(group, (known_optima or {}).get(instance))
+        known = [(certified_optima or {}).get(instance), (known_optima or {}).get(instance)]
+        best, certified = _reference(group, *known)
         _infeasible_conflicts(group)  # marks infeasibility claims an answer refutes
         for row in group:
             row.gap = _gap(row, best, certified)
+            basis = "its own bound" if not certified and row.exact and row.bound is not None else best
+            if row.gap is not None and not certified and f"on {basis}, uncertified" not in row.reference:
+                row.reference = "; ".join(filter(None, (row.reference, f"gap on {basis}, uncertified")))
 
 
 def _mark(row: Row, text: str) -> None:
@@ -244,12 +252,15 @@ def _better(problem: str, a: float | int | None, b: float | int | None) -> bool:
     return a < b if MINIMISE.get(problem, True) else a > b
 
 
-def _reference(group: list[Row], known: float | int | None) -> tuple[float | int | None, bool]:
+def _reference(
+    group: list[Row], proven: float | int | None, known: float | int | None
+) -> tuple[float | int | None, bool]:
     """The instance's reference value and whether it is certified; marks conflicting rows.
 
     The gap policy, in order (each step only when the ones before gave no value):
 
-    1. a *certified* optimum of a run (certified optima that disagree: a checker bug, none);
+    1. a *certified* optimum of a run (certified optima that disagree: a checker bug, none), else
+       ``proven``, the reference run's;
     2. an optimum proven only by a built-in solver, when those solvers agree;
     3. ... unless a verified answer beats it: then it is no reference;
     4. on a tour problem, any verified tour (a tour covers every usable square);
@@ -262,6 +273,8 @@ def _reference(group: list[Row], known: float | int | None) -> tuple[float | int
     ]
     answers = [r for r in group if r.verified and r.objective is not None and r.status != "INFEASIBLE"]
     best, certified = _certified_optimum([r for r in optimal if r.certified], optimal, answers)
+    if best is None and proven is not None:
+        best, certified = _published(answers, proven, "certified"), True
     if best is None:
         best = _solver_optimum([r for r in optimal if not r.certified and not r.foreign], answers)
     if best is None:
@@ -319,11 +332,11 @@ def _any_tour(answers: list[Row]) -> tuple[float | int | None, bool]:
     return tours[0].objective, all(r.certified for r in tours)
 
 
-def _published(answers: list[Row], known: float | int) -> float | int:
-    """Step 5: the published optimum; an answer better than it is marked."""
+def _published(answers: list[Row], known: float | int, what: str = "published") -> float | int:
+    """Step 5 (and 1, the reference run's): the published optimum; an answer better than it is marked."""
     for row in answers:
         if _better(row.problem, row.objective, known):
-            _mark(row, f"beats the published optimum of {known}")
+            _mark(row, f"beats the {what} optimum of {known}")
     return known
 
 

@@ -295,8 +295,7 @@ def run(args: argparse.Namespace) -> int:
     executor = None if client is None else client.get_executor()
     total = len(items) * len(experiment.methods) * experiment.repeat
     command = ["knightcert", *getattr(args, "argv", sys.argv[1:])]
-    interrupted = False
-    rows = []
+    interrupted, rows = False, []
     with Progress(experiment.problem, total, done=finished, quiet=args.quiet) as progress:
         try:
             rows = run_experiment(
@@ -319,6 +318,8 @@ def run(args: argparse.Namespace) -> int:
         code, word = interruption()
         saved = f"; finished runs are in {', '.join(map(str, outputs))}" if outputs else ""
         print(f"knightcert: {word}{saved}", file=sys.stderr)
+        if not outputs and progress.rows:  # kept nowhere else: the finished runs shown (their gaps so far)
+            _show(args, experiment, progress.rows, header)
         return code
     _say_sizes(args, experiment)
     _show(args, experiment, rows, header)
@@ -523,6 +524,7 @@ class Progress:
         from knightcert.compare.comparison import ProgressBar
 
         self.total, self.done, self.quiet = total, done, quiet
+        self.rows: list[Any] = []  # the finished runs, shown after Ctrl-C when no report keeps them
         console = Console(stderr=True)
         live = not quiet and console.is_terminal
         self.bar = ProgressBar(problem, total, done, console, transient=True) if live else None
@@ -536,6 +538,7 @@ class Progress:
 
     def advance(self, row) -> None:
         self.done += 1
+        self.rows.append(row)
         if self.bar is not None:
             self.bar.advance(row)
         elif not self.quiet:

@@ -346,3 +346,20 @@ def test_starts_suite_runs_a_heuristic_from_every_start():
     assert stats["warnsdorff", 6].runs == 36 and stats["warnsdorff", 5].success_exists <= 1.0
     with pytest.raises(InvalidInstance, match="starts suite is for tours"):
         build_suite("knights", "starts")
+
+
+def test_an_interruption_without_a_report_shows_the_finished_runs(capsys, monkeypatch):
+    """A twelfth-session reviewer's finding: Ctrl-C without --out printed nothing of the runs done."""
+    from knightcert.cli import compare
+
+    advance = compare.Progress.advance
+
+    def stop_after_two(self, row):
+        advance(self, row)
+        if len(self.rows) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(compare.Progress, "advance", stop_after_two)
+    assert main(["compare", "knights", "--methods", "greedy,matching", "--json", "--workers", "1"]) == 130
+    shown = json.loads(capsys.readouterr().out)
+    assert len(shown) == 2 and all(run["verified"] for run in shown)

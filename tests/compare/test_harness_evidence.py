@@ -253,3 +253,17 @@ def test_a_resume_refuses_when_a_methods_file_changed(tmp_path, monkeypatch):
     (tmp_path / "changing.py").write_text(LIAR.replace('"objective": 1', '"objective": 2'))
     assert main([*argv, "--quiet"]) == 2
     assert json.loads((tmp_path / "r.json").read_text()) == report  # untouched
+
+
+def test_a_gap_on_an_uncertified_value_says_so():
+    """A twelfth-session reviewer's finding: gaps on a published optimum, or on CP-SAT's own bound,
+    read as gaps to a certified optimum. The reference run's certified value comes first."""
+    greedy, cpsat = row("greedy", "FEASIBLE", 8), row("cpsat", "FEASIBLE", 9, bound=11)
+    cpsat.kind = "exact"
+    fill_gaps([greedy, cpsat], {"i": 10})
+    assert greedy.gap == pytest.approx(0.2) and greedy.reference == "gap on 10, uncertified"
+    assert cpsat.gap == pytest.approx(2 / 11) and cpsat.reference == "gap on its own bound, uncertified"
+    greedy.reference = cpsat.reference = ""
+    fill_gaps([greedy, cpsat], {"i": 10}, {"i": 12})
+    assert greedy.gap == pytest.approx(1 / 3) and cpsat.gap == pytest.approx(0.25)
+    assert greedy.reference == cpsat.reference == ""
