@@ -94,9 +94,8 @@ def _references(header: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, An
 def _differs(a: float | None, b: float | None) -> bool:
     if a is None or b is None:
         return (a is None) != (b is None)
-    if math.isinf(a) or math.isinf(b):
-        return a != b
-    return abs(a - b) > 1e-3 * max(abs(a), abs(b)) + 1e-9  # a Markdown report keeps 4 digits
+    # a Markdown report keeps 4 digits
+    return a != b if math.isinf(a) or math.isinf(b) else abs(a - b) > 1e-3 * max(abs(a), abs(b)) + 1e-9
 
 
 def audit_rows(rows: Sequence[Row], header: Mapping[str, Any], base: Path | None = None) -> Audit:

@@ -247,9 +247,8 @@ def _mark(row: Row, text: str) -> None:
 
 
 def _better(problem: str, a: float | int | None, b: float | int | None) -> bool:
-    if a is None or b is None:  # no value beats nothing, and nothing is beaten
-        return False
-    return a < b if MINIMISE.get(problem, True) else a > b
+    # no value beats nothing, and nothing is beaten
+    return False if a is None or b is None else a < b if MINIMISE.get(problem, True) else a > b
 
 
 def _reference(
@@ -327,9 +326,7 @@ def _solver_optimum(uncertified: list[Row], answers: list[Row]) -> float | int |
 def _any_tour(answers: list[Row]) -> tuple[float | int | None, bool]:
     """Step 4: every tour of a board covers all its usable squares: a verified one is the optimum."""
     tours = [r for r in answers if r.problem == "tour"]
-    if not tours:
-        return None, False
-    return tours[0].objective, all(r.certified for r in tours)
+    return (tours[0].objective, all(r.certified for r in tours)) if tours else (None, False)
 
 
 def _published(answers: list[Row], known: float | int, what: str = "published") -> float | int:

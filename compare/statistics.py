@@ -264,9 +264,7 @@ def solved(row: Row) -> bool:
 def succeeded(row: Row) -> bool:
     """A checked solution of the best proven value (for tours: a tour); never a proof that
     there is no solution, never a run without an answer."""
-    if not solved(row):
-        return False
-    return row.problem in GAPLESS or (row.gap is not None and row.gap <= 1e-12)
+    return solved(row) and (row.problem in GAPLESS or (row.gap is not None and row.gap <= 1e-12))
 
 
 def _instance(row: Row) -> str:

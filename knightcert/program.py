@@ -124,8 +124,7 @@ def run_program(
     from knightcert.problems.input_file import load_json
     from knightcert.problems.instance_files import SUFFIX, format_instance, instance_flags
 
-    if wall_limit is None:
-        wall_limit = time_budget(time_limit)
+    wall_limit = time_budget(time_limit) if wall_limit is None else wall_limit
     with tempfile.TemporaryDirectory(prefix="knightcert-") as folder:
         path = os.path.join(folder, "instance" + SUFFIX[problem])
         with open(path, "w", encoding="ascii") as stream:

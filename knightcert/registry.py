@@ -323,8 +323,7 @@ def resolve(problem: str, method: str | Callable[..., Any] | MethodRef | None = 
     methods = _problem(problem)
     if isinstance(method, MethodRef):
         return method
-    if method is None:
-        method = next(iter(methods))
+    method = next(iter(methods)) if method is None else method
     if callable(method):
         name = getattr(method, "__name__", None) or type(method).__name__
         if name in methods or name in _REGISTERED.get(problem, {}) or name == "<lambda>":

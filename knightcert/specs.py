@@ -354,10 +354,7 @@ def default_for(problem: str, instance: Any = None) -> str:
     names = DEFAULTS[problem]
     if instance is None:
         return names[0]
-    for name in names:
-        if FACTS[problem][name].why_not(instance) is None:
-            return name
-    return names[-1]
+    return next((name for name in names if FACTS[problem][name].why_not(instance) is None), names[-1])
 
 
 def facts_of(problem: str, name: str) -> MethodFacts | None:

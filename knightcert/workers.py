@@ -299,8 +299,7 @@ class _Worker:
         batch, sent = b"", 0
         while pending and sent < count:
             job = pending[0]
-            if job.data is None:
-                job.data = _dumps((job.function, job.args))
+            job.data = _dumps((job.function, job.args)) if job.data is None else job.data
             if (batch or self.queue) and len(batch) + len(job.data) > AHEAD_BYTES:
                 break
             self.clean = job.clean = self.clean and job.trusted

@@ -97,6 +97,4 @@ def closed_form(rows: int, cols: int) -> int:
     [1, 4, 5, 8, 13, 18, 25, 32]
     """
     m, n = sorted((rows, cols))
-    if m == 1:
-        return n
-    return 4 * (n // 4) + 2 * min(n % 4, 2) if m == 2 else (m * n + 1) // 2
+    return n if m == 1 else 4 * (n // 4) + 2 * min(n % 4, 2) if m == 2 else (m * n + 1) // 2

@@ -298,10 +298,8 @@ def check_memory(needed: int, what: str, source: str | None = None) -> None:
 
 
 def _size(count: int) -> str:
-    for unit, scale in (("GB", 2**30), ("MB", 2**20), ("KB", 2**10)):
-        if count >= scale:
-            return f"{count / scale:.1f} {unit}"
-    return f"{count} bytes"
+    unit, scale = next((u for u in (("GB", 2**30), ("MB", 2**20), ("KB", 1024)) if count >= u[1]), ("", 1))
+    return f"{count / scale:.1f} {unit}" if unit else f"{count} bytes"
 
 
 def echo(token: str | bytes) -> str:

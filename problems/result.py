@@ -363,6 +363,4 @@ def plain(value: Any, other: Callable[[Any], Any] | None = None) -> Any:
     tolist = getattr(value, "tolist", None)  # numpy arrays and scalars
     if callable(tolist):
         return tolist()
-    if isinstance(value, enum.Enum):
-        return value.value
-    return value if other is None else other(value)
+    return value.value if isinstance(value, enum.Enum) else value if other is None else other(value)

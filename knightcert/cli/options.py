@@ -313,8 +313,7 @@ def proof_folder(text: str) -> str:
     from knightcert.problems.checkers.lrat_files import FORMULA, PROOF, README
 
     folder = answers_folder(text)
-    taken = [name for name in (FORMULA, PROOF, README) if os.path.lexists(os.path.join(folder, name))]
-    if taken:
+    if taken := [name for name in (FORMULA, PROOF, README) if os.path.lexists(os.path.join(folder, name))]:
         raise argparse.ArgumentTypeError(f"{_cut(text)}: {taken[0]} exists: export into another folder")
     return text
 

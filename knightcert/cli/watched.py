@@ -160,8 +160,7 @@ def _run_watched(
     limit = session.time_left(time_limit)
     watched = not ref.foreign and time_limit is not None and _can_watch()
     if not watched:
-        result = run(problem, ref, instance, time_limit=limit, seed=seed, options=options)
-        return result
+        return run(problem, ref, instance, time_limit=limit, seed=seed, options=options)
     assert time_limit is not None
     watchdog = Watchdog(_deadline(time_limit), COMMAND_GRACE, f"method {ref.name!r}")
     began = time.perf_counter()

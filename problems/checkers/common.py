@@ -85,9 +85,8 @@ def check_status_fields(result: Result, *, no_winner_solution: bool = False) -> 
 
 def bound_claim(result: Result) -> int | None:
     """The bound to certify as its own claim: a bound that is not already the optimality claim."""
-    if result.status is Status.OPTIMAL or result.bound is None:
-        return None
-    return int(result.bound)  # a whole number: check_status_fields ran first
+    # a whole number: check_status_fields ran first
+    return None if result.status is Status.OPTIMAL or result.bound is None else int(result.bound)
 
 
 def solver_evidence(claim: str, method: str, detail: str = "") -> Evidence:

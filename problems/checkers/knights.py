@@ -330,12 +330,8 @@ def check_bound_proof(board, proof: Any, claim: str = "optimal", fixed: tuple = 
     symmetry += f", translations{along} broken by lex-leader clauses" if named["lex"] else ""
     symmetry += f", the {len(fixed)} fixed knight{'s' * (len(fixed) != 1)} as units" if fixed else ""
     order = ", counted by knight lines" if named["lines"] else ""
-    lemmas, seconds = checked.lemmas, checked.seconds
-    return f"LRAT proof ({_thousands(lemmas)} lemmas{symmetry}{order}, checked in {seconds:.1f} s)"
-
-
-def _thousands(count: int) -> str:
-    return f"{round(count / 1000)} k" if count >= 10_000 else str(count)
+    lemmas = f"{round(checked.lemmas / 1000)} k" if checked.lemmas >= 10_000 else str(checked.lemmas)
+    return f"LRAT proof ({lemmas} lemmas{symmetry}{order}, checked in {checked.seconds:.1f} s)"
 
 
 def check_placement(instance: KnightsInstance, solution: Any) -> int:

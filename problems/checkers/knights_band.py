@@ -358,18 +358,11 @@ def _attacked_rows(across: int, width: int, around: int) -> tuple[np.ndarray, np
         step = dc % around
         if step in offsets:
             offsets[step].add(dr % across)
-    masks = []
-    for step in (1, 2):
-        masks.append(
-            np.array(
-                [
-                    sum(1 << j for j in range(width) if (j - i) % across in offsets[step])
-                    for i in range(width)
-                ],
-                dtype=np.int64,
-            )
-        )
-    return masks[0], masks[1]
+    near, far = (
+        np.array([sum(1 << j for j in range(width) if (j - i) % across in moves) for i in range(width)])
+        for moves in (offsets[1], offsets[2])
+    )
+    return near.astype(np.int64), far.astype(np.int64)
 
 
 def strip_placement(rows: int, cols: int) -> np.ndarray | None:

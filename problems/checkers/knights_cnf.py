@@ -135,10 +135,7 @@ def counter_order(board, lines: int = 0) -> np.ndarray:
     if not 1 <= lines < m:
         raise ValueError(f"lines {lines} must be below the board's shorter side ({m}) and positive")
     r, c = np.divmod(usable, cols)
-    if rows <= cols:
-        t, along = (r - 2 * c) % m, c
-    else:
-        t, along = (c - 2 * r) % m, r
+    t, along = ((r - 2 * c) % m, c) if rows <= cols else ((c - 2 * r) % m, r)
     ranks = np.lexsort((along, t, (lines * t) % m))  # the last key sorts first
     return (ranks + 1).astype(np.int64)
 

@@ -52,28 +52,22 @@ def visits_fault(instance: TourInstance, squares: np.ndarray) -> str | None:
 def forbidden_moves_fault(instance: TourInstance, squares: np.ndarray) -> str | None:
     """A forbidden move the tour takes."""
     taken = tour_moves(squares, instance.closed) if instance.forbidden_moves else set()
-    for move in instance.forbidden_moves:
-        if move in taken:
-            return f"forbidden_moves: the tour takes the move {move[0]} - {move[1]}"
-    return None
+    move = next((move for move in instance.forbidden_moves if move in taken), None)
+    return None if move is None else f"forbidden_moves: the tour takes the move {move[0]} - {move[1]}"
 
 
 def required_moves_fault(instance: TourInstance, squares: np.ndarray) -> str | None:
     """A required move the tour does not take."""
     taken = tour_moves(squares, instance.closed) if instance.required_moves else set()
-    for move in instance.required_moves:
-        if move not in taken:
-            return f"required_moves: the tour does not take the move {move[0]} - {move[1]}"
-    return None
+    move = next((move for move in instance.required_moves if move not in taken), None)
+    return None if move is None else f"required_moves: the tour does not take the move {move[0]} - {move[1]}"
 
 
 def fixed_fault(instance, squares: np.ndarray) -> str | None:
     """A fixed square without a knight."""
     placed = set(map(_square, squares))
-    for square in instance.fixed:
-        if square not in placed:
-            return f"fixed: no knight on {square}"
-    return None
+    missing = [square for square in instance.fixed if square not in placed]
+    return f"fixed: no knight on {missing[0]}" if missing else None
 
 
 def via_fault(instance, squares: np.ndarray) -> str | None:
