@@ -279,9 +279,8 @@ def _main(seconds: str, *files: str) -> None:  # pragma: no cover - child
     import resource
 
     resource.setrlimit(resource.RLIMIT_CPU, (int(seconds), int(seconds)))
-    task, started, answer = (os.fdopen(int(fd), "r+b") for fd in files)
+    task, started, answer = (os.fdopen(int(fd), "r+b", buffering=0) for fd in files)  # each write whole
     started.write(repr(time.time()).encode("ascii"))
-    started.flush()
     from knightcert.problems.board import Board
 
     task.seek(0)
@@ -302,7 +301,6 @@ def _refute(board: Any, knights: int, formula: tuple, answer: IO[bytes], fixed: 
     if proof is None:
         sys.exit(NO_LRAT)
     answer.write(json.dumps(pack_proof(proof)).encode("ascii"))  # packed here, in the child
-    answer.flush()
 
 
 def _lrat(  # pragma: no cover - child process

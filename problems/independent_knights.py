@@ -35,7 +35,7 @@ class KnightsInstance:
         if not isinstance(self.board, Board):
             raise InvalidInstance(f"board must be a Board, got {type(self.board).__name__}")
         fixed = side_squares(self.board, self.fixed, "fixed")
-        object.__setattr__(self, "fixed", tuple(dict.fromkeys(fixed)))  # a set: a square given twice once
+        object.__setattr__(self, "fixed", tuple(sorted(set(fixed))))  # a set: in one order, each square once
 
 
 def knights_instance(

@@ -6,7 +6,8 @@
 * path ``via``: squares the path passes through, in order.
 
 Each reader returns the field as a tuple of plain ints (moves as ``(low, high)`` pairs
-of squares, sorted; a move or a visit given twice kept once: they are sets), or raises
+of squares; moves and visits sorted, each once: they are sets, so their order never makes
+another instance), or raises
 :class:`~knightcert.problems.errors.InvalidInstance` naming the field and the entry.
 
 Examples
@@ -61,7 +62,7 @@ def side_moves(board: Board, value: Any, field: str) -> tuple[Move, ...]:
         if len(ends) != 2 or not is_knight_move(board, ends[0], ends[1]) or ends[0] == ends[1]:
             raise InvalidInstance(f"{field}[{i}]: {pair!r:.40} is not a pair of squares a knight move apart")
         moves.append((min(ends), max(ends)))
-    return tuple(dict.fromkeys(moves))
+    return tuple(sorted(set(moves)))
 
 
 def side_visits(board: Board, value: Any, field: str) -> tuple[tuple[int, int, int], ...]:
@@ -76,7 +77,7 @@ def side_visits(board: Board, value: Any, field: str) -> tuple[tuple[int, int, i
         if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= board.n_free:
             raise InvalidInstance(f"{field}[{i}]: step {k!r:.20} is not between 1 and {board.n_free}")
         visits.append((*square, int(k)))
-    return tuple(dict.fromkeys(visits))
+    return tuple(sorted(set(visits)))
 
 
 def sides_of(problem: str, instance: Any) -> dict[str, tuple]:

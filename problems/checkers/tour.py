@@ -71,6 +71,7 @@ from knightcert.problems.checkers.tour_separator import (
 )
 from knightcert.problems.moves import is_knight_move, knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
+from knightcert.problems.side_constraints import sides_of
 from knightcert.problems.tours import (
     TourInstance,
     closed_tour_exists,
@@ -185,8 +186,13 @@ def _nonexistence(
 
 
 def _searched(instance: TourInstance, method: str, aside: str) -> Evidence:
-    """The checker's exhaustive search on small boards; the method's word elsewhere."""
-    board = instance.board
+    """A theorem that a tour exists (a full plain board, no ends, no side constraints), else the
+    checker's exhaustive search on small boards, else the method's word."""
+    board, exists = instance.board, closed_tour_exists if instance.closed else open_tour_exists
+    free = _full(instance) and not (instance.start or instance.end or sides_of("tour", instance))
+    if free and exists(board.rows, board.cols):  # a "No" beyond the search is refuted, not taken on trust
+        name = "Schwenk (1991)" if instance.closed else "Conrad et al. (1994)"
+        raise CheckFailed(f"{name}: a full {board.rows} x {board.cols} board has a tour", "infeasible")
     if board.n_free > EXHAUSTIVE_SQUARES:
         why = (
             f"the board has {board.n_free} usable squares, beyond the checker's search ({EXHAUSTIVE_SQUARES})"
@@ -239,13 +245,8 @@ def _count_argument(instance: TourInstance) -> str | None:
 
 
 def _closing_argument(instance: TourInstance) -> str | None:
-    start, end = instance.start, instance.end
-    if (
-        instance.closed
-        and start is not None
-        and end is not None
-        and not is_knight_move(instance.board, start, end)
-    ):
+    start, end, board = instance.start, instance.end, instance.board
+    if instance.closed and start is not None and end is not None and not is_knight_move(board, start, end):
         return "closing move: the fixed start and end are not a knight move apart"
     return None
 

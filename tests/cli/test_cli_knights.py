@@ -59,3 +59,14 @@ def test_bad_board_file_names_line_and_column(tmp_path, capsys):
     board.write_text("...\n.#.\n")
     assert main(["knights", "--board", str(board)]) == 2
     assert "b.txt:2:2: unexpected character '#'" in capsys.readouterr().err
+
+
+def test_side_constraints_given_in_another_order_are_the_same_instance(tmp_path, capsys):
+    """A twelfth-session reviewer's finding: a correct answer was refused as "another instance" when
+    the check named the same fixed knights, visits or moves in another order (they are sets)."""
+    assert main(["knights", "6", "--fixed", "0,0", "--fixed", "2,2", "--save", str(tmp_path / "k.json")]) == 0
+    assert main(["check", "6", str(tmp_path / "k.json"), "--fixed", "2,2", "--fixed", "0,0"]) == 0
+    visits = ["--visit", "0,0@1", "--visit", "2,1@2"]
+    assert main(["tour", "5", *visits, "--method", "cpsat", "--save", str(tmp_path / "t.json")]) == 0
+    assert main(["check", "5", str(tmp_path / "t.json"), *visits[2:], *visits[:2]]) == 0
+    assert "every claim certified" in capsys.readouterr().out

@@ -306,9 +306,8 @@ def tour_cases() -> list[Case]:
         t[3], t[4] = t[4], t[3]
 
     return [
-        Case(
-            "tour-false-none-plain", tour_instance(3, 4), forged("tour", I, None, None, None), "found a tour"
-        ),
+        Case("tour-false-none-plain", tour_instance(3, 4), forged("tour", I, None, None, None), "has a tour"),
+        Case("tour-false-none-large", tour_instance(18), forged("tour", I, None, None, None), "has a tour"),
         Case("tour-false-none-holed", CORNERLESS, forged("tour", I, None, None, None), "found a tour"),
         Case("tour-false-none-torus", TORUS4, forged("tour", I, None, None, None), "found a tour"),
         Case(

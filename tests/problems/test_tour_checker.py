@@ -76,8 +76,18 @@ def test_nonexistence_is_confirmed_only_with_a_reason():
     assert "exhaustive search" in nonexistence_reason(tour_instance(3, 7, start=(1, 3)))
     assert nonexistence_reason(tour_instance(5)) is None
     with pytest.raises(CheckFailed, match="search found a tour"):
-        check(tour_instance(8), answer(None, Status.INFEASIBLE))
+        check(tour_instance(5, start=(0, 0)), answer(None, Status.INFEASIBLE))
     check(tour_instance(4), answer(None, Status.INFEASIBLE))
+
+
+@pytest.mark.parametrize(
+    ("n", "closed", "who"), [(8, False, "Conrad"), (18, False, "Conrad"), (18, True, "Schwenk")]
+)
+def test_a_no_on_a_board_a_theorem_gives_a_tour_is_refuted(n, closed, who):
+    """A twelfth-session reviewer's finding: past the checker's search (256 squares) a "No" on a
+    full board was taken as the method's word, though the existence theorems refute it."""
+    with pytest.raises(CheckFailed, match=f"{who}.*: a full {n} x {n} board has a tour"):
+        check(tour_instance(n, closed=closed), answer(None, Status.INFEASIBLE))
 
 
 def test_existence_theorems_small_values():
