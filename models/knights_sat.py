@@ -13,6 +13,7 @@ Nothing the solver says is trusted: a proof that does not check is refused.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -133,7 +134,8 @@ class BoundProof:
         self.limit = PROOF_SECONDS if time_limit is None else max(float(time_limit), 0.0)
         # the task, the child's start time and its answer: files without a name, the child's by
         # descriptor, so nothing is left behind however the two processes end (kill -9 included)
-        self.files = [tempfile.TemporaryFile() for _ in range(3)]  # noqa: SIM115 - closed by finish()
+        self.closing = contextlib.ExitStack()
+        self.files = [self.closing.enter_context(tempfile.TemporaryFile()) for _ in range(3)]  # noqa: SIM115
         task, self.started, self.answer = self.files
         try:
             sizes = [board.rows, board.cols, int(bool(board.torus)), self.knights + len(self.fixed)]
@@ -151,12 +153,8 @@ class BoundProof:
             command = [sys.executable, "-m", __name__, str(math.ceil(self.limit) + 1), *map(str, fds)]
             self.child = subprocess.Popen(command, **quiet, env=_child_environment(), pass_fds=fds)
         except BaseException:
-            self._close()
+            self.closing.close()
             raise
-
-    def _close(self) -> None:
-        for stream in self.files:
-            stream.close()
 
     def left(self) -> float:
         """Seconds left of the proof's time limit."""
@@ -181,7 +179,7 @@ class BoundProof:
         try:
             return self._outcome()
         finally:
-            self._close()
+            self.closing.close()
 
     def _outcome(self) -> tuple[dict[str, Any] | None, list[list[int]] | None, dict[str, Any]]:
         upper, ended = self.knights - 1, self._ended()
@@ -206,8 +204,7 @@ class BoundProof:
         if exitcode != 0:
             info["proof"] = f"the proof's solver process failed (exit code {exitcode})"
             return None, None, info
-        self.answer.seek(0)
-        packed = json.loads(self.answer.read())  # packed by the child
+        packed = json.loads(_read(self.answer))  # packed by the child
         size = f"LRAT, {packed['bytes']} bytes"
         if packed["bytes"] > MAX_PROOF_BYTES:  # the checker would refuse it
             info["proof"] = f"{size}: past the {MAX_PROOF_BYTES} bytes a proof may have"
@@ -222,12 +219,18 @@ class BoundProof:
         return entry, None, info
 
 
+def _read(stream: IO[bytes], size: int = -1) -> bytes:
+    """What the child wrote to ``stream`` (from its start: the two processes share its offset)."""
+    stream.seek(0)
+    return stream.read(size)
+
+
 def _started(stream: IO[bytes]) -> float | None:
     """When the child was ready to solve (seconds since the epoch, which it writes to ``stream``
     once its interpreter started and its modules are imported), or None: not yet, or not one
     finite number."""
     try:
-        value = float(stream.seek(0) or stream.read(64).decode("ascii"))
+        value = float(_read(stream, 64).decode("ascii"))
     except (OSError, ValueError, UnicodeDecodeError):
         return None
     return value if math.isfinite(value) else None
@@ -236,8 +239,7 @@ def _started(stream: IO[bytes]) -> float | None:
 def _placement(board: Any, stream: IO[bytes], fixed: tuple = ()) -> list[list[int]] | None:
     """The squares but the ``fixed`` ones the solver's model puts a knight on (written by the
     child to ``stream``), or None."""
-    stream.seek(0)
-    data = stream.read()
+    data = _read(stream)
     chosen = np.frombuffer(data, dtype=np.int64, count=len(data) // 8)
     usable = np.flatnonzero(np.asarray(board.free, dtype=bool).reshape(-1))
     if chosen.size == 0 or chosen.min() < 0 or chosen.max() >= usable.size:

@@ -310,11 +310,10 @@ def answers_folder(text: str) -> str:
 
 def proof_folder(text: str) -> str:
     """``--export-proof DIR``: :func:`answers_folder`, none of the proof's files in it (before any work)."""
-    from knightcert.problems.checkers.lrat_files import FORMULA, PROOF, README
+    from knightcert.problems.checkers.lrat_files import occupied
 
-    folder = answers_folder(text)
-    if taken := [name for name in (FORMULA, PROOF, README) if os.path.lexists(os.path.join(folder, name))]:
-        raise argparse.ArgumentTypeError(f"{_cut(text)}: {taken[0]} exists: export into another folder")
+    if (taken := occupied(answers_folder(text))) is not None:
+        raise argparse.ArgumentTypeError(f"{_cut(text)}: {taken} exists: export into another folder")
     return text
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from knightcert.problems.errors import InvalidArgument
 from knightcert.problems.output_file import atomic_output, write_atomic
 
-__all__ = ["README", "dimacs", "export_proof", "lrat_binary_to_text", "lrat_text_to_binary"]
+__all__ = ["README", "dimacs", "export_proof", "lrat_binary_to_text", "lrat_text_to_binary", "occupied"]
 
 #: The files :func:`export_proof` writes.
 FORMULA, PROOF, README = "formula.cnf", "proof.lrat", "README"
@@ -128,6 +128,12 @@ def dimacs(variables: int, clauses: list[list[int]], stream: IO[bytes]) -> None:
     stream.write("".join(" ".join(map(str, [*clause, 0])) + "\n" for clause in clauses).encode("ascii"))
 
 
+def occupied(folder: str) -> str | None:
+    """The first of the proof's files already in ``folder`` (somebody's: never replaced), or None."""
+    taken = [name for name in (FORMULA, PROOF, README) if os.path.lexists(os.path.join(folder, name))]
+    return taken[0] if taken else None
+
+
 def export_proof(board, entry: dict, folder: str, fixed: tuple = ()) -> str:
     """Write ``formula.cnf``, ``proof.lrat`` and ``README`` for the proof ``entry`` (a
     certificate entry the checker accepted, :func:`~knightcert.problems.checkers.clausal_proof.proof_entry`)
@@ -150,9 +156,8 @@ def export_proof(board, entry: dict, folder: str, fixed: tuple = ()) -> str:
     knights, named = entry["knights"], {key: entry.get(key, 0) for key in ("lex", "lines", "balanced")}
     variables, clauses = knights_cnf(board, knights, fixed=fixed, **named)
     os.makedirs(folder, exist_ok=True)
-    for path in (os.path.join(folder, name) for name in (FORMULA, PROOF, README)):
-        if os.path.lexists(path):  # a file of that name is somebody's: never replaced
-            raise InvalidArgument(f"{path} exists: export the proof into another folder")
+    if (taken := occupied(folder)) is not None:
+        raise InvalidArgument(f"{os.path.join(folder, taken)} exists: export the proof into another folder")
     with atomic_output(os.path.join(folder, FORMULA), binary=True) as stream:  # no link followed
         dimacs(variables, clauses, stream)
     with atomic_output(os.path.join(folder, PROOF), binary=True) as stream:

@@ -144,7 +144,7 @@ def check_sides(instance: TourInstance, tour: Any) -> None:
 def nonexistence_evidence(
     instance: TourInstance, method: str = "", separator: np.ndarray | None = None
 ) -> Evidence:
-    """The evidence that no tour exists; CheckFailed when the checker finds one.
+    """The evidence that no tour exists; CheckFailed when the checker finds one or a theorem says one exists.
 
     Parameters
     ----------
@@ -169,7 +169,14 @@ def nonexistence_evidence(
 def _nonexistence(
     instance: TourInstance, method: str, attached: np.ndarray | None
 ) -> tuple[Evidence, np.ndarray | None]:
-    """:func:`nonexistence_evidence`, with the separator that backs it (flat indices) or None."""
+    """:func:`nonexistence_evidence`, with the separator that backs it (flat indices) or None.
+    A "No" where a theorem says a tour exists (a full plain board, no ends, no side constraints) is
+    refuted first, at any size: never taken on trust past the search, nor searched for."""
+    board, exists = instance.board, closed_tour_exists if instance.closed else open_tour_exists
+    free = _full(instance) and not (instance.start or instance.end or sides_of("tour", instance))
+    if free and exists(board.rows, board.cols):
+        name = "Schwenk (1991)" if instance.closed else "Conrad et al. (1994)"
+        raise CheckFailed(f"{name}: a full {board.rows} x {board.cols} board has a tour", "infeasible")
     reason = argument_against(instance)
     if reason is not None:
         return Evidence("infeasible", reason[0], reason[1]), None
@@ -186,13 +193,8 @@ def _nonexistence(
 
 
 def _searched(instance: TourInstance, method: str, aside: str) -> Evidence:
-    """A theorem that a tour exists (a full plain board, no ends, no side constraints), else the
-    checker's exhaustive search on small boards, else the method's word."""
-    board, exists = instance.board, closed_tour_exists if instance.closed else open_tour_exists
-    free = _full(instance) and not (instance.start or instance.end or sides_of("tour", instance))
-    if free and exists(board.rows, board.cols):  # a "No" beyond the search is refuted, not taken on trust
-        name = "Schwenk (1991)" if instance.closed else "Conrad et al. (1994)"
-        raise CheckFailed(f"{name}: a full {board.rows} x {board.cols} board has a tour", "infeasible")
+    """The checker's exhaustive search on small boards; the method's word elsewhere."""
+    board = instance.board
     if board.n_free > EXHAUSTIVE_SQUARES:
         why = (
             f"the board has {board.n_free} usable squares, beyond the checker's search ({EXHAUSTIVE_SQUARES})"
