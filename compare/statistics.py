@@ -135,6 +135,7 @@ class GroupStats:
     peak_mb: float | None
     failed: int = 0
     none_proven: int = 0
+    rejected: int = 0
     gap_spread: float | None = None
     cpu_median: float | None = None
     gapless: bool = False
@@ -293,6 +294,7 @@ def _stats(key: tuple, runs: list[Row], found: set[str]) -> GroupStats:
         **_time_fields([r for r in runs if solved(r)] if no_gap else runs),
         peak_mb=max(peaks) if peaks else None,
         failed=sum(not answered(r) for r in runs),
+        rejected=sum(not r.verified and r.status != "UNKNOWN" for r in runs),  # a claim the checker refused
         none_proven=sum(r.verified and r.status == "INFEASIBLE" for r in runs),
         gapless=no_gap,
         few=len(counts) < MIN_INSTANCES,
@@ -415,6 +417,7 @@ COLUMNS = (
     "cpu_median_s",
     "few_instances",
     "success_exists",
+    "rejected",
 )
 #: The ``GroupStats`` field of each column whose name differs.
 _FIELD_OF = {"time_median_s": "time_median", "time_q1_s": "time_q1", "time_q3_s": "time_q3"}
@@ -457,7 +460,8 @@ _READABLE: tuple[tuple[str, str | None, Callable[[GroupStats], str]], ...] = (
     ("found", "gapless", lambda s: str(s.answered - s.none_proven)),
     ("none proven", "gapless", lambda s: str(s.none_proven)),
     ("failed", "gap", lambda s: str(s.failed)),
-    ("unknown", "gapless", lambda s: str(s.failed)),
+    ("unknown", "gapless", lambda s: str(s.failed - s.rejected)),
+    ("rejected", "gapless", lambda s: str(s.rejected)),
     ("certified", None, lambda s: str(s.certified)),
     ("success", None, lambda s: f"{100 * s.success:.0f} %"),
     ("success where one exists", "gapless", lambda s: _percent(s.success_exists, ".0f")),
@@ -487,7 +491,8 @@ def table_notes(groups: Sequence[GroupStats]) -> list[str]:
         notes = [
             "No gap: every solution of this problem is as good as any other. found = runs with a "
             "checked solution, none proven = runs that proved there is none, unknown = runs without "
-            "an answer; success = share of runs with a solution, per instance (repeats averaged "
+            "an answer, rejected = runs whose answer the checker refused; success = share of runs "
+            "with a solution, per instance (repeats averaged "
             "first), over all instances and over those where a run of any method found a checked "
             "solution; times over instances, of runs with a solution."
         ]

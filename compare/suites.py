@@ -310,8 +310,8 @@ def parse_sizes(text: str, where: str = "--sizes") -> list[int | str]:
         bounded(len(parts), "size count", f"{where}: the number of sizes", error=InvalidInstance)
         try:
             boards = {board_sides(int(p) if p.isdigit() else p) for p in parts}
-        except InvalidInstance:
-            raise InvalidInstance(f"{expected}, got {text!r}") from None
+        except InvalidInstance as exc:  # the reason too (a side out of range)
+            raise InvalidInstance(f"{expected}, got {text!r} ({exc})") from None
         return [r if r == c else f"{r}x{c}" for r, c in sorted(boards, key=lambda b: (b[0] * b[1], b))]
     span, _, rest = text.partition(":")
     count_text, _, spacing = rest.partition(":")

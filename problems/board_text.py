@@ -71,19 +71,18 @@ def parse_grid(text: str | bytes, source: str, alphabet: str) -> np.ndarray:
     while lines and lines[-1].strip(b"\r") == b"":
         lines.pop()
     lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
-    for lineno, line in enumerate(lines, start=1):
-        if not line.isascii():
+    if not lines:
+        raise InvalidInstance(f"empty board: expected rows of {expected}", source, 1, 1)
+    cols, allowed = len(lines[0]), alphabet.encode("ascii")
+    if cols == 0:
+        raise InvalidInstance(f"empty row: expected {expected}", source, 1, 1)
+    for lineno, line in enumerate(lines, start=1):  # the first fault in reading order
+        if not line.isascii() or line[:cols].translate(None, allowed):
             decoded = line.decode("utf-8", errors="replace")
-            column = next(i for i, ch in enumerate(decoded) if not ch.isascii())
+            column = next(i for i, ch in enumerate(decoded) if ch not in alphabet)
             raise InvalidInstance(
                 f"unexpected character {decoded[column]!r}: expected {expected}", source, lineno, column + 1
             )
-    if not lines:
-        raise InvalidInstance(f"empty board: expected rows of {expected}", source, 1, 1)
-    cols = len(lines[0])
-    if cols == 0:
-        raise InvalidInstance(f"empty row: expected {expected}", source, 1, 1)
-    for lineno, line in enumerate(lines, start=1):
         if len(line) != cols:
             column = min(len(line), cols) + 1
             raise InvalidInstance(
@@ -95,15 +94,9 @@ def parse_grid(text: str | bytes, source: str, alphabet: str) -> np.ndarray:
             source,
         )
     table = np.full(256, -1, dtype=np.int8)
-    for code, char in enumerate(alphabet.encode("ascii")):
+    for code, char in enumerate(allowed):
         table[char] = code
     codes = table[np.frombuffer(b"".join(lines), dtype=np.uint8).reshape(len(lines), cols)]
-    bad = np.flatnonzero(codes < 0)
-    if bad.size:
-        r, c = divmod(int(bad[0]), cols)
-        raise InvalidInstance(
-            f"unexpected character {chr(lines[r][c])!r}: expected {expected}", source, r + 1, c + 1
-        )
     return codes
 
 

@@ -86,7 +86,7 @@ def describe(result: Result) -> str:
         return f"no placement ({claim_text(result)})"
     if result.solution is None:
         return f"no answer ({result.method}: {result.status.value}{stopped_text(result)})"
-    text = f"{result.objective} knights"
+    text = f"{result.objective} knight{'s' * (result.objective != 1)}"
     if result.status is Status.OPTIMAL:
         return text + f" ({claim_text(result)})"
     return text + f" ({result.method}: {claim_text(result)})"

@@ -284,7 +284,8 @@ def output_file(formats: tuple[str, ...], option: str, plot: bool = False) -> Ca
         try:
             check_plot_path(text) if plot else check_output_path(text, formats, option)
         except KnightcertError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
+            message = str(exc).replace(f"{option}: ", "").replace(f"{option} ", "")  # argparse names it
+            raise argparse.ArgumentTypeError(message) from None
         return text
 
     parse.__name__ = option

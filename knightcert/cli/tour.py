@@ -157,7 +157,7 @@ def save_npy(path: str, squares) -> None:
 
 
 def summary(instance: TourInstance, result: Result) -> str:
-    nodes = "" if result.nodes is None else f", {result.nodes} nodes"
+    nodes = "" if result.nodes is None else f", {result.nodes} node{'s' * (result.nodes != 1)}"
     backtracks = result.info.get("backtracks")
     extra = "" if backtracks is None else f", {backtracks} backtracks"
     rule = f" ({result.info['rule']})" if "rule" in result.info else ""

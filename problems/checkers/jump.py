@@ -129,10 +129,10 @@ def _output_and_table(
         named = None if solution["winner"] is None else _index(solution["winner"], instance.players)
         if solution["output"] != format_jump_answer(named, solution["round"]):
             raise CheckFailed("the output text does not match the winner and round")
-    for p, row in enumerate(solution["players"] or []):
-        _check_row(instance, p, row, ranking[p], solution)
     if solution["players"] is not None and len(solution["players"]) != instance.players:
         raise CheckFailed(f"the table has {len(solution['players'])} rows for {instance.players} players")
+    for p, row in enumerate(solution["players"] or []):
+        _check_row(instance, p, row, ranking[p], solution)
     return []
 
 

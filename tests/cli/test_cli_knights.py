@@ -10,6 +10,8 @@ from knightcert.cli.main import main
 def test_default_is_the_exact_matching(capsys):
     assert main(["knights", "6"]) == 0
     assert capsys.readouterr().out == "6x6: 18 knights (optimal, certified: matching (Kőnig))\n"
+    assert main(["knights", "1"]) == 0
+    assert capsys.readouterr().out.startswith("1x1: 1 knight (")  # one knight, not "1 knights"
 
 
 def test_greedy_with_show(capsys):

@@ -92,6 +92,7 @@ def test_bad_picture_path_is_one_line_exit_2_before_solving(argv, words, tmp_pat
     assert main(argv) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and words in captured.err and captured.err.count("\n") == 1
+    assert captured.err.count("--svg") <= 1  # argparse names the option; the message does not again
 
 
 def test_report_html_is_one_page_with_a_collapsed_group_per_instance(tmp_path, capsys):

@@ -192,6 +192,8 @@ def test_sizes_and_seeds_syntax():
     for bad in ("10..", "a..b", "10..20:x", "10..20:3:cubic", "0,5"):
         with pytest.raises(InvalidInstance):
             parse_sizes(bad)
+    with pytest.raises(InvalidInstance, match=r"got '1000000' \(sizes: a side must be in 1\.\.100000"):
+        parse_sizes("1000000")  # the reason, not only the syntax
     for bad in ("x", "4..2", 0, True, []):
         with pytest.raises(InvalidInstance):
             parse_seeds(bad)

@@ -108,7 +108,10 @@ def test_tours_have_no_gap_and_success_counts_only_tours():
     assert stats.success_exists == 1.0  # but every board where a tour exists has one
     assert (stats.answered - stats.none_proven, stats.none_proven, stats.failed) == (1, 1, 1)
     table = stats_table(rows, ("method",))
-    assert "found | none proven | unknown" in table and "0.00 %" not in table and "No gap" in table
+    assert "found | none proven | unknown | rejected" in table and "0.00 %" not in table and "No gap" in table
+    assert "| 1 | 1 | 1 | 0 |" in table
+    refused = stats_table([*rows, tour("8x8", "INFEASIBLE", False)], ("method",))  # a 'No' refused
+    assert "| 1 | 1 | 1 | 1 |" in refused  # rejected, not unknown
     assert "| success | success where one exists |" in table and "| 33 % | 100 % |" in table
     import rich.console
 

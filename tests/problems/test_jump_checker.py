@@ -45,6 +45,7 @@ def test_accepts_the_true_answer_with_and_without_certificate():
         (lambda s: s.update(path=[[0, 0], [0, 4], [0, 6], [0, 8]]), "does not start"),
         (lambda s: s.update(output="A\n3\n"), "output text"),
         (lambda s: s["players"][1].update(rounds=None, key=None, path=None), "reported never"),
+        (lambda s: s["players"].append(s["players"][-1]), "the table has 4 rows for 3 players"),
     ],
 )
 def test_rejects_tampered_answers(change, words):

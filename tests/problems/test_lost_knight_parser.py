@@ -38,6 +38,8 @@ def test_accepts_line_end_variants(text):
         ("C..\n.X.\n..S\n", ":2:2:", "unexpected character 'X'"),
         ("C. \n..S\n", ":1:3:", "unexpected character ' '"),
         ("C.é\n..S\n", ":1:3:", "unexpected character 'é'"),
+        ("1 9\n3\n4 1 3\n", ":1:1:", "unexpected character '1'"),  # a jump file: its first fault
+        ("C..\n.\n.é.S\n", ":2:2:", "row has 1 squares"),  # a short row before a foreign character
         ("...\n..S\n", "", "no 'C'"),
         ("C..\n..C\n..S\n", ":2:3:", "second 'C'"),
         ("C..\n...\n", "", "no 'S'"),
