@@ -43,6 +43,7 @@ def label_faults(values, rounds, keys):  # pragma: no cover - numba
     """
     rows, cols = values.shape
     faults = np.zeros(13, dtype=np.bool_)
+    unlabelled = below = other_zero = wrong_key = False  # kept in registers, written at the end
     for r in range(rows):
         for c in range(cols):
             value, label, key = values[r, c], rounds[r, c], keys[r, c]
@@ -52,16 +53,18 @@ def label_faults(values, rounds, keys):  # pragma: no cover - numba
                 if value <= 0 or not (0 <= tr < rows and 0 <= tc < cols) or rounds[tr, tc] < 0:
                     continue
                 target = rounds[tr, tc]
-                faults[2 * d] |= label < 0 or label > target + 1
+                if label < 0 or label > target + 1:
+                    faults[2 * d] = True
                 if label >= 1 and target == label - 1:
                     closer = True
-                    faults[2 * d + 1] |= label > 2 and key > keys[tr, tc]
-            faults[8] |= label > 0 and not closer
-            faults[9] |= label < -1 or key < -1
-            goal = r == rows - 1 and c == cols - 1
-            faults[10] |= goal and label != 0
-            faults[11] |= label == 0 and not goal
-            faults[12] |= label == 2 and key != value
+                    if label > 2 and key > keys[tr, tc]:
+                        faults[2 * d + 1] = True
+            unlabelled |= label > 0 and not closer
+            below |= label < -1 or key < -1
+            other_zero |= label == 0 and (r != rows - 1 or c != cols - 1)
+            wrong_key |= label == 2 and key != value
+    faults[8], faults[9], faults[11], faults[12] = unlabelled, below, other_zero, wrong_key
+    faults[10] = rows * cols > 0 and rounds[rows - 1, cols - 1] != 0
     return faults
 
 
