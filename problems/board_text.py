@@ -94,8 +94,7 @@ def parse_grid(text: str | bytes, source: str, alphabet: str) -> np.ndarray:
             source,
         )
     table = np.full(256, -1, dtype=np.int8)
-    for code, char in enumerate(allowed):
-        table[char] = code
+    table[list(allowed)] = range(len(allowed))  # each character's code: its place in the alphabet
     codes = table[np.frombuffer(b"".join(lines), dtype=np.uint8).reshape(len(lines), cols)]
     return codes
 

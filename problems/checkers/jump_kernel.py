@@ -57,8 +57,7 @@ def label_faults(values, rounds, keys):  # pragma: no cover - numba
                     faults[2 * d] = True
                 if label >= 1 and target == label - 1:
                     closer = True
-                    if label > 2 and key > keys[tr, tc]:
-                        faults[2 * d + 1] = True
+                    faults[2 * d + 1] |= label > 2 and key > keys[tr, tc]  # only on a jump one round closer
             unlabelled |= label > 0 and not closer
             below |= label < -1 or key < -1
             other_zero |= label == 0 and (r != rows - 1 or c != cols - 1)
