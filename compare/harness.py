@@ -117,9 +117,8 @@ class Row:
     @property
     def exact(self) -> bool:
         """A built-in exact method (whose own bound is a proven one)."""
-        if self.origin:
-            return self.origin == "built-in" and self.kind == "exact"
-        return is_exact(self.problem, self.method)  # a row read from an older report
+        built_in = self.origin == "built-in" and self.kind == "exact"
+        return built_in if self.origin else is_exact(self.problem, self.method)  # no origin: an older report
 
     def as_dict(self) -> dict[str, Any]:
         """The row's fields but ``known_optimum`` (all plain values: no copy needed)."""
@@ -370,9 +369,7 @@ def _gap(row: Row, best: float | int | None, certified: bool) -> float | None:
         best = row.bound  # an exact method: its own distance to its proven bound
     if best is None:
         return None
-    if best == 0:
-        return 0.0 if row.objective == 0 else math.inf
-    return abs(row.objective - best) / abs(best)
+    return (0.0 if row.objective == 0 else math.inf) if best == 0 else abs(row.objective - best) / abs(best)
 
 
 def median_of_repeats(rows: Sequence[Row]) -> list[Row]:

@@ -400,9 +400,8 @@ def _tour_hint(instance: TourInstance) -> tuple[list[list[int]] | Any, str]:
 
 def _time_left(options: dict[str, Any], spent: float) -> dict[str, Any]:
     """``options`` with ``time_limit`` reduced by the ``spent`` seconds (kept positive)."""
-    if options.get("time_limit") is None:
-        return options
-    return {**options, "time_limit": max(options["time_limit"] - spent, 1e-3)}
+    limit = options.get("time_limit")
+    return options if limit is None else {**options, "time_limit": max(limit - spent, 1e-3)}
 
 
 def _at_least_the_start(result: Result, start: Result) -> Result:

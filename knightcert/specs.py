@@ -352,9 +352,8 @@ def default_for(problem: str, instance: Any = None) -> str:
     ('matching', 'cpsat')
     """
     names = DEFAULTS[problem]
-    if instance is None:
-        return names[0]
-    return next((name for name in names if FACTS[problem][name].why_not(instance) is None), names[-1])
+    fits = (n for n in names if instance is None or FACTS[problem][n].why_not(instance) is None)
+    return next(fits, names[-1])
 
 
 def facts_of(problem: str, name: str) -> MethodFacts | None:

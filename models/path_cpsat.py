@@ -152,6 +152,8 @@ class PathModel(CpsatModel):
             kept = None if status is Status.UNKNOWN else certificate
             return Result.empty("path", "cpsat", status=status, certificate=kept)
         path = _path_from_labels(self.board.cols, self.usable, self.tails_var, self.heads_var, label, goal)
+        if path is None:  # an extension bounded the labels (lower bounds): no path to read, nothing claimed
+            return Result.empty("path", "cpsat")
         length = len(path) - 1
         optimal = optimal and length == label[goal]
         return Result.answer(
@@ -226,11 +228,13 @@ def cpsat(
 
 def _path_from_labels(
     cols: int, usable: np.ndarray, tails: np.ndarray, heads: np.ndarray, label: np.ndarray, goal: int
-) -> list[list[int]]:
-    """From S back to C along tight arcs (``label[head] = label[tail] + 1``)."""
+) -> list[list[int]] | None:
+    """From S back to C along tight arcs (``label[head] = label[tail] + 1``); None where none leads on."""
     tight = label[heads] == label[tails] + 1
     into: dict[int, int] = dict(zip(heads[tight].tolist(), tails[tight].tolist(), strict=True))
     walk = [goal]
     while label[walk[-1]] > 0:
+        if walk[-1] not in into:
+            return None
         walk.append(into[walk[-1]])
     return [list(divmod(int(usable[v]), cols)) for v in reversed(walk)]

@@ -64,9 +64,8 @@ def method(problem: str, name: str) -> Callable[[Callable[..., Result]], Method]
             check_arguments(problem, instance, time_limit, seed)
             result = function(instance, time_limit=time_limit, seed=seed, **options)
             named = {"problem": problem, "method": name, "instance": getattr(instance, "name", "") or ""}
-            if check:
-                return certify(instance, result.with_(**named))
-            return result.with_(**named, verified=False, evidence=())
+            unchecked = {"verified": False, "evidence": ()}
+            return certify(instance, result.with_(**named)) if check else result.with_(**named, **unchecked)
 
         solve.problem = problem  # type: ignore[attr-defined]
         solve.method_name = name  # type: ignore[attr-defined]

@@ -91,9 +91,8 @@ class RunRecord:
         stopped = self.stopped or ""
         if stopped.startswith(("memory limit:", "crash: MemoryError")):
             return "memory"
-        if stopped.startswith("crash:"):
-            return "killed" if "killed by signal" in stopped else "crash"
-        return None
+        crash = "killed" if "killed by signal" in stopped else "crash"
+        return crash if stopped.startswith("crash:") else None
 
 
 #: The record's entries kept in ``Result.info`` (on disk too), under the attribute's own name.

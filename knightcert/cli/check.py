@@ -73,11 +73,19 @@ def load_instance(spec: str, data: dict[str, Any], args: argparse.Namespace | No
     ``--end``) are the user's, never read from the answer, which is then compared with it.
     """
     from knightcert.problems.answers import AnswerFileError
+    from knightcert.problems.errors import InvalidArgument
     from knightcert.problems.side_constraints import SIDE_FIELDS
 
+    problem = data.get("problem")
+    takes = {"knights": ("torus",), "tour": ("torus", "closed", "start", "end")}.get(str(problem), ())
+    takes += SIDE_FIELDS.get(str(problem), ())
+    named = {"visits": "visit", "forbidden_moves": "forbid-move", "required_moves": "require-move"}
+    for key in ("torus", "closed", "start", "end", "fixed", *SIDE_FIELDS["tour"], "via"):  # given, unread
+        if getattr(args, key, None) and (spec == "-" or key not in takes):
+            why = "with '-' (the answer's instance is checked)" if spec == "-" else f"to a {problem} answer"
+            raise InvalidArgument(f"--{named.get(key, key)} does not apply {why}")
     if spec == "-":
         return None
-    problem = data.get("problem")
     flags: dict[str, Any] = {key: bool(getattr(args, key, False)) for key in ("torus", "closed")}
     flags |= {key: getattr(args, key, None) for key in ("start", "end")}
     sides: dict[str, Any] = {k: getattr(args, k, None) or () for k in SIDE_FIELDS.get(str(problem), ())}
@@ -147,9 +155,7 @@ def _report(args: argparse.Namespace, data: dict, result: Result | None, failure
 def _untimed(evidence: dict) -> dict:
     """``evidence`` without the time a check took (``checked in 23.1 s``), which differs run to run."""
     how = evidence.get("how")
-    if isinstance(how, str):
-        return {**evidence, "how": re.sub(r", checked in [0-9.]+ s", "", how)}
-    return evidence
+    return {**evidence, "how": re.sub(r", checked in [0-9.]+ s", "", how)} if type(how) is str else evidence
 
 
 def _dump(

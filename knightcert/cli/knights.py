@@ -87,9 +87,8 @@ def describe(result: Result) -> str:
     if result.solution is None:
         return f"no answer ({result.method}: {result.status.value}{stopped_text(result)})"
     text = f"{result.objective} knight{'s' * (result.objective != 1)}"
-    if result.status is Status.OPTIMAL:
-        return text + f" ({claim_text(result)})"
-    return text + f" ({result.method}: {claim_text(result)})"
+    who = "" if result.status is Status.OPTIMAL else f"{result.method}: "
+    return text + f" ({who}{claim_text(result)})"
 
 
 def draw(instance: KnightsInstance, solution: list[list[int]]) -> str:

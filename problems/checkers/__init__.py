@@ -147,9 +147,8 @@ def _rejected(result: Any, problem: str, exc: CheckFailed, began: float) -> Resu
 def _unproven(evidence: Evidence, method: str) -> Evidence:
     """A foreign method's claim the checker could not certify: its own word only, *unproven*
     (never reported as a solver's proof)."""
-    if evidence.certified:
-        return evidence
-    return Evidence(evidence.claim, Backing.NONE, f"claimed by {method}; not certified by the checker")
+    said = Evidence(evidence.claim, Backing.NONE, f"claimed by {method}; not certified by the checker")
+    return evidence if evidence.certified else said
 
 
 def check(instance: Any, result: Result) -> Result:

@@ -305,7 +305,6 @@ def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple
 
 
 def _index(name: Any, players: int) -> int:
-    for p in range(players):
-        if player_name(p) == name:
-            return p
+    if name in (names := [player_name(p) for p in range(players)]):
+        return names.index(name)
     raise CheckFailed(f"unknown player {name!r}")

@@ -337,3 +337,25 @@ def test_an_answers_file_gone_after_it_was_seen_starts_a_new_one_and_the_old_is_
     old = runner._ANSWERS[str(folder)][0]
     monkeypatch.setattr(runner, "ANSWERS_BYTES", 1)  # full
     assert runner.save_run_answer(task, result).endswith("#1") and old.closed
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["check", "-", "{k}", "--fixed", "5,5"], "--fixed does not apply with '-'"),
+        (["check", "-", "{t}", "--start", "3,3"], "--start does not apply with '-'"),
+        (["check", "-", "{t}", "--visit", "0,0@1"], "--visit does not apply with '-'"),
+        (["check", "6x6", "{k}", "--fixed", "0,1", "--closed"], "--closed does not apply to a knights"),
+        (["check", "5x5", "{t}", "--via", "2,2"], "--via does not apply to a tour answer"),
+    ],
+)
+def test_check_refuses_an_instance_flag_it_would_not_read(argv, words, tmp_path, capsys):
+    """A constraint the user states is checked or refused, never passed over in silence."""
+    k, t = tmp_path / "k.json", tmp_path / "t.json"
+    assert main(["knights", "6", "--fixed", "0,1", "--save", str(k)]) == 0
+    assert main(["tour", "5", "--save", str(t)]) == 0
+    capsys.readouterr()
+    assert main([a.format(k=k, t=t) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+    assert main(["check", "6x6", str(k), "--fixed", "0,1"]) == 0  # the flags the answer's problem reads

@@ -85,3 +85,15 @@ def test_csp_refuses_large_boards_and_respects_time_limit():
         csp(parse_lost_knight("C" + "." * 40 + "S\n"))
     result = csp(parse_lost_knight("C....\n.....\n....S\n"), time_limit=1e-9)
     assert result.status is Status.UNKNOWN and result.bound == 1 and not result.verified
+
+
+def test_a_label_bounded_by_an_extension_gives_no_answer_not_a_traceback():
+    """Labels are lower bounds: bounded by the user, they may lead back along no move."""
+    import knightcert
+    from knightcert.problems.lost_knight import parse_lost_knight
+    from knightcert.problems.result import Status
+
+    model = knightcert.model(parse_lost_knight("C.....\n......\n....S.\n......\n......\n......\n"))
+    model.cp.add(model.dist[2, 4] <= 1)
+    result = model.solve(time_limit=10)
+    assert result.status is Status.UNKNOWN and result.solution is None and not result.verified
