@@ -29,7 +29,7 @@ from knightcert.algorithms import counting
 from knightcert.algorithms.counting import CountStopped
 from knightcert.models import count_cpsat
 from knightcert.models.count_cpsat import Enumeration
-from knightcert.problems.argument_checks import bounded_seconds
+from knightcert.problems.argument_checks import bounded, bounded_seconds
 from knightcert.problems.checkers import check
 from knightcert.problems.checkers.enumeration import NODES, TOUR_NODES, enumerate_solutions
 from knightcert.problems.errors import InvalidInstance
@@ -132,9 +132,10 @@ def count(instance: Any, *, keep: int = 0, time_limit: float | None = 10.0, seco
         Not an instance of a problem with a count (the jump game has one winner), or one with
         a field the counters do not know.
     InvalidArgument
-        A time limit that is not a positive number of seconds.
+        A time limit that is not a positive number of seconds; a ``keep`` that is not a whole
+        number >= 0.
     """
-    problem, plural = _problem(instance)
+    problem, plural, keep = (*_problem(instance), bounded(keep, "solutions kept", "keep"))
     deadline = None if time_limit is None else time.perf_counter() + bounded_seconds(time_limit, "time limit")
     # with solutions only (no count asked for) the tour search stops at once: CP-SAT gets the time
     pair, searched = _search(plural, instance, deadline if second or problem != "tour" else -1.0)

@@ -27,9 +27,10 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from knightcert.models.cpsat_solve import FREE_SHARE, CpSatRun, solve_cpsat
-from knightcert.problems.argument_checks import bounded_seconds
+from knightcert.problems.argument_checks import bounded, bounded_seconds
 from knightcert.problems.checkers import certify
 from knightcert.problems.deadline import Deadline
+from knightcert.problems.errors import UnknownKey
 from knightcert.problems.output_file import write_atomic
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
@@ -52,7 +53,12 @@ class VariableMap(Mapping[Any, cp_model.IntVar]):
         self._index = index
 
     def __getitem__(self, key: Any) -> cp_model.IntVar:
-        return self._cp.get_int_var_from_proto_index(self._index[tuple(map(_plain_key, key))])
+        try:
+            return self._cp.get_int_var_from_proto_index(self._index[tuple(map(_plain_key, key))])
+        except (KeyError, TypeError, ValueError):  # UnknownKey is a KeyError: ``in`` and ``get`` work
+            raise UnknownKey(
+                f"the model has no variable {key!r:.60} (not a usable square, or move, of its board)"
+            ) from None
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self._index)
@@ -164,6 +170,9 @@ class CpsatModel(abc.ABC):
             claim of optimality or of non-existence is backed by CP-SAT alone (module docstring).
         """
         limit = None if time_limit is None else bounded_seconds(time_limit, "time limit")
+        seed, workers = (
+            None if v is None else bounded(v, name) for v, name in ((seed, "seed"), (workers, "workers"))
+        )
         changed, own = self.changed, self._shape()[2:9] == self._base[2:9]  # [2:9]: the objective
         self.stop_at = self.stop_at if own else None  # a target in the builder's objective, not the user's
         result = self.run(began=time.perf_counter(), time_limit=limit, seed=seed, workers=workers)

@@ -66,6 +66,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "memory limit": (16, 2**40),  # MB
     "node budget": (1, 2**63 - 1),  # nodes of a backtracking search
     "iterations": (1, 2**63 - 1),  # steps of a local search
+    "solutions kept": (0, 2**63 - 1),  # solutions a count hands back
 }
 
 

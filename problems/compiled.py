@@ -35,6 +35,7 @@ KERNELS = {
         "UniTuple(i8, 3)(i8[:], i8, i8, i8, i8, i4[:], i4[:], i4[:])",
     ),
     "label_faults": ("problems/checkers/jump_kernel.py", f"b1[:]({_GRID}, {_GRID}, {_GRID})"),
+    "label_faults32": ("problems/checkers/jump_kernel.py", f"b1[:]({_GRID}, i4[:, ::1], {_GRID})"),
     "walk_order": ("heuristics/tour_kernels.py", "i4[:](i4[:, ::1], i8)"),
     "order_squares": ("heuristics/tour_kernels.py", "void(i4[:], i8, i4[:, ::1])"),
     "format_grid": ("cli/text_kernels.py", "i8(i8[:, ::1], i8, u1[:])"),
@@ -42,6 +43,7 @@ KERNELS = {
     "meet_labels": ("problems/checkers/jump_kernel.py", f"void({_GRID}, i8[:], i8[:], i8[:])"),
     "replay_fault": ("problems/checkers/jump_kernel.py", f"i8({_GRID}, i8[:, ::1])"),
     "first_rise": ("problems/checkers/path_kernel.py", "i8(u1[:], i8[:], i8, i8)"),
+    "first_rise32": ("problems/checkers/path_kernel.py", "i8(u1[:], i4[:], i8, i8)"),
     "greedy_matching": (_MATCHING, f"i8({_NB}, i8[:], i8[:])"),
     "hopcroft_karp_phase": (_MATCHING, f"i8({_NB}, i8[:], i8[:], i8[:], i8[:], i8[:], i8[:])"),
     "push_relabel": (_MATCHING, f"Tuple((b1, i8))({_NB}, {', '.join(['i8[:]'] * 7)}, i8, i8)"),
@@ -88,7 +90,7 @@ def kernel(name: str) -> Callable[..., Any] | None:
     def checked(*args: Any) -> Any:
         for at, dtype, ndim in arrays:  # a loop, not comprehensions: this runs at every call of a kernel
             given = args[at]
-            shaped = type(given) is np.ndarray and (given.dtype, given.ndim) == (dtype, ndim)
+            shaped = type(given) is np.ndarray and given.ndim == ndim and given.dtype == dtype
             if not (shaped and given.flags.c_contiguous):
                 wanted = ", ".join(str(a[1]) for a in arrays)
                 raise TypeError(f"{name}: expected C-ordered arrays of {wanted}")

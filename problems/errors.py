@@ -15,6 +15,7 @@ __all__ = [
     "ReportInUse",
     "SizeLimitExceeded",
     "SolverError",
+    "UnknownKey",
     "UnknownMethod",
 ]
 
@@ -66,6 +67,13 @@ class SizeLimitExceeded(KnightcertError):
 
 class InvalidArgument(KnightcertError, ValueError):
     """A method option outside its valid range (e.g. a non-positive time limit)."""
+
+
+class UnknownKey(KnightcertError, KeyError):
+    """A key a model has no variable of: a square off the board or removed, a move no knight makes."""
+
+    def __str__(self) -> str:  # a KeyError's own would quote the message
+        return str(self.args[0])
 
 
 class UnknownMethod(KnightcertError, ValueError):

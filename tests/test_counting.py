@@ -12,7 +12,7 @@ from knightcert import counting
 from knightcert.models.count_cpsat import Enumeration
 from knightcert.problems.board import Board
 from knightcert.problems.checkers import CheckFailed
-from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.errors import InvalidArgument, InvalidInstance
 from knightcert.problems.independent_knights import KnightsInstance
 from knightcert.problems.jump_game import parse_jump
 from knightcert.problems.lost_knight import LostKnightInstance
@@ -216,3 +216,11 @@ def test_a_time_limit_that_is_no_positive_number_is_refused(limit):
 
     with pytest.raises(InvalidArgument, match="time limit"):
         knightcert.count(TourInstance(Board(5, 5)), time_limit=limit)
+
+
+@pytest.mark.parametrize("keep", [-1, 2.5, "3", True, None])
+def test_solutions_kept_must_be_a_whole_number_from_zero(keep):
+    """``count(keep=...)``: the solutions handed back; a negative number, a fraction, a string, a
+    bool or None is refused before any counter runs."""
+    with pytest.raises(InvalidArgument, match="keep"):
+        counting.count(knightcert.knights_instance(3), keep=keep)

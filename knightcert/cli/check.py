@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from knightcert.cli.commands import HELP
-from knightcert.cli.options import add_export_proof, add_side_arguments, square
+from knightcert.cli.options import SIDE_FLAGS, add_export_proof, add_side_arguments, square
 from knightcert.cli.output import backing_text, export_proof
 from knightcert.cli.picture import add_picture_arguments, write_pictures
 from knightcert.cli.session import EXIT_FAILED_CHECK, EXIT_OK
@@ -79,8 +79,8 @@ def load_instance(spec: str, data: dict[str, Any], args: argparse.Namespace | No
     problem = data.get("problem")
     takes = {"knights": ("torus",), "tour": ("torus", "closed", "start", "end")}.get(str(problem), ())
     takes += SIDE_FIELDS.get(str(problem), ())
-    named = {"visits": "visit", "forbidden_moves": "forbid-move", "required_moves": "require-move"}
-    for key in ("torus", "closed", "start", "end", "fixed", *SIDE_FIELDS["tour"], "via"):  # given, unread
+    named = {dest: flag[2:] for flags in SIDE_FLAGS.values() for flag, dest, *_ in flags}
+    for key in ("torus", "closed", "start", "end", *named):  # given, unread
         if getattr(args, key, None) and (spec == "-" or key not in takes):
             why = "with '-' (the answer's instance is checked)" if spec == "-" else f"to a {problem} answer"
             raise InvalidArgument(f"--{named.get(key, key)} does not apply {why}")

@@ -17,6 +17,7 @@ from knightcert.problems.cores import usable_cores
 from knightcert.problems.errors import InvalidArgument, KnightcertError
 
 __all__ = [
+    "SIDE_FLAGS",
     "add_board_arguments",
     "add_export_proof",
     "add_memory_limit",
@@ -151,27 +152,23 @@ def move(text: str) -> tuple[tuple[int, int], tuple[int, int]]:
     return (square(a), square(b))
 
 
+#: Each problem's side constraints on the command line: (flag, field, type, metavar, help).
+SIDE_FLAGS: dict[str, list[tuple[str, str, Callable[[str], Any], str, str]]] = {
+    "knights": [("--fixed", "fixed", square, "R,C", "a knight must stand on R,C")],
+    "tour": [
+        ("--visit", "visits", visit, "R,C@K", "square R,C is the K-th of the tour (from 1)"),
+        ("--forbid-move", "forbidden_moves", move, "R,C:R,C", "the tour must not take this move"),
+        ("--require-move", "required_moves", move, "R,C:R,C", "the tour must take this move"),
+    ],
+    "path": [("--via", "via", square, "R,C", "the path passes through R,C (in the order given)")],
+}
+
+
 def add_side_arguments(parser: argparse.ArgumentParser, problem: str) -> None:
     """The problem's side constraints (:mod:`knightcert.problems.side_constraints`), each repeatable."""
-    table: dict[str, list[tuple[str, str, Callable[[str], Any], str, str]]] = {
-        "knights": [("--fixed", "fixed", square, "R,C", "a knight must stand on R,C")],
-        "tour": [
-            ("--visit", "visits", visit, "R,C@K", "square R,C is the K-th of the tour (from 1)"),
-            ("--forbid-move", "forbidden_moves", move, "R,C:R,C", "the tour must not take this move"),
-            ("--require-move", "required_moves", move, "R,C:R,C", "the tour must take this move"),
-        ],
-        "path": [("--via", "via", square, "R,C", "the path passes through R,C (in the order given)")],
-    }
-    for flag, dest, kind, metavar, text in table[problem]:
-        parser.add_argument(
-            flag,
-            dest=dest,
-            type=kind,
-            action="append",
-            default=[],
-            metavar=metavar,
-            help=text + "; repeatable",
-        )
+    for flag, dest, kind, metavar, text in SIDE_FLAGS[problem]:
+        repeatable: dict[str, Any] = {"action": "append", "default": [], "help": f"{text}; repeatable"}
+        parser.add_argument(flag, dest=dest, type=kind, metavar=metavar, **repeatable)
 
 
 def add_board_arguments(parser: argparse.ArgumentParser) -> None:

@@ -71,8 +71,9 @@ def integer(value: Any, field: str, *, minimum: int | None = 0, claim: str = "an
 
 
 def optional_integer(value: Any, field: str, *, minimum: int | None = 0, claim: str = "answer") -> int | None:
-    """``None``, or :func:`integer`."""
-    return None if value is None else integer(value, field, minimum=minimum, claim=claim)
+    """``None``, or :func:`integer` (an exact ``int`` in range is returned at once)."""
+    exact = value is None or (type(value) is int and (minimum is None or value >= minimum))
+    return value if exact else integer(value, field, minimum=minimum, claim=claim)
 
 
 def int_array(

@@ -20,6 +20,7 @@ other player's ``(rounds, keys, input order)`` read off the labels.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import pairwise
 from typing import Any
 
@@ -36,6 +37,12 @@ __all__ = ["LABELS", "ROW_FIELDS", "certify_jump", "check_labels", "labels", "re
 
 LABELS = "round/key labels"
 _OWN = f"{__package__}.jump_kernel"  # the checker's own kernels (numba's, when not built)
+#: The evidence this checker gives (immutable: shared by every answer).
+_REPLAYED = Evidence("answer", Backing.CERTIFICATE, "winner's path replayed")
+_BY_LABELS = {
+    "optimal": Evidence("optimal", Backing.CERTIFICATE, LABELS),
+    **{claim: Evidence(claim, Backing.CERTIFICATE, "round labels") for claim in ("infeasible", "bound")},
+}
 
 
 def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence], dict | None]:
@@ -89,7 +96,7 @@ def _nobody_arrives(
     arrivals = [player_name(p) for p, key in enumerate(ranking) if key[0] != float("inf")]
     if arrivals:
         raise CheckFailed(f"player {arrivals[0]} can reach the goal", claim="infeasible")
-    return [Evidence("infeasible", Backing.CERTIFICATE, "round labels")]
+    return [_BY_LABELS["infeasible"]]
 
 
 def _winner_wins(
@@ -107,7 +114,7 @@ def _winner_wins(
         raise CheckFailed(f"the winner's path takes {rounds_w} rounds, not {solution['round']}")
     if solution["key"] != key_w:
         raise CheckFailed(f"the winner's previous jump is {key_w}, not {solution['key']}")
-    evidence = [Evidence("answer", Backing.CERTIFICATE, "winner's path replayed")]
+    evidence = [_REPLAYED]
     mine = (rounds_w, -1 if key_w is None else key_w, winner)
     if ranking[winner] != mine:
         raise CheckFailed(f"player {solution['winner']} could do better: {ranking[winner]} < {mine}", claim)
@@ -115,7 +122,7 @@ def _winner_wins(
         if p != winner and key < mine:
             raise CheckFailed(f"player {player_name(p)} beats the claimed winner ({key} < {mine})", claim)
     if result.status is Status.OPTIMAL:
-        evidence.append(Evidence("optimal", Backing.CERTIFICATE, LABELS))
+        evidence.append(_BY_LABELS["optimal"])
     return evidence
 
 
@@ -146,7 +153,7 @@ def _bound_holds(
     best = min(ranking)[0] if ranking else float("inf")
     if bound > best:
         raise CheckFailed(f"bound {bound} exceeds the winning round {best} the labels prove", "bound")
-    return [Evidence("bound", Backing.CERTIFICATE, "round labels")]
+    return [_BY_LABELS["bound"]]
 
 
 #: Which check backs which claim, in order: (when it applies, the check).
@@ -172,9 +179,7 @@ def _solution_fields(solution: Any) -> dict[str, Any]:
     if output is not None and not isinstance(output, str):
         raise CheckFailed(f"solution 'output': {describe_value(output)} is not text")
     players = solution.get("players")
-    if players is not None and not (
-        isinstance(players, list | tuple) and all(isinstance(r, dict) for r in players)
-    ):
+    if players is not None and not (isinstance(players, list | tuple) and set(map(type, players)) <= {dict}):
         raise CheckFailed("solution 'players': expected a list of player rows")
     return {
         "winner": winner,
@@ -222,8 +227,10 @@ def check_labels(
     instance: JumpInstance, rounds: np.ndarray, keys: np.ndarray, claim: str = "optimal"
 ) -> None:
     """Check that ``rounds`` are exact distances to the goal and ``keys`` lower bounds."""
-    values, rounds, keys = (np.ascontiguousarray(a, dtype=np.int64) for a in (instance.values, rounds, keys))
-    faults = _kernel_faults(values, rounds, keys)
+    narrow = rounds.dtype == np.int32  # int32 round labels (the methods' own) are read as they are
+    values, keys = (np.ascontiguousarray(a, dtype=np.int64) for a in (instance.values, keys))
+    rounds = np.ascontiguousarray(rounds, dtype=np.int32 if narrow else np.int64)
+    faults = kernel_or_numba("label_faults32" if narrow else "label_faults", _OWN)(values, rounds, keys)
     if faults[9]:  # a label below -1: which one, where (read again only then)
         for name, labels in (("rounds", rounds), ("keys", keys)):
             int_array(labels, f"certificate {name!r}", minimum=-1, claim=claim)
@@ -249,16 +256,9 @@ _ORDER = (9, 10, 11, *range(9), 12)
 def _raise_faults(faults: np.ndarray, claim: str) -> None:
     """Raise the first fault flagged, in the order of :data:`_ORDER`."""
     flags = faults.tolist()
-    for flag in _ORDER:
+    for flag in _ORDER if True in flags else ():
         if flags[flag]:
             raise CheckFailed(_FAULTS[flag], claim)
-
-
-def _kernel_faults(values: np.ndarray, rounds: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """The fault flags of :func:`~knightcert.problems.checkers.jump_kernel.label_faults` on
-    contiguous int64 arrays (:func:`check_labels` makes them): one pass over the board (compiled
-    ahead of time, or by numba)."""
-    return kernel_or_numba("label_faults", _OWN)(values, rounds, keys)
 
 
 def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -278,8 +278,7 @@ ROW_FIELDS = frozenset({"player", "start", "rounds", "key", "path"})
 
 
 def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple, solution: dict) -> None:
-    name = player_name(p)
-    where = f"solution 'players'[{p}]"
+    name, where = player_name(p), f"solution 'players'[{p}]"
     if not row.keys() <= ROW_FIELDS:
         raise CheckFailed(f"{where}: unknown field {sorted(map(str, row.keys() - ROW_FIELDS))[0]!r}")
     if row.get("player") != name:
@@ -287,7 +286,7 @@ def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple
     start = row.get("start", expected := list(instance.starts[p]))
     if not isinstance(start, list | tuple) or list(map(type, start)) != [int, int] or list(start) != expected:
         raise CheckFailed(f"{where} 'start': {describe_value(start)}, the instance says {expected}")
-    rounds, key = (optional_integer(row.get(f), f"{where} {f!r}") for f in ("rounds", "key"))
+    rounds, key = _count(row.get("rounds"), where, "rounds"), _count(row.get("key"), where, "key")
     if rounds is None:
         if lower[0] != float("inf"):
             raise CheckFailed(f"player {name} can arrive in {lower[0]} rounds, reported never")
@@ -304,6 +303,13 @@ def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple
         raise CheckFailed(f"player {name} is reported ({rounds}, {key}), the labels prove {lower[:2]}")
 
 
+def _count(value: Any, where: str, field: str) -> int | None:
+    """A count of a row: ``None`` or an ``int`` >= 0 (:func:`optional_integer`, naming it)."""
+    exact = value is None or (type(value) is int and value >= 0)
+    return value if exact else optional_integer(value, f"{where} {field!r}")
+
+
+@cache  # a name is an atom of the answer's copy (hashable, its code the base type's)
 def _index(name: Any, players: int) -> int:
     if name in (names := [player_name(p) for p in range(players)]):
         return names.index(name)

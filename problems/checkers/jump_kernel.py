@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["DIRECTIONS", "label_faults", "meet_labels", "replay_fault"]
+__all__ = ["DIRECTIONS", "label_faults", "label_faults32", "meet_labels", "replay_fault"]
 
 #: The four jump directions, in the order the checker reports faults (up, down, left, right).
 DIRECTIONS = np.array([(-1, 0), (1, 0), (0, -1), (0, 1)], dtype=np.int64)
@@ -27,7 +27,7 @@ def label_faults(values, rounds, keys):  # pragma: no cover - numba
     Parameters
     ----------
     values, rounds, keys : int64 arrays of one shape (rows, cols)
-        The board's jump values and the labels checked.
+        The board's jump values and the labels checked (``rounds`` int32: ``label_faults32``).
 
     Returns
     -------
@@ -65,6 +65,9 @@ def label_faults(values, rounds, keys):  # pragma: no cover - numba
     faults[8], faults[9], faults[11], faults[12] = unlabelled, below, other_zero, wrong_key
     faults[10] = rows * cols > 0 and rounds[rows - 1, cols - 1] != 0
     return faults
+
+
+label_faults32 = label_faults  # exported a second time, for int32 round labels (the methods' own)
 
 
 @njit(cache=True, nogil=True)

@@ -12,6 +12,7 @@ not containing ``S``, and such that every move out of the set stays in it.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import pairwise
 from typing import Any
 
@@ -46,6 +47,9 @@ __all__ = [
 
 LABELLING = "distance labelling"
 CLOSED_SET = "closed set"
+#: The evidence of a path replayed, and of a claim proven by one labelling (immutable: shared).
+_REPLAYED = Evidence("answer", Backing.CERTIFICATE, "path replayed")
+_LABELLED = {claim: Evidence(claim, Backing.CERTIFICATE, LABELLING) for claim in ("optimal", "bound")}
 _OWN = f"{__package__}.path_kernel"  # the checker's own kernel (numba's, when not built)
 
 
@@ -81,7 +85,7 @@ def certify_path(instance: LostKnightInstance, result: Result) -> tuple[list[Evi
             raise CheckFailed(fault)
         if result.objective != length:
             raise CheckFailed(f"objective {result.objective} but the path has {length} moves")
-        evidence.append(Evidence("answer", Backing.CERTIFICATE, "path replayed"))
+        evidence.append(_REPLAYED)
     claim = "optimal" if result.status is Status.OPTIMAL else "bound"
     upper = result.objective if claim == "optimal" else bound_claim(result)
     if upper is None:
@@ -92,8 +96,8 @@ def certify_path(instance: LostKnightInstance, result: Result) -> tuple[list[Evi
         check_distance_labels(instance, labels, int(upper), claim)
     else:
         labels = _own_labels(instance, legs, int(upper), claim)
-    how = LABELLING if len(legs) == 1 else f"{LABELLING} of each of {len(legs)} legs"
-    evidence.append(Evidence(claim, Backing.CERTIFICATE, how))
+    legs_how = f"{LABELLING} of each of {len(legs)} legs" if len(legs) > 1 else ""
+    evidence.append(Evidence(claim, Backing.CERTIFICATE, legs_how) if legs_how else _LABELLED[claim])
     return evidence, ({"labels": labels} if claim == "optimal" and len(legs) == 1 else None)
 
 
@@ -147,10 +151,10 @@ def check_path_moves(instance: LostKnightInstance, path: Any) -> int:
     that fails there, goes to the vectorised check."""
     board, ends = instance.board, [[*instance.start], [*instance.exit]]
     if exact_pairs(path) and len(path) <= 64 and path[:1] + path[-1:] == ends:  # exact_pairs: a list
-        n, m, steps, blocked = board.rows, board.cols, pairwise(path), board.blocked.item
+        n, m, blocked = board.rows, board.cols, board.blocked.item
         usable = all(0 <= r < n and 0 <= c < m and not blocked(r, c) for r, c in path)
-        moves = {(dr % n, dc % m) for dr, dc in KNIGHT_OFFSETS}  # the lost knight's board wraps
-        if usable and all(((r - a) % n, (c - b) % m) in moves for (a, b), (r, c) in steps):
+        moves = _wrapped_moves(n, m)
+        if usable and all(((r - a) % n, (c - b) % m) in moves for (a, b), (r, c) in pairwise(path)):
             return len(path) - 1
     squares, _ = usable_squares(board, path, "step {}: square {} is off the board or blocked")
     if len(squares) == 0:
@@ -164,12 +168,19 @@ def check_path_moves(instance: LostKnightInstance, path: Any) -> int:
     return len(squares) - 1
 
 
+@cache
+def _wrapped_moves(rows: int, cols: int) -> frozenset[tuple[int, int]]:
+    """The knight's moves on a ``rows x cols`` board that wraps, each modulo the board's size."""
+    return frozenset((dr % rows, dc % cols) for dr, dc in KNIGHT_OFFSETS)
+
+
 def check_distance_labels(
     instance: LostKnightInstance, labels: np.ndarray, length: int, claim: str = "optimal"
 ) -> None:
     """Check that the integer ``labels`` prove every C-S path has at least ``length`` moves."""
     board = instance.board
-    labels = np.ascontiguousarray(labels.reshape(-1), dtype=np.int64)
+    wide = labels.dtype != np.int32  # int32 labels (the methods' own) are read as they are
+    labels = np.ascontiguousarray(labels.reshape(-1), dtype=np.int64 if wide else np.int32)
     if labels.size != board.size:
         raise CheckFailed(f"labelling has {labels.size} entries, the board {board.size} squares", claim)
     if labels.item(instance.start_index) != 0:
@@ -177,7 +188,8 @@ def check_distance_labels(
     if labels.item(instance.exit_index) != length:
         raise CheckFailed(f"label of S is {labels.item(instance.exit_index)}, not {length}", claim)
     blocked = board.blocked.reshape(-1).view(np.uint8)
-    rise = kernel_or_numba("first_rise", _OWN)(blocked, labels, *board.blocked.shape)
+    first_rise = kernel_or_numba("first_rise" if wide else "first_rise32", _OWN)
+    rise = first_rise(blocked, labels, *board.blocked.shape)
     if rise >= 0:
         (r, c), (dr, dc) = divmod(rise // 8, board.cols), KNIGHT_OFFSETS[rise % 8]
         v = ((r + dr) % board.rows, (c + dc) % board.cols)

@@ -35,9 +35,11 @@ __all__ = ["COPIED_PAIRS", "MAX_DEPTH", "exact_pairs", "exact_result", "plain", 
 
 #: Deepest nesting accepted (an answer is at most a list of pairs inside a dict inside a dict).
 MAX_DEPTH = 32
+#: Items :func:`plain`'s fast copy makes at most (past them, the general copy takes over).
+_FAST_ITEMS, _ALL = 1 << 24, 1 << 62
 #: The exact immutable types a copy keeps as they are.
 _ATOMS = frozenset({type(None), bool, int, float, str})
-#: The lists of ``[int, int]`` pairs :func:`plain` copied in the checks under way, by id (each held:
+#: The lists of ``[int, int]`` pairs the checks under way copied (or found exact), by id (each held:
 #: no other list can take its id), known to :func:`exact_pairs` without a second pass; nothing but
 #: the check holds them until :func:`~knightcert.problems.checkers.certify` returns and empties this.
 COPIED_PAIRS: dict[int, list] = {}
@@ -46,8 +48,13 @@ COPIED_PAIRS: dict[int, list] = {}
 def plain(
     value: Any, field: str = "answer", claim: str = "answer", depth: int = 0, in_list: bool = False
 ) -> Any:
-    """``value`` copied into exact plain types (see the module docstring); an object met twice
-    (a path the answer's table shares with its winner) is copied once, and shared by the copy too.
+    """``value`` copied into exact plain types (see the module docstring).
+
+    Exact ``dict``, ``list``, base arrays and atoms all the way down (every answer the library's
+    methods make) take a fast copy, each object copied where it is met (a path the answer's table
+    shares with its winner, twice), within :data:`_FAST_ITEMS` items; anything else, and an
+    answer that shares its lists over and over, the general copy, which copies each object once
+    and shares it in the copy too.
 
     Raises
     ------
@@ -55,7 +62,71 @@ def plain(
         Nesting deeper than :data:`MAX_DEPTH`, or a value of a type no answer holds
         (the message names ``field``).
     """
-    return value if type(value) in _ATOMS else _shared(value, field, claim, depth, in_list, {})
+    if type(value) in _ATOMS:
+        return value
+    try:  # exact dicts, lists and base arrays all the way down: copied without a question to ask
+        return _exact(value, depth, in_list, [_FAST_ITEMS])
+    except _NotExact:  # anything else: the general copy, which converts or refuses it by name
+        return _shared(value, field, claim, depth, in_list, {})
+
+
+class _NotExact(Exception):
+    """A value :func:`_exact` leaves to the general copy (:func:`_shared`)."""
+
+
+def _exact(value: Any, depth: int, in_list: bool, budget: list[int]) -> Any:
+    """:func:`_shared` for values made only of exact ``dict``, ``list``, base ``ndarray`` of numbers
+    and :data:`_ATOMS` (every answer a method of the library makes), each type tested once by
+    identity: the same copy, but an object met twice is copied twice, within ``budget`` items in
+    all (an answer that shares a list many times over is left to the general copy, which shares
+    it). :class:`_NotExact` at anything else, and past the budget or :data:`MAX_DEPTH`."""
+    kind = type(value)
+    if depth > MAX_DEPTH:
+        raise _NotExact
+    if kind is list and len(value) <= 8:  # a short list (most of an answer's): item by item
+        budget[0] -= 64  # counted as 64 items: at most 2 ** 18 short lists are copied this way
+        if budget[0] < 0:
+            raise _NotExact
+        return [v if type(v) in _ATOMS else _exact(v, depth + 1, True, budget) for v in value]
+    if kind is list:
+        copy = _long_list(value, budget)
+        return (
+            copy
+            if copy is not None
+            else [v if type(v) in _ATOMS else _exact(v, depth + 1, True, budget) for v in value]
+        )
+    if kind is dict and set(map(type, value)) <= _ATOMS:  # keys whose code (a hash) runs nowhere
+        _spend(budget, len(value))
+        return {
+            k: v if type(v) in _ATOMS else _exact(v, depth + 1, False, budget) for k, v in dict.items(value)
+        }
+    if kind is np.ndarray and value.dtype.kind in "biuf":
+        _spend(budget, value.size)
+        array = np.array(value, subok=False, copy=True)
+        return array.tolist() if in_list else array  # a row inside a list becomes a list too
+    raise _NotExact
+
+
+def _spend(budget: list[int], items: int) -> None:
+    budget[0] -= items
+    if budget[0] < 0:
+        raise _NotExact
+
+
+def _long_list(value: list, budget: list[int]) -> list | None:
+    """A list of atoms, or of lists of atoms (squares), copied at C speed; else None (its items
+    spent from ``budget`` either way)."""
+    _spend(budget, len(value))
+    kinds = set(map(type, value))
+    if kinds <= _ATOMS or kinds != {list}:
+        return list.copy(value) if kinds <= _ATOMS else None
+    lengths = set(map(len, value))
+    _spend(budget, len(value) * max(lengths))  # before the copy is made
+    copy = list(map(list.copy, value))
+    atoms = set(map(type, _flat(copy)))
+    if atoms <= {int} and lengths <= {2}:
+        COPIED_PAIRS[id(copy)] = copy  # exact pairs: exact_pairs() knows without a second pass
+    return copy if atoms <= _ATOMS else None
 
 
 def _shared(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: dict) -> Any:
@@ -99,17 +170,10 @@ def _plain(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: 
         return str.__add__(value, "")
     else:
         raise CheckFailed(f"{field}: a {type(value).__name__} is not a value an answer holds", claim)
-    kinds = set(map(type, items))
-    if kinds <= _ATOMS:  # exact immutable values: the copied list is exact
-        return items
-    if kinds <= {list}:  # lists of atoms (squares): copied first, then read (the copy is the check's own)
-        copied = list(map(list.copy, items))
-        atoms = set(map(type, _flat(copied)))
-        if atoms <= {int} and set(map(len, copied)) <= {2}:
-            COPIED_PAIRS[id(copied)] = copied  # exact pairs: exact_pairs() knows without a second pass
-        if atoms <= _ATOMS:
-            return copied
-    return [_shared(item, field, claim, depth + 1, True, seen) for item in items]
+    exact = _long_list(items, [_ALL])  # atoms, or lists of atoms (squares): read at C speed
+    return (
+        exact if exact is not None else [_shared(item, field, claim, depth + 1, True, seen) for item in items]
+    )
 
 
 def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None = None) -> Any:
@@ -136,13 +200,12 @@ def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None 
     if not isinstance(result, Result):
         raise CheckFailed(f"answer: a {type(result).__name__} is not a Result")
     stored = vars(result)
-    values = {name: stored.get(name) for name in Result.__dataclass_fields__}  # a field never set: None
+    values = dict(zip(_FIELDS, map(stored.get, _FIELDS), strict=True))  # a field never set: None
     status = values["status"]
     if type(status) is not Status:
         raise CheckFailed(f"status: {status!r} is not a Status")
     for name in ("objective", "bound", "nodes"):
         values[name] = plain(values[name], name)
-    values["solution"] = _exact_solution(values["solution"], sole_holder)
     values["certificate"] = plain(values["certificate"], "certificate", "optimal")
     info = values["info"]
     drop = () if problem is None else ("check_error", "rejected_claim")
@@ -160,6 +223,7 @@ def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None 
         values["time"] = 0.0
     values["verified"] = False
     values["evidence"] = ()
+    values["solution"] = _exact_solution(values["solution"], sole_holder)  # last: no code of the answer's
     clean = object.__new__(Result)  # every field set at once (``__init__`` sets them one by one;
     vars(clean).update(values)  # its counts are exact ints or None already: plain made them so)
     return clean
@@ -217,9 +281,11 @@ def exact_pairs(value: Any) -> bool:
 def _exact_solution(solution: Any, sole_holder: bool = False) -> Any:
     if type(solution) is np.ndarray:
         return solution if sole_holder else solution.copy()
-    # exact pairs of two ints: kept, not registered as exact (the answer's code may still run before
-    # the checks read it: they test its types again)
-    return solution if exact_pairs(solution) else plain(solution, "solution")
+    if exact_pairs(solution):  # a list of [int, int] lists: kept, and known as such to the checks
+        COPIED_PAIRS[id(solution)] = solution  # (read last: no code of the answer's runs until then)
+        return solution
+    return plain(solution, "solution")
 
 
+_FIELDS = tuple(Result.__dataclass_fields__)
 _flat = chain.from_iterable  # the entries of a list of lists, one after another

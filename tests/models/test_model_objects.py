@@ -43,6 +43,27 @@ def test_knights_without_the_main_diagonal_is_the_brute_force_optimum():
     assert result.objective == best
 
 
+def test_a_key_without_a_variable_and_bad_solve_options_are_the_library_s_errors():
+    """A square off the board, removed, or not a square at all: UnknownKey (a KnightcertError,
+    and a KeyError, so ``in`` and ``get`` still answer); a seed or a worker count out of range:
+    InvalidArgument before CP-SAT is called."""
+    from knightcert.problems.errors import KnightcertError, UnknownKey
+
+    model = knightcert.model(knightcert.knights_instance(4, board_file=None))
+    for key in [(9, 9), (-1, 0), "a", (0,), None, ((0, 0), (1, 2))]:
+        with pytest.raises(UnknownKey, match="the model has no variable") as error:
+            model.knight[key]
+        assert isinstance(error.value, KnightcertError) and isinstance(error.value, KeyError)
+        assert key not in model.knight and model.knight.get(key) is None
+    assert (3, 3) in model.knight
+    tour = knightcert.model(knightcert.tour_instance(5, closed=False))
+    with pytest.raises(UnknownKey, match=r"\(\(0, 0\), \(0, 1\)\)"):
+        tour.move[(0, 0), (0, 1)]  # not a knight's move
+    for options in [{"seed": "a"}, {"seed": -1}, {"seed": True}, {"workers": 0}, {"workers": 2.5}]:
+        with pytest.raises(InvalidArgument, match=r"seed|workers"):
+            model.solve(**options)
+
+
 def test_an_unchanged_model_is_certified_as_the_method_is():
     model = knightcert.model(knightcert.knights_instance(6), formulation="pairwise")
     assert not model.changed

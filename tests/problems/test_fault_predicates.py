@@ -30,15 +30,16 @@ from knightcert.problems.tours import TourInstance
 TORUS = Board(7, 5, torus=True)
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
 @pytest.mark.parametrize(("dr", "dc"), KNIGHT_OFFSETS)
-def test_a_labelling_growing_by_two_along_any_one_jump_is_refused(dr, dc):
+def test_a_labelling_growing_by_two_along_any_one_jump_is_refused(dr, dc, dtype):
     """C at 0, the square one jump (dr, dc) away at 2, every other neighbour of C at 1, the rest
     at 2: the one move that grows by more than 1 is C -> S, along (dr, dc) (a wrap on the torus
-    for every jump, since C sits on the first row and column)."""
+    for every jump, since C sits on the first row and column); int32 labels (the methods') too."""
     start = (0, 0)
     exit_ = (dr % 7, dc % 5)
     instance = LostKnightInstance(TORUS, start, exit_)
-    labels = np.full((7, 5), 2)
+    labels = np.full((7, 5), 2, dtype=dtype)
     for er, ec in KNIGHT_OFFSETS:
         labels[er % 7, ec % 5] = 1
     labels[start], labels[exit_] = 0, 2

@@ -190,7 +190,7 @@ def test_a_method_that_patches_the_checker_in_its_worker_is_checked_again_in_the
     def patcher(instance, time_limit=None, seed=None):
         import knightcert.problems.checkers as checkers
 
-        checkers.checker = lambda problem: (lambda inst, result: ([], None))
+        checkers.checker = lambda problem: lambda inst, result: ([], None)
         every = [[r, c] for r in range(6) for c in range(6)]
         return {"status": "OPTIMAL", "objective": 36, "bound": 36, "solution": every}
 
@@ -477,6 +477,23 @@ def test_an_object_shared_deeper_than_it_was_first_met_is_still_too_deep():
         plain(info)
 
 
+@pytest.mark.parametrize("leaf", [list(range(1000)), [0, 1]])
+def test_a_list_shared_over_and_over_is_copied_once_in_little_time(leaf):
+    """Thirty levels of lists that each hold the level below twice: 2 ** 30 ways down to one list
+    (long, or short). The fast copy stops at its budget and the general one copies each list once
+    (and shares it); copied down every way, 2 ** 31 lists would be made."""
+    from knightcert.problems.checkers.plain import plain
+
+    level = leaf
+    for _ in range(30):
+        level = [level, level]
+    copied = plain({"solution": level})["solution"]
+    assert copied[0] is copied[1] and copied is not level
+    for _ in range(30):
+        copied = copied[0]
+    assert copied == leaf and copied is not leaf
+
+
 def test_the_check_s_copies_are_let_go_when_a_check_raises(monkeypatch):
     """An error no check catches (here Ctrl-C inside the checker) leaves no copy held."""
     import knightcert.problems.checkers as checkers
@@ -485,7 +502,7 @@ def test_the_check_s_copies_are_let_go_when_a_check_raises(monkeypatch):
 
     def interrupted(problem):
         def check(instance, result):
-            plain([[0, 0], [0, 1]])  # a list of pairs copied by the check: held while it runs
+            plain([[0, 0], [0, 1]] * 5)  # a long list of pairs copied by the check: held while it runs
             assert COPIED_PAIRS
             raise KeyboardInterrupt
 

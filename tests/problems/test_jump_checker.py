@@ -114,6 +114,7 @@ def test_the_kernel_flags_the_label_faults_of_the_definition():
 
     from knightcert.problems.checkers import jump as checker
     from knightcert.problems.checkers.jump_kernel import label_faults
+    from knightcert.problems.compiled import kernel_or_numba
 
     rng = random.Random(31)
     seen = [False] * 13
@@ -129,7 +130,9 @@ def test_the_kernel_flags_the_label_faults_of_the_definition():
         expected = label_faults_by_definition(values, rounds, keys)
         seen = [a or b for a, b in zip(seen, expected, strict=True)]
         assert label_faults(values, rounds, keys).tolist() == expected
-        assert checker._kernel_faults(values, rounds, keys).tolist() == expected  # ahead of time
+        for name, narrow in (("label_faults", rounds), ("label_faults32", rounds.astype(np.int32))):
+            ahead = kernel_or_numba(name, checker.__package__ + ".jump_kernel")  # compiled ahead of time
+            assert ahead(values, narrow, keys).tolist() == expected
     assert all(seen)  # every fault occurred in the draw
 
 

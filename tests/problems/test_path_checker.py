@@ -137,17 +137,17 @@ def test_labels_at_the_ends_of_int64_compare_without_overflow():
     from knightcert.problems.checkers.path import check_distance_labels
     from knightcert.problems.lost_knight import LostKnightInstance
 
-    top = np.iinfo(np.int64).max
     blocked = np.ones((10, 10), bool)
     for square in [(0, 0), (1, 2), (2, 4), (6, 6), (7, 8)]:
         blocked[square] = False
     instance = LostKnightInstance(Board(10, 10, blocked, torus=True), (0, 0), (2, 4))
-    labels = np.zeros((10, 10), np.int64)
-    labels[1, 2], labels[2, 4] = 1, 2
-    least = np.iinfo(np.int64).min
-    for far in ((top, top), (top - 1, top), (top, top - 1), (least, least), (least, least + 1)):
-        labels[6, 6], labels[7, 8] = far
-        check_distance_labels(instance, labels, 2)  # accepted
-    labels[6, 6], labels[7, 8] = top - 2, top
-    with pytest.raises(CheckFailed, match="grows by more than 1"):
-        check_distance_labels(instance, labels, 2)
+    for dtype in (np.int64, np.int32):  # int32: the methods' own labels, read as they are
+        top, least = int(np.iinfo(dtype).max), int(np.iinfo(dtype).min)
+        labels = np.zeros((10, 10), dtype)
+        labels[1, 2], labels[2, 4] = 1, 2
+        for far in ((top, top), (top - 1, top), (top, top - 1), (least, least), (least, least + 1)):
+            labels[6, 6], labels[7, 8] = far
+            check_distance_labels(instance, labels, 2)  # accepted
+        labels[6, 6], labels[7, 8] = top - 2, top
+        with pytest.raises(CheckFailed, match="grows by more than 1"):
+            check_distance_labels(instance, labels, 2)
