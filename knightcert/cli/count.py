@@ -20,7 +20,11 @@ def add_count_arguments(parser: argparse.ArgumentParser, what: str) -> None:
         "or by Ctrl-C gives only a lower bound",
     )
     parser.add_argument(
-        "--all", type=positive_int, metavar="N", help="write up to N solutions, each checked, as JSON lines"
+        "--all",
+        type=positive_int,
+        metavar="N",
+        help="write up to N solutions, each checked, as JSON lines: answer records (the schema of --save; "
+        "'knightcert check INSTANCE FILE#K' re-checks line K)",
     )
 
 
@@ -30,7 +34,10 @@ def run_count(args: argparse.Namespace, instances: list[Any]) -> int:
     import json
 
     from knightcert.counting import count
+    from knightcert.problems.answers import answer_to_dict
+    from knightcert.problems.checkers import certify
     from knightcert.problems.errors import InvalidArgument
+    from knightcert.problems.result import Result, Status
 
     given = [
         name
@@ -47,8 +54,10 @@ def run_count(args: argparse.Namespace, instances: list[Any]) -> int:
             print(f"{instance.name}: {_headline(tally)}")
             print(_counters(tally))
             status = status or int(tally.disagree)
-        for solution in tally.solutions:
-            print(json.dumps({"solution": solution}))
+        for solution in tally.solutions:  # each checked again as it leaves, with the instance it answers
+            size = len(solution) - (tally.problem == "path")
+            found = Result(tally.problem, "count", Status.FEASIBLE, size, None, solution, 0.0)
+            print(json.dumps(answer_to_dict(certify(instance, found), instance)))
         if any(c.note.startswith("interrupted") for c in tally.counters):
             raise KeyboardInterrupt  # after printing what was counted so far
     return status

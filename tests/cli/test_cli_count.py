@@ -20,6 +20,34 @@ def test_all_writes_checked_solutions_as_json_lines(capsys):
     assert len(lines) == 5 and all(len(tour) == 12 for tour in lines)
 
 
+def test_each_line_of_all_is_an_answer_record_check_re_checks(capsys, tmp_path):
+    """``--all N`` writes answer records (the schema of ``--save``, the instance embedded, each
+    checked): ``knightcert check INSTANCE FILE#K`` and ``check - FILE#K`` certify line K, and a
+    line against another instance is refused (a fourth-session reviewer found the lines held only
+    the solution: "schema None")."""
+    board = tmp_path / "b.txt"
+    board.write_text("C....\n.....\n.....\n....S\n")
+    runs = [
+        (["knights", "4", "--fixed", "0,0", "--all", "2"], ["4", "--fixed", "0,0"]),
+        (["tour", "3", "4", "--all", "2"], ["3x4"]),
+        (["path", str(board), "--all", "2"], [str(board)]),
+    ]
+    for solve, instance in runs:
+        assert main(solve) == 0
+        lines = capsys.readouterr().out.splitlines()
+        answers = tmp_path / "all.jsonl"
+        answers.write_text("\n".join(lines) + "\n")
+        assert len(lines) == 2 and all(json.loads(line)["certified"] for line in lines)
+        for k in (1, 2):
+            assert main(["check", *instance, f"{answers}#{k}"]) == 0
+            assert main(["check", "-", f"{answers}#{k}"]) == 0
+            assert "every claim certified" in capsys.readouterr().out
+    other = tmp_path / "other.txt"
+    other.write_text("C....\n.....\n....S\n.....\n")
+    assert main(["check", str(other), f"{answers}#1"]) == 2  # a path line against another board
+    assert "the answer is for another instance" in capsys.readouterr().err
+
+
 def test_knights_and_path_counts(capsys, tmp_path):
     assert main(["knights", "4", "--count"]) == 0
     assert capsys.readouterr().out.startswith("4x4: 6 placements of the maximum number of knights (8)")
