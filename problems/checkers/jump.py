@@ -37,12 +37,6 @@ __all__ = ["LABELS", "ROW_FIELDS", "certify_jump", "check_labels", "labels", "re
 
 LABELS = "round/key labels"
 _OWN = f"{__package__}.jump_kernel"  # the checker's own kernels (numba's, when not built)
-#: The evidence this checker gives (immutable: shared by every answer).
-_REPLAYED = Evidence("answer", Backing.CERTIFICATE, "winner's path replayed")
-_BY_LABELS = {
-    "optimal": Evidence("optimal", Backing.CERTIFICATE, LABELS),
-    **{claim: Evidence(claim, Backing.CERTIFICATE, "round labels") for claim in ("infeasible", "bound")},
-}
 
 
 def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence], dict | None]:
@@ -96,7 +90,7 @@ def _nobody_arrives(
     arrivals = [player_name(p) for p, key in enumerate(ranking) if key[0] != float("inf")]
     if arrivals:
         raise CheckFailed(f"player {arrivals[0]} can reach the goal", claim="infeasible")
-    return [_BY_LABELS["infeasible"]]
+    return [Evidence("infeasible", Backing.CERTIFICATE, "round labels")]
 
 
 def _winner_wins(
@@ -114,7 +108,7 @@ def _winner_wins(
         raise CheckFailed(f"the winner's path takes {rounds_w} rounds, not {solution['round']}")
     if solution["key"] != key_w:
         raise CheckFailed(f"the winner's previous jump is {key_w}, not {solution['key']}")
-    evidence = [_REPLAYED]
+    evidence = [Evidence("answer", Backing.CERTIFICATE, "winner's path replayed")]
     mine = (rounds_w, -1 if key_w is None else key_w, winner)
     if ranking[winner] != mine:
         raise CheckFailed(f"player {solution['winner']} could do better: {ranking[winner]} < {mine}", claim)
@@ -122,7 +116,7 @@ def _winner_wins(
         if p != winner and key < mine:
             raise CheckFailed(f"player {player_name(p)} beats the claimed winner ({key} < {mine})", claim)
     if result.status is Status.OPTIMAL:
-        evidence.append(_BY_LABELS["optimal"])
+        evidence.append(Evidence("optimal", Backing.CERTIFICATE, LABELS))
     return evidence
 
 
@@ -153,7 +147,7 @@ def _bound_holds(
     best = min(ranking)[0] if ranking else float("inf")
     if bound > best:
         raise CheckFailed(f"bound {bound} exceeds the winning round {best} the labels prove", "bound")
-    return [_BY_LABELS["bound"]]
+    return [Evidence("bound", Backing.CERTIFICATE, "round labels")]
 
 
 #: Which check backs which claim, in order: (when it applies, the check).

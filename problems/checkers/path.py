@@ -12,7 +12,6 @@ not containing ``S``, and such that every move out of the set stays in it.
 
 from __future__ import annotations
 
-from functools import cache
 from itertools import pairwise
 from typing import Any
 
@@ -153,7 +152,7 @@ def check_path_moves(instance: LostKnightInstance, path: Any) -> int:
     if exact_pairs(path) and len(path) <= 64 and path[:1] + path[-1:] == ends:  # exact_pairs: a list
         n, m, blocked = board.rows, board.cols, board.blocked.item
         usable = all(0 <= r < n and 0 <= c < m and not blocked(r, c) for r, c in path)
-        moves = _wrapped_moves(n, m)
+        moves = {(dr % n, dc % m) for dr, dc in KNIGHT_OFFSETS}  # the lost knight's board wraps
         if usable and all(((r - a) % n, (c - b) % m) in moves for (a, b), (r, c) in pairwise(path)):
             return len(path) - 1
     squares, _ = usable_squares(board, path, "step {}: square {} is off the board or blocked")
@@ -166,12 +165,6 @@ def check_path_moves(instance: LostKnightInstance, path: Any) -> int:
         raise CheckFailed(f"the path ends at {last}, not at S {instance.exit}")
     check_knight_path(board, squares)
     return len(squares) - 1
-
-
-@cache
-def _wrapped_moves(rows: int, cols: int) -> frozenset[tuple[int, int]]:
-    """The knight's moves on a ``rows x cols`` board that wraps, each modulo the board's size."""
-    return frozenset((dr % rows, dc % cols) for dr, dc in KNIGHT_OFFSETS)
 
 
 def check_distance_labels(

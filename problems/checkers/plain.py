@@ -83,18 +83,10 @@ def _exact(value: Any, depth: int, in_list: bool, budget: list[int]) -> Any:
     kind = type(value)
     if depth > MAX_DEPTH:
         raise _NotExact
-    if kind is list and len(value) <= 8:  # a short list (most of an answer's): item by item
-        budget[0] -= 64  # counted as 64 items: at most 2 ** 18 short lists are copied this way
-        if budget[0] < 0:
-            raise _NotExact
-        return [v if type(v) in _ATOMS else _exact(v, depth + 1, True, budget) for v in value]
+    if kind is list and (copy := _long_list(value, budget)) is not None:
+        return copy
     if kind is list:
-        copy = _long_list(value, budget)
-        return (
-            copy
-            if copy is not None
-            else [v if type(v) in _ATOMS else _exact(v, depth + 1, True, budget) for v in value]
-        )
+        return [v if type(v) in _ATOMS else _exact(v, depth + 1, True, budget) for v in value]
     if kind is dict and set(map(type, value)) <= _ATOMS:  # keys whose code (a hash) runs nowhere
         _spend(budget, len(value))
         return {
@@ -115,8 +107,11 @@ def _spend(budget: list[int], items: int) -> None:
 
 def _long_list(value: list, budget: list[int]) -> list | None:
     """A list of atoms, or of lists of atoms (squares), copied at C speed; else None (its items
-    spent from ``budget`` either way)."""
-    _spend(budget, len(value))
+    spent from ``budget`` either way). A short list (most of an answer's) is None at once, counted
+    as 64 items: at most 2 ** 18 short lists are copied item by item."""
+    _spend(budget, 64 if len(value) <= 8 else len(value))
+    if len(value) <= 8:
+        return None
     kinds = set(map(type, value))
     if kinds <= _ATOMS or kinds != {list}:
         return list.copy(value) if kinds <= _ATOMS else None
