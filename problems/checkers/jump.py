@@ -280,7 +280,7 @@ def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple
     start = row.get("start", expected := list(instance.starts[p]))
     if not isinstance(start, list | tuple) or list(map(type, start)) != [int, int] or list(start) != expected:
         raise CheckFailed(f"{where} 'start': {describe_value(start)}, the instance says {expected}")
-    rounds, key = _count(row.get("rounds"), where, "rounds"), _count(row.get("key"), where, "key")
+    rounds, key = (optional_integer(row.get(f), f"{where} {f!r}") for f in ("rounds", "key"))
     if rounds is None:
         if lower[0] != float("inf"):
             raise CheckFailed(f"player {name} can arrive in {lower[0]} rounds, reported never")
@@ -295,12 +295,6 @@ def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple
             raise CheckFailed(f"player {name}'s path gives {replayed}, reported ({rounds}, {key})")
     if (rounds, -1 if key is None else key, p) != lower:
         raise CheckFailed(f"player {name} is reported ({rounds}, {key}), the labels prove {lower[:2]}")
-
-
-def _count(value: Any, where: str, field: str) -> int | None:
-    """A count of a row: ``None`` or an ``int`` >= 0 (:func:`optional_integer`, naming it)."""
-    exact = value is None or (type(value) is int and value >= 0)
-    return value if exact else optional_integer(value, f"{where} {field!r}")
 
 
 @cache  # a name is an atom of the answer's copy (hashable, its code the base type's)

@@ -113,8 +113,10 @@ def _long_list(value: list, budget: list[int]) -> list | None:
     if len(value) <= 8:
         return None
     kinds = set(map(type, value))
-    if kinds <= _ATOMS or kinds != {list}:
-        return list.copy(value) if kinds <= _ATOMS else None
+    if kinds <= _ATOMS:
+        return list.copy(value)
+    if kinds != {list}:
+        return None
     lengths = set(map(len, value))
     _spend(budget, len(value) * max(lengths))  # before the copy is made
     copy = list(map(list.copy, value))
