@@ -15,9 +15,9 @@ import numpy as np
 from knightcert.problems.argument_checks import expect_square
 from knightcert.problems.board import Board
 from knightcert.problems.board_text import board_of
-from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.errors import InvalidArgument, InvalidInstance
 from knightcert.problems.moves import is_knight_move, knight_neighbours
-from knightcert.problems.side_constraints import Move, side_moves, side_visits
+from knightcert.problems.side_constraints import SIDE_FIELDS, Move, side_moves, side_visits
 
 __all__ = [
     "CONRAD",
@@ -99,11 +99,15 @@ def tour_instance(
 
     Raises
     ------
+    InvalidArgument
+        A keyword that is not a tour's side constraint (``fixed`` is the knights').
     InvalidInstance
         Sizes below 1, a size and a file together, a start or end off the
         board or on a removed square, an end for a closed tour, or a start
         equal to the end.
     """
+    if unknown := sorted(sides.keys() - set(known := SIDE_FIELDS["tour"])):
+        raise InvalidArgument(f"a tour has no side constraint {unknown[0]!r} (it has {', '.join(known)})")
     expect_square(start, "start")
     expect_square(end, "end")
     board, name = board_of(rows, cols, board_file, torus)

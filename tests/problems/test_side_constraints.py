@@ -22,7 +22,7 @@ from knightcert.problems.checkers.sides import (
 )
 from knightcert.problems.checkers.tour import argument_against, nonexistence_evidence, search_tour
 from knightcert.problems.checkers.tour_search import FOUND, NONE
-from knightcert.problems.errors import InvalidInstance
+from knightcert.problems.errors import InvalidArgument, InvalidInstance
 from knightcert.problems.independent_knights import knights_instance, rest_of
 from knightcert.problems.lost_knight import LostKnightInstance, parse_lost_knight
 from knightcert.problems.result import Backing, Result, Status
@@ -70,6 +70,11 @@ def test_knights_and_path_side_fields_are_validated():
     board = Board(3, 3, np.eye(3, dtype=bool), torus=True)
     with pytest.raises(InvalidInstance, match=r"via\[0\] \(1, 1\) is a blocked square"):
         LostKnightInstance(board, (0, 1), (1, 0), via=[(1, 1)])
+
+
+def test_a_side_constraint_of_another_problem_is_an_invalid_argument():
+    with pytest.raises(InvalidArgument, match=r"a tour has no side constraint 'fixed' \(it has visits, "):
+        tour_instance(5, 5, fixed=[(0, 0)])
 
 
 def test_moves_are_unordered_pairs():
