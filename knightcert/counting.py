@@ -119,8 +119,7 @@ def count(instance: Any, *, keep: int = 0, time_limit: float | None = 10.0, seco
         Solutions to hand back (each checked): up to ``keep``.
     time_limit : float, optional
         Seconds for all counters: the search first, CP-SAT half of what it left (all of it
-        when only solutions are asked for), the checker the rest (its compiled tour search,
-        bounded by its nodes, is only not started past it). A counter stopped by it, or by
+        when only solutions are asked for), the checker the rest. A counter stopped by it, or by
         Ctrl-C (the counters after it are then not run), gives no count, only a lower bound
         where its solutions so far make one (:attr:`Count.at_least`).
     second : bool

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from knightcert.cli.options import positive_int
+from knightcert.cli.session import time_left
 
 __all__ = ["add_count_arguments", "run_count"]
 
@@ -30,7 +31,8 @@ def add_count_arguments(parser: argparse.ArgumentParser, what: str) -> None:
 
 def run_count(args: argparse.Namespace, instances: list[Any]) -> int:
     """Print each instance's count (with ``--count``) and solutions (with ``--all``); exit 1 when
-    counters disagree (a claim rejected), else 0 (a count, or none in time: as any command)."""
+    counters disagree (a claim rejected), else 0 (a count, or none in time: as any command). The
+    time limit is the whole command's, counted from its start (:func:`time_left`)."""
     import json
 
     from knightcert.counting import count
@@ -49,7 +51,7 @@ def run_count(args: argparse.Namespace, instances: list[Any]) -> int:
     status = 0
     limit = 10.0 if args.time_limit is None else args.time_limit
     for instance in instances:
-        tally = count(instance, keep=args.all or 0, time_limit=limit, second=args.count)
+        tally = count(instance, keep=args.all or 0, time_limit=time_left(limit), second=args.count)
         if args.count:
             print(f"{instance.name}: {_headline(tally)}")
             print(_counters(tally))

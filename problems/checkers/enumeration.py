@@ -56,13 +56,14 @@ def enumerate_solutions(
     """(optimum, count): tours ``(None, directed tours)``, paths ``(moves, shortest paths)``,
     knights ``(most knights, placements of that many)``; ``(None, 0)`` when none exists; None
     when the search took more than ``nodes`` steps or ran past ``deadline``
-    (``time.perf_counter()``; the compiled tour search is bounded by its nodes alone, and not
-    started past it)."""
+    (``time.perf_counter()``)."""
     if deadline is not None and time.perf_counter() > deadline:
         return None
     if isinstance(instance, TourInstance):  # the search's tables are n x n: no more than its own squares
         tours = (
-            None if instance.board.n_free > EXHAUSTIVE_SQUARES else count_tours_searched(instance, tour_nodes)
+            None
+            if instance.board.n_free > EXHAUSTIVE_SQUARES
+            else count_tours_searched(instance, tour_nodes, deadline or float("inf"))
         )
         return None if tours is None else (None, tours)
     board = instance.board

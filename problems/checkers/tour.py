@@ -42,6 +42,7 @@ the search refutes (it found a tour) is rejected.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -72,6 +73,7 @@ from knightcert.problems.checkers.tour_separator import (
 from knightcert.problems.moves import is_knight_move, knight_neighbours
 from knightcert.problems.result import Backing, Evidence, Result, Status
 from knightcert.problems.side_constraints import sides_of
+from knightcert.problems.stopping import run_stoppable
 from knightcert.problems.tours import (
     TourInstance,
     closed_tour_exists,
@@ -443,12 +445,22 @@ def search_tour(instance: TourInstance, budget: int | None = None) -> tuple[int,
     return outcome, nodes, tour
 
 
-def count_tours_searched(instance: TourInstance, budget: int) -> int | None:
+def count_tours_searched(instance: TourInstance, budget: int, deadline: float = float("inf")) -> int | None:
     """The checker's count of directed tours (a closed one from its first square, one way round
-    each), by its exhaustive search going on past every tour; None past ``budget`` nodes."""
+    each), by its exhaustive search going on past every tour; None past ``budget`` nodes or
+    ``deadline`` (``time.perf_counter()``). The search runs in a helper thread, stopped at the
+    deadline or on Ctrl-C (:func:`~knightcert.problems.stopping.run_stoppable`; then
+    ``KeyboardInterrupt`` here)."""
     from knightcert.problems.checkers.tour_search import UNDECIDED
 
-    outcome, _, _, tours = _search_variant(instance, *_compact_graph(instance), budget, count=True)
+    stop, graph = np.zeros(1, dtype=np.int64), _compact_graph(instance)
+    (outcome, _, _, tours), interrupted = run_stoppable(
+        lambda: _search_variant(instance, *graph, budget, count=True, stop=stop),
+        lambda: stop.fill(1),
+        lambda: time.perf_counter() > deadline,
+    )
+    if interrupted:
+        raise KeyboardInterrupt
     return None if outcome == UNDECIDED else tours
 
 
@@ -469,6 +481,7 @@ def _search_variant(
     neighbours: np.ndarray,
     budget: int,
     count: bool = False,
+    stop: np.ndarray | None = None,
 ) -> tuple[int, int, list[int], int]:
     """:func:`search_tour` with visits and required moves applied as the search goes
     (:mod:`~knightcert.problems.checkers.tour_search`). The search runs from an anchor, a
@@ -512,7 +525,7 @@ def _search_variant(
             starts = starts[:1]  # a cycle passes through every square: one start is enough
     end = -1 if backwards or instance.closed else int(at_depth[n - 1])
     outcome, nodes, path, tours = find_tour(
-        neighbours, starts, end, instance.closed, budget, (at_depth, depth_of, req), count
+        neighbours, starts, end, instance.closed, budget, (at_depth, depth_of, req), count, stop
     )
     if outcome != FOUND or count:
         return outcome, nodes, [], tours

@@ -78,10 +78,11 @@ def _feasible(nb, adjacent, visited, du, cur, start, end, closed, queue, seen): 
 
 
 @njit(cache=True, nogil=True)
-def search(nb, starts, end, closed, budget, count, path, at_depth, depth_of, req):  # pragma: no cover - numba
+def search(nb, starts, end, closed, budget, count, path, at_depth, depth_of, req, stop):  # pragma: no cover
     """Look for a tour; return (FOUND / NONE / UNDECIDED, nodes, tours). ``path`` receives a found
     tour; with ``count``, the search goes on past every tour and ``tours`` counts them (a tour
-    from each start; a closed one from the first only, one way round per call).
+    from each start; a closed one from the first only, one way round per call). UNDECIDED past
+    ``budget`` nodes, or once another thread sets ``stop[0]`` (read every 16,384 nodes).
 
     ``nb`` (n, 8): distinct neighbours of each square (compact indices, -1 padded);
     ``starts``: first squares to try; ``end``: the last square or -1.
@@ -126,7 +127,7 @@ def search(nb, starts, end, closed, budget, count, path, at_depth, depth_of, req
             x = cand[depth, pos[depth]]
             pos[depth] += 1
             nodes += 1
-            if nodes > budget:
+            if nodes > budget or (nodes & 16383 == 0 and stop[0]):
                 return UNDECIDED, nodes, tours
             _visit(nb, visited, du, x, True)
             depth += 1
@@ -230,17 +231,20 @@ def find_tour(
     budget: int,
     sides: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     count: bool = False,
+    stop: np.ndarray | None = None,
 ) -> tuple[int, int, np.ndarray, int]:
     """Run :func:`search`: (FOUND / NONE / UNDECIDED, nodes used, the tour found as compact
     indices, the tours counted: with ``count``, all of them).
 
     ``sides``: ``(at_depth, depth_of, req)`` (module docstring); None: no side constraint.
+    ``stop``: an int64 array of one entry another thread sets to stop the search (UNDECIDED).
     """
     n = neighbours.shape[0]
     path = np.full(n, -1, dtype=np.int64)
     if sides is None:
         free = np.full(n, -1, dtype=np.int64)
         sides = (free, free, free.reshape(n, 1))
+    at_depth, depth_of, req = (np.ascontiguousarray(a, dtype=np.int64) for a in sides)
     outcome, nodes, tours = search(
         neighbours.astype(np.int64),
         starts.astype(np.int64),
@@ -249,6 +253,9 @@ def find_tour(
         int(budget),
         bool(count),
         path,
-        *(np.ascontiguousarray(a, dtype=np.int64) for a in sides),
+        at_depth,
+        depth_of,
+        req,
+        np.zeros(1, dtype=np.int64) if stop is None else stop,
     )
     return int(outcome), int(nodes), path, int(tours)

@@ -112,3 +112,15 @@ def test_a_count_past_its_time_limit_is_a_labelled_lower_bound(capsys):
     assert head.startswith("8x8 open: no count; at least ") and " directed, a lower bound (stopped) (" in head
     assert "search none (" in counters and "stopped at the time limit: at least" in counters
     assert counters.endswith("agreed: none")
+
+
+def test_the_time_limit_is_the_whole_commands_from_its_start(capsys):
+    """The count gets what is left of ``--time-limit`` since the command started (start-up and
+    loading count against it): a command whose 2 s have passed before its count begins counts
+    nothing (the 6 x 6 closed tours would take every counter seconds)."""
+    import time
+
+    late = time.perf_counter() - 5
+    assert main(["tour", "6", "--closed", "--count", "--time-limit", "2"], started=late) == 0
+    head, counters = capsys.readouterr().out.splitlines()
+    assert head.startswith("6x6 closed: no count") and counters.endswith("agreed: none")
