@@ -30,7 +30,7 @@ from knightcert.compare.experiment import (
     duplicate_row_name,
     same_experiment,
 )
-from knightcert.compare.harness import Row, fill_gaps
+from knightcert.compare.harness import Row, fill_gaps, grouped
 from knightcert.compare.rechecked import (
     answer_folder,
     answer_link,
@@ -237,8 +237,7 @@ class _Comparison:
             m if isinstance(m, MethodSpec) else MethodSpec(ref.name)
             for m, ref in zip(methods, refs, strict=True)
         ]
-        twice = duplicate_row_name(self.specs)
-        if twice is not None:
+        if (twice := duplicate_row_name(self.specs)) is not None:
             raise InvalidArgument(f"methods: {twice}")
         # an option a method does not take: refused before any work
         for spec, ref in zip(self.specs, refs, strict=True):
@@ -358,9 +357,7 @@ def run_references(
     reference run recorded in ``done``), each under the comparison's time and wall limits, on its
     executor or workers (``settings``), by the same run path as every run: instance hash -> its
     record. With ``answers`` (folder, report) each saves its answer file there and its record links it."""
-    mine: dict[str, list[Row]] = {}
-    for row in rows:
-        mine.setdefault(row.instance, []).append(row)
+    mine = grouped(rows, lambda row: row.instance)
     wanted = [item for item in items if item.sha256 not in done and needs_reference(mine.get(item.name, []))]
     folder = None if answers is None else os.fspath(answers[0])
     limits = (settings.time_limit, settings.wall_limit)

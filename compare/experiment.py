@@ -124,14 +124,8 @@ class MethodSpec:
     def to_dict(self) -> str | dict[str, Any]:
         if not self.options and self.exact is None and self.label is None:
             return self.name
-        data: dict[str, Any] = {"name": self.name}
-        if self.label is not None:
-            data["label"] = self.label
-        if self.options:
-            data["options"] = dict(self.options)
-        if self.exact is not None:
-            data["exact"] = self.exact
-        return data
+        data = {"name": self.name, "label": self.label, "options": dict(self.options), "exact": self.exact}
+        return {key: value for key, value in data.items() if value is not None and value != {}}
 
 
 @dataclass(frozen=True)
@@ -194,10 +188,7 @@ class Experiment:
             raise ExperimentMismatch(
                 "this experiment ran on instances given from Python; run it again from Python"
             )
-        items: list[SuiteItem] = []
-        for spec in self.suites:
-            items.extend(build_suite(self.problem, spec, data=data))
-        return unique_items(items)
+        return unique_items([item for s in self.suites for item in build_suite(self.problem, s, data=data)])
 
     def run_seed(self, sha256: str, method: str, repeat: int) -> int | None:
         """The seed of one run (``method``: its row name, the label if any); see :func:`run_seed`."""
@@ -308,8 +299,7 @@ def experiment_from_dict(data: Mapping[str, Any], source: str = "experiment") ->
     instances = sum(max(1, len(spec.sizes)) * max(1, len(spec.seeds)) for spec in suites)
     repeat = _count(data, "repeat", 1, source)
     bounded(instances * len(methods) * repeat, "runs", f"{source}: runs (instances x methods x repeats)")
-    twice = duplicate_row_name(methods)
-    if twice is not None:
+    if (twice := duplicate_row_name(methods)) is not None:
         raise InvalidInstance(f"{source}: {twice}")
     return Experiment(
         problem=problem,
@@ -495,9 +485,7 @@ def same_experiment(recorded: Mapping[str, Any], current: Mapping[str, Any]) -> 
         return "the report records no experiment (written by an older knightcert)"
     old, new = recorded["experiment"], current["experiment"]
     for key in dict.fromkeys([*old, *new]):
-        if key in HOW_NOT_WHAT:
-            continue
-        if old.get(key) != new.get(key):
+        if key not in HOW_NOT_WHAT and old.get(key) != new.get(key):
             return f"{key} {_short(old.get(key))} -> {_short(new.get(key))}"
     old_instances = [(i["name"], i["sha256"]) for i in recorded.get("instances", [])]
     new_instances = [(i["name"], i["sha256"]) for i in current.get("instances", [])]

@@ -30,7 +30,7 @@ reference value is M`` when the reference is not certified).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +46,7 @@ __all__ = [
     "describe_evidence",
     "failed_row",
     "fill_gaps",
+    "grouped",
     "median_of_repeats",
     "row_from_result",
 ]
@@ -218,6 +219,14 @@ def failed_row(problem: str, instance: str, method: str, error: str, elapsed: fl
     )
 
 
+def grouped(rows: Iterable[Row], key: Callable[[Row], Any]) -> dict[Any, list[Row]]:
+    """``rows`` by ``key``: groups in order of first appearance, each in the order of ``rows``."""
+    groups: dict[Any, list[Row]] = {}
+    for row in rows:
+        groups.setdefault(key(row), []).append(row)
+    return groups
+
+
 def fill_gaps(
     rows: Iterable[Row], known_optima: dict[str, float | int] | None = None, certified_optima: Any = None
 ) -> None:
@@ -226,10 +235,7 @@ def fill_gaps(
 
     See the module docstring for the reference value and the conflict texts.
     """
-    groups: dict[str, list[Row]] = {}
-    for row in rows:
-        groups.setdefault(row.instance, []).append(row)
-    for instance, group in groups.items():
+    for instance, group in grouped(rows, lambda row: row.instance).items():
         known = [(certified_optima or {}).get(instance), (known_optima or {}).get(instance)]
         best, certified = _reference(group, *known)
         _infeasible_conflicts(group)  # marks infeasibility claims an answer refutes
@@ -378,11 +384,8 @@ def median_of_repeats(rows: Sequence[Row]) -> list[Row]:
     import statistics
     from dataclasses import replace
 
-    groups: dict[tuple[str, str, str], list[Row]] = {}
-    for row in rows:
-        groups.setdefault((row.problem, row.instance, row.method), []).append(row)
     merged = []
-    for runs in groups.values():
+    for runs in grouped(rows, lambda row: (row.problem, row.instance, row.method)).values():
         first = min(runs, key=lambda r: r.repeat)
         peaks = [r.peak_mb for r in runs if r.peak_mb is not None]
         merged.append(

@@ -12,11 +12,11 @@ import base64
 import html
 import os
 import tempfile
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from knightcert.compare.harness import Row
+from knightcert.compare.harness import Row, grouped
 
 __all__ = ["MAX_PICTURED", "html_report"]
 
@@ -117,11 +117,8 @@ def _instances(rows: Sequence[Row], answers: str | None) -> list[str]:
     """One collapsed group per instance: its runs, and its best and worst answers drawn."""
     from knightcert.compare.summary import gap_cell, outcome
 
-    groups: dict[str, list[Row]] = defaultdict(list)
-    for row in rows:
-        groups[row.instance].append(row)
     out = []
-    for index, (name, runs) in enumerate(groups.items()):
+    for index, (name, runs) in enumerate(grouped(rows, lambda row: row.instance).items()):
         head = ["method", "repeat", "outcome", "objective", "gap", "time s", "certified", "evidence"]
         cells = [
             [r.method, r.repeat, outcome(r), r.objective, gap_cell(r), f"{r.time_s:.3g}",

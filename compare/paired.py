@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from knightcert.compare.harness import Row
+from knightcert.compare.harness import Row, grouped
 
 __all__ = ["ALPHA", "CSV_HEADERS", "HEADERS", "MEASURES", "PairedTest", "paired_table", "paired_tests"]
 
@@ -311,10 +311,8 @@ def budget_bound(header: Mapping[str, Any], rows: Sequence[Row]) -> set[str]:
     limit = (header.get("experiment") or {}).get("time_limit")
     if not isinstance(limit, (int, float)) or limit <= 0:
         return set()
-    times: dict[str, list[float]] = {}
-    for row in rows:
-        times.setdefault(row.method, []).append(row.time_s)
-    return {method for method, t in times.items() if float(np.median(t)) >= 0.5 * limit}
+    runs = grouped(rows, lambda row: row.method)
+    return {method for method, mine in runs.items() if np.median([r.time_s for r in mine]) >= 0.5 * limit}
 
 
 def mean_load(rows: Sequence[Row]) -> float | None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from knightcert.compare.harness import Row
+from knightcert.compare.harness import Row, grouped
 from knightcert.compare.statistics import answered, dimension, gapless, group_stats
 
 __all__ = ["plot_rows", "plot_series", "pyplot", "time_groups"]
@@ -71,11 +71,11 @@ def plot_series(
     """
     sized = [r for r in rows if r.size is not None]
     suites = {dimension(r, "suite", instances) for r in sized}
-    series: dict[str, list[Row]] = {}
-    for row in sized:
-        label = row.method if len(suites) < 2 else f"{row.method} ({dimension(row, 'suite', instances)})"
-        series.setdefault(label, []).append(row)
-    return series
+
+    def label(row: Row) -> str:
+        return row.method if len(suites) < 2 else f"{row.method} ({dimension(row, 'suite', instances)})"
+
+    return grouped(sized, label)
 
 
 def time_groups(runs: Sequence[Row]) -> list[Any]:

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from knightcert.compare.harness import Row
+from knightcert.compare.harness import Row, grouped
 from knightcert.compare.statistics import answered
 from knightcert.problems.errors import InvalidInstance
 
@@ -55,9 +55,7 @@ def performance_ratios(rows: Sequence[Row], measure: str = "time") -> dict[str, 
         raise InvalidInstance(f"unknown measure {measure!r}: choose {', '.join(MEASURES)}")
     methods = list(dict.fromkeys(r.method for r in rows))
     instances = list(dict.fromkeys(r.instance for r in rows))
-    runs: dict[tuple[str, str], list[Row]] = {}
-    for row in rows:
-        runs.setdefault((row.instance, row.method), []).append(row)
+    runs = grouped(rows, lambda row: (row.instance, row.method))
     values = np.full((len(instances), len(methods)), math.inf)
     for i, instance in enumerate(instances):
         for j, method in enumerate(methods):

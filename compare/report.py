@@ -108,14 +108,9 @@ def environment() -> dict[str, Any]:
     ``source_sha256`` fingerprints the package's Python files either way
     (:func:`source_sha256`), and ``versions["knightcert"]`` is the package version.
     """
-    from importlib import metadata
+    from knightcert.problems.answers import package_version
 
-    versions: dict[str, str | None] = {}
-    for package in PACKAGES:
-        try:
-            versions[package] = metadata.version(package)
-        except metadata.PackageNotFoundError:
-            versions[package] = None
+    versions = {package: package_version(package) for package in PACKAGES}
     return {
         "python": platform.python_version(),
         "platform": platform.platform(),

@@ -478,21 +478,13 @@ def instances_from_files(problem: str, files: Sequence[str]) -> list[SuiteItem]:
     from knightcert.problems.lost_knight import read_lost_knight
     from knightcert.problems.tours import tour_instance
 
-    items = []
-    for name in files:
-        if problem == "path":
-            inst = read_lost_knight(name)
-            items.append(SuiteItem(inst, inst.board.rows))
-        elif problem == "jump":
-            game = read_jump(name)
-            items.append(SuiteItem(game, game.rows * game.cols))
-        elif problem == "knights":
-            knights = knights_instance(board_file=name)
-            items.append(SuiteItem(knights, knights.board.rows))
-        else:
-            tour = tour_instance(board_file=name)
-            items.append(SuiteItem(tour, tour.board.rows))
-    return items
+    read: Any = {
+        "path": read_lost_knight,
+        "jump": read_jump,
+        "knights": lambda name: knights_instance(board_file=name),
+    }.get(problem, lambda name: tour_instance(board_file=name))
+    instances = [read(name) for name in files]
+    return [SuiteItem(i, i.rows * i.cols if problem == "jump" else i.board.rows) for i in instances]
 
 
 def _boards(spec: SuiteSpec) -> list[tuple[int, int, int]]:
@@ -629,14 +621,10 @@ def start_suite(sizes: Sequence[int | str], fields: Mapping[str, Any] | None = N
     """
     from knightcert.problems.tours import tour_instance
 
-    items = []
-    for size in sizes:
-        rows, cols = board_sides(size)
-        for r in range(rows):
-            for c in range(cols):
-                instance = tour_instance(rows, cols, start=(r, c), **(fields or {}))
-                items.append(SuiteItem(instance, rows, _tour_known(instance)))
-    return items
+    boards = [board_sides(size) for size in sizes]
+    starts = [(rows, cols, (r, c)) for rows, cols in boards for r in range(rows) for c in range(cols)]
+    made = [tour_instance(rows, cols, start=start, **(fields or {})) for rows, cols, start in starts]
+    return [SuiteItem(instance, instance.board.rows, _tour_known(instance)) for instance in made]
 
 
 def read_expected(path: Path) -> dict[str, int]:

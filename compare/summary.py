@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from textwrap import shorten
 
-from knightcert.compare.harness import Row
+from knightcert.compare.harness import Row, grouped
 from knightcert.compare.statistics import seconds
 
 __all__ = ["method_summary_table", "row_certified", "rows_table"]
@@ -128,10 +128,7 @@ def method_summary_table(rows: Sequence[Row], title: str = ""):  # -> rich.table
     table = Table(title=title or None, title_justify="left")
     _add_columns(table, SUMMARY_COLUMNS, left=("problem", "method", "kind"))
     exists = {r.instance_hash or r.instance for r in rows if solved(r)}
-    groups: dict[tuple[str, str], list[Row]] = {}
-    for row in rows:
-        groups.setdefault((row.problem, row.method), []).append(row)
-    for (problem, method), mine in groups.items():
+    for (problem, method), mine in grouped(rows, lambda row: (row.problem, row.method)).items():
         table.add_row(shown(problem), shown(method), *_summary_cells(problem, method, mine, exists))
     return table
 

@@ -218,8 +218,7 @@ class MethodFacts:
 
     def check_applies(self, instance: Any) -> None:
         """Raise InvalidInstance when the method does not apply to ``instance``."""
-        reason = self.why_not(instance)
-        if reason is not None:
+        if (reason := self.why_not(instance)) is not None:
             raise InvalidInstance(reason)
 
 

@@ -22,36 +22,25 @@ LABEL_PARAMETERS: dict[str, object] = {
 }
 
 
-def maximise_labels(proto: cp_model_helper.CpModelProto, count: int) -> None:
+def maximise_labels(proto: cp_model_helper.CpModelProto, count: int, target: int | None = None) -> None:
     """Objective and strategy of a label model whose labels are variables ``0 .. count - 1``:
     maximise their sum (CP-SAT minimises, so the negated sum with scaling -1), and decide
-    them in order, each at its largest value."""
-    proto.objective.vars.extend(range(count))
-    proto.objective.coeffs.extend([-1] * count)
-    proto.objective.scaling_factor = -1
-    strategy = proto.search_strategy.add()
-    strategy.variables.extend(range(count))
-    strategy.variable_selection_strategy = cp_model_helper.DecisionStrategyProto.CHOOSE_FIRST
-    strategy.domain_reduction_strategy = cp_model_helper.DecisionStrategyProto.SELECT_MAX_VALUE
+    them in order, each at its largest value.
 
-
-def maximise_label(proto: cp_model_helper.CpModelProto, count: int, target: int) -> None:
-    """Objective and strategy of a label model whose labels are variables ``0 .. count - 1`` when
-    only label ``target`` matters: maximise it alone, and decide ``target`` first, then the
-    others in order, each at its largest value.
-
-    Every feasible label is at most the true distance (induction along a shortest path), so the
-    maximum of one label is its distance; and in any labelling where it is reached, the labels
-    along a shortest path are tight (each is at least the next one less one, and at most its
-    distance), so the path can be read back. A one-term objective costs nothing to propagate,
-    where the sum of every label is a linear constraint over all of them, propagated at every
-    decision.
+    With a ``target``, only label ``target`` matters: it alone is maximised and decided first,
+    then the others in order. Every feasible label is at most the true distance (induction
+    along a shortest path), so the maximum of one label is its distance; and in any labelling
+    where it is reached, the labels along a shortest path are tight (each is at least the next
+    one less one, and at most its distance), so the path can be read back. A one-term objective
+    costs nothing to propagate, where the sum of every label is a linear constraint over all of
+    them, propagated at every decision.
     """
-    proto.objective.vars.append(target)
-    proto.objective.coeffs.append(-1)
+    rest = [v for v in range(count) if v != target]
+    objective, order = (rest, rest) if target is None else ([target], [target, *rest])
+    proto.objective.vars.extend(objective)
+    proto.objective.coeffs.extend([-1] * len(objective))
     proto.objective.scaling_factor = -1
     strategy = proto.search_strategy.add()
-    strategy.variables.append(target)
-    strategy.variables.extend(v for v in range(count) if v != target)
+    strategy.variables.extend(order)
     strategy.variable_selection_strategy = cp_model_helper.DecisionStrategyProto.CHOOSE_FIRST
     strategy.domain_reduction_strategy = cp_model_helper.DecisionStrategyProto.SELECT_MAX_VALUE

@@ -28,7 +28,7 @@ import functools
 
 import numpy as np
 
-from knightcert.models.cpsat_labels import LABEL_PARAMETERS, maximise_label
+from knightcert.models.cpsat_labels import LABEL_PARAMETERS, maximise_labels
 from knightcert.models.cpsat_model import BuildStopped, CpsatModel, VariableMap
 from knightcert.models.cpsat_solve import CpSatRun
 from knightcert.problems.deadline import Deadline
@@ -118,7 +118,7 @@ class PathModel(CpsatModel):
         proto.merge_text_format("".join(text))
         self._stop_building()
         # objective: maximise the label of S (the other labels are decided at their largest values)
-        maximise_label(proto, n, self.goal)
+        maximise_labels(proto, n, self.goal)
         self.parameters = LABEL_PARAMETERS
         searched = self.searched
         if searched is None:

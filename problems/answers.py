@@ -81,6 +81,7 @@ __all__ = [
     "instance_from_data",
     "instance_sha256",
     "instance_to_data",
+    "package_version",
     "plain_answer",
     "read_answer",
     "result_from_answer",
@@ -784,15 +785,18 @@ def check_answer(
 @functools.cache  # read once per process: 10,000 answer files would read them 60,000 times
 def versions() -> dict[str, str]:
     """Versions of knightcert, Python and the libraries that make or check answers (do not change it)."""
+    names = ("knightcert", "numpy", "scipy", "numba", "ortools", "python-sat")
+    return {"python": platform.python_version(), **{n: package_version(n) or "not installed" for n in names}}
+
+
+def package_version(name: str) -> str | None:
+    """The installed version of the distribution ``name``, or None."""
     from importlib import metadata
 
-    found = {"python": platform.python_version()}
-    for name in ("knightcert", "numpy", "scipy", "numba", "ortools", "python-sat"):
-        try:
-            found[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            found[name] = "not installed"
-    return found
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
 
 
 def _solution_out(solution: Any) -> Any:
@@ -807,9 +811,7 @@ def _solution_out(solution: Any) -> Any:
 
 
 def _certificate_out(certificate: Any) -> Any:
-    if certificate is None:
-        return None
-    if not isinstance(certificate, dict):
+    if not isinstance(certificate, dict):  # None included
         return _jsonable(certificate)
     out = {}
     for key, value in certificate.items():

@@ -95,8 +95,7 @@ def parse_grid(text: str | bytes, source: str, alphabet: str) -> np.ndarray:
         )
     table = np.full(256, -1, dtype=np.int8)
     table[list(allowed)] = range(len(allowed))  # each character's code: its place in the alphabet
-    codes = table[np.frombuffer(b"".join(lines), dtype=np.uint8).reshape(len(lines), cols)]
-    return codes
+    return table[np.frombuffer(b"".join(lines), dtype=np.uint8).reshape(len(lines), cols)]
 
 
 def parse_board_mask(text: str | bytes, source: str = "<string>") -> np.ndarray:

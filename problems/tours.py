@@ -263,10 +263,9 @@ def full_board_reason(m: int, n: int, *, closed: bool, start=None, end=None) -> 
     None does not promise a tour from a fixed start or to a fixed end (the
     theorems say nothing there beyond colour); it promises one otherwise.
     """
-    reason = closed_tour_reason(m, n) if closed else open_tour_reason(m, n)
-    if reason is None and not closed:
-        reason = colour_reason(m, n, start, end) or outer_rows_reason(m, n, start, end)
-    return reason
+    if closed:
+        return closed_tour_reason(m, n)
+    return open_tour_reason(m, n) or colour_reason(m, n, start, end) or outer_rows_reason(m, n, start, end)
 
 
 def counting_reason(instance: TourInstance) -> str | None:
@@ -289,8 +288,7 @@ def counting_reason(instance: TourInstance) -> str | None:
             f"a closed tour from {tuple(start)} to {tuple(end)} closes with a move between them, "
             "and they are not a knight move apart"
         )
-    reason = colour_count_reason(instance)
-    if reason is not None:
+    if (reason := colour_count_reason(instance)) is not None:
         return reason
     degree = (knight_neighbours(board) >= 0).sum(axis=1)[board.free.reshape(-1)]
     if n > 1 and (degree == 0).any():
@@ -339,11 +337,4 @@ def format_mostra(grid: list[list[int | None]]) -> str:
     The Prolog writes ``'  '`` before numbers below 10, ``' '`` before numbers
     below 100, nothing before larger ones, and a space after each.
     """
-    lines = []
-    for row in grid:
-        cells = []
-        for x in row:
-            x = 0 if x is None else x
-            cells.append(("  " if x < 10 else " " if x < 100 else "") + f"{x} ")
-        lines.append("".join(cells))
-    return "\n".join(lines) + "\n"
+    return "\n".join("".join(f"{x or 0:>3} " for x in row) for row in grid) + "\n"

@@ -128,14 +128,12 @@ def _cut(text: str, limit: int = 40) -> str:
 
 def square(text: str) -> tuple[int, int]:
     """``R,C`` (0-indexed row and column)."""
-    parts = text.split(",")
-    try:
-        r, c = (int(p) for p in parts)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected ROW,COL (two whole numbers), got {_cut(text)!r}"
-        ) from None
-    return (r, c)
+
+    def pair(whole: str) -> tuple[int, int]:
+        r, c = (int(p) for p in whole.split(","))
+        return r, c
+
+    return _parsed(pair, text, "ROW,COL (two whole numbers)")
 
 
 def visit(text: str) -> tuple[int, int, int]:

@@ -11,7 +11,6 @@ from knightcert.problems.checkers.fields import optional_integer, squares
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
 __all__ = [
-    "CLAIMS",
     "MINIMISE",
     "SOLVER_NAMES",
     "as_squares",
@@ -25,8 +24,6 @@ __all__ = [
     "usable_squares",
 ]
 
-#: Claims an answer can make, in the order they are reported.
-CLAIMS = ("answer", "optimal", "infeasible", "bound")
 #: Whether a problem's objective is minimised (its bound is a lower bound) or maximised.
 MINIMISE = {"path": True, "jump": True, "knights": False, "tour": False}
 #: How the evidence names a method whose proof is its own (SOLVER backing).

@@ -124,12 +124,8 @@ def certify_knights(instance: KnightsInstance, result: Result) -> tuple[list[Evi
     if upper is None:
         return evidence, None
     bound.upper = int(upper)  # a whole number: check_status_fields ran first
-    for backer in UPPER_BOUND:
-        backed = backer(bound)
-        if backed is not None:
-            evidence.append(backed[0])
-            return evidence, backed[1]
-    raise AssertionError("the method's word backs every claim left")  # pragma: no cover
+    backed = next(filter(None, (backer(bound) for backer in UPPER_BOUND)))  # the method's word backs the rest
+    return [*evidence, backed[0]], backed[1]
 
 
 @dataclass
@@ -170,11 +166,8 @@ def _answer_matching(b: _Bound) -> Backed | None:
 def _bands(b: _Bound) -> Backed | None:
     """The answer's band, then the checker's own on a non-bipartite board past its search."""
     own_first = not bipartite(b.board) and b.board.n_free > SEARCH_SQUARES  # the band before a proof
-    for entry in ([b.named] if b.named is not None else []) + ([None] if own_first else []):
-        backed = b.by_band(entry)
-        if backed is not None:
-            return backed
-    return None
+    entries = ([b.named] if b.named is not None else []) + ([None] if own_first else [])
+    return next(filter(None, map(b.by_band, entries)), None)
 
 
 def _proof(b: _Bound) -> Backed | None:
@@ -487,9 +480,7 @@ def maximum_matching(board) -> np.ndarray:
     while run.phase():
         pass
     pairs = run.pairs()
-    w = np.stack(np.divmod(pairs[:, 0], board.cols), axis=1)
-    b = np.stack(np.divmod(pairs[:, 1], board.cols), axis=1)
-    return np.stack([w, b], axis=1).astype(np.int64)
+    return np.stack(np.divmod(pairs, board.cols), axis=-1).astype(np.int64)  # (pair, square, row / col)
 
 
 class _Spent(Exception):
@@ -520,8 +511,7 @@ def search_optimum(board, budget: int | None = None) -> tuple[int | None, int]:
     position = {square: k for k, square in enumerate(usable)}
     table = knight_neighbours(board)
     neighbours = [sum(1 << position[int(j)] for j in table[i] if j >= 0) for i in usable]
-    best = [0]
-    nodes = [0]
+    best, nodes = [0], [0]
 
     def bound(free: int) -> int:
         left, matched = free, 0

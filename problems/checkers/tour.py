@@ -179,8 +179,7 @@ def _nonexistence(
     if free and exists(board.rows, board.cols):
         name = "Schwenk (1991)" if instance.closed else "Conrad et al. (1994)"
         raise CheckFailed(f"{name}: a full {board.rows} x {board.cols} board has a tour", "infeasible")
-    reason = argument_against(instance)
-    if reason is not None:
+    if (reason := argument_against(instance)) is not None:
         return Evidence("infeasible", reason[0], reason[1]), None
     aside = ""
     if attached is not None:
@@ -188,8 +187,7 @@ def _nonexistence(
         if verdict.proves:
             return Evidence("infeasible", Backing.CERTIFICATE, verdict.how), attached
         aside = f"; the answer's separator proves nothing ({verdict.how})"
-    own = own_separator(instance)
-    if own is not None:
+    if (own := own_separator(instance)) is not None:
         return Evidence("infeasible", Backing.CERTIFICATE, own[1].how), own[0]
     return _searched(instance, method, aside), None
 
@@ -235,11 +233,8 @@ def nonexistence_reason(instance: TourInstance) -> str | None:
 
 def argument_against(instance: TourInstance) -> tuple[Backing, str] | None:
     """The first argument of :data:`NO_TOUR` that holds: (what backs it, the argument), or None."""
-    for backing, argument in NO_TOUR:
-        reason = argument(instance)
-        if reason is not None:
-            return backing, reason
-    return None
+    found = ((backing, argument(instance)) for backing, argument in NO_TOUR)
+    return next(((backing, reason) for backing, reason in found if reason is not None), None)
 
 
 def _count_argument(instance: TourInstance) -> str | None:
@@ -497,13 +492,8 @@ def _search_variant(
     for fixed_end, k in ((instance.start, 1), (instance.end, n)):
         if fixed_end is not None:
             places[board.index(*fixed_end)] = k
-    backwards = False
-    if instance.closed:
-        anchor = min(places.values(), default=1)
-        shift = anchor - 1
-    else:
-        backwards = 1 not in places.values() and n in places.values()
-        shift = 0
+    shift = min(places.values(), default=1) - 1 if instance.closed else 0
+    backwards = not instance.closed and 1 not in places.values() and n in places.values()
     depth_of = np.full(n, -1, dtype=np.int64)
     at_depth = np.full(n, -1, dtype=np.int64)
     for square, k in places.items():
@@ -557,8 +547,7 @@ def _search_cycle(
     rest = neighbours[keep]
     rest = np.where((rest >= 0) & (rest != s), compact[np.maximum(rest, 0)], -1)
     rest = -np.sort(-rest, axis=1)
-    total = 0
-    outcome = NONE
+    total, outcome = 0, NONE
     for i, a in enumerate(ends):
         for b in ends[i + 1 :]:
             if end is not None and b != end:
