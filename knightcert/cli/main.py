@@ -55,6 +55,9 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> _typing.NoReturn:
         # main() prints "knightcert: error: ": name the subcommand only once
         where = self.prog.removeprefix("knightcert").strip()
+        if message.endswith("expected one argument"):  # argparse reads "--fixed -1,0" as two options
+            option = message.split()[1].split("/")[0].rstrip(":")
+            message += f" (a value that starts with '-' is written {option}=VALUE)"
         raise session.UsageError(f"{where}: {message} (see --help)" if where else f"{message} (see --help)")
 
 
