@@ -102,7 +102,7 @@ def search(nb, starts, end, closed, budget, count, path, at_depth, depth_of, req
     pos = np.zeros(n, dtype=np.int64)
     queue = np.empty(n, dtype=np.int64)
     seen = np.zeros(n, dtype=np.bool_)
-    nodes = 0
+    nodes, sides = 0, (at_depth, depth_of, req)
     tours = 0
     for si in range(starts.shape[0]):
         s = starts[si]
@@ -118,7 +118,7 @@ def search(nb, starts, end, closed, budget, count, path, at_depth, depth_of, req
         ncand[0] = 0
         pos[0] = 0
         if ok:
-            _fill(nb, visited, du, s, end, 1, n, cand, ncand, 0, -1, s, closed, at_depth, depth_of, req)
+            _fill(nb, visited, du, s, end, 1, n, cand, ncand, 0, -1, s, closed, sides)
         while depth >= 0:
             if pos[depth] == ncand[depth]:
                 _visit(nb, visited, du, path[depth], False)
@@ -144,24 +144,7 @@ def search(nb, starts, end, closed, budget, count, path, at_depth, depth_of, req
             pos[depth] = 0
             if ok:
                 prev = path[depth - 1]
-                _fill(
-                    nb,
-                    visited,
-                    du,
-                    x,
-                    end,
-                    depth + 1,
-                    n,
-                    cand,
-                    ncand,
-                    depth,
-                    prev,
-                    s,
-                    closed,
-                    at_depth,
-                    depth_of,
-                    req,
-                )
+                _fill(nb, visited, du, x, end, depth + 1, n, cand, ncand, depth, prev, s, closed, sides)
         if closed:
             break  # a closed tour passes through the first square
     return (FOUND if tours else NONE), nodes, tours
@@ -189,8 +172,9 @@ def _joins(req, v, a, b):  # pragma: no cover - numba
 
 @njit(cache=True, nogil=True)
 def _fill(
-    nb, visited, du, cur, end, next_depth, n, cand, ncand, depth, prev, s, closed, at_depth, depth_of, req
+    nb, visited, du, cur, end, next_depth, n, cand, ncand, depth, prev, s, closed, sides
 ):  # pragma: no cover - numba
+    at_depth, depth_of, req = sides
     count = 0
     # a closed tour's first square is joined to its last as well: checked when the tour is whole
     free_first = closed and depth == 0

@@ -109,7 +109,8 @@ def label_faults_by_definition(values, rounds, keys):
 
 def test_the_kernel_flags_the_label_faults_of_the_definition():
     """The label check's kernel against the test's own definition, on random boards with true
-    and corrupted labels."""
+    and corrupted labels; boards of many zeros (few cells reach the goal) as well, where the
+    kernel reads an unlabelled cell only from the labelled cells it jumps onto."""
     import random
 
     from knightcert.problems.checkers import jump as checker
@@ -117,10 +118,11 @@ def test_the_kernel_flags_the_label_faults_of_the_definition():
     from knightcert.problems.compiled import kernel_or_numba
 
     rng = random.Random(31)
-    seen = [False] * 13
-    for _ in range(300):
+    seen, ways = [False] * 13, set()
+    for draw in range(600):
         rows, cols = rng.randint(1, 7), rng.randint(1, 7)
-        values = np.array([[rng.randint(0, 4) for _ in range(cols)] for _ in range(rows)], dtype=np.int64)
+        spread = (0, 1, 2, 3, 4) if draw % 2 else (0, 0, 0, 0, 1, 2, 3)
+        values = np.array([[rng.choice(spread) for _ in range(cols)] for _ in range(rows)], dtype=np.int64)
         values[-1, -1] = 0
         game = JumpInstance(values, ((0, 0),))
         rounds, keys = every_label(game)
@@ -129,11 +131,12 @@ def test_the_kernel_flags_the_label_faults_of_the_definition():
             grid[rng.randrange(rows), rng.randrange(cols)] += rng.choice((-2, -1, 1, 2))
         expected = label_faults_by_definition(values, rounds, keys)
         seen = [a or b for a, b in zip(seen, expected, strict=True)]
+        ways.add(((rounds >= 0).sum() * (rows + cols) < rows * cols, any(expected)))  # the kernel's way
         assert label_faults(values, rounds, keys).tolist() == expected
         for name, narrow in (("label_faults", rounds), ("label_faults32", rounds.astype(np.int32))):
             ahead = kernel_or_numba(name, checker.__package__ + ".jump_kernel")  # compiled ahead of time
             assert ahead(values, narrow, keys).tolist() == expected
-    assert all(seen)  # every fault occurred in the draw
+    assert all(seen) and len(ways) == 4  # every fault occurred, each way, with faults and without
 
 
 def test_each_label_fault_is_raised_with_its_words():
