@@ -127,9 +127,12 @@ def run_stoppable(
     worker = threading.Thread(target=run, name="stoppable", daemon=True)
     interrupted = False
     try:
-        worker.start()
-        while not done.is_set():
+        while True:  # each step inside the ``try``: a Ctrl-C anywhere stops the work, never leaves it running
             try:
+                if worker.ident is None:  # started once: not interrupted half way (it cannot be told)
+                    _start_held(worker)
+                if done.is_set():
+                    break
                 if interrupted or (stop_when is not None and stop_when()):  # repeated: a stop asked
                     stop()  # before the work started may not be kept
                 done.wait(0.05)
@@ -143,3 +146,14 @@ def run_stoppable(
     if not finished:
         raise value
     return value, interrupted
+
+
+def _start_held(worker: Any) -> None:
+    """``worker.start()`` with SIGINT and SIGTERM held off in this thread, its signal mask restored
+    after: a signal that comes meanwhile waits, and is handled once the worker has started (the
+    worker's thread keeps them held: Python handles signals in the main thread)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        worker.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)

@@ -191,7 +191,9 @@ def test_ctrl_c_stops_the_count_with_what_it_found(monkeypatch):
 def test_the_checkers_compiled_tour_count_stops_at_its_deadline_and_on_ctrl_c(monkeypatch):
     """The checker's tour search reads a stop flag (set at the deadline, or on Ctrl-C) every
     16,384 nodes: with no node budget to stop it, the 3.3 million nodes of the 6 x 6 closed tours
-    are not searched; Ctrl-C while it searches is a ``KeyboardInterrupt`` from the count."""
+    are not searched (the search itself says UNDECIDED); Ctrl-C, whenever it lands (here as the
+    search starts, and a moment later), is a ``KeyboardInterrupt`` from the count once the search
+    has stopped: no search is left running."""
     import signal
     import threading
     import time
@@ -200,13 +202,53 @@ def test_the_checkers_compiled_tour_count_stops_at_its_deadline_and_on_ctrl_c(mo
     from knightcert.problems.checkers.tour import count_tours_searched
 
     closed = TourInstance(Board(6, 6), closed=True)
-    assert count_tours_searched(closed, 10**12, deadline=time.perf_counter()) is None
     assert count_tours_searched(TourInstance(Board(3, 4)), 10**12, deadline=time.perf_counter() + 60) == 16
-    main_thread, started, real = threading.get_ident(), threading.Event(), tour_search.search
-    monkeypatch.setattr(tour_search, "search", lambda *args: (started.set(), real(*args))[1])
-    threading.Thread(target=lambda: (started.wait(), signal.pthread_kill(main_thread, signal.SIGINT))).start()
-    with pytest.raises(KeyboardInterrupt):
-        count_tours_searched(closed, 10**12)
+    main_thread, started, real, outcomes = threading.get_ident(), threading.Event(), tour_search.search, []
+
+    def search(*args):
+        started.set()
+        outcomes.append(real(*args))
+        return outcomes[-1]
+
+    monkeypatch.setattr(tour_search, "search", search)
+    assert count_tours_searched(closed, 10**12, deadline=time.perf_counter()) is None
+    for delay in (0.0, 0.2):
+        started.clear()
+
+        def ctrl_c(delay: float = delay) -> None:
+            if started.wait(30):
+                time.sleep(delay)
+                signal.pthread_kill(main_thread, signal.SIGINT)
+
+        threading.Thread(target=ctrl_c, daemon=True).start()
+        with pytest.raises(KeyboardInterrupt):
+            count_tours_searched(closed, 10**12)
+        assert "stoppable" not in [thread.name for thread in threading.enumerate()]
+    assert [outcome[0] for outcome in outcomes] == [tour_search.UNDECIDED] * 3
+
+
+def test_a_ctrl_c_that_lands_as_the_helper_thread_starts_stops_its_work(monkeypatch):
+    """``run_stoppable`` holds SIGINT off while it starts its helper thread: a Ctrl-C that comes
+    then (sent here inside ``Thread.start`` itself) waits until the thread runs, and then stops
+    its work, answered as interrupted, instead of leaving the work running behind an error."""
+    import signal
+    import threading
+
+    from knightcert.problems import stopping
+
+    real_start, stop = threading.Thread.start, threading.Event()
+
+    def start(thread: threading.Thread) -> None:
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+        real_start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    try:
+        answer = stopping.run_stoppable(lambda: stop.wait(30), stop.set)
+    except KeyboardInterrupt:
+        stop.set()
+        pytest.fail("the Ctrl-C escaped run_stoppable, its work left running")
+    assert answer == (True, True)
 
 
 def test_required_moves_stopped_bound_nothing():

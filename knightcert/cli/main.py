@@ -56,8 +56,7 @@ class _Parser(argparse.ArgumentParser):
         # main() prints "knightcert: error: ": name the subcommand only once
         where = self.prog.removeprefix("knightcert").strip()
         if message.endswith("expected one argument"):  # argparse reads "--fixed -1,0" as two options
-            option = message.split()[1].split("/")[0].rstrip(":")
-            message += f" (a value that starts with '-' is written {option}=VALUE)"
+            message += f" (a value that starts with '-' is given as {message.split()[1].rstrip(':')}=VALUE)"
         raise session.UsageError(f"{where}: {message} (see --help)" if where else f"{message} (see --help)")
 
 

@@ -57,20 +57,18 @@ def enumerate_solutions(
     knights ``(most knights, placements of that many)``; ``(None, 0)`` when none exists; None
     when the search took more than ``nodes`` steps or ran past ``deadline``
     (``time.perf_counter()``)."""
-    if deadline is not None and time.perf_counter() > deadline:
+    last = float("inf") if deadline is None else deadline
+    if time.perf_counter() > last:
         return None
     if isinstance(instance, TourInstance):  # the search's tables are n x n: no more than its own squares
-        tours = (
-            None
-            if instance.board.n_free > EXHAUSTIVE_SQUARES
-            else count_tours_searched(instance, tour_nodes, deadline or float("inf"))
-        )
+        big = instance.board.n_free > EXHAUSTIVE_SQUARES
+        tours = None if big else count_tours_searched(instance, tour_nodes, last)
         return None if tours is None else (None, tours)
     board = instance.board
     if board.size > SQUARES:
         return None
     table = [[int(v) for v in row if v >= 0] for row in knight_neighbours(board)]
-    budget, last = itertools.count(-nodes), deadline or float("inf")
+    budget = itertools.count(-nodes)
 
     def step() -> None:
         if next(budget) >= 0 or time.perf_counter() > last:

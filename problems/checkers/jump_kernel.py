@@ -2,13 +2,12 @@
 
 :func:`meet_labels` labels the start cells by a search from both ends (the checker's own code,
 no search code shared). :func:`label_faults`: a pass over the board for the labels' range, then
-for every labelled cell (and every cell, when most are) and each of its four jumps, whether the
-target's round label allows the cell's, whether the cell has a jump one round closer, and whether
-its tie key is at most that successor's; when few cells are labelled (a goal few players reach:
-fewer than the board's cells over its rows plus columns), an unlabelled cell is read only from
-the labelled cells it jumps onto, found along their row and column: the check then costs about
-what the solve's own search does, not the whole board four times (64 x 64, two cells labelled:
-40 us to 14).
+for every labelled cell (every cell, when cells / (rows + cols) or more are labelled) and each
+of its four jumps, whether the target's round label allows the cell's, whether the cell has a
+jump one round closer, and whether its tie key is at most that successor's; when fewer are
+labelled (a goal few players reach), an unlabelled cell is read only from the labelled cells it
+jumps onto, found along their row and column: the check then costs about what the solve's own
+search does, not the whole board four times (64 x 64, two cells labelled: 40 us to 14).
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ def test_board_file_with_removed_squares(tmp_path, capsys):
         (["knights", "7", "--torus", "--method", "matching"], "not bipartite"),
         (["knights", "7", "--method", "csp"], "csp handles up to 36"),
         (["knights", "--board", "missing.txt"], "cannot read file"),
-        (["knights", "5", "--fixed", "-1,0"], "a value that starts with '-' is written --fixed=VALUE"),
+        (["knights", "5", "--fixed", "-1,0"], "a value that starts with '-' is given as --fixed=VALUE"),
         (["knights", "5", "--fixed=-1,0"], "fixed[0] (-1, 0) is off the 5 x 5 board"),
     ],
 )
