@@ -333,3 +333,26 @@ def test_a_sweep_gives_rows_for_every_labelled_variant(tmp_path, capsys):
     capsys.readouterr()
     assert main(["report", str(out)]) == 0
     assert "greedy+ x40" in capsys.readouterr().out
+
+
+def test_a_method_spec_records_only_the_fields_it_sets():
+    """``MethodSpec.to_dict``: the name alone when nothing else is set; else the fields set, in
+    the order name, label, options, exact (no empty options, no None)."""
+    from knightcert.compare.experiment import MethodSpec
+
+    assert MethodSpec("greedy").to_dict() == "greedy"
+    assert MethodSpec("greedy", label="g").to_dict() == {"name": "greedy", "label": "g"}
+    spec = MethodSpec("cpsat", {"workers": 1}, exact=True)
+    assert list(spec.to_dict().items()) == [("name", "cpsat"), ("options", {"workers": 1}), ("exact", True)]
+
+
+def test_jump_games_read_from_files_are_sized_by_their_cells(tmp_path):
+    """``instances_from_files``: a jump game's size is its cells (rows x cols), a board's its rows."""
+    from knightcert.compare.suites import instances_from_files
+
+    game = tmp_path / "g.in"
+    game.write_text("2 3\n1\n1 1 1\n1 1 0\n0 0\n")
+    board = tmp_path / "b.txt"
+    board.write_text("....\n....\n....\n")
+    assert [item.size for item in instances_from_files("jump", [str(game)])] == [6]
+    assert [item.size for item in instances_from_files("knights", [str(board)])] == [3]

@@ -310,3 +310,13 @@ def test_a_changed_method_file_is_said_and_time_verdicts_need_a_comparable_machi
     out = capsys.readouterr().out
     assert "better" not in out and "| h | time | 12 |" in out and "not comparable (B lower)" in out
     assert "warning: a busy machine" in out and "| h | cpu | 12 |" in out and rows
+
+
+def test_a_method_whose_median_run_takes_half_the_time_limit_is_budget_bound():
+    """``budget_bound``: at least half the experiment's limit (the boundary included) marks a
+    method whose CPU time measures the machine's share, not its speed."""
+    from knightcert.compare.paired import budget_bound
+
+    rows = [row("a", "half", time_s=1.0), row("b", "half", time_s=1.0), row("a", "less", time_s=0.99)]
+    assert budget_bound({"experiment": {"time_limit": 2}}, rows) == {"half"}
+    assert budget_bound({"experiment": {}}, rows) == set()

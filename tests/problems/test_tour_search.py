@@ -78,3 +78,26 @@ def test_search_agrees_with_brute_force(instance):
             assert squares[-1] == instance.end
     else:
         assert outcome == NONE and tour == []
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "closed", "visits"),
+    [
+        (5, 6, True, ((0, 3, 30), (1, 5, 29))),  # a closed tour anchored at its last place, no first
+        (6, 6, True, ((1, 4, 36), (3, 0, 14))),
+        (5, 5, False, ((0, 0, 25), (3, 4, 12))),  # an open one: searched backwards from its end
+    ],
+)
+def test_a_tour_found_under_visits_anchored_at_the_last_place_keeps_them(rows, cols, closed, visits):
+    """The search renumbers the places from its anchor (backwards for an open tour whose last
+    square alone is known, never for a closed one): the tour it hands back is a tour of the board,
+    each visited square at its place (read here square by square, not by the checker)."""
+    board = Board(rows, cols)
+    instance = TourInstance(board, closed, visits=visits)
+    outcome, _, tour = search_tour(instance, budget=2_000_000)
+    squares = [board.square(i) for i in tour]
+    assert outcome == FOUND and len(set(squares)) == rows * cols
+    following = squares[1:] + squares[:1]  # a closed tour's last move returns to its first square
+    steps = list(zip(squares, following, strict=True))[: None if closed else -1]
+    assert all(sorted((abs(a - c), abs(b - d))) == [1, 2] for (a, b), (c, d) in steps)
+    assert [squares[k - 1] for _, _, k in visits] == [(r, c) for r, c, _ in visits]
