@@ -567,9 +567,7 @@ def construct(
     del table  # the table (8 bytes per square) goes before the squares (8) come: 12 at the peak
     squares = squares_of(order, c)
     del order
-    if transpose:
-        squares = squares[:, ::-1]
-    return squares
+    return squares[:, ::-1] if transpose else squares
 
 
 @method("tour", "divide")

@@ -192,13 +192,14 @@ def replay(instance: JumpInstance, player: int, path: Any) -> tuple[int, int | N
     numpy calls cost some 14): from the start to the goal, the goal not before, every square on
     the board, each round a jump of its cell's positive value along a row or column; any other
     path, and the first fault of one that fails there, goes to the compiled replay."""
-    values, (rows, cols) = instance.values, instance.values.shape
+    (n, m), at = instance.values.shape, instance.values.item
     if exact_pairs(path) and 0 < len(path) <= 64 and path[0] == [*instance.starts[player]]:
-        on_board, steps = all(0 <= r < rows and 0 <= c < cols for r, c in path), pairwise(path)
-        if on_board and path[-1] == [rows - 1, cols - 1] and [rows - 1, cols - 1] not in path[:-1]:
-            jumps = [(values.item(r, c), abs(u - r + v - c), (u - r) * (v - c)) for (r, c), (u, v) in steps]
-            if all(value == d > 0 and not across for value, d, across in jumps):  # the value, along a line
-                return len(jumps), (jumps[-2][0] if len(jumps) >= 2 else None)
+        for (r, c), (u, v) in pairwise(path):  # from the start (on the board): on it, along a line, by
+            if not (0 <= u < n and 0 <= v < m and (u - r) * (v - c) == 0 < abs(u - r + v - c) == at(r, c)):
+                break  # the cell's value (a positive one)
+        else:  # the goal at the end only
+            if path[-1] == [n - 1, m - 1] not in path[:-1]:
+                return len(path) - 1, (at(*path[-3]) if len(path) >= 3 else None)
     name = player_name(player)
     if path is None or len(path) == 0:
         raise CheckFailed(f"player {name} has no path")
@@ -269,23 +270,25 @@ def labels(instance: JumpInstance, squares: Any) -> tuple[np.ndarray, np.ndarray
 
 #: The fields a row of the per-player table may hold (every one is checked).
 ROW_FIELDS = frozenset({"player", "start", "rounds", "key", "path"})
+WHERE = "solution 'players'[{}]"  # a row's fields, as messages name them
 
 
 def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple, solution: dict) -> None:
-    name, where = player_name(p), f"solution 'players'[{p}]"
+    name, start = player_name(p), row.get("start", want := [*instance.starts[p]])
     if not row.keys() <= ROW_FIELDS:
-        raise CheckFailed(f"{where}: unknown field {sorted(map(str, row.keys() - ROW_FIELDS))[0]!r}")
+        raise CheckFailed(f"{WHERE.format(p)}: unknown field {min(map(str, row.keys() - ROW_FIELDS))!r}")
     if row.get("player") != name:
         raise CheckFailed(f"row {p} names player {describe_value(row.get('player'))}, expected {name}")
-    start = row.get("start", expected := list(instance.starts[p]))
-    if not isinstance(start, list | tuple) or list(map(type, start)) != [int, int] or list(start) != expected:
-        raise CheckFailed(f"{where} 'start': {describe_value(start)}, the instance says {expected}")
-    rounds, key = (optional_integer(row.get(f), f"{where} {f!r}") for f in ("rounds", "key"))
+    if not (type(start) in (list, tuple) and [*start] == want and type(start[0]) is int is type(start[1])):
+        raise CheckFailed(f"{WHERE.format(p)} 'start': {describe_value(start)}, the instance says {want}")
+    rounds, key = row.get("rounds"), row.get("key")
+    if not all(v is None or (type(v) is int and v >= 0) for v in (rounds, key)):  # else named below
+        rounds, key = (optional_integer(row.get(f), f"{WHERE.format(p)} {f!r}") for f in ("rounds", "key"))
     if rounds is None:
         if lower[0] != float("inf"):
             raise CheckFailed(f"player {name} can arrive in {lower[0]} rounds, reported never")
         if key is not None or row.get("path") is not None:
-            raise CheckFailed(f"{where}: a player reported never to arrive has a key or a path")
+            raise CheckFailed(f"{WHERE.format(p)}: a player reported never to arrive has a key or a path")
         return
     if (path := row.get("path")) is not None:  # the winner's path, replayed already, is not again
         same = name == solution["winner"] and exact_pairs(path) and exact_pairs(solution["path"])

@@ -237,14 +237,10 @@ def best_band(board: Any) -> BandBound | None:
     """
     if not full_torus(board):
         return None
-    best = None
-    for axis, across, around in (("rows", board.rows, board.cols), ("cols", board.cols, board.rows)):
-        if around < MIN_AROUND:
-            continue
-        found = band_bound(board, {"axis": axis, "width": min(BAND_WIDTH, across)})
-        if best is None or (found.bound, not found.whole) < (best.bound, not best.whole):
-            best = found
-    return best
+    r, c = board.rows, board.cols  # (axis, lines across, lines around) of each side:
+    sides = [(a, min(BAND_WIDTH, w)) for a, w, n in (("rows", r, c), ("cols", c, r)) if n >= MIN_AROUND]
+    found = [band_bound(board, {"axis": axis, "width": width}) for axis, width in sides]
+    return min(found, key=lambda b: (b.bound, not b.whole), default=None)  # the first of the least
 
 
 def band_knights(across: int, width: int, around: int) -> int:

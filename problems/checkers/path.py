@@ -12,6 +12,7 @@ not containing ``S``, and such that every move out of the set stays in it.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import pairwise
 from typing import Any
 
@@ -49,6 +50,8 @@ CLOSED_SET = "closed set"
 #: The evidence of a path replayed, and of a claim proven by one labelling (immutable: shared).
 _REPLAYED = Evidence("answer", Backing.CERTIFICATE, "path replayed")
 _LABELLED = {claim: Evidence(claim, Backing.CERTIFICATE, LABELLING) for claim in ("optimal", "bound")}
+#: The knight's moves on a rows x cols board that wraps, as steps modulo its size.
+_wrapped_moves = cache(lambda rows, cols: frozenset((dr % rows, dc % cols) for dr, dc in KNIGHT_OFFSETS))
 _OWN = f"{__package__}.path_kernel"  # the checker's own kernel (numba's, when not built)
 
 
@@ -150,10 +153,11 @@ def check_path_moves(instance: LostKnightInstance, path: Any) -> int:
     that fails there, goes to the vectorised check."""
     board, ends = instance.board, [[*instance.start], [*instance.exit]]
     if exact_pairs(path) and len(path) <= 64 and path[:1] + path[-1:] == ends:  # exact_pairs: a list
-        n, m, blocked = board.rows, board.cols, board.blocked.item
-        usable = all(0 <= r < n and 0 <= c < m and not blocked(r, c) for r, c in path)
-        moves = {(dr % n, dc % m) for dr, dc in KNIGHT_OFFSETS}  # the lost knight's board wraps
-        if usable and all(((r - a) % n, (c - b) % m) in moves for (a, b), (r, c) in pairwise(path)):
+        (n, m), blocked, moves = board.blocked.shape, board.blocked.item, _wrapped_moves(*board.blocked.shape)
+        for (a, b), (r, c) in pairwise(path):  # from C (on the board, free), square by square
+            if not (0 <= r < n and 0 <= c < m) or blocked(r, c) or ((r - a) % n, (c - b) % m) not in moves:
+                break
+        else:
             return len(path) - 1
     squares, _ = usable_squares(board, path, "step {}: square {} is off the board or blocked")
     if len(squares) == 0:

@@ -31,12 +31,12 @@ import numpy as np
 from knightcert.problems.checkers.failure import CheckFailed
 from knightcert.problems.result import Result, Status
 
-__all__ = ["COPIED_PAIRS", "MAX_DEPTH", "exact_pairs", "exact_result", "plain", "sole_holder"]
+__all__ = ["COPIED_PAIRS", "FAST_COPY", "MAX_DEPTH", "exact_pairs", "exact_result", "plain", "sole_holder"]
 
 #: Deepest nesting accepted (an answer is at most a list of pairs inside a dict inside a dict).
 MAX_DEPTH = 32
 #: Items :func:`plain`'s fast copy makes at most (past them, the general copy takes over).
-_FAST_ITEMS, _ALL = 1 << 24, 1 << 62
+_FAST_ITEMS = 1 << 24
 #: The exact immutable types a copy keeps as they are.
 _ATOMS = frozenset({type(None), bool, int, float, str})
 #: The lists of ``[int, int]`` pairs the checks under way copied (or found exact), by id (each held:
@@ -51,10 +51,11 @@ def plain(
     """``value`` copied into exact plain types (see the module docstring).
 
     Exact ``dict``, ``list``, base arrays and atoms all the way down (every answer the library's
-    methods make) take a fast copy, each object copied where it is met (a path the answer's table
-    shares with its winner, twice), within :data:`_FAST_ITEMS` items; anything else, and an
-    answer that shares its lists over and over, the general copy, which copies each object once
-    and shares it in the copy too.
+    methods make) take the fast copy, compiled (:data:`FAST_COPY`): each object copied where it is
+    met (a path the answer's table shares with its winner, twice), within :data:`_FAST_ITEMS`
+    items; anything else, an answer that shares its lists over and over, and every value when the
+    fast copy was not built, the general copy, which copies each object once and shares it in the
+    copy too.
 
     Raises
     ------
@@ -64,66 +65,40 @@ def plain(
     """
     if type(value) in _ATOMS:
         return value
-    try:  # exact dicts, lists and base arrays all the way down: copied without a question to ask
-        return _exact(value, depth, in_list, [_FAST_ITEMS])
-    except _NotExact:  # anything else: the general copy, which converts or refuses it by name
-        return _shared(value, field, claim, depth, in_list, {})
+    if FAST_COPY is not None:
+        try:  # exact dicts, lists and base arrays all the way down: copied without a question to ask
+            return FAST_COPY.copy(value, depth, in_list, _FAST_ITEMS, MAX_DEPTH, *_FAST_TOOLS)
+        except FAST_COPY.NotExact:  # anything else: the general copy, which converts or refuses it by name
+            pass
+    return _shared(value, field, claim, depth, in_list, {})
 
 
-class _NotExact(Exception):
-    """A value :func:`_exact` leaves to the general copy (:func:`_shared`)."""
+def _array_copy(array: np.ndarray, in_list: bool) -> Any:
+    """The fast copy's copy of a base array: its numbers in a new base array (a list inside a list)."""
+    if array.dtype.kind not in "biuf":
+        raise FAST_COPY.NotExact  # type: ignore[union-attr]  # called by the fast copy only
+    copy = np.array(array, subok=False, copy=True)
+    return copy.tolist() if in_list else copy
 
 
-def _exact(value: Any, depth: int, in_list: bool, budget: list[int]) -> Any:
-    """:func:`_shared` for values made only of exact ``dict``, ``list``, base ``ndarray`` of numbers
-    and :data:`_ATOMS` (every answer a method of the library makes), each type tested once by
-    identity: the same copy, but an object met twice is copied twice, within ``budget`` items in
-    all (an answer that shares a list many times over is left to the general copy, which shares
-    it). :class:`_NotExact` at anything else, and past the budget or :data:`MAX_DEPTH`."""
-    kind = type(value)
-    if depth > MAX_DEPTH:
-        raise _NotExact
-    if kind is list and (copy := _long_list(value, budget)) is not None:
-        return copy
-    if kind is list:
-        return [v if type(v) in _ATOMS else _exact(v, depth + 1, True, budget) for v in value]
-    if kind is dict and set(map(type, value)) <= _ATOMS:  # keys whose code (a hash) runs nowhere
-        _spend(budget, len(value))
-        return {
-            k: v if type(v) in _ATOMS else _exact(v, depth + 1, False, budget) for k, v in dict.items(value)
-        }
-    if kind is np.ndarray and value.dtype.kind in "biuf":
-        _spend(budget, value.size)
-        array = np.array(value, subok=False, copy=True)
-        return array.tolist() if in_list else array  # a row inside a list becomes a list too
-    raise _NotExact
+def _fast_copy() -> Any:
+    """The compiled fast copy (``exact_copy.c``, built at install by ``setup.py``) when it was built
+    from the source beside it (a checkout's stale build is not used), else None."""
+    import zlib
+    from importlib import import_module
+    from pathlib import Path
 
-
-def _spend(budget: list[int], items: int) -> None:
-    budget[0] -= items
-    if budget[0] < 0:
-        raise _NotExact
-
-
-def _long_list(value: list, budget: list[int]) -> list | None:
-    """A list of atoms, or of lists of atoms (squares), copied at C speed; else None (its items
-    spent from ``budget`` either way). A short list (most of an answer's) is None at once, counted
-    as 64 items: at most 2 ** 18 short lists are copied item by item."""
-    _spend(budget, 64 if len(value) <= 8 else len(value))
-    if len(value) <= 8:
+    try:
+        module = import_module(f"{__package__}.exact_copy")
+    except ImportError:
         return None
-    kinds = set(map(type, value))
-    if kinds <= _ATOMS:
-        return list.copy(value)
-    if kinds != {list}:
-        return None
-    lengths = set(map(len, value))
-    _spend(budget, len(value) * max(lengths))  # before the copy is made
-    copy = list(map(list.copy, value))
-    atoms = set(map(type, _flat(copy)))
-    if atoms <= {int} and lengths <= {2}:
-        COPIED_PAIRS[id(copy)] = copy  # exact pairs: exact_pairs() knows without a second pass
-    return copy if atoms <= _ATOMS else None
+    source = Path(__file__).with_name("exact_copy.c")
+    built_from = zlib.crc32(source.read_bytes()) & 0x7FFFFFFF if source.exists() else module.STAMP
+    return module if built_from == module.STAMP else None
+
+
+#: The compiled fast copy, or None (:func:`_fast_copy`); what it is given besides a value and its limits.
+FAST_COPY, _FAST_TOOLS = _fast_copy(), (COPIED_PAIRS, _array_copy, np.ndarray)
 
 
 def _shared(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: dict) -> Any:
@@ -147,7 +122,7 @@ def _plain(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: 
     elif isinstance(value, dict):
         at = (field, claim, depth + 1, False, seen)  # exact immutable keys and values kept, the rest copied
         return {
-            k if type(k) in _ATOMS else _shared(k, *at): v if type(v) in _ATOMS else _shared(v, *at)
+            k if type(k) in _ATOMS else _key(k, at): v if type(v) in _ATOMS else _shared(v, *at)
             for k, v in dict.items(dict.copy(value))
         }
     elif isinstance(value, np.ndarray):
@@ -167,10 +142,34 @@ def _plain(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: 
         return str.__add__(value, "")
     else:
         raise CheckFailed(f"{field}: a {type(value).__name__} is not a value an answer holds", claim)
-    exact = _long_list(items, [_ALL])  # atoms, or lists of atoms (squares): read at C speed
+    exact = _flat_list(items)  # atoms, or lists of atoms (squares): read at C speed
     return (
         exact if exact is not None else [_shared(item, field, claim, depth + 1, True, seen) for item in items]
     )
+
+
+def _key(key: Any, at: tuple) -> Any:
+    """A key that is not an atom, copied: an atom (a subclass's value), else refused by name (a
+    tuple would become a list, which no dict can hold)."""
+    if type(copied := _shared(key, *at)) not in _ATOMS:
+        raise CheckFailed(f"{at[0]}: a key of type {type(key).__name__} is not an answer's", at[1])
+    return copied
+
+
+def _flat_list(copy: list) -> list | None:
+    """``copy`` (a list's own copy) when it holds only atoms; a copy of it when it holds only lists
+    of atoms (squares), made at C speed; else None. Lists of ``[int, int]`` pairs are recorded in
+    :data:`COPIED_PAIRS`."""
+    kinds = set(map(type, copy))
+    if kinds <= _ATOMS:
+        return copy
+    if kinds != {list}:
+        return None
+    rows = list(map(list.copy, copy))
+    atoms = set(map(type, _flat(rows)))
+    if atoms <= {int} and set(map(len, rows)) <= {2}:
+        COPIED_PAIRS[id(rows)] = rows  # exact pairs: exact_pairs() knows without a second pass
+    return rows if atoms <= _ATOMS else None
 
 
 def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None = None) -> Any:
@@ -197,19 +196,21 @@ def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None 
     if not isinstance(result, Result):
         raise CheckFailed(f"answer: a {type(result).__name__} is not a Result")
     stored = vars(result)
-    values = dict(zip(_FIELDS, map(stored.get, _FIELDS), strict=True))  # a field never set: None
+    values = _UNSET | stored if _UNSET.keys() >= stored.keys() else {f: stored.get(f) for f in _FIELDS}
     status = values["status"]
     if type(status) is not Status:
         raise CheckFailed(f"status: {status!r} is not a Status")
     for name in ("objective", "bound", "nodes"):
-        values[name] = plain(values[name], name)
+        if type(values[name]) not in _ATOMS:  # (an atom is its own copy)
+            values[name] = plain(values[name], name)
     values["certificate"] = plain(values["certificate"], "certificate", "optimal")
     info = values["info"]
     drop = () if problem is None else ("check_error", "rejected_claim")
     values["info"] = {k: v for k, v in dict.items(info) if k not in drop} if isinstance(info, dict) else {}
     for name in ("problem", "method", "instance"):
-        text = values[name] if isinstance(values[name], str) else _text(values[name], name)
-        values[name] = plain(text, name)
+        if type(values[name]) is not str:
+            text = values[name] if isinstance(values[name], str) else _text(values[name], name)
+            values[name] = plain(text, name)
     values["problem"] = values["problem"] if problem is None else problem
     time = values["time"]
     integer = isinstance(time, int) and type(time) is not bool
@@ -218,8 +219,7 @@ def exact_result(result: Any, *, sole_holder: bool = False, problem: str | None 
         values["time"] = 0.0 if kind is None else kind.__float__(time)
     except OverflowError:
         values["time"] = 0.0
-    values["verified"] = False
-    values["evidence"] = ()
+    values.update(verified=False, evidence=())
     values["solution"] = _exact_solution(values["solution"], sole_holder)  # last: no code of the answer's
     clean = object.__new__(Result)  # every field set at once (``__init__`` sets them one by one;
     vars(clean).update(values)  # its counts are exact ints or None already: plain made them so)
@@ -285,4 +285,5 @@ def _exact_solution(solution: Any, sole_holder: bool = False) -> Any:
 
 
 _FIELDS = tuple(Result.__dataclass_fields__)
+_UNSET = dict.fromkeys(_FIELDS)  # a field never set: None (any other attribute is not read)
 _flat = chain.from_iterable  # the entries of a list of lists, one after another
