@@ -184,3 +184,14 @@ def test_without_the_fast_copy_every_answer_is_still_copied_and_checked(monkeypa
     without = certify(instance, answer)
     assert with_fast.verified and without.verified and with_fast.evidence == without.evidence
     assert plain({"a": [[1, 2]] * 9, "b": (1, _Int(2))}) == {"a": [[1, 2]] * 9, "b": [1, 2]}
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_key_that_copies_to_a_list_is_refused_by_name(monkeypatch, fast):
+    """A tuple key (a list once copied, which no dict holds) is refused in one line, not a TypeError."""
+    if not fast:
+        monkeypatch.setattr(plain_module, "FAST_COPY", None)
+    instance = random_instance("path", 8, seed=1)
+    answer = get_method("path", "bfs")(instance, check=False)
+    out = certify(instance, answer.with_(certificate={(0, 1): 2}))
+    assert not out.verified and "a key of type tuple is not an answer's" in out.info["check_error"]
