@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -16,6 +17,7 @@ __all__ = [
     "as_squares",
     "bound_claim",
     "certificate_of",
+    "certified",
     "check_knight_path",
     "check_status_fields",
     "knight_steps",
@@ -28,6 +30,12 @@ __all__ = [
 MINIMISE = {"path": True, "jump": True, "knights": False, "tour": False}
 #: How the evidence names a method whose proof is its own (SOLVER backing).
 SOLVER_NAMES = {"cpsat": "CP-SAT", "bnb": "branch and bound", "csp": "python-constraint"}
+
+
+@cache  # one immutable Evidence for each claim and proof, made once (a frozen dataclass is slow to make)
+def certified(claim: str, how: str) -> Evidence:
+    """The evidence of ``claim`` proven by a certificate the checker verified (``how``)."""
+    return Evidence(claim, Backing.CERTIFICATE, how)
 
 
 def certificate_of(result: Result, claim: str) -> dict[str, Any]:

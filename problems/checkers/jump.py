@@ -26,12 +26,13 @@ from typing import Any
 
 import numpy as np
 
-from knightcert.problems.checkers.common import CheckFailed, as_squares, bound_claim, certificate_of
+from knightcert.problems.checkers.common import as_squares, bound_claim, certificate_of, certified
+from knightcert.problems.checkers.failure import CheckFailed
 from knightcert.problems.checkers.fields import describe_value, grid, int_array, optional_integer
 from knightcert.problems.checkers.plain import exact_pairs
 from knightcert.problems.compiled import kernel_or_numba
 from knightcert.problems.jump_game import JumpInstance, format_jump_answer, player_name
-from knightcert.problems.result import Backing, Evidence, Result, Status
+from knightcert.problems.result import Evidence, Result, Status
 
 __all__ = ["LABELS", "ROW_FIELDS", "certify_jump", "check_labels", "labels", "replay"]
 
@@ -60,9 +61,8 @@ def certify_jump(instance: JumpInstance, result: Result) -> tuple[list[Evidence]
     certificate = certificate_of(result, claim)
     checked = None
     if "rounds" in certificate or "keys" in certificate:
-        shape = (instance.rows, instance.cols)
-        every = grid(certificate.get("rounds"), "certificate 'rounds'", shape, claim=claim)
-        tie = grid(certificate.get("keys"), "certificate 'keys'", shape, claim=claim)
+        every = grid(certificate.get("rounds"), "certificate 'rounds'", instance.values.shape, claim=claim)
+        tie = grid(certificate.get("keys"), "certificate 'keys'", instance.values.shape, claim=claim)
         check_labels(instance, every, tie, claim)
         checked = {"rounds": every, "keys": tie}
         rounds, keys = ([a.item(*start) for start in instance.starts] for a in (every, tie))
@@ -90,7 +90,7 @@ def _nobody_arrives(
     arrivals = [player_name(p) for p, key in enumerate(ranking) if key[0] != float("inf")]
     if arrivals:
         raise CheckFailed(f"player {arrivals[0]} can reach the goal", claim="infeasible")
-    return [Evidence("infeasible", Backing.CERTIFICATE, "round labels")]
+    return [certified("infeasible", "round labels")]
 
 
 def _winner_wins(
@@ -108,7 +108,7 @@ def _winner_wins(
         raise CheckFailed(f"the winner's path takes {rounds_w} rounds, not {solution['round']}")
     if solution["key"] != key_w:
         raise CheckFailed(f"the winner's previous jump is {key_w}, not {solution['key']}")
-    evidence = [Evidence("answer", Backing.CERTIFICATE, "winner's path replayed")]
+    evidence = [certified("answer", "winner's path replayed")]
     mine = (rounds_w, -1 if key_w is None else key_w, winner)
     if ranking[winner] != mine:
         raise CheckFailed(f"player {solution['winner']} could do better: {ranking[winner]} < {mine}", claim)
@@ -116,7 +116,7 @@ def _winner_wins(
         if p != winner and key < mine:
             raise CheckFailed(f"player {player_name(p)} beats the claimed winner ({key} < {mine})", claim)
     if result.status is Status.OPTIMAL:
-        evidence.append(Evidence("optimal", Backing.CERTIFICATE, LABELS))
+        evidence.append(certified("optimal", LABELS))
     return evidence
 
 
@@ -147,7 +147,7 @@ def _bound_holds(
     best = min(ranking)[0] if ranking else float("inf")
     if bound > best:
         raise CheckFailed(f"bound {bound} exceeds the winning round {best} the labels prove", "bound")
-    return [Evidence("bound", Backing.CERTIFICATE, "round labels")]
+    return [certified("bound", "round labels")]
 
 
 #: Which check backs which claim, in order: (when it applies, the check).
@@ -163,9 +163,8 @@ def _solution_fields(solution: Any) -> dict[str, Any]:
     """The solution dict with every field type-checked (integers strict, names strings)."""
     if not isinstance(solution, dict):
         raise CheckFailed("solution: expected a dict with the winner, round, key and path")
-    for name in ("winner", "round", "key", "path"):
-        if name not in solution:
-            raise CheckFailed(f"solution: the field {name!r} is missing")
+    if missing := [name for name in ("winner", "round", "key", "path") if name not in solution]:
+        raise CheckFailed(f"solution: the field {missing[0]!r} is missing")
     winner = solution["winner"]
     if winner is not None and not isinstance(winner, str):
         raise CheckFailed(f"solution 'winner': {describe_value(winner)} is not a player name")

@@ -23,6 +23,7 @@ from knightcert.problems.checkers.common import (
     as_squares,
     bound_claim,
     certificate_of,
+    certified,
     check_knight_path,
     usable_squares,
 )
@@ -32,7 +33,7 @@ from knightcert.problems.checkers.sides import via_fault
 from knightcert.problems.compiled import kernel_or_numba
 from knightcert.problems.lost_knight import LostKnightInstance
 from knightcert.problems.moves import KNIGHT_OFFSETS, knight_targets
-from knightcert.problems.result import Backing, Evidence, Result, Status
+from knightcert.problems.result import Evidence, Result, Status
 
 __all__ = [
     "CLOSED_SET",
@@ -48,8 +49,6 @@ __all__ = [
 LABELLING = "distance labelling"
 CLOSED_SET = "closed set"
 #: The evidence of a path replayed, and of a claim proven by one labelling (immutable: shared).
-_REPLAYED = Evidence("answer", Backing.CERTIFICATE, "path replayed")
-_LABELLED = {claim: Evidence(claim, Backing.CERTIFICATE, LABELLING) for claim in ("optimal", "bound")}
 #: The knight's moves on a rows x cols board that wraps, as steps modulo its size.
 _wrapped_moves = cache(lambda rows, cols: frozenset((dr % rows, dc % cols) for dr, dc in KNIGHT_OFFSETS))
 _OWN = f"{__package__}.path_kernel"  # the checker's own kernel (numba's, when not built)
@@ -87,7 +86,7 @@ def certify_path(instance: LostKnightInstance, result: Result) -> tuple[list[Evi
             raise CheckFailed(fault)
         if result.objective != length:
             raise CheckFailed(f"objective {result.objective} but the path has {length} moves")
-        evidence.append(_REPLAYED)
+        evidence.append(certified("answer", "path replayed"))
     claim = "optimal" if result.status is Status.OPTIMAL else "bound"
     upper = result.objective if claim == "optimal" else bound_claim(result)
     if upper is None:
@@ -99,7 +98,7 @@ def certify_path(instance: LostKnightInstance, result: Result) -> tuple[list[Evi
     else:
         labels = _own_labels(instance, legs, int(upper), claim)
     legs_how = f"{LABELLING} of each of {len(legs)} legs" if len(legs) > 1 else ""
-    evidence.append(Evidence(claim, Backing.CERTIFICATE, legs_how) if legs_how else _LABELLED[claim])
+    evidence.append(certified(claim, legs_how or LABELLING))
     return evidence, ({"labels": labels} if claim == "optimal" and len(legs) == 1 else None)
 
 
@@ -120,7 +119,7 @@ def _no_path(instance: LostKnightInstance, legs: list, attached: Any) -> tuple[l
             failure = exc
             continue
         how = CLOSED_SET + (f" (the leg {leg.start} -> {leg.exit})" if instance.via else "")
-        return [Evidence("infeasible", Backing.CERTIFICATE, how)], {"closed": closed}
+        return [certified("infeasible", how)], {"closed": closed}
     if attached is not None and failure is not None:
         raise failure
     length = sum(int(_flood(leg, None)[leg.exit_index]) for leg in legs)

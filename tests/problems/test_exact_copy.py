@@ -159,7 +159,10 @@ def test_the_fast_copy_refuses_past_its_depth_and_its_budget():
 def test_a_stale_build_is_not_used(monkeypatch):
     """A module built from another source (a checkout's build after the source changed) is not used."""
     stale = types.SimpleNamespace(STAMP=-1)
+    import knightcert.problems.checkers as package
+
     monkeypatch.setitem(sys.modules, "knightcert.problems.checkers.exact_copy", stale)
+    monkeypatch.setattr(package, "exact_copy", stale, raising=False)
     assert plain_module._fast_copy() is None
 
 
