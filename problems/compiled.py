@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["KERNELS", "kernel", "kernel_or_numba", "source_stamp"]
+__all__ = ["KERNELS", "built", "kernel", "kernel_or_numba", "source_stamp"]
 
 _GRID = "i8[:, ::1]"  # a C-ordered int64 grid
 _NB, _MATCHING = "i4[:, ::1]", "problems/knight_matching_kernels.py"  # the padded neighbour table
@@ -67,13 +67,20 @@ def source_stamp() -> int:
     return stamp
 
 
-@cache
-def _module() -> Any:
+def built(name: str, fits: Callable[[Any], bool]) -> Any:
+    """The extension module ``name`` (built at install by ``setup.py``) when ``fits(module)``, which
+    compares the stamp of the sources it was built from with theirs here; None when it was not
+    built or is stale (a checkout's build after its source changed)."""
     try:
-        module = importlib.import_module("knightcert.problems.compiled_kernels")
+        module = importlib.import_module(name)
     except ImportError:
         return None
-    return module if module.stamp() == source_stamp() else None
+    return module if fits(module) else None
+
+
+@cache
+def _module() -> Any:
+    return built("knightcert.problems.compiled_kernels", lambda module: module.stamp() == source_stamp())
 
 
 def kernel(name: str) -> Callable[..., Any] | None:

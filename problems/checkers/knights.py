@@ -54,6 +54,7 @@ from knightcert.problems.checkers.common import (
     as_squares,
     bound_claim,
     certificate_of,
+    certified,
     knight_steps,
     on_usable,
     solver_evidence,
@@ -111,7 +112,7 @@ def certify_knights(instance: KnightsInstance, result: Result) -> tuple[list[Evi
         count = check_placement(instance, result.solution)
         if result.objective != count:
             raise CheckFailed(f"objective {result.objective} but {count} knights are placed")
-        evidence.append(Evidence("answer", Backing.CERTIFICATE, "placement checked"))
+        evidence.append(certified("answer", "placement checked"))
     claim = "optimal" if result.status is Status.OPTIMAL else "bound"
     matching = certificate_of(result, claim).get("matching")
     named = certificate_of(result, claim).get("band")
@@ -157,9 +158,7 @@ Backed = tuple[Evidence, dict | None]
 
 def _answer_matching(b: _Bound) -> Backed | None:
     if b.size is not None and b.board.n_free - b.size <= b.upper:
-        return Evidence(b.claim, Backing.CERTIFICATE, MATCHING), {
-            "matching": int_array(b.matching, "certificate 'matching'")
-        }
+        return certified(b.claim, MATCHING), {"matching": int_array(b.matching, "certificate 'matching'")}
     return None
 
 
@@ -206,7 +205,7 @@ def _own_matching(b: _Bound) -> Backed | None:
     optimum = b.board.n_free - len(pairs)
     if optimum > b.upper:
         _refute(b.claim, b.upper, f"the checker's maximum matching proves {optimum} knights fit (Kőnig)")
-    return Evidence(b.claim, Backing.CERTIFICATE, MATCHING), {"matching": pairs}
+    return certified(b.claim, MATCHING), {"matching": pairs}
 
 
 def _solver_word(b: _Bound) -> Backed:

@@ -23,12 +23,15 @@ Examples
 
 from __future__ import annotations
 
+import zlib
 from itertools import chain
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from knightcert.problems.checkers.failure import CheckFailed
+from knightcert.problems.compiled import built
 from knightcert.problems.result import Result, Status
 
 __all__ = ["COPIED_PAIRS", "FAST_COPY", "MAX_DEPTH", "exact_pairs", "exact_result", "plain", "sole_holder"]
@@ -82,19 +85,11 @@ def _array_copy(array: np.ndarray, in_list: bool) -> Any:
 
 
 def _fast_copy() -> Any:
-    """The compiled fast copy (``exact_copy.c``, built at install by ``setup.py``) when it was built
-    from the source beside it (a checkout's stale build is not used), else None."""
-    import zlib
-    from importlib import import_module
-    from pathlib import Path
-
-    try:
-        module = import_module(f"{__package__}.exact_copy")
-    except ImportError:
-        return None
+    """The compiled fast copy (``exact_copy.c``) when it was built from the source beside it (when
+    that was shipped), else None."""
     source = Path(__file__).with_name("exact_copy.c")
-    built_from = zlib.crc32(source.read_bytes()) & 0x7FFFFFFF if source.exists() else module.STAMP
-    return module if built_from == module.STAMP else None
+    stamp = zlib.crc32(source.read_bytes()) & 0x7FFFFFFF if source.exists() else None
+    return built(f"{__package__}.exact_copy", lambda module: stamp in (None, module.STAMP))
 
 
 #: The compiled fast copy, or None (:func:`_fast_copy`); what it is given besides a value and its limits.
@@ -122,7 +117,7 @@ def _plain(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: 
     elif isinstance(value, dict):
         at = (field, claim, depth + 1, False, seen)  # exact immutable keys and values kept, the rest copied
         return {
-            k if type(k) in _ATOMS else _key(k, at): v if type(v) in _ATOMS else _shared(v, *at)
+            k if type(k) in _ATOMS else _key(k, *at): v if type(v) in _ATOMS else _shared(v, *at)
             for k, v in dict.items(dict.copy(value))
         }
     elif isinstance(value, np.ndarray):
@@ -148,11 +143,11 @@ def _plain(value: Any, field: str, claim: str, depth: int, in_list: bool, seen: 
     )
 
 
-def _key(key: Any, at: tuple) -> Any:
-    """A key that is not an atom, copied: an atom (a subclass's value), else refused by name (a
-    tuple would become a list, which no dict can hold)."""
-    if type(copied := _shared(key, *at)) not in _ATOMS:
-        raise CheckFailed(f"{at[0]}: a key of type {type(key).__name__} is not an answer's", at[1])
+def _key(key: Any, field: str, claim: str, *at: Any) -> Any:
+    """A key that is not an atom, copied (``at``: its depth, in_list, seen): an atom (a subclass's
+    value), else refused by name (a tuple would become a list, which no dict can hold)."""
+    if type(copied := _shared(key, field, claim, *at)) not in _ATOMS:
+        raise CheckFailed(f"{field}: a key of type {type(key).__name__} is not an answer's", claim)
     return copied
 
 

@@ -52,6 +52,7 @@ from knightcert.problems.checkers.common import (
     CheckFailed,
     as_squares,
     certificate_of,
+    certified,
     check_knight_path,
     knight_steps,
     on_usable,
@@ -119,17 +120,17 @@ def certify_tour(instance: TourInstance, result: Result) -> tuple[list[Evidence]
         backing, removed = _nonexistence(instance, result.method, attached)
         checked = None if removed is None else {"separator": separator_squares(instance.board, removed)}
         return [backing], checked
-    trivial = [Evidence("bound", Backing.CERTIFICATE, "a tour has every usable square")]
+    trivial = [certified("bound", "a tour has every usable square")]
     if result.status is Status.UNKNOWN and result.solution is None:  # at most the trivial bound
         return trivial, None
     check_tour_moves(instance, result.solution)
     if result.objective != len(result.solution):
         raise CheckFailed(f"objective {result.objective} but the tour has {len(result.solution)} squares")
     check_sides(instance, result.solution)
-    evidence = [Evidence("answer", Backing.CERTIFICATE, "tour replayed")]
+    evidence = [certified("answer", "tour replayed")]
     evidence += trivial if result.bound is not None and result.status is Status.FEASIBLE else []
     if result.status is Status.OPTIMAL:
-        evidence.append(Evidence("optimal", Backing.CERTIFICATE, "every usable square visited"))
+        evidence.append(certified("optimal", "every usable square visited"))
     return evidence, None
 
 
