@@ -7,7 +7,8 @@ its warm-up board (:mod:`knightcert.warming`); a foreign Python method's first t
 is run once untimed first, on the same path. A row's ``time_s`` and ``cpu_s`` are measured there,
 around the method's call (a program's from its exec to its exit); the check's time is
 ``check_s``, the warm-up's ``warm_s``, beside it. A run past its wall-clock limit (its time
-budget plus :data:`CHECK_SECONDS`, counted from its timed call) or past the memory limit, or
+budget plus :data:`CHECK_SECONDS`, counted from its timed call; the budget alone until the call
+returns) or past the memory limit, or
 whose worker dies, costs that worker only (it is replaced): its row has status ``UNKNOWN`` and
 says why in ``error``. The worker's answer is checked again here (:func:`recheck`).
 
@@ -293,7 +294,7 @@ def _work(task: Task) -> dict[str, Any]:  # pragma: no cover - runs in a worker
 
 def pool_rows(pool: Pool, tasks: Iterable[Task]) -> Generator[Row, None, None]:
     """Run ``tasks`` on ``pool``; yield their rows, each answer checked again here, as they end."""
-    jobs = [Job(_work, (task,), task.wall_limit(), task, trusted=not _foreign(task)) for task in tasks]
+    jobs = [Job(_work, (t,), t.wall_limit(), time_budget(t.time_limit), t, not _foreign(t)) for t in tasks]
     with contextlib.closing(pool.run(jobs)) as outcomes:
         for job, outcome in outcomes:
             task = job.tag

@@ -192,10 +192,12 @@ def run(
         result = _on_a_worker(ref, instance, time_limit, seed, given)
     else:
         if workers:  # in a worker: its caller's wall clock for this run starts here too
-            workers.timed_call_begins()
+            workers.timed_call()
         cpu_began, began = cpu_seconds(), time.perf_counter()
         result = call(ref, instance, time_limit=time_limit, seed=seed, **given)  # via squares, fixed knights
         spent, cpu = time.perf_counter() - began, cpu_seconds() - cpu_began
+        if workers:  # in a worker: its caller stops waiting for the call, and gives the check its time
+            workers.timed_call(begins=False)
         # the one clock of every method (a foreign one's: around the call alone, in its worker, its
         # CPU in the same span; a program's: from its exec to its exit, its CPU its waited-for child's)
         cpu = result.cpu_time if ref.foreign and result.cpu_time is not None else cpu

@@ -10,8 +10,10 @@ pickle: a method's process can write nothing the caller would execute). The call
 each busy worker and kills it (``SIGKILL`` to its process group) when
 
 * its task runs past its wall-clock limit (``"time limit"``), counted from the moment the
-  worker says its timed call began (:func:`timed_call_begins`), so that loading and warming a
-  method never eat its budget;
+  worker says its timed call began (:func:`timed_call`), so that loading and warming a method
+  never eat its budget; or its timed call runs past the job's ``call_limit`` (the method's own
+  time budget) before the worker says it returned: the time for checking its answer is given
+  only to an answer;
 * its processes' memory passes the memory limit (``"memory limit"``): read by the caller from
   ``/proc/PID/status`` (``RssAnon``) of the worker and of its descendants
   (``/proc/PID/task/*/children``), plus the ``/dev/shm`` files they hold open or mapped
@@ -69,7 +71,7 @@ __all__ = [
     "run_alone",
     "shared_pool",
     "time_budget",
-    "timed_call_begins",
+    "timed_call",
 ]
 
 #: Fixed part of the grace a method gets past its time limit (seconds).
@@ -96,6 +98,7 @@ PARENT_POLL_SECONDS = 0.5
 MAX_REPLY_BYTES = 1 << 30
 _HEADER = struct.Struct("<Q")
 _BEGIN = b"\x00begin"  # a worker's note that its timed call begins now
+_RETURNED = b"\x00returned"  # ... that its timed call returned (its answer is being checked)
 _SHM = "/dev/shm/"
 _MARK = "KNIGHTCERT_WORKER"  # a worker's random token, in its processes' environment
 
@@ -141,6 +144,7 @@ class Job:
     function: Callable[..., Any]
     args: tuple[Any, ...] = ()
     wall_limit: float | None = None  # seconds from its timed call's start; None: none
+    call_limit: float | None = None  # seconds its timed call may take to return; None: wall_limit
     tag: Any = None  # the caller's, handed back with the outcome
     trusted: bool = False  # runs the project's own code only (no foreign method)
     data: bytes | None = field(default=None, repr=False)  # pickled, once
@@ -173,10 +177,12 @@ def checked_again() -> bool:
     return _checked_again
 
 
-def timed_call_begins() -> None:
-    """In a worker: tell the caller the timed call begins now (its wall clock restarts here)."""
+def timed_call(begins: bool = True) -> None:
+    """In a worker: tell the caller the timed call begins now (its wall clock restarts here), or
+    returned (``begins`` False). Between the two, the job's ``call_limit`` holds (its method's time
+    budget); before and after, its ``wall_limit`` alone (loading, warming, checking the answer)."""
     if _worker_side:
-        _send(_CHANNEL[0], _BEGIN)
+        _send(_CHANNEL[0], _BEGIN if begins else _RETURNED)
 
 
 _CHANNEL: list[int] = []
@@ -268,6 +274,7 @@ class _Worker:
     buffer: bytes = b""
     members: dict[int, str | None] = field(default_factory=dict)  # pid -> start time, seen below it
     clean: bool = True  # sent trusted jobs only
+    calling: bool = False  # its running job's timed call has begun and not returned
     folder: str = ""  # TMPDIR of its processes, removed when it ends (however it ends)
 
     @classmethod
@@ -535,9 +542,11 @@ class Pool:
                 break
             data = worker.buffer[_HEADER.size : _HEADER.size + size]
             worker.buffer = worker.buffer[_HEADER.size + size :]
-            if data == _BEGIN:
-                worker.began = time.perf_counter()
+            if data in (_BEGIN, _RETURNED):  # a timed call begins (the clock restarts), or returned
+                worker.began = time.perf_counter() if data == _BEGIN else worker.began
+                worker.calling = data == _BEGIN
                 continue
+            worker.calling = False  # a reply: its job's call is over (a note after it is the next job's)
             try:
                 reply = json.loads(data)
                 stopped, peak = None if "value" in reply else str(reply["stopped"]), reply.get("peak")
@@ -550,9 +559,13 @@ class Pool:
         """The worker's running job stopped when it must be killed now (time or memory)."""
         job = worker.queue[0]
         late = job.deadline is not None and now > job.deadline  # its worker's start-up counted too
-        if late or (job.wall_limit is not None and now - worker.began > job.wall_limit):
+        limit = job.wall_limit
+        if job.call_limit is not None and worker.calling:  # the timed call runs: its own budget holds
+            limit = job.call_limit if limit is None else min(limit, job.call_limit)
+        if late or (limit is not None and now - worker.began > limit):
             since = job.deadline - (job.wall_limit or 0.0) if late and job.deadline else worker.began
-            why = f"time limit: no answer after {now - since:.1f} s; its worker was killed"
+            how = "the method's call had not returned" if worker.calling and not late else "no answer"
+            why = f"time limit: {how} after {now - since:.1f} s; its worker was killed"
             return [Outcome(stopped=why)]
         if now - worker.polled < POLL_SECONDS:
             return []

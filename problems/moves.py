@@ -20,16 +20,7 @@ __all__ = [
 ]
 
 #: The eight knight displacements ``(drow, dcol)`` in the library's fixed order.
-KNIGHT_OFFSETS: tuple[tuple[int, int], ...] = (
-    (-2, -1),
-    (-2, 1),
-    (-1, -2),
-    (-1, 2),
-    (1, -2),
-    (1, 2),
-    (2, -1),
-    (2, 1),
-)
+KNIGHT_OFFSETS = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
 
 
 #: How a move-by-move search breaks ties between onward moves (Warnsdorff's rule and its

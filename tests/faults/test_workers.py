@@ -190,6 +190,28 @@ def test_a_failed_run_costs_its_worker_only():
     assert first[0] != later[0][0] and len({pid for pid, _ in later}) == 1
 
 
+def test_a_call_past_its_budget_is_stopped_then_and_an_answer_keeps_the_time_of_its_check():
+    """Until its timed call returns, a job is stopped at its call limit (its method's budget), not at
+    its wall limit (the budget and the check's time); once the call has returned, the wall limit holds."""
+
+    def call(seconds_in: float, seconds_after: float) -> str:
+        from knightcert import workers
+
+        workers.timed_call()
+        time.sleep(seconds_in)  # the method
+        workers.timed_call(begins=False)
+        time.sleep(seconds_after)  # its answer checked
+        return "checked"
+
+    jobs = [Job(call, (0, 1.0), 60.0, 0.5, tag="returns"), Job(call, (1000, 0), 60.0, 0.5, tag="hangs")]
+    with Pool(1) as pool:
+        pool.mean = 1e-4  # one batch: the hung call's note may come in the same read as the reply before it
+        done = {job.tag: outcome for job, outcome in pool.run(jobs)}
+    assert str(done["hangs"].stopped).startswith("time limit: the method's call had not returned after")
+    assert 0.5 <= done["hangs"].elapsed < 60
+    assert done["returns"].stopped is None and done["returns"].value == "checked"
+
+
 def test_a_batch_loses_and_mislabels_nothing_when_one_of_its_runs_fails():
     """Jobs go to a worker in batches: a crash or a hang past its limit costs that job and its worker;
     the jobs of its batch before it keep their own values, those after it run on a fresh worker."""
