@@ -118,8 +118,7 @@ def find_separator(instance: TourInstance, work: int = WORK) -> np.ndarray | Non
     if not budget.take():
         return None
     pieces, _, _ = cut_pieces(nb, usable)
-    cuts = np.flatnonzero(pieces >= 2)
-    for u in cuts.tolist():
+    for u in np.flatnonzero(pieces >= 2).tolist():
         found = _around(instance, nb, [u], colour, budget)
         if found is not None or budget.left <= 0:
             return None if found is None else separator_squares(board, found)
@@ -217,8 +216,7 @@ def with_separator(instance: TourInstance, result: Result) -> Result:
         return result
     began = time.perf_counter()
     found = find_separator(instance)
-    spent = time.perf_counter() - began
-    info = {**result.info, "separator_s": round(spent, 6)}
+    info = {**result.info, "separator_s": round(time.perf_counter() - began, 6)}
     if found is None:
         return result.with_(info=info)
     certificate = dict(result.certificate) if isinstance(result.certificate, dict) else {}

@@ -153,8 +153,7 @@ def _recompute_gaps(audit: Audit, header: Mapping[str, Any]) -> None:
 
 
 def _listed(items: list[str]) -> str:
-    shown = "; ".join(items[:NAMED])
-    return shown + (f"; and {len(items) - NAMED} more" if len(items) > NAMED else "")
+    return "; ".join(items[:NAMED]) + (f"; and {len(items) - NAMED} more" if len(items) > NAMED else "")
 
 
 def audit_notes(audit: Audit, source: str) -> list[str]:

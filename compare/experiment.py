@@ -394,8 +394,7 @@ def read_experiment(path: str | Path) -> Experiment:
         Unreadable file, TOML syntax (``file:line:column: ...``), or a bad record.
     """
     text, source = read_text(path, "experiment file")  # the one reader: knightcert.problems.input_file
-    data = load_toml(text, source, "experiment file")
-    return experiment_from_dict(data, source)
+    return experiment_from_dict(load_toml(text, source, "experiment file"), source)
 
 
 def read_report_header(path: str | Path) -> dict[str, Any]:

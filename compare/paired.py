@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from typing import Any
 
 import numpy as np
@@ -334,19 +334,10 @@ CSV_HEADERS = (
 
 def paired_table(tests: Sequence[PairedTest], fmt: str = "md") -> str:
     """The paired tests as Markdown (gaps in %, times with units) or CSV (raw numbers)."""
-    from knightcert.compare.statistics import seconds
+    from knightcert.compare.statistics import csv_text, seconds
 
-    if fmt == "csv":
-        import csv
-        import io
-
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(CSV_HEADERS)
-        for t in tests:
-            values = (t.method, t.measure, t.pairs, t.a, t.b, t.diff, t.effect, t.p, t.verdict, t.p_holm)
-            writer.writerow(["" if v is None else v for v in values])
-        return buffer.getvalue()
+    if fmt == "csv":  # a test's fields are in the order of CSV_HEADERS
+        return csv_text([CSV_HEADERS, *map(astuple, tests)])
 
     def number(value: float | None, measure: str, signed: bool = False) -> str:
         if value is None:

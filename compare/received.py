@@ -77,8 +77,7 @@ def check_received_methods(source: str, header: Mapping[str, Any], trusted: bool
         A foreign method without ``trusted``; with it, a recorded file that is missing or changed,
         or a method that now resolves to other files than those recorded.
     """
-    experiment = header.get("experiment") or {}
-    foreign = foreign_names(experiment)
+    foreign = foreign_names(header.get("experiment") or {})
     if not foreign:
         return
     if not trusted:

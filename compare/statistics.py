@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -81,6 +81,7 @@ __all__ = [
     "ROW_FIELDS",
     "GroupStats",
     "answered",
+    "csv_text",
     "default_by",
     "dimension",
     "group_stats",
@@ -533,6 +534,17 @@ def seconds(value: float) -> str:
     raise AssertionError  # pragma: no cover
 
 
+def csv_text(lines: Iterable[Sequence[Any]]) -> str:
+    """``lines`` as CSV text, a ``None`` cell empty."""
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerows(["" if v is None else v for v in line] for line in lines)
+    return buffer.getvalue()
+
+
 def stats_table(
     rows: Sequence[Row],
     by: Sequence[str],
@@ -548,15 +560,7 @@ def stats_table(
     """
     groups = group_stats(rows, by, instances)
     if fmt == "csv":
-        import csv
-        import io
-
-        buffer = io.StringIO()
-        raw = [[*by, *COLUMNS], *([*stats.key, *raw_values(stats)] for stats in groups)]
-        csv.writer(buffer, lineterminator="\n").writerows(
-            ["" if v is None else v for v in line] for line in raw
-        )
-        return buffer.getvalue()
+        return csv_text([[*by, *COLUMNS], *([*stats.key, *raw_values(stats)] for stats in groups)])
     headers = GAPLESS_HEADERS if groups and all(g.gapless for g in groups) else READABLE_HEADERS
     body = [[*by, *headers], *([*map(str, stats.key), *readable(stats)] for stats in groups)]
     if fmt == "md":

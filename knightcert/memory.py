@@ -45,8 +45,7 @@ def squares_of(instance: Any) -> int | None:
     board = getattr(instance, "board", None)
     if board is not None:
         return int(board.rows) * int(board.cols)
-    values = getattr(instance, "values", None)
-    shape = getattr(values, "shape", None)
+    shape = getattr(getattr(instance, "values", None), "shape", None)
     return int(shape[0]) * int(shape[1]) if shape is not None and len(shape) == 2 else None
 
 

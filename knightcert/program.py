@@ -37,6 +37,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from knightcert.problems.errors import UnknownMethod
@@ -127,14 +128,10 @@ def run_program(
     wall_limit = time_budget(time_limit) if wall_limit is None else wall_limit
     with tempfile.TemporaryDirectory(prefix="knightcert-") as folder:
         path = os.path.join(folder, "instance" + SUFFIX[problem])
-        with open(path, "w", encoding="ascii") as stream:
-            stream.write(format_instance(instance))
+        Path(path).write_text(format_instance(instance), encoding="ascii")
         json_path = os.path.join(folder, "instance.json")
-        with open(json_path, "w", encoding="ascii") as stream:
-            json.dump(
-                {"problem": problem, "name": getattr(instance, "name", ""), **instance_to_data(instance)},
-                stream,
-            )
+        record = {"problem": problem, "name": getattr(instance, "name", ""), **instance_to_data(instance)}
+        Path(json_path).write_text(json.dumps(record), encoding="ascii")
         flags = instance_flags(instance)
         env = {
             **os.environ,

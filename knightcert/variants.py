@@ -52,8 +52,7 @@ def _by_legs(ref: Any, instance: Any, time_limit, seed, given) -> Result:
         leg = LostKnightInstance(instance.board, a, b, instance.name)
         result = ref(leg, time_limit=left, seed=seed, check=False, **given)
         if result.solution is None:  # no path on this leg (its certificate goes with it), or none found
-            info = {**result.info, "leg": f"{a} -> {b}"}
-            return result.with_(objective=None, bound=None, info=info)
+            return result.with_(objective=None, bound=None, info={**result.info, "leg": f"{a} -> {b}"})
         path += _squares(result.solution)[1:]
         optimal &= result.status is Status.OPTIMAL
     status = Status.OPTIMAL if optimal else Status.FEASIBLE

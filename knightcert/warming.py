@@ -62,8 +62,7 @@ def warm_instance(problem: str, squares: int = 0) -> Any:
 
 def ensure_warm(problem: str, method: Any) -> None:
     """Warm ``method`` (a name or a resolved method) in this process unless done already."""
-    name = getattr(method, "name", method)
-    if (problem, name) not in WARMED:
+    if (problem, getattr(method, "name", method)) not in WARMED:
         warm_up(problem, [method])
 
 

@@ -34,7 +34,7 @@ from knightcert.problems.errors import UnknownKey
 from knightcert.problems.output_file import write_atomic
 from knightcert.problems.result import Backing, Evidence, Result, Status
 
-__all__ = ["BuildStopped", "CpsatModel", "VariableMap", "square_index"]
+__all__ = ["BuildStopped", "CpsatModel", "VariableMap", "check_choice", "square_index"]
 
 
 class BuildStopped(Exception):
@@ -65,6 +65,12 @@ class VariableMap(Mapping[Any, cp_model.IntVar]):
 
     def __len__(self) -> int:
         return len(self._index)
+
+
+def check_choice(name: str, value: str, valid: tuple[str, ...]) -> None:
+    """A ValueError naming ``name`` and the valid values when ``value`` is not one of them."""
+    if value not in valid:
+        raise ValueError(f"unknown {name} {value!r}; valid: {', '.join(valid)}")
 
 
 def square_index(squares: Any, cols: int) -> dict[tuple[int, int], int]:

@@ -139,8 +139,7 @@ def cpsat(
         return Result.empty("jump", "cpsat", status=status, info=info)
     labels = np.fromiter(run.solver.response_proto.solution, dtype=np.int64, count=total).reshape(players, n)
     table = [_player_row(instance, p, labels[p], tails, heads, values, two_jumps, n) for p in range(players)]
-    result = game_result(instance, "cpsat", table)
-    return result.with_(info=info)
+    return game_result(instance, "cpsat", table).with_(info=info)
 
 
 def _player_row(

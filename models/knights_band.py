@@ -93,5 +93,4 @@ def _band_placement(board, band: BandBound) -> np.ndarray | None:
         return None
     lines = (columns[:, None] >> np.arange(band.width)) & 1  # (around, width)
     step, line = np.nonzero(lines)
-    squares = np.stack([line, step] if rows else [step, line], axis=1)
-    return squares.astype(np.int64)
+    return np.stack([line, step] if rows else [step, line], axis=1).astype(np.int64)

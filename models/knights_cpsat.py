@@ -38,7 +38,7 @@ from collections.abc import Callable
 import numpy as np
 from ortools.sat.python import cp_model_helper
 
-from knightcert.models.cpsat_model import BuildStopped, CpsatModel, VariableMap, square_index
+from knightcert.models.cpsat_model import BuildStopped, CpsatModel, VariableMap, check_choice, square_index
 from knightcert.models.cpsat_solve import CpSatRun
 from knightcert.models.side_constraints import knight_sides_in_proto
 from knightcert.problems.deadline import Deadline
@@ -102,18 +102,13 @@ class KnightsModel(CpsatModel):
         clock: Deadline | None = None,
         symmetry: bool = False,
     ) -> None:
-        for name, value, valid in (
-            ("formulation", formulation, FORMULATIONS),
-            ("cuts", cuts, CUTS),
-            ("search", search, SEARCHES),
-        ):
-            if value not in valid:
-                raise ValueError(f"unknown {name} {value!r}; valid: {', '.join(valid)}")
+        check_choice("formulation", formulation, FORMULATIONS)
+        check_choice("cuts", cuts, CUTS)
+        check_choice("search", search, SEARCHES)
         super().__init__(instance, clock)
         board = self.board = instance.board
         # data
-        free = board.free.reshape(-1)
-        self.usable = np.flatnonzero(free)
+        self.usable = np.flatnonzero(board.free.reshape(-1))
         self.var_of = np.full(board.size + 1, -1, dtype=np.int64)  # index -1 (padding) maps to -1
         self.var_of[self.usable] = np.arange(len(self.usable))
         rows, cols = np.divmod(self.usable, board.cols)

@@ -29,7 +29,7 @@ import functools
 import numpy as np
 
 from knightcert.models.cpsat_labels import LABEL_PARAMETERS, maximise_labels
-from knightcert.models.cpsat_model import BuildStopped, CpsatModel, VariableMap
+from knightcert.models.cpsat_model import BuildStopped, CpsatModel, VariableMap, check_choice
 from knightcert.models.cpsat_solve import CpSatRun
 from knightcert.problems.deadline import Deadline
 from knightcert.problems.errors import SizeLimitExceeded
@@ -76,10 +76,8 @@ class PathModel(CpsatModel):
         bound: str = "bfs",
         clock: Deadline | None = None,
     ) -> None:
-        if formulation not in FORMULATIONS:
-            raise ValueError(f"unknown formulation {formulation!r}; valid: {', '.join(FORMULATIONS)}")
-        if bound not in ("bfs", "none"):
-            raise ValueError(f"unknown bound {bound!r}; valid: bfs, none")
+        check_choice("formulation", formulation, FORMULATIONS)
+        check_choice("bound", bound, ("bfs", "none"))
         board = self.board = instance.board
         SizeLimitExceeded.check("cpsat", board.n_free, MAX_CPSAT_SQUARES, "free squares")
         super().__init__(instance, clock)

@@ -29,7 +29,7 @@ import numpy as np
 from ortools.sat.python import cp_model_helper
 
 from knightcert.algorithms.tour_separator import with_separator
-from knightcert.models.cpsat_model import CpsatModel, VariableMap
+from knightcert.models.cpsat_model import CpsatModel, VariableMap, check_choice
 from knightcert.models.cpsat_solve import CpSatRun
 from knightcert.models.side_constraints import rotated_to_visits, tour_sides_in_proto
 from knightcert.problems.deadline import Deadline
@@ -86,8 +86,7 @@ class TourModel(CpsatModel):
         hint: list[list[int]] | None = None,
         clock: Deadline | None = None,
     ) -> None:
-        if formulation not in FORMULATIONS:
-            raise ValueError(f"unknown formulation {formulation!r}; valid: {', '.join(FORMULATIONS)}")
+        check_choice("formulation", formulation, FORMULATIONS)
         super().__init__(instance, clock)
         board = self.board = instance.board
         # data: the knight arcs between usable squares (squares numbered 0 .. n - 1 as nodes)
@@ -312,8 +311,7 @@ def _add_hint(
     sorted_keys = np.append(keys[order], np.iinfo(np.int64).max)  # past every step: no index runs over
     steps = index[:-1] * board.size + index[1:]
     n = len(node)
-    closing = bool(instance.closed) and len(index) == n
-    if closing:
+    if instance.closed and len(index) == n:
         steps = np.append(steps, index[-1] * board.size + index[0])
     where = np.searchsorted(sorted_keys, steps)
     found = sorted_keys[where] == steps

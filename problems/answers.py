@@ -592,8 +592,7 @@ def plain_answer(value: Result | dict[str, Any]) -> dict[str, Any]:
     elif isinstance(value, dict):
         value = dict.copy(value)
     try:
-        text = json.dumps(value, default=_json_default)
-        return json.loads(text)
+        return json.loads(json.dumps(value, default=_json_default))
     except (TypeError, ValueError, RecursionError) as exc:
         why = f"{type(exc).__name__}: {str(exc)[:80]}"
         raise InvalidAnswer(f"answer: not plain JSON values ({why})") from None

@@ -48,8 +48,7 @@ class LostKnightInstance:
 
         A shortest path through the via squares in order is a shortest path of each leg, joined.
         """
-        stops = [self.start, *self.via, self.exit]
-        return list(itertools.pairwise(stops))
+        return list(itertools.pairwise([self.start, *self.via, self.exit]))
 
     @property
     def start_index(self) -> int:

@@ -98,7 +98,7 @@ class Evidence:
         return {"claim": self.claim, "backing": self.backing.value, "how": self.how}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # its own __repr__ below
 class Result:
     """What a method found, how sure it is, and how long it took.
 

@@ -285,8 +285,7 @@ def run(args: argparse.Namespace) -> int:
         _check_received(args.rerun, args.trust_methods)
     uploads = _uploads(args)
     experiment = experiment_from_args(args)
-    data = Path(args.data) if args.data else None
-    items = experiment.build(data)
+    items = experiment.build(Path(args.data) if args.data else None)
     header = {"experiment": experiment.to_dict(), "instances": instance_records(items)}
     if args.rerun:
         _check_rerun(args.rerun, header)

@@ -57,10 +57,8 @@ def print_json(results: Sequence[Result], stream: TextIO | None = None) -> None:
         out.write(head)
         from knightcert.cli.tour_output import squares_json
 
-        for chunk in squares_json(squares):
-            out.write(chunk)
-    out.write(text)
-    out.write("\n")
+        out.writelines(squares_json(squares))
+    print(text, file=out)
 
 
 def check_suffix(result: Result) -> str:

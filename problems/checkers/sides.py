@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from knightcert.problems.board import Board
 from knightcert.problems.moves import is_knight_move
-from knightcert.problems.tours import TourInstance
+
+if TYPE_CHECKING:  # the tour checker's predicates; the path and knights checkers load no tours
+    from knightcert.problems.tours import TourInstance
 
 __all__ = [
     "fixed_fault",

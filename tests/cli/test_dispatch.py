@@ -84,19 +84,20 @@ INSTANCES = ("lost_knight", "jump_game", "independent_knights", "tours")
     ("argv", "needed"),
     [
         (["--help"], set()),  # nor threading (the stoppable runs' helper thread)
-        (["path"], {"lost_knight", "tours"}),
-        (["knights", "6"], {"independent_knights", "tours"}),
+        (["path"], {"lost_knight"}),
+        (["knights", "6"], {"independent_knights"}),
         (["tour", "8"], {"tours"}),
     ],
 )
 def test_a_default_command_leaves_out_what_it_does_not_use(tmp_path, argv, needed):
-    """Start-up (issue 40): a command imports no other problem's instance module (tours: the
-    side-constraint checks import it), and ``--help`` no threading."""
+    """Start-up (issue 40): a command imports no other problem's instance module, nor shutil (and
+    with it bz2 and lzma: the help's width is read without it), and ``--help`` no threading."""
     if argv == ["path"]:
         (tmp_path / "b.txt").write_text(SMALL_INPUTS["path"][1])
         argv = ["path", str(tmp_path / "b.txt")]
     modules = loaded(*argv)
     assert argv != ["--help"] or "threading" not in modules
+    assert "shutil" not in modules
     assert {m for m in INSTANCES if f"knightcert.problems.{m}" in modules} == needed
 
 
@@ -152,3 +153,17 @@ def test_a_redirected_summary_keeps_its_short_cells_whole():
         console.print(method_summary_table(rows))
     text = captured.get()
     assert "marginality" in text and "heuristic" in text and "total time" in text
+
+
+@pytest.mark.parametrize("columns", ["50", "200", "-3", "abc", None])
+def test_the_help_is_as_wide_as_shutil_reads_the_terminal(monkeypatch, columns):
+    """The parser's help formatter reads the width without importing shutil, the same way."""
+    import shutil
+
+    from knightcert.cli.main import _help_formatter
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert _help_formatter("knightcert")._width == shutil.get_terminal_size().columns - 2
