@@ -543,7 +543,8 @@ class Pool:
             data = worker.buffer[_HEADER.size : _HEADER.size + size]
             worker.buffer = worker.buffer[_HEADER.size + size :]
             if data in (_BEGIN, _RETURNED):  # a timed call begins (the clock restarts), or returned
-                worker.began = time.perf_counter() if data == _BEGIN else worker.began
+                if data == _BEGIN:
+                    worker.began = time.perf_counter()
                 worker.calling = data == _BEGIN
                 continue
             worker.calling = False  # a reply: its job's call is over (a note after it is the next job's)
