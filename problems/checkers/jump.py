@@ -296,7 +296,9 @@ def _check_row(instance: JumpInstance, p: int, row: dict[str, Any], lower: tuple
         if replayed != (rounds, key):
             raise CheckFailed(f"player {name}'s path gives {replayed}, reported ({rounds}, {key})")
     if (rounds, -1 if key is None else key, p) != lower:
-        raise CheckFailed(f"player {name} is reported ({rounds}, {key}), the labels prove {lower[:2]}")
+        proven = (lower[0], None if lower[1] < 0 else lower[1])  # the labels' key -1: no key
+        told = "it never arrives" if lower[0] == float("inf") else str(proven)
+        raise CheckFailed(f"player {name} is reported ({rounds}, {key}), the labels prove {told}")
 
 
 @cache  # a name is an atom of the answer's copy (hashable, its code the base type's)
