@@ -307,3 +307,12 @@ def test_an_answers_file_under_2_mib_is_read_once_a_version(tmp_path, size):
     after = _lines.cache_info()
     kept = (after.hits - before.hits, after.misses - before.misses)
     assert kept == ((1, 1) if size < 2**21 else (0, 0))
+
+
+def test_a_row_with_a_key_where_the_labels_prove_none_reads_none():
+    """The row check's message: a player one round out has no key (the labels' -1), said None."""
+    rows = [{"player": "A", "start": [0, 0], "rounds": 1, "key": 5}, {"player": "B", "start": [0, 1]}]
+    solution = {"winner": "A", "round": 1, "key": None, "path": [[0, 0], [0, 2]], "players": rows}
+    words = r"^player A is reported \(1, 5\), the labels prove \(1, None\)$"
+    with pytest.raises(CheckFailed, match=words):
+        certify_jump(ONE, _jump_answer(Status.OPTIMAL, solution, 1))
